@@ -1,0 +1,238 @@
+"""The dice language's public API: parse once, then roll (with a trace) or get exact odds.
+
+>>> from rulesengine import dice
+>>> dice.roll("4d6kh3", seed=7).trace          # doctest: +SKIP
+'4d6kh3 → [6, 5, 4, ~~2~~] = 15'
+>>> dice.odds("2d6").probability(7)
+Fraction(1, 6)
+
+Both :meth:`Expression.roll` and :meth:`Expression.odds` run the same compiled evaluator
+(:mod:`rulesengine.evaluate`); only the driver differs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Iterable, Mapping
+
+from .dist import Budget, Dist
+from .errors import DiceEvalError, InputError, Location
+from .evaluate import E_FACES, Context, Exact, Sampling, compile_expression
+from .expr import ast
+from .expr.parse import parse as parse_tree
+from .limits import DEFAULT_LIMITS, Limits
+from .pool import DiceCounter, DieRoll, FacesSource, PoolRoll, RandomSource
+from .render import format_value, trace
+
+__all__ = ["Expression", "RollResult", "Odds", "parse", "roll", "odds"]
+
+Value = int | bool
+
+
+@dataclass(frozen=True, slots=True)
+class RollResult:
+    """One roll: its total, every dice term rolled, and a readable trace."""
+
+    expression: str
+    total: Value
+    pools: tuple[PoolRoll, ...]
+    trace: str
+
+    @property
+    def dice(self) -> tuple[DieRoll, ...]:
+        return tuple(d for p in self.pools for d in p.dice)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "expression": self.expression,
+            "total": self.total,
+            "dice": [dict(term=p.text, **d.to_dict()) for p in self.pools for d in p.dice],
+            "trace": self.trace,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """The exact distribution of an expression's value.
+
+    ``distribution`` maps each value to its probability, in increasing order of value.
+    ``truncated`` is the probability that was cut off where a mechanic is unbounded
+    (explosions deeper than ``explode_depth``): the probabilities sum to 1 − truncated.
+    """
+
+    expression: str
+    distribution: dict[Value, Fraction]
+    truncated: Fraction = Fraction(0)
+    explode_depth: int = DEFAULT_LIMITS.explode_depth
+
+    @staticmethod
+    def from_dist(expression: str, d: Dist, explode_depth: int) -> "Odds":
+        probs = d.reduced().probabilities()
+        ordered = dict(sorted(probs.items(), key=lambda kv: (isinstance(kv[0], bool), kv[0])))
+        return Odds(expression, ordered, d.truncated, explode_depth)
+
+    def probability(self, value: Value) -> Fraction:
+        return self.distribution.get(value, Fraction(0))
+
+    def at_least(self, value: int) -> Fraction:
+        return sum((p for v, p in self.distribution.items() if v >= value), Fraction(0))
+
+    def at_most(self, value: int) -> Fraction:
+        return sum((p for v, p in self.distribution.items() if v <= value), Fraction(0))
+
+    @property
+    def is_boolean(self) -> bool:
+        return all(isinstance(v, bool) for v in self.distribution)
+
+    @property
+    def mean(self) -> Fraction:
+        """The expected value over the mass that was not truncated (true counts as 1)."""
+        mass = 1 - self.truncated
+        if mass == 0:
+            return Fraction(0)
+        return sum((int(v) * p for v, p in self.distribution.items()), Fraction(0)) / mass
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per value: probability, at least, at most (AnyDice's three views)."""
+        out, below = [], Fraction(0)
+        total = sum(self.distribution.values(), Fraction(0))
+        for v, p in self.distribution.items():
+            out.append({"value": v, "probability": p, "at_least": total - below,
+                        "at_most": below + p})
+            below += p
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "expression": self.expression,
+            "distribution": [
+                {"value": r["value"], "probability": float(r["probability"]),
+                 "exact": _fraction_text(r["probability"]),
+                 "at_least": float(r["at_least"]), "at_most": float(r["at_most"])}
+                for r in self.rows()
+            ],
+            "mean": float(self.mean),
+            "mean_exact": _fraction_text(self.mean),
+            "truncated": _fraction_text(self.truncated),
+            "explode_depth": self.explode_depth,
+        }
+
+
+def _fraction_text(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def _check_env(env: Mapping[str, Any] | None, limits: Limits) -> dict[str, Value]:
+    if env is None:
+        return {}
+    if not isinstance(env, Mapping):
+        raise InputError("env must be a mapping of names to numbers or true/false")
+    out = {}
+    for key, value in env.items():
+        if not isinstance(key, str):
+            raise InputError(f"name {key!r} must be text")
+        if isinstance(value, bool) or (isinstance(value, int) and abs(value) <= limits.max_magnitude):
+            out[key] = value
+        elif isinstance(value, int):
+            raise InputError(f"{key}={value} is too large", hint=f"limit: ±{limits.max_magnitude:,}")
+        else:
+            raise InputError(f"{key} must be a whole number or true/false, not {value!r}")
+    return out
+
+
+class Expression:
+    """A parsed expression, compiled once for each driver on first use."""
+
+    __slots__ = ("text", "tree", "limits", "_sampler", "_exact", "_exact_domain", "_odds_cache",
+                 "__weakref__")
+
+    def __init__(self, text: str, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.text = text
+        self.limits = limits
+        self.tree: ast.Node = parse_tree(text, limits)
+        self._sampler = None
+        self._exact = None
+        self._exact_domain: Exact | None = None
+        self._odds_cache: dict[tuple, Odds] = {}
+
+    def __repr__(self) -> str:
+        return f"Expression({self.text!r})"
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The names the expression needs from its environment."""
+        return ast.names(self.tree)
+
+    def roll(self, env: Mapping[str, Any] | None = None, *, rng: random.Random | None = None,
+             seed: int | str | None = None, faces: Iterable[int] | None = None) -> RollResult:
+        """Roll once. Faces come from ``faces`` (read off physical dice, in order), else
+        from ``rng``, else from a generator seeded with ``seed`` (same seed, same roll on
+        every machine), else from a fresh unseeded generator."""
+        if self._sampler is None:
+            self._sampler = compile_expression(self.tree, Sampling(), self.limits, self.text)
+        values = _check_env(env, self.limits)
+        if faces is not None:
+            source: Any = FacesSource(faces)
+        else:
+            if rng is not None and seed is not None:
+                raise InputError("give either rng or seed, not both")
+            if rng is None:
+                rng = random.Random(seed)
+            source = RandomSource(rng)
+        ctx = Context(self.text, values, self.limits, source=source, counter=DiceCounter(self.limits))
+        total = self._sampler(ctx)
+        if faces is not None and source.used < len(source.faces):
+            raise DiceEvalError(
+                f"{len(source.faces)} faces given, but the roll used only {source.used}",
+                Location(column=1, source_line=self.text), "give one face per die rolled", E_FACES)
+        pools = tuple(ctx.pools.values())
+        return RollResult(self.text, total, pools, trace(self.text, self.tree, ctx.pools, values, total))
+
+    def odds(self, env: Mapping[str, Any] | None = None, *, explode_depth: int | None = None) -> Odds:
+        """The exact distribution of the value. Explosions are followed to ``explode_depth``
+        extra dice per die (default ``limits.explode_depth``); the rest is ``truncated``."""
+        values = _check_env(env, self.limits)
+        limits = self.limits
+        if explode_depth is not None:
+            if isinstance(explode_depth, bool) or not isinstance(explode_depth, int) or explode_depth < 0:
+                raise InputError(f"explode_depth must be a whole number 0 or more, not {explode_depth!r}")
+            limits = dataclasses.replace(limits, explode_depth=explode_depth)
+        key = (tuple(sorted(values.items())), limits)
+        cached = self._odds_cache.get(key)
+        if cached is not None:
+            return cached
+        if self._exact is None:
+            self._exact_domain = Exact()
+            self._exact = compile_expression(self.tree, self._exact_domain, self.limits, self.text)
+        ctx = Context(self.text, values, limits, budget=Budget(limits.max_states))
+        result = Odds.from_dist(self.text, self._exact(ctx), limits.explode_depth)
+        if len(self._odds_cache) > 256:
+            self._odds_cache.clear()
+        self._odds_cache[key] = result
+        return result
+
+
+@functools.lru_cache(maxsize=1024)
+def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> Expression:
+    """Parse (and cache) an expression. Raises DiceSyntaxError or LimitError."""
+    return Expression(text, limits)
+
+
+def roll(expr: str | Expression, rng: random.Random | None = None, seed: int | str | None = None,
+         env: Mapping[str, Any] | None = None, faces: Iterable[int] | None = None,
+         limits: Limits = DEFAULT_LIMITS) -> RollResult:
+    """Roll a dice expression once; see :meth:`Expression.roll`."""
+    e = expr if isinstance(expr, Expression) else parse(expr, limits)
+    return e.roll(env, rng=rng, seed=seed, faces=faces)
+
+
+def odds(expr: str | Expression, env: Mapping[str, Any] | None = None,
+         explode_depth: int | None = None, limits: Limits = DEFAULT_LIMITS) -> Odds:
+    """The exact distribution of a dice expression; see :meth:`Expression.odds`."""
+    e = expr if isinstance(expr, Expression) else parse(expr, limits)
+    return e.odds(env, explode_depth=explode_depth)
+

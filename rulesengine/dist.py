@@ -1,0 +1,177 @@
+"""Finite exact distributions: integer weights over one common denominator.
+
+``Dist({3: 1, 4: 3, ...}, 216)`` means P(3) = 1/216, P(4) = 3/216, ... Keeping integer
+weights instead of ``Fraction`` values makes convolution and dynamic programming a matter
+of integer multiply-adds (several times faster than Fraction arithmetic, which reduces by
+gcd on every operation); Fractions are produced only at the edge, for users.
+
+Truncation is part of the representation: when an unbounded mechanic (explosions) is cut
+off, the cut paths are simply not in ``weights``, so ``sum(weights) < denom`` and
+``truncated`` = 1 − sum/denom is exact and can never be dropped silently: every
+operation below multiplies denominators and so carries the missing mass along.
+
+A :class:`Budget` counts the work done (entries combined) so that an expression that is
+too big to enumerate exactly fails with an error naming the term, instead of hanging.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd
+from typing import Any, Callable, Hashable, Iterable
+
+
+class BudgetExceeded(Exception):
+    """Raised by :class:`Budget`; the evaluator turns it into a LimitError with a position."""
+
+
+class Budget:
+    """A work counter shared by one exact evaluation."""
+
+    __slots__ = ("limit", "used")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def spend(self, amount: int) -> None:
+        self.used += amount
+        if self.used > self.limit:
+            raise BudgetExceeded()
+
+
+_NO_BUDGET = Budget(10**30)
+
+
+@dataclass(frozen=True, slots=True)
+class Dist:
+    """An exact distribution over hashable outcomes (ints, bools, tuples).
+
+    Treat ``weights`` as read-only: instances are shared between caches.
+    """
+
+    weights: dict[Any, int]
+    denom: int
+
+    # ---- construction -------------------------------------------------------------------
+    @staticmethod
+    def point(value: Hashable) -> "Dist":
+        return Dist({value: 1}, 1)
+
+    @staticmethod
+    def from_counts(items: Iterable[Hashable]) -> "Dist":
+        """Uniform over a list of outcomes, repeats counting double (a custom die)."""
+        weights: dict[Any, int] = defaultdict(int)
+        n = 0
+        for item in items:
+            weights[item] += 1
+            n += 1
+        return Dist(dict(weights), n)
+
+    # ---- views ----------------------------------------------------------------------------
+    @property
+    def total_weight(self) -> int:
+        return sum(self.weights.values())
+
+    @property
+    def truncated(self) -> Fraction:
+        """The probability mass cut off by truncation (0 when nothing was cut)."""
+        return Fraction(self.denom - self.total_weight, self.denom)
+
+    def is_point(self) -> bool:
+        return len(self.weights) == 1 and self.denom == next(iter(self.weights.values()))
+
+    def probabilities(self) -> dict[Any, Fraction]:
+        return {v: Fraction(w, self.denom) for v, w in self.weights.items()}
+
+    def reduced(self) -> "Dist":
+        """The same distribution with weights and denominator divided by their gcd."""
+        g = self.denom
+        for w in self.weights.values():
+            g = gcd(g, w)
+            if g == 1:
+                return self
+        return Dist({v: w // g for v, w in self.weights.items()}, self.denom // g)
+
+    # ---- combination --------------------------------------------------------------------
+    def map(self, f: Callable[[Any], Any]) -> "Dist":
+        out: dict[Any, int] = defaultdict(int)
+        for v, w in self.weights.items():
+            out[f(v)] += w
+        return Dist(dict(out), self.denom)
+
+    def scaled(self, factor: int) -> "Dist":
+        """The same probabilities over a denominator ``factor`` times larger."""
+        return Dist({v: w * factor for v, w in self.weights.items()}, self.denom * factor)
+
+
+def combine(f: Callable[..., Any], dists: list[Dist], budget: Budget = _NO_BUDGET) -> Dist:
+    """The distribution of ``f(x1, x2, ...)`` for independent ``xi ~ dists[i]``."""
+    acc: dict[Any, int] = {(): 1}
+    denom = 1
+    for d in dists:
+        budget.spend(len(acc) * len(d.weights))
+        nxt: dict[Any, int] = {}
+        for key, w in acc.items():
+            for v, wv in d.weights.items():
+                nxt[key + (v,)] = w * wv
+        acc, denom = nxt, denom * d.denom
+    out: dict[Any, int] = defaultdict(int)
+    for key, w in acc.items():
+        out[f(*key)] += w
+    return Dist(dict(out), denom)
+
+
+def combine2(f: Callable[[Any, Any], Any], a: Dist, b: Dist, budget: Budget = _NO_BUDGET) -> Dist:
+    """``combine`` for two operands, without building tuples (the common case)."""
+    if len(a.weights) == 1 and len(b.weights) == 1:
+        (va, wa), = a.weights.items()
+        (vb, wb), = b.weights.items()
+        return Dist({f(va, vb): wa * wb}, a.denom * b.denom)
+    budget.spend(len(a.weights) * len(b.weights))
+    out: dict[Any, int] = defaultdict(int)
+    bw = list(b.weights.items())
+    for va, wa in a.weights.items():
+        for vb, wb in bw:
+            out[f(va, vb)] += wa * wb
+    return Dist(dict(out), a.denom * b.denom)
+
+
+def add(a: Dist, b: Dist, budget: Budget = _NO_BUDGET) -> Dist:
+    """Convolution: the distribution of x + y."""
+    budget.spend(len(a.weights) * len(b.weights))
+    out: dict[Any, int] = defaultdict(int)
+    bw = list(b.weights.items())
+    for va, wa in a.weights.items():
+        for vb, wb in bw:
+            out[va + vb] += wa * wb
+    return Dist(dict(out), a.denom * b.denom)
+
+
+def sum_of(d: Dist, n: int, budget: Budget = _NO_BUDGET) -> Dist:
+    """The distribution of the sum of ``n`` independent copies of ``d``."""
+    result = Dist.point(0)
+    base = d
+    # Repeated doubling keeps the number of convolutions logarithmic in n.
+    while n:
+        if n & 1:
+            result = add(result, base, budget).reduced()
+        n >>= 1
+        if n:
+            base = add(base, base, budget).reduced()
+    return result
+
+
+def mixture(parts: list[tuple[Dist, int]], denom: int) -> Dist:
+    """P(v) = Σ (w_i / denom) · P_i(v): pick part i with weight w_i, then draw from it."""
+    common = 1
+    for d, _ in parts:
+        common = common * d.denom // gcd(common, d.denom)
+    out: dict[Any, int] = defaultdict(int)
+    for d, w in parts:
+        scale = w * (common // d.denom)
+        for v, wv in d.weights.items():
+            out[v] += wv * scale
+    return Dist(dict(out), denom * common)

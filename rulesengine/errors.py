@@ -1,0 +1,181 @@
+"""One error hierarchy for the whole engine.
+
+Every problem the engine reports to a user, whatever layer found it (YAML, schema,
+dice expression, inputs, evaluation, limits), is a :class:`RulesEngineError` with a
+stable ``code``, a one-line ``message``, an optional :class:`Location` and an optional
+``hint``. Front ends and the CLI never need to catch anything else: a traceback reaching
+a user is a bug.
+
+Codes are grouped by layer so that CI logs and ``docs/errors.md`` stay readable:
+
+* ``E1xx`` dice expression syntax,
+* ``E2xx`` dice expression evaluation and limits,
+* ``E3xx`` YAML loading,
+* ``E4xx`` schema,
+* ``E5xx`` ruleset semantics,
+* ``E6xx`` inputs given to a check,
+* ``E9xx`` command-line usage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a problem is: a file (or ``<expr>``), 1-based line and column, a JSON pointer.
+
+    ``length`` is how many characters the caret should underline; ``source_line`` is the
+    text of the offending line, kept so a message can be rendered without re-reading files.
+    """
+
+    path: str | None = None
+    line: int | None = None
+    column: int | None = None
+    pointer: str | None = None
+    length: int = 1
+    source_line: str | None = None
+
+    def prefix(self) -> str:
+        """``path:line:col`` (as much of it as is known), the way compilers print it."""
+        parts = [self.path or "<expr>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    def caret(self) -> str | None:
+        """The source line and a caret line under the problem, or None if unknown."""
+        if self.source_line is None or self.column is None:
+            return None
+        line = self.source_line.rstrip("\n")
+        # Tabs keep their width so the caret lines up under them.
+        pad = "".join("\t" if ch == "\t" else " " for ch in line[: self.column - 1])
+        return f"{line}\n{pad}{'^' * max(1, self.length)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A finding with a severity, as printed by ``rulesengine validate``."""
+
+    code: str
+    message: str
+    location: Location = field(default_factory=Location)
+    hint: str | None = None
+    severity: str = "error"  # "error" or "warning"
+
+    def to_dict(self) -> dict:
+        loc = self.location
+        return {
+            "path": loc.path,
+            "line": loc.line,
+            "column": loc.column,
+            "pointer": loc.pointer,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+    def render(self) -> str:
+        """``path:line:col: error[E123]: message``, then the caret block and the hint."""
+        out = [f"{self.location.prefix()}: {self.severity}[{self.code}]: {self.message}"]
+        caret = self.location.caret()
+        if caret:
+            out.append(caret)
+        if self.hint:
+            out.append(f"hint: {self.hint}")
+        return "\n".join(out)
+
+
+class RulesEngineError(Exception):
+    """Base of every error the engine raises on bad input."""
+
+    code = "E000"
+
+    def __init__(
+        self,
+        message: str,
+        location: Location | None = None,
+        hint: str | None = None,
+        code: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location or Location()
+        self.hint = hint
+        if code is not None:
+            self.code = code
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(self.code, self.message, self.location, self.hint, "error")
+
+    def render(self) -> str:
+        return self.diagnostic().render()
+
+    def one_line(self) -> str:
+        """The message on one line, with the column when known (for chat bots and logs)."""
+        text = self.message
+        if self.location.column is not None and " column " not in text:
+            text += f" at column {self.location.column}"
+        if self.hint:
+            text += f"; {self.hint}"
+        return text
+
+    def __str__(self) -> str:
+        return self.one_line()
+
+
+class DiceSyntaxError(RulesEngineError):
+    """A dice expression that does not parse."""
+
+    code = "E101"
+
+
+class DiceEvalError(RulesEngineError):
+    """A dice expression that parses but cannot be evaluated (type error, 1/0, d0...)."""
+
+    code = "E201"
+
+
+class LimitError(RulesEngineError):
+    """A documented limit was hit; the message names the limit (see docs/limits.md)."""
+
+    code = "E210"
+
+    def __init__(self, message: str, limit: str, location: Location | None = None,
+                 hint: str | None = None, code: str | None = None) -> None:
+        super().__init__(message, location, hint, code)
+        self.limit = limit
+
+
+class LoadError(RulesEngineError):
+    """A ruleset file that cannot be read safely as YAML."""
+
+    code = "E301"
+
+
+class SchemaError(RulesEngineError):
+    """A ruleset that does not match the JSON Schema."""
+
+    code = "E401"
+
+
+class RulesetError(RulesEngineError):
+    """A ruleset that is well formed but means something impossible."""
+
+    code = "E501"
+
+
+class InputError(RulesEngineError):
+    """Inputs given to a check that are unknown, missing, out of range or mistyped."""
+
+    code = "E601"
+
+
+class UsageError(RulesEngineError):
+    """A command-line usage error (exit status 2)."""
+
+    code = "E901"

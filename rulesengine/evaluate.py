@@ -1,0 +1,326 @@
+"""ONE evaluator for the expression language, with two drivers.
+
+:func:`compile_expression` turns a syntax tree into nested closures once; everything
+about meaning lives here and in the modules it calls (which function an operator is, the
+order sub-expressions are evaluated in, how names resolve, how ``ceil(a / b)`` rounds,
+what a dice term is). A *domain* decides only how values flow:
+
+* :class:`Sampling` — values are plain ints and bools; each dice term is rolled from a
+  dice source (a seeded ``random.Random`` or faces read off physical dice) and recorded
+  for the trace.
+* :class:`Exact` — values are :class:`~rulesengine.dist.Dist` distributions; a dice term
+  is its exact distribution and an operator applies to every combination of its
+  operands' outcomes. Every dice term appears once in an expression, so its operands are
+  independent and the product is exact.
+
+Because both drivers run the same compiled tree and the same operator functions, a roll
+can never do something the odds don't know about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from .dist import Budget, BudgetExceeded, Dist, combine, combine2, mixture
+from .errors import DiceEvalError, LimitError, Location
+from .expr import ast
+from .expr.functions import (ARITHMETIC, COMPARISONS, FUNCTIONS, OpError, division,
+                             logic_and, logic_not, logic_or, negate)
+from .expr.parse import locate
+from .limits import Limits
+from .pool import (DiceCounter, DiceLimitReached, DiceSource, FacesError, PoolRoll,
+                   PoolSpec, pool_dist, roll_pool)
+
+E_EVAL = "E201"
+E_DIVISION_BY_ZERO = "E202"
+E_UNKNOWN_NAME = "E203"
+E_FACES = "E204"
+E_UNKNOWN_FUNCTION = "E205"
+E_BAD_COUNT = "E206"
+
+
+@dataclass(slots=True)
+class Context:
+    """The state of one evaluation."""
+
+    text: str
+    env: Mapping[str, Any]
+    limits: Limits
+    source: DiceSource | None = None
+    counter: DiceCounter | None = None
+    budget: Budget | None = None
+    pools: dict[int, PoolRoll] = field(default_factory=dict)
+
+    def where(self, span: ast.Span) -> Location:
+        return locate(self.text, *span)
+
+
+Compiled = Callable[[Context], Any]
+
+
+def _fail(ctx: Context, span: ast.Span, exc: OpError, code: str = E_EVAL) -> DiceEvalError:
+    if exc.message == "division by zero":
+        code = E_DIVISION_BY_ZERO
+    return DiceEvalError(exc.message, ctx.where(span), exc.hint, code)
+
+
+def _too_big(ctx: Context, node: ast.Node) -> LimitError:
+    return LimitError(
+        f"'{ctx.text[node.span[0]:node.span[1]]}' is too big to work out exactly",
+        "max_states", ctx.where(node.span),
+        f"it needs more than {ctx.limits.max_states:,} steps; use fewer dice, or roll it instead")
+
+
+class Sampling:
+    """Plain values; dice rolled from ``ctx.source``."""
+
+    def const(self, value: Any) -> Compiled:
+        return lambda ctx: value
+
+    def name(self, node: ast.Name) -> Compiled:
+        key = node.name
+
+        def run(ctx: Context) -> Any:
+            try:
+                return ctx.env[key]
+            except KeyError:
+                raise _unknown_name(ctx, node) from None
+
+        return run
+
+    def lift(self, fn: Callable[..., Any], parts: list[Compiled], node: ast.Node) -> Compiled:
+        if len(parts) == 1:
+            (p,) = parts
+
+            def run1(ctx: Context) -> Any:
+                try:
+                    return fn(p(ctx))
+                except OpError as exc:
+                    raise _fail(ctx, node.span, exc) from None
+
+            return run1
+        if len(parts) == 2:
+            a, b = parts
+
+            def run2(ctx: Context) -> Any:
+                left, right = a(ctx), b(ctx)  # both sides are always evaluated, left first
+                try:
+                    return fn(left, right)
+                except OpError as exc:
+                    raise _fail(ctx, node.span, exc) from None
+
+            return run2
+
+        def run(ctx: Context) -> Any:
+            values = [p(ctx) for p in parts]
+            try:
+                return fn(*values)
+            except OpError as exc:
+                raise _fail(ctx, node.span, exc) from None
+
+        return run
+
+    def dice(self, node: ast.Dice, spec: PoolSpec, count: Compiled) -> Compiled:
+        text = _dice_text(node)
+        key = id(node)
+
+        def run(ctx: Context) -> int:
+            n = _check_count(ctx, node, count(ctx))
+            try:
+                rolled = roll_pool(spec, text, n, ctx.source, ctx.counter, ctx.limits)  # type: ignore[arg-type]
+            except DiceLimitReached:
+                raise LimitError(
+                    f"'{text}' rolls more than {ctx.limits.max_dice:,} dice with its rerolls and explosions",
+                    "max_dice", ctx.where(node.span), "use fewer dice or a lower explosion depth") from None
+            except FacesError as exc:
+                raise DiceEvalError(exc.message, ctx.where(node.span), exc.hint, E_FACES) from None
+            ctx.pools[key] = rolled
+            return rolled.total
+
+        return run
+
+
+class Exact:
+    """Exact distributions; every operation is checked against ``ctx.budget``."""
+
+    def __init__(self) -> None:
+        self._pool_cache: dict[tuple, Dist] = {}
+
+    def const(self, value: Any) -> Compiled:
+        d = Dist.point(value)
+        return lambda ctx: d
+
+    def name(self, node: ast.Name) -> Compiled:
+        key = node.name
+
+        def run(ctx: Context) -> Dist:
+            try:
+                value = ctx.env[key]
+            except KeyError:
+                raise _unknown_name(ctx, node) from None
+            return value if isinstance(value, Dist) else Dist.point(value)
+
+        return run
+
+    def lift(self, fn: Callable[..., Any], parts: list[Compiled], node: ast.Node) -> Compiled:
+        def run(ctx: Context) -> Dist:
+            dists = [p(ctx) for p in parts]
+            try:
+                if len(dists) == 1:
+                    return dists[0].map(fn)
+                if len(dists) == 2:
+                    return combine2(fn, dists[0], dists[1], ctx.budget)  # type: ignore[arg-type]
+                return combine(fn, dists, ctx.budget)  # type: ignore[arg-type]
+            except OpError as exc:
+                raise _fail(ctx, node.span, exc) from None
+            except BudgetExceeded:
+                raise _too_big(ctx, node) from None
+
+        return run
+
+    def dice(self, node: ast.Dice, spec: PoolSpec, count: Compiled) -> Compiled:
+        def run(ctx: Context) -> Dist:
+            counts = count(ctx)
+            parts = []
+            for n, w in counts.weights.items():
+                parts.append((self._pool(ctx, node, spec, _check_count(ctx, node, n)), w))
+            if len(parts) == 1 and counts.is_point():
+                return parts[0][0]
+            return mixture(parts, counts.denom)
+
+        return run
+
+    def _pool(self, ctx: Context, node: ast.Dice, spec: PoolSpec, n: int) -> Dist:
+        key = (spec, n, ctx.limits)
+        cached = self._pool_cache.get(key)
+        if cached is None:
+            try:
+                cached = pool_dist(spec, n, ctx.limits, ctx.budget)  # type: ignore[arg-type]
+            except BudgetExceeded:
+                raise _too_big(ctx, node) from None
+            if len(self._pool_cache) > 512:
+                self._pool_cache.clear()
+            self._pool_cache[key] = cached
+        return cached
+
+
+def _unknown_name(ctx: Context, node: ast.Name) -> DiceEvalError:
+    from .expr.parse import closest
+
+    known = sorted(ctx.env)
+    near = closest(node.name, known)
+    if near:
+        hint = f"did you mean '{near}'?"
+    elif known:
+        hint = "known names: " + ", ".join(known[:12])
+    else:
+        hint = f"give '{node.name}' a value (e.g. {node.name}=3)"
+    return DiceEvalError(f"unknown name '{node.name}'", ctx.where(node.span), hint, E_UNKNOWN_NAME)
+
+
+def _check_count(ctx: Context, node: ast.Dice, n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise DiceEvalError(f"the number of dice must be a whole number 0 or more, not {n!r}",
+                            ctx.where(node.count.span), None, E_BAD_COUNT)
+    if n > ctx.limits.max_dice:
+        raise LimitError(f"{n:,} dice is more than one roll may use", "max_dice",
+                         ctx.where(node.count.span),
+                         f"a roll may use at most {ctx.limits.max_dice:,} dice")
+    return n
+
+
+def _dice_text(node: ast.Dice) -> str:
+    """The dice term as written in canonical form, for traces (``4d6kh3``)."""
+    count = node.count
+    head = "" if isinstance(count, ast.Num) and count.span[0] == count.span[1] else (
+        str(count.value) if isinstance(count, ast.Num) else "(…)")
+    mods = []
+    for m in node.modifiers:
+        if isinstance(m, ast.Keep):
+            mods.append(f"{m.kind}{m.n}")
+        elif isinstance(m, ast.Explode):
+            mods.append({"explode": "!", "compound": "!!", "penetrate": "!p"}[m.kind]
+                        + (m.cond.text() if m.cond else ""))
+        elif isinstance(m, ast.Reroll):
+            mods.append(("ro" if m.once else "r") + m.cond.text())
+        elif isinstance(m, ast.CountDice):
+            mods.append(("cf" if m.failures else "cs") + m.cond.text())
+        else:
+            mods.append(f"{m.kind}{m.n}")
+    return head + node.die.text + "".join(mods)
+
+
+def _checked_multiply(limit: int) -> Callable[[Any, Any], int]:
+    mul = ARITHMETIC["*"]
+
+    def multiply(a: Any, b: Any) -> int:
+        r = mul(a, b)
+        if -limit <= r <= limit:
+            return r
+        raise OpError(f"the product {str(r)[:24]}… is too large",
+                      f"results are limited to ±{limit:,} (limit max_magnitude)")
+
+    return multiply
+
+
+def _unwrap(node: ast.Node) -> ast.Node:
+    while isinstance(node, ast.Group):
+        node = node.inner
+    return node
+
+
+def compile_expression(node: ast.Node, domain: Sampling | Exact, limits: Limits,
+                       text: str) -> Compiled:
+    """Compile a tree into one closure over a Context. The tree's depth is bounded by
+    ``limits.max_nesting_depth`` (checked by the parser), so recursion here is safe."""
+    multiply = _checked_multiply(limits.max_magnitude)
+
+    def build(n: ast.Node) -> Compiled:
+        if isinstance(n, ast.Num):
+            return domain.const(n.value)
+        if isinstance(n, ast.Bool):
+            return domain.const(n.value)
+        if isinstance(n, ast.Name):
+            return domain.name(n)
+        if isinstance(n, (ast.Group, ast.Labeled)):
+            return build(n.inner)
+        if isinstance(n, ast.Binary):
+            fn = multiply if n.op == "*" else ARITHMETIC[n.op]
+            return domain.lift(fn, [build(n.left), build(n.right)], n)
+        if isinstance(n, ast.Neg):
+            return domain.lift(negate, [build(n.operand)], n)
+        if isinstance(n, ast.Compare):
+            return domain.lift(COMPARISONS[n.op], [build(n.left), build(n.right)], n)
+        if isinstance(n, ast.Logic):
+            fn = logic_and if n.op == "and" else logic_or
+            return domain.lift(fn, [build(n.left), build(n.right)], n)
+        if isinstance(n, ast.Not):
+            return domain.lift(logic_not, [build(n.operand)], n)
+        if isinstance(n, ast.Call):
+            return build_call(n)
+        if isinstance(n, ast.Dice):
+            return domain.dice(n, PoolSpec.of(n), build(n.count))
+        raise AssertionError(f"unknown node {n!r}")  # pragma: no cover
+
+    def build_call(n: ast.Call) -> Compiled:
+        entry = FUNCTIONS.get(n.name)
+        if entry is None:
+            from .expr.parse import closest
+
+            near = closest(n.name, sorted(FUNCTIONS))
+            raise DiceEvalError(f"unknown function '{n.name}'", locate(text, *n.span),
+                                f"did you mean '{near}'?" if near else
+                                "functions: " + ", ".join(sorted(FUNCTIONS)), E_UNKNOWN_FUNCTION)
+        fn, fewest, most = entry
+        if len(n.args) < fewest or (most is not None and len(n.args) > most):
+            want = str(fewest) if fewest == most else f"at least {fewest}"
+            raise DiceEvalError(f"{n.name}() takes {want} argument{'s' if want != '1' else ''}, "
+                                f"not {len(n.args)}", locate(text, *n.span), None, E_EVAL)
+        if n.name in ("floor", "ceil", "round") and isinstance(_unwrap(n.args[0]), ast.Binary) \
+                and _unwrap(n.args[0]).op == "/":
+            div = _unwrap(n.args[0])
+            return domain.lift(division(n.name), [build(div.left), build(div.right)], div)
+        return domain.lift(fn, [build(a) for a in n.args], n)
+
+    return build(node)

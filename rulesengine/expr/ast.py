@@ -1,0 +1,244 @@
+"""The typed syntax tree of the expression language.
+
+Every node is a frozen dataclass carrying ``span`` = (start, end), 0-based character
+offsets into the expression text, so any later error (a division by zero, an unknown
+name, a limit) can point at the exact characters, and a ruleset can map them to a
+file column. Nodes are plain data: the evaluator and the renderers walk them; nothing
+here rolls dice or formats output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+Span = tuple[int, int]
+
+
+# ---- dice -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One kind of die: its faces, in order. ``d6`` is (1..6); ``dF`` is (-1, 0, 1).
+
+    Standard dice keep only ``sides`` so that ``d1000000`` does not build a tuple.
+    """
+
+    sides: int | None = None  # a standard die 1..sides
+    custom: tuple[int, ...] | None = None  # explicit faces, repeats allowed
+    text: str = ""
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        if self.custom is not None:
+            return self.custom
+        return tuple(range(1, self.sides + 1))  # type: ignore[operator]
+
+    @property
+    def size(self) -> int:
+        return len(self.custom) if self.custom is not None else self.sides  # type: ignore[return-value]
+
+    @property
+    def lowest(self) -> int:
+        return min(self.custom) if self.custom is not None else 1
+
+    @property
+    def highest(self) -> int:
+        return max(self.custom) if self.custom is not None else self.sides  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class Cond:
+    """A test on one die's face, e.g. ``>=8`` (op is one of = != < <= > >=)."""
+
+    op: str
+    value: int
+
+    def __call__(self, face: int) -> bool:
+        op, v = self.op, self.value
+        if op == "=":
+            return face == v
+        if op == ">=":
+            return face >= v
+        if op == "<=":
+            return face <= v
+        if op == ">":
+            return face > v
+        if op == "<":
+            return face < v
+        return face != v
+
+    def text(self) -> str:
+        return f"{self.op}{self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """``kh n``, ``kl n``, ``dh n``, ``dl n``: keep or drop the n highest or lowest dice."""
+
+    kind: str  # "kh" | "kl" | "dh" | "dl"
+    n: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Explode:
+    """``!`` adds a die, ``!!`` adds to the same die, ``!p`` adds a die worth one less."""
+
+    kind: str  # "explode" | "compound" | "penetrate"
+    cond: Cond | None  # None: on the die's highest face
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """``ro`` rerolls once; ``r`` rerolls until the face no longer matches."""
+
+    once: bool
+    cond: Cond
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CountDice:
+    """``cs`` counts dice meeting the condition; ``cf`` subtracts those meeting it."""
+
+    failures: bool
+    cond: Cond
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Clamp:
+    """``min n`` raises each die to at least n; ``max n`` lowers each to at most n."""
+
+    kind: str  # "min" | "max"
+    n: int
+    span: Span
+
+
+Modifier = Union[Keep, Explode, Reroll, CountDice, Clamp]
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    count: "Node"
+    die: Die
+    modifiers: tuple[Modifier, ...]
+    span: Span
+
+
+# ---- everything else ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    value: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    operand: "Node"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    """Arithmetic on whole numbers. ``/`` rounds down unless wrapped in ceil() or round()."""
+
+    op: str  # + - * /
+    left: "Node"
+    right: "Node"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    op: str  # < <= > >= == !=
+    left: "Node"
+    right: "Node"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Logic:
+    op: str  # and | or
+    left: "Node"
+    right: "Node"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    operand: "Node"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    name: str
+    args: tuple["Node", ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Parentheses, kept so the trace prints the expression the way it was written."""
+
+    inner: "Node"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Labeled:
+    """``1d20[attack]``: a label shown in traces, with no effect on the value."""
+
+    inner: "Node"
+    label: str
+    span: Span
+
+
+Node = Union[Num, Bool, Name, Dice, Neg, Binary, Compare, Logic, Not, Call, Group, Labeled]
+
+
+def children(node: Node) -> tuple[Node, ...]:
+    """The direct sub-expressions of a node, in reading order."""
+    if isinstance(node, (Binary, Compare, Logic)):
+        return (node.left, node.right)
+    if isinstance(node, (Neg, Not)):
+        return (node.operand,)
+    if isinstance(node, (Group, Labeled)):
+        return (node.inner,)
+    if isinstance(node, Call):
+        return node.args
+    if isinstance(node, Dice):
+        return (node.count,)
+    return ()
+
+
+def walk(node: Node):
+    """Every node of the tree, parents before children (iterative: trees may be deep)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(children(n)))
+
+
+def names(node: Node) -> frozenset[str]:
+    """The free names an expression reads from its environment."""
+    return frozenset(n.name for n in walk(node) if isinstance(n, Name))

@@ -1,0 +1,452 @@
+"""Text → syntax tree, with every error pointing at a column.
+
+The lark parser is built once per process, on first use (LALR tables for this grammar
+take ~40 ms; ``import rulesengine`` itself stays cheap). The tree is built *during* the
+LALR parse by an inline transformer, so there is no recursive tree walk that a deeply
+nested expression could overflow; limits on length and depth are checked before and
+after parsing. Parsed expressions are cached by (text, limits).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+import threading
+import unicodedata
+from pathlib import Path
+
+from ..errors import DiceSyntaxError, LimitError, Location
+from ..limits import DEFAULT_LIMITS, Limits
+from . import ast
+
+GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+
+# Syntax error codes (listed in docs/errors.md).
+E_SYNTAX = "E101"
+E_BAD_DIE = "E102"
+E_BAD_MODIFIER = "E103"
+E_CHAINED_COMPARISON = "E104"
+E_BAD_CHARACTER = "E105"
+
+MODIFIER_NAMES = ("kh", "kl", "dh", "dl", "ro", "r", "cs", "cf", "min", "max", "!", "!!", "!p")
+
+# Most useful first: hints list at most four of them, in this order.
+_EXPECTED_WORDS = {
+    "INT": "a number",
+    "DIE": "a die such as d6",
+    "NAME": "a name",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "RBRACE": "'}'",
+    "COMMA": "','",
+    "MINUS": "'-'",
+    "PLUS": "'+'",
+    "NOT": "'not'",
+    "TRUE": "'true'",
+    "FALSE": "'false'",
+    "$END": "the end of the expression",
+}
+
+
+def locate(text: str, start: int, end: int | None = None) -> Location:
+    """A Location on the (single) expression line; multi-line text is located by line."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    if line_end < 0:
+        line_end = len(text)
+    line_no = text.count("\n", 0, start) + 1
+    length = max(1, min((end or start + 1), line_end) - start)
+    return Location(
+        path=None,
+        line=line_no if "\n" in text else None,
+        column=start - line_start + 1,
+        length=length,
+        source_line=text[line_start:line_end],
+    )
+
+
+def _span(*items) -> ast.Span:
+    """The span covering lark tokens and AST nodes among ``items`` (None ignored)."""
+    starts, ends = [], []
+    for item in items:
+        if item is None:
+            continue
+        if hasattr(item, "start_pos"):
+            starts.append(item.start_pos)
+            ends.append(item.end_pos)
+        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], int):
+            starts.append(item[0])
+            ends.append(item[1])
+        else:
+            starts.append(item.span[0])
+            ends.append(item.span[1])
+    return (min(starts), max(ends))
+
+
+class _Builder:
+    """Inline LALR callbacks: each grammar alias becomes one AST node.
+
+    Holds the text and limits of the expression being parsed so that literal-level
+    problems (``d0``, a 10^30 literal, ``kh0``) are reported at the right column.
+    """
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.limits = DEFAULT_LIMITS
+
+    # -- helpers --------------------------------------------------------------------------
+    def _fail(self, message: str, span: ast.Span, hint: str | None = None,
+              code: str = E_SYNTAX) -> DiceSyntaxError:
+        return DiceSyntaxError(message, locate(self.text, *span), hint, code)
+
+    def _int(self, token) -> int:
+        if len(token) > 18 or int(token) > self.limits.max_magnitude:
+            raise LimitError(
+                f"number {str(token)[:20]}{'...' if len(token) > 20 else ''} is too large",
+                "max_magnitude",
+                locate(self.text, token.start_pos, token.end_pos),
+                f"numbers are limited to {self.limits.max_magnitude:,}",
+            )
+        return int(token)
+
+    # -- expressions ----------------------------------------------------------------------
+    def number(self, c):
+        return ast.Num(self._int(c[0]), _span(c[0]))
+
+    def true(self, c):
+        return ast.Bool(True, _span(c[0]))
+
+    def false(self, c):
+        return ast.Bool(False, _span(c[0]))
+
+    def name(self, c):
+        return ast.Name(str(c[0]), _span(c[0]))
+
+    def call(self, c):
+        name, _lpar, args, rpar = c
+        return ast.Call(str(name), tuple(args or ()), _span(name, rpar))
+
+    def args(self, c):
+        return [x for x in c if not hasattr(x, "type")]
+
+    def group(self, c):
+        return ast.Group(c[1], _span(c[0], c[2]))
+
+    def labeled(self, c):
+        return ast.Labeled(c[0], str(c[1])[1:-1].strip(), _span(c[0], c[1]))
+
+    def negate(self, c):
+        return ast.Neg(c[1], _span(c[0], c[1]))
+
+    def plus(self, c):
+        return c[1]
+
+    def binary(self, c):
+        return ast.Binary(str(c[1]), c[0], c[2], _span(c[0], c[2]))
+
+    def compare(self, c):
+        if isinstance(c[0], ast.Compare):
+            raise self._fail(
+                "comparisons do not chain",
+                _span(c[1]),
+                "write 'a < b and b < c' instead of 'a < b < c'",
+                E_CHAINED_COMPARISON,
+            )
+        return ast.Compare(str(c[1]), c[0], c[2], _span(c[0], c[2]))
+
+    def and_op(self, c):
+        return ast.Logic("and", c[0], c[2], _span(c[0], c[2]))
+
+    def or_op(self, c):
+        return ast.Logic("or", c[0], c[2], _span(c[0], c[2]))
+
+    def not_op(self, c):
+        return ast.Not(c[1], _span(c[0], c[1]))
+
+    # -- dice -------------------------------------------------------------------------------
+    def count_int(self, c):
+        return ast.Num(self._int(c[0]), _span(c[0]))
+
+    def count_expr(self, c):
+        return ast.Group(c[1], _span(c[0], c[2]))
+
+    def std_die(self, c):
+        tok = c[0]
+        body = str(tok)[1:]
+        if body == "%":
+            return ast.Die(sides=100, text=str(tok)), _span(tok)
+        if body == "F":
+            return ast.Die(custom=(-1, 0, 1), text=str(tok)), _span(tok)
+        if len(body) > 12 or int(body) > self.limits.max_sides:
+            raise LimitError(
+                f"a die with {body[:14]} sides is too large",
+                "max_sides",
+                locate(self.text, tok.start_pos, tok.end_pos),
+                f"dice may have at most {self.limits.max_sides:,} sides",
+            )
+        sides = int(body)
+        if sides < 1:
+            raise self._fail("a die needs at least one side", _span(tok),
+                             "write d1 or more, e.g. d6", E_BAD_DIE)
+        return ast.Die(sides=sides, text=str(tok)), _span(tok)
+
+    def custom_die(self, c):
+        opener, closer = c[0], c[-1]
+        faces = tuple(x for x in c[1:-1] if isinstance(x, int))
+        span = _span(opener, closer)
+        if not faces:
+            raise self._fail("a custom die needs at least one face", span,
+                             "list its faces, e.g. d{-1,0,1}", E_BAD_DIE)
+        if len(faces) > self.limits.max_custom_faces:
+            raise LimitError(f"a custom die with {len(faces)} faces is too large",
+                             "max_custom_faces", locate(self.text, *span))
+        text = "d{" + ",".join(map(str, faces)) + "}"
+        return ast.Die(custom=faces, text=text), span
+
+    def face(self, c):
+        return self._int(c[0])
+
+    def neg_face(self, c):
+        return -self._int(c[1])
+
+    def cmp(self, c):
+        return c[0]
+
+    def cond(self, c):
+        op, num = c
+        return ast.Cond(str(op) if op is not None else "=", self._int(num)), _span(op, num)
+
+    def neg_cond(self, c):
+        op, _minus, num = c
+        return ast.Cond(str(op) if op is not None else "=", -self._int(num)), _span(op, num)
+
+    def keep(self, c):
+        tok, num = c
+        n = 1 if num is None else self._int(num)
+        span = _span(tok, num)
+        if n < 1 and tok[0] == "k":
+            raise self._fail(f"'{tok}{n}' keeps no dice", span,
+                             f"keep at least one die, e.g. {tok}1", E_BAD_MODIFIER)
+        return ast.Keep(str(tok), n, span)
+
+    def explode(self, c):
+        tok, cond = c
+        kind = {"!": "explode", "!!": "compound", "!p": "penetrate"}[str(tok)]
+        if cond is None:
+            return ast.Explode(kind, None, _span(tok))
+        return ast.Explode(kind, cond[0], _span(tok, cond[1]))
+
+    def reroll(self, c):
+        tok, cond = c
+        return ast.Reroll(str(tok) == "ro", cond[0], _span(tok, cond[1]))
+
+    def count_mod(self, c):
+        tok, cond = c
+        return ast.CountDice(str(tok) == "cf", cond[0], _span(tok, cond[1]))
+
+    def clamp(self, c):
+        tok, num = c
+        return ast.Clamp(str(tok), self._int(num), _span(tok, num))
+
+    def dice(self, c):
+        count, (die, die_span), *mods = c
+        start = count.span if count is not None else die_span
+        end = mods[-1].span if mods else die_span
+        if count is None:
+            count = ast.Num(1, (die_span[0], die_span[0]))
+        elif isinstance(count, ast.Num) and count.value > self.limits.max_dice:
+            raise LimitError(
+                f"{count.value:,} dice is more than one roll may use",
+                "max_dice",
+                locate(self.text, *count.span),
+                f"a roll may use at most {self.limits.max_dice:,} dice",
+            )
+        node = ast.Dice(count, die, tuple(mods), _span(start, end))
+        _check_modifiers(node, self)
+        return node
+
+
+def _check_modifiers(node: ast.Dice, builder: _Builder) -> None:
+    """Reject modifier combinations whose meaning would be empty, infinite or ambiguous."""
+    die = node.die
+    faces = set(die.faces) if die.custom is not None or (die.sides or 0) <= 1000 else None
+    explodes = [m for m in node.modifiers if isinstance(m, ast.Explode)]
+    rerolls = [m for m in node.modifiers if isinstance(m, ast.Reroll)]
+    clamps = [m for m in node.modifiers if isinstance(m, ast.Clamp)]
+
+    def every_face(cond: ast.Cond | None) -> bool:
+        if faces is None:  # huge standard die: check the two ends and one middle value
+            probe = {1, die.sides, (die.sides or 1) // 2}
+            return all((cond or ast.Cond("=", die.highest))(f) for f in probe) and (
+                cond is not None and cond.op in (">=", "<=", ">", "<", "!=")
+                and cond(1) and cond(die.sides))
+        return all((cond or ast.Cond("=", die.highest))(f) for f in faces)
+
+    if len(explodes) > 1:
+        raise builder._fail("a die can explode only one way", explodes[1].span,
+                            "use one of !, !! and !p", E_BAD_MODIFIER)
+    for m in explodes:
+        if every_face(m.cond):
+            raise builder._fail(
+                f"'{builder.text[m.span[0]:m.span[1]]}' explodes on every face of {die.text}, forever",
+                m.span, "explode on some faces only, e.g. !=6 or !>=5", E_BAD_MODIFIER)
+        if m.cond is not None and m.cond.op == "=" and faces is not None and m.cond.value not in faces:
+            raise builder._fail(
+                f"{die.text} has no face {m.cond.value} to explode on",
+                m.span, "for a comparison, put a space before it: '3d6 != 10'", E_BAD_MODIFIER)
+    if rerolls and len({m.once for m in rerolls}) > 1:
+        raise builder._fail("mixing 'ro' (reroll once) and 'r' (reroll until)", rerolls[1].span,
+                            "use one kind of reroll; several conditions of one kind combine",
+                            E_BAD_MODIFIER)
+    if rerolls and faces is not None:
+        if all(any(m.cond(f) for m in rerolls) for f in faces):
+            raise builder._fail(f"the rerolls match every face of {die.text}", rerolls[-1].span,
+                                "leave at least one face that is kept", E_BAD_MODIFIER)
+    lows = [m.n for m in clamps if m.kind == "min"]
+    highs = [m.n for m in clamps if m.kind == "max"]
+    if lows and highs and max(lows) > min(highs):
+        raise builder._fail("'min' is above 'max'", clamps[-1].span,
+                            "the clamp range would be empty", E_BAD_MODIFIER)
+
+
+_PARSE_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def _parser():
+    """The LALR parser and its builder, made once per process."""
+    import lark  # imported lazily: `import rulesengine` must not pay for lark
+
+    builder = _Builder()
+    parser = lark.Lark(
+        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        transformer=builder,
+        maybe_placeholders=True,
+    )
+    return parser, builder
+
+
+def _precheck(text: str, limits: Limits) -> None:
+    if not isinstance(text, str):
+        raise DiceSyntaxError("a dice expression must be text", Location())
+    if len(text) > limits.max_expression_length:
+        raise LimitError(
+            f"expression is {len(text):,} characters long",
+            "max_expression_length",
+            locate(text[: limits.max_expression_length + 1], limits.max_expression_length),
+            f"expressions are limited to {limits.max_expression_length:,} characters",
+        )
+    if not text.strip():
+        raise DiceSyntaxError("empty expression", None, "write a dice expression such as 3d6+2")
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "({[":
+            depth += 1
+            if depth > limits.max_nesting_depth:
+                raise LimitError(
+                    f"expression nests more than {limits.max_nesting_depth} levels deep",
+                    "max_nesting_depth", locate(text, i),
+                    "simplify the expression")
+        elif ch in ")}]":
+            depth -= 1
+
+
+def _tree_depth(node: ast.Node) -> int:
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        n, d = stack.pop()
+        deepest = max(deepest, d)
+        stack.extend((c, d + 1) for c in ast.children(n))
+    return deepest
+
+
+def _bad_character(text: str, pos: int) -> DiceSyntaxError:
+    ch = text[pos]
+    if ch.isdigit() or unicodedata.category(ch) == "Nd":
+        hint = "write digits as ASCII 0-9"
+    elif unicodedata.category(ch)[0] == "C":
+        hint = "remove the control character"
+    elif ch in "×÷":
+        hint = "use * and / for multiplication and division"
+    else:
+        hint = "see docs/dice-language.md for the characters the language uses"
+    shown = repr(ch)[1:-1] if not ch.isprintable() else ch
+    return DiceSyntaxError(f"unexpected character '{shown}'", locate(text, pos), hint, E_BAD_CHARACTER)
+
+
+def _expected_words(expected) -> list[str]:
+    return [word for term, word in _EXPECTED_WORDS.items() if term in expected]
+
+
+def closest(word: str, candidates) -> str | None:
+    """The most similar candidate (ties go to the one listed first), or None."""
+    best, best_score = None, 0.3
+    for cand in candidates:
+        score = difflib.SequenceMatcher(None, word, cand).ratio()
+        if score > best_score:
+            best, best_score = cand, score
+    return best
+
+
+def _unexpected_token(text: str, exc) -> DiceSyntaxError:
+    tok = exc.token
+    expected = set(getattr(exc, "expected", ()) or ())
+    if tok.type == "$END":
+        pos = len(text.rstrip())
+        words = _expected_words(expected)
+        hint = f"expected {' or '.join(words[:4])}" if words else None
+        return DiceSyntaxError("expression ends too early", locate(text, max(0, pos - 1)), hint)
+    start = tok.start_pos
+    value = str(tok)
+    if "KEEP" in expected and tok.type in ("NAME", "DIE", "INT") or (
+            "KEEP" in expected and value[:1].isalpha()):
+        word = re.match(r"[A-Za-z]+", value)
+        word = word.group(0) if word else value
+        close = closest(word, MODIFIER_NAMES)
+        hint = f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES)
+        return DiceSyntaxError(f"unknown modifier '{word}'", locate(text, start, start + len(word)),
+                               hint, E_BAD_MODIFIER)
+    if tok.type == "COMPOP" and "COMPOP" not in expected:
+        return DiceSyntaxError("comparisons do not chain", locate(text, start, tok.end_pos),
+                               "write 'a < b and b < c' instead of 'a < b < c'", E_CHAINED_COMPARISON)
+    words = _expected_words(expected)
+    if tok.type == "RPAR" and "RPAR" not in expected:
+        hint = "this ')' has no matching '('"
+    elif "RPAR" in expected and tok.type != "RPAR":
+        hint = "a '(' is not closed, or an operator is missing"
+    elif words:
+        hint = f"expected {' or '.join(words[:4])}"
+    else:
+        hint = "an operator such as + or a comparison is missing here"
+    return DiceSyntaxError(f"unexpected '{value}'", locate(text, start, tok.end_pos), hint)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str, limits: Limits) -> ast.Node:
+    import lark
+
+    _precheck(text, limits)
+    parser, builder = _parser()
+    try:
+        with _PARSE_LOCK:  # the builder holds the text being parsed
+            builder.text, builder.limits = text, limits
+            tree = parser.parse(text)
+    except lark.exceptions.UnexpectedCharacters as exc:
+        raise _bad_character(text, exc.pos_in_stream) from None
+    except lark.exceptions.UnexpectedToken as exc:
+        raise _unexpected_token(text, exc) from None
+    except lark.exceptions.UnexpectedEOF as exc:  # pragma: no cover - LALR reports tokens
+        raise DiceSyntaxError("expression ends too early", locate(text, len(text) - 1)) from None
+    if _tree_depth(tree) > limits.max_nesting_depth:
+        raise LimitError(
+            f"expression nests more than {limits.max_nesting_depth} levels deep",
+            "max_nesting_depth", locate(text, 0), "simplify the expression")
+    return tree
+
+
+def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:
+    """Parse an expression into its syntax tree; raise DiceSyntaxError/LimitError."""
+    return _parse_cached(text, limits)

@@ -1,0 +1,48 @@
+"""Every limit the engine enforces, in one place (documented in docs/limits.md).
+
+Rulesets and dice expressions are untrusted input: a chat-bot user or a shared homebrew
+file must not be able to hang the engine or exhaust memory. Each limit is a field of
+:class:`Limits`; API callers who trust their input may pass their own ``Limits``
+(``dataclasses.replace(DEFAULT_LIMITS, max_dice=10_000)``). When a limit is hit the
+engine raises :class:`rulesengine.errors.LimitError` naming the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    # --- dice expressions -------------------------------------------------------
+    max_expression_length: int = 1000
+    """Characters in one dice expression."""
+    max_nesting_depth: int = 64
+    """Depth of the expression tree (parentheses, unary signs, function calls)."""
+    max_dice: int = 10_000
+    """Dice rolled by one evaluation, counting rerolls and explosions."""
+    max_sides: int = 1_000_000
+    """Faces on one die (``d1000000`` is fine, ``d10000000`` is not)."""
+    max_custom_faces: int = 1000
+    """Faces listed in a custom die ``d{...}``."""
+    max_magnitude: int = 10**15
+    """Absolute value of any integer literal or intermediate result."""
+    explode_depth: int = 10
+    """Extra dice one die may add by exploding (``!``, ``!!``, ``!p``) before truncation."""
+    reroll_depth: int = 50
+    """Times one die may be rerolled by ``r`` (reroll until) before truncation."""
+    max_states: int = 2_000_000
+    """Work budget for exact odds: distribution entries combined in one step."""
+
+    # --- ruleset files ----------------------------------------------------------
+    max_file_bytes: int = 1_048_576
+    """Size of one ruleset file (1 MiB)."""
+    max_yaml_nodes: int = 100_000
+    """YAML nodes in one file, counting every alias expansion."""
+    max_yaml_depth: int = 64
+    """Nesting depth of YAML mappings and sequences."""
+    max_yaml_aliases: int = 100
+    """Alias references (``*name``) in one file."""
+
+
+DEFAULT_LIMITS = Limits()
