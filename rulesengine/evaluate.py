@@ -59,7 +59,9 @@ class Context:
 Compiled = Callable[[Context], Any]
 
 
-def _fail(ctx: Context, span: ast.Span, exc: OpError, code: str = E_EVAL) -> DiceEvalError:
+def _fail(ctx: Context, span: ast.Span, exc: OpError, code: str = E_EVAL) -> DiceEvalError | LimitError:
+    if exc.limit is not None:
+        return LimitError(exc.message, exc.limit, ctx.where(span), exc.hint)
     if exc.message == "division by zero":
         code = E_DIVISION_BY_ZERO
     return DiceEvalError(exc.message, ctx.where(span), exc.hint, code)
@@ -259,7 +261,7 @@ def _checked_multiply(limit: int) -> Callable[[Any, Any], int]:
         if -limit <= r <= limit:
             return r
         raise OpError(f"the product {str(r)[:24]}… is too large",
-                      f"results are limited to ±{limit:,} (limit max_magnitude)")
+                      f"results are limited to ±{limit:,}", limit="max_magnitude")
 
     return multiply
 

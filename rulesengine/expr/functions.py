@@ -14,9 +14,10 @@ from typing import Any, Callable
 
 
 class OpError(Exception):
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(self, message: str, hint: str | None = None, limit: str | None = None) -> None:
         super().__init__(message)
         self.message, self.hint = message, hint
+        self.limit = limit  # set when a documented limit was hit (see limits.py)
 
 
 def describe(value: Any) -> str:

@@ -401,8 +401,8 @@ def _unexpected_token(text: str, exc) -> DiceSyntaxError:
         return DiceSyntaxError("expression ends too early", locate(text, max(0, pos - 1)), hint)
     start = tok.start_pos
     value = str(tok)
-    if "KEEP" in expected and tok.type in ("NAME", "DIE", "INT") or (
-            "KEEP" in expected and value[:1].isalpha()):
+    # Letters right after a dice term (no space) are a modifier the language lacks.
+    if "KEEP" in expected and value[:1].isalpha() and start > 0 and not text[start - 1].isspace():
         word = re.match(r"[A-Za-z]+", value)
         word = word.group(0) if word else value
         close = closest(word, MODIFIER_NAMES)

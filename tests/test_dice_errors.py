@@ -1,0 +1,128 @@
+"""Bad dice input: one clear error with a column and a hint, quickly, never a crash."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rulesengine import dice
+from rulesengine.errors import LimitError, RulesEngineError
+
+
+def error_of(text, **kwargs):
+    with pytest.raises(RulesEngineError) as info:
+        e = dice.parse(text)
+        e.odds(kwargs.get("env"))
+        e.roll(kwargs.get("env"), seed=1)
+    return info.value
+
+
+@pytest.mark.parametrize("text,code,column,message,hint", [
+    ("3d6kk3", "E103", 4, "unknown modifier 'kk'", "did you mean 'kh'?"),
+    ("4d6kh0", "E103", 4, "keeps no dice", "keep at least one die"),
+    ("d0", "E102", 1, "a die needs at least one side", "d1 or more"),
+    ("d{}", "E102", 1, "a custom die needs at least one face", None),
+    ("d1!", "E103", 3, "explodes on every face", None),
+    ("d6r<=6", "E103", 3, "the rerolls match every face", None),
+    ("d6ro1r2", "E103", 6, "mixing 'ro'", None),
+    ("3d6!=10", "E103", 4, "d6 has no face 10 to explode on", "3d6 != 10"),
+    ("d6!!p", "E103", None, None, None),
+    ("2d6min5max3", "E103", None, "'min' is above 'max'", None),
+    ("1 < 2 < 3", "E104", 7, "comparisons do not chain", "and"),
+    ("3d6 +", "E101", 5, "expression ends too early", "a number"),
+    ("(3d6", "E101", 4, "expression ends too early", "')'"),
+    ("3d6)", "E101", 4, "unexpected ')'", "no matching '('"),
+    ("3d6 4", "E101", 5, "unexpected '4'", None),
+    ("", "E101", None, "empty expression", None),
+    ("   ", "E101", None, "empty expression", None),
+    ("1\x002", "E105", 2, "unexpected character '\\x00'", "control character"),
+    ("４d6", "E105", 1, "unexpected character '４'", "ASCII 0-9"),
+    ("3d6 × 2", "E105", 5, "unexpected character '×'", "use * and /"),
+    ("1/0", "E202", 1, "division by zero", None),
+    ("10/(1d6-1d6)", "E202", 1, "division by zero", None),
+    ("foo(1)", "E205", 1, "unknown function 'foo'", None),
+    ("abs(1, 2)", "E201", 1, "abs() takes 1 argument", None),
+    ("skil + 1", "E203", 1, "unknown name 'skil'", None),
+    ("3d6 + (1 < 2)", "E201", 1, "'+' needs a number, not the yes/no value true", "cs>="),
+    ("not 3", "E201", 1, "'not' needs a yes/no value", None),
+    ("1 == true", "E201", 1, "cannot compare", None),
+    ("(0-1)d6", "E206", 1, "number of dice must be a whole number 0 or more", None),
+])
+def test_bad_expressions_get_one_clear_error(text, code, column, message, hint):
+    err = error_of(text)
+    assert err.code == code
+    if column is not None:
+        assert err.location.column == column
+    if message is not None:
+        assert message in err.message
+    if hint is not None:
+        assert hint in (err.hint or "")
+    assert "\n" not in str(err)
+
+
+def test_unknown_name_suggests_the_nearest_known_name():
+    err = error_of("skil + 1", env={"skill": 3})
+    assert err.hint == "did you mean 'skill'?"
+
+
+@pytest.mark.parametrize("text,limit", [
+    ("1000000000d6", "max_dice"),
+    ("d10000000", "max_sides"),
+    ("9" * 30, "max_magnitude"),
+    ("(" * 100 + "1" + ")" * 100, "max_nesting_depth"),
+    ("-" * 200 + "1", "max_nesting_depth"),
+    ("1+" * 600 + "1", "max_expression_length"),
+    ("(" * 20000 + "1" + ")" * 20000, "max_expression_length"),
+    ("1000000*1000000*1000000*1000000", "max_magnitude"),
+    ("100d100kh50", "max_states"),
+    ("10000d6!", "max_states"),
+    ("(1000000)d6", "max_dice"),
+])
+def test_limits_end_in_a_named_error_within_a_second(text, limit):
+    start = time.perf_counter()
+    with pytest.raises(LimitError) as info:
+        e = dice.parse(text)
+        e.odds()
+        for seed in range(20):
+            e.roll(seed=seed)
+    assert time.perf_counter() - start < 2
+    assert info.value.limit == limit
+
+
+def test_rerolls_and_explosions_count_toward_the_dice_limit():
+    with pytest.raises(LimitError) as info:
+        for seed in range(50):
+            dice.roll("10000d6!", seed=seed)
+    assert info.value.limit == "max_dice"
+    assert "with its rerolls and explosions" in info.value.message
+
+
+def test_limit_errors_name_the_term_that_is_too_big():
+    with pytest.raises(LimitError) as info:
+        dice.odds("1d6 + 100d100kh50")
+    assert "'100d100kh50' is too big to work out exactly" in info.value.message
+    assert info.value.location.column == 7
+
+
+def test_limits_are_overridable_by_api_callers():
+    import dataclasses
+
+    from rulesengine.limits import DEFAULT_LIMITS
+
+    generous = dataclasses.replace(DEFAULT_LIMITS, max_dice=20_000)
+    assert dice.Expression("15000d2", generous).roll(seed=1).total >= 15000
+    with pytest.raises(LimitError):
+        dice.Expression("15000d2").roll(seed=1)
+
+
+def test_caret_points_at_the_problem():
+    err = error_of("3d6kk3")
+    assert err.location.caret() == "3d6kk3\n   ^^"
+
+
+@pytest.mark.parametrize("env", [{"x": "3"}, {"x": 1.5}, {"x": None}, {"x": 10**30}, {3: 1}])
+def test_bad_environment_values_are_input_errors(env):
+    with pytest.raises(RulesEngineError) as info:
+        dice.roll("x + 1", env=env)
+    assert info.value.code == "E601"
