@@ -1,0 +1,120 @@
+"""The `rulesengine dice` command: output, JSON, exit codes, and no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from oracle import product_dist
+from rulesengine.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_dice_prints_the_trace(capsys):
+    code, out, err = run(capsys, "dice", "4d6kh3", "--faces", "6,5,4,2")
+    assert (code, out, err) == (0, "4d6kh3 → [6, 5, 4, ~~2~~] = 15\n", "")
+
+
+def test_dice_seed_is_reproducible(capsys):
+    first = run(capsys, "dice", "3d6+2", "--seed", "99")
+    assert first == run(capsys, "dice", "3d6+2", "--seed", "99")
+
+
+def test_dice_json_has_expression_total_dice_and_trace(capsys):
+    code, out, _ = run(capsys, "dice", "2d6", "--faces", "3,4", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["expression"] == "2d6" and data["total"] == 7
+    assert [d["face"] for d in data["dice"]] == [3, 4]
+    assert data["trace"] == "2d6 → [3, 4] = 7"
+
+
+def test_dice_names_take_values_from_assignments(capsys):
+    code, out, _ = run(capsys, "dice", "3d6 <= skill", "skill=12", "--faces", "4,4,4")
+    assert code == 0 and out.strip() == "3d6 <= skill → [4, 4, 4] <= skill:12 = true"
+
+
+@pytest.mark.parametrize("expr,dice,fn", [
+    ("4d6kh3", 4, lambda *f: sum(sorted(f)[1:])),
+    ("3d6", 3, lambda *f: sum(f)),
+    ("2d20kh1 + 5 >= 15", 2, None),
+])
+def test_odds_json_is_exactly_the_brute_force_distribution(capsys, expr, dice, fn):
+    code, out, _ = run(capsys, "dice", expr, "--odds", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["expression"] == expr and data["truncated"] == "0/1"
+    if fn is None:
+        sides = range(1, 21)
+        want = product_dist([sides, sides], lambda a, b: max(a, b) + 5 >= 15)
+    else:
+        want = product_dist([range(1, 7)] * dice, fn)
+    got = {row["value"]: Fraction(row["exact"]) for row in data["distribution"]}
+    assert got == want
+    for row in data["distribution"]:
+        assert row["probability"] == pytest.approx(float(Fraction(row["exact"])))
+    assert Fraction(data["mean_exact"]) == sum(v * p for v, p in want.items())
+
+
+def test_odds_table_has_value_fraction_percent_at_least_at_most_and_bar(capsys):
+    code, out, _ = run(capsys, "dice", "2d6", "--odds")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0].startswith("2d6    mean 7")
+    assert lines[1].split() == ["value", "exact", "%", "at", "least", "at", "most"]
+    assert lines[7].split() == ["7", "1/6", "16.67", "58.33", "58.33", "#" * 40]
+
+
+def test_odds_table_reports_truncation(capsys):
+    code, out, _ = run(capsys, "dice", "d6!", "--odds", "--explode-depth", "2")
+    assert code == 0 and "truncated 1/216" in out.splitlines()[0]
+
+
+@pytest.mark.parametrize("argv,code,needle", [
+    (["dice", "3d6kk3"], 1, "unknown modifier 'kk' at column 4"),
+    (["dice", "1/0"], 1, "division by zero"),
+    (["dice", "3d6", "--faces", "1,2"], 1, "only 2 faces given"),
+    (["dice", "3d6", "--seed", "junk"], 2, "invalid seed 'junk'"),
+    (["dice", "3d6", "--faces", "a,b"], 2, "invalid faces"),
+    (["dice", "3d6", "--explode-depth", "-1"], 2, "invalid depth"),
+    (["dice", "x+1", "x=abc"], 2, "not a whole number"),
+    (["dice", "x+1", "=3"], 2, "expected name=value"),
+    (["dice", "3d6", "--faces", "1,2,3", "--seed", "1"], 2, "not both"),
+    (["dice", "3d6", "--odds", "--seed", "1"], 2, "for rolling"),
+    (["dice"], 2, "required"),
+    (["nonsense"], 2, "invalid choice"),
+    ([], 2, "usage"),
+    (["dice", "100d100kh50", "--odds"], 1, "too big to work out exactly"),
+])
+def test_bad_input_exits_1_and_usage_errors_exit_2(capsys, argv, code, needle):
+    got, out, err = run(capsys, *argv)
+    assert got == code
+    assert needle in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_error_shows_a_caret_and_a_hint(capsys):
+    _, _, err = run(capsys, "dice", "3d6kk3")
+    assert err.splitlines() == [
+        "rulesengine: error[E103]: unknown modifier 'kk' at column 4",
+        "  3d6kk3",
+        "     ^^",
+        "hint: did you mean 'kh'?",
+    ]
+
+
+def test_the_installed_command_runs_in_a_fresh_process():
+    env = dict(os.environ, PYTHONIOENCODING="ascii")  # a console that cannot print "→"
+    proc = subprocess.run([sys.executable, "-m", "rulesengine", "dice", "2d6", "--faces", "1,2"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == "2d6 ? [1, 2] = 3"

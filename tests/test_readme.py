@@ -1,0 +1,29 @@
+"""The README's quick start is what CI runs: keep the two in step."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def quick_start_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Quick start", 1)[1]
+    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def test_quick_start_is_exactly_two_commands():
+    commands = quick_start_commands()
+    assert len(commands) == 2
+    assert commands[0].startswith("pip install -e . && rulesengine ")
+    assert commands[1] == 'pip install -e ".[test]" && pytest'
+
+
+def test_ci_runs_the_readme_commands_word_for_word():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    first, second = quick_start_commands()
+    assert first in ci.splitlines()
+    assert any(line.startswith(second) for line in ci.splitlines())
