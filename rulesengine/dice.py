@@ -27,10 +27,11 @@ from .expr.parse import parse as parse_tree
 from .limits import DEFAULT_LIMITS, Limits
 from .pool import DiceCounter, DieRoll, FacesSource, PoolRoll, RandomSource
 from .render import format_value, trace
+from .values import DicePool, Rolled
 
 __all__ = ["Expression", "RollResult", "Odds", "parse", "roll", "odds"]
 
-Value = int | bool
+Value = int | bool | str
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +140,12 @@ def _check_env(env: Mapping[str, Any] | None, limits: Limits) -> dict[str, Value
             out[key] = value
         elif isinstance(value, int):
             raise InputError(f"{key}={value} is too large", hint=f"limit: ±{limits.max_magnitude:,}")
+        elif isinstance(value, str) and len(value) <= 200:
+            out[key] = value
+        elif isinstance(value, (DicePool, Rolled)):
+            out[key] = value
         else:
-            raise InputError(f"{key} must be a whole number or true/false, not {value!r}")
+            raise InputError(f"{key} must be a whole number, true/false or text, not {value!r}")
     return out
 
 

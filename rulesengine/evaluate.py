@@ -19,6 +19,7 @@ can never do something the odds don't know about.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -123,14 +124,19 @@ class Sampling:
 
         return run
 
-    def dice(self, node: ast.Dice, spec: PoolSpec, count: Compiled) -> Compiled:
-        text = _dice_text(node)
+    def dice(self, node: ast.Dice, spec: PoolSpec | None, count: Compiled,
+             sides: Compiled | None) -> Compiled:
+        static_text = _dice_text(node)
         key = id(node)
 
         def run(ctx: Context) -> int:
             n = _check_count(ctx, node, count(ctx))
+            rule, text = spec, static_text
+            if rule is None:  # d(expr): the die is known now
+                rule = _dynamic_spec(ctx, node, sides(ctx))  # type: ignore[misc]
+                text = _dice_text(node, rule.die)
             try:
-                rolled = roll_pool(spec, text, n, ctx.source, ctx.counter, ctx.limits)  # type: ignore[arg-type]
+                rolled = roll_pool(rule, text, n, ctx.source, ctx.counter, ctx.limits)  # type: ignore[arg-type]
             except DiceLimitReached:
                 raise LimitError(
                     f"'{text}' rolls more than {ctx.limits.max_dice:,} dice with its rerolls and explosions",
@@ -181,15 +187,23 @@ class Exact:
 
         return run
 
-    def dice(self, node: ast.Dice, spec: PoolSpec, count: Compiled) -> Compiled:
+    def dice(self, node: ast.Dice, spec: PoolSpec | None, count: Compiled,
+             sides: Compiled | None) -> Compiled:
         def run(ctx: Context) -> Dist:
             counts = count(ctx)
+            if spec is None:  # d(expr): one pool per possible number of sides
+                side_dist = sides(ctx)  # type: ignore[misc]
+                options = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
+                denom = side_dist.denom
+            else:
+                options, denom = [(spec, 1)], 1
             parts = []
-            for n, w in counts.weights.items():
-                parts.append((self._pool(ctx, node, spec, _check_count(ctx, node, n)), w))
-            if len(parts) == 1 and counts.is_point():
+            for rule, ws in options:
+                for n, w in counts.weights.items():
+                    parts.append((self._pool(ctx, node, rule, _check_count(ctx, node, n)), w * ws))
+            if len(parts) == 1 and counts.is_point() and denom == 1:
                 return parts[0][0]
-            return mixture(parts, counts.denom)
+            return mixture(parts, counts.denom * denom)
 
         return run
 
@@ -232,8 +246,25 @@ def _check_count(ctx: Context, node: ast.Dice, n: Any) -> int:
     return n
 
 
-def _dice_text(node: ast.Dice) -> str:
+def _dynamic_spec(ctx: Context, node: ast.Dice, sides: Any) -> PoolSpec:
+    """The rules of a ``d(expr)`` term once its number of sides is known."""
+    from .expr.parse import check_modifiers
+
+    where = node.sides.span if node.sides is not None else node.span
+    if isinstance(sides, bool) or not isinstance(sides, int) or sides < 1:
+        raise DiceEvalError(f"a die needs a whole number of sides, 1 or more, not {sides!r}",
+                            ctx.where(where), None, E_BAD_COUNT)
+    if sides > ctx.limits.max_sides:
+        raise LimitError(f"a die with {sides:,} sides is too large", "max_sides", ctx.where(where),
+                         f"dice may have at most {ctx.limits.max_sides:,} sides")
+    die = ast.Die(sides=sides, text=f"d{sides}")
+    check_modifiers(die, node.modifiers, ctx.text)
+    return dataclasses.replace(PoolSpec.of(node), die=die)
+
+
+def _dice_text(node: ast.Dice, die: ast.Die | None = None) -> str:
     """The dice term as written in canonical form, for traces (``4d6kh3``)."""
+    die = die or node.die
     count = node.count
     head = "" if isinstance(count, ast.Num) and count.span[0] == count.span[1] else (
         str(count.value) if isinstance(count, ast.Num) else "(…)")
@@ -250,7 +281,7 @@ def _dice_text(node: ast.Dice) -> str:
             mods.append(("cf" if m.failures else "cs") + m.cond.text())
         else:
             mods.append(f"{m.kind}{m.n}")
-    return head + node.die.text + "".join(mods)
+    return head + (die.text if die is not None else "d(…)") + "".join(mods)
 
 
 def _checked_multiply(limit: int) -> Callable[[Any, Any], int]:
@@ -272,14 +303,20 @@ def _unwrap(node: ast.Node) -> ast.Node:
     return node
 
 
+Functions = Mapping[str, tuple[Callable[..., Any], int, "int | None"]]
+
+
 def compile_expression(node: ast.Node, domain: Sampling | Exact, limits: Limits,
-                       text: str) -> Compiled:
+                       text: str, functions: Functions = FUNCTIONS) -> Compiled:
     """Compile a tree into one closure over a Context. The tree's depth is bounded by
-    ``limits.max_nesting_depth`` (checked by the parser), so recursion here is safe."""
+    ``limits.max_nesting_depth`` (checked by the parser), so recursion here is safe.
+
+    ``functions`` is the table of callable names: the built-ins, plus (in a ruleset) one
+    function per table."""
     multiply = _checked_multiply(limits.max_magnitude)
 
     def build(n: ast.Node) -> Compiled:
-        if isinstance(n, ast.Num):
+        if isinstance(n, (ast.Num, ast.Str)):
             return domain.const(n.value)
         if isinstance(n, ast.Bool):
             return domain.const(n.value)
@@ -302,18 +339,20 @@ def compile_expression(node: ast.Node, domain: Sampling | Exact, limits: Limits,
         if isinstance(n, ast.Call):
             return build_call(n)
         if isinstance(n, ast.Dice):
-            return domain.dice(n, PoolSpec.of(n), build(n.count))
+            if n.die is None:
+                return domain.dice(n, None, build(n.count), build(n.sides))  # type: ignore[arg-type]
+            return domain.dice(n, PoolSpec.of(n), build(n.count), None)
         raise AssertionError(f"unknown node {n!r}")  # pragma: no cover
 
     def build_call(n: ast.Call) -> Compiled:
-        entry = FUNCTIONS.get(n.name)
+        entry = functions.get(n.name)
         if entry is None:
             from .expr.parse import closest
 
-            near = closest(n.name, sorted(FUNCTIONS))
+            near = closest(n.name, sorted(functions))
             raise DiceEvalError(f"unknown function '{n.name}'", locate(text, *n.span),
                                 f"did you mean '{near}'?" if near else
-                                "functions: " + ", ".join(sorted(FUNCTIONS)), E_UNKNOWN_FUNCTION)
+                                "functions: " + ", ".join(sorted(functions)), E_UNKNOWN_FUNCTION)
         fn, fewest, most = entry
         if len(n.args) < fewest or (most is not None and len(n.args) > most):
             want = str(fewest) if fewest == most else f"at least {fewest}"

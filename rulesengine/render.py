@@ -54,6 +54,8 @@ def render(node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any]
     def r(n: ast.Node) -> str:
         if isinstance(n, ast.Num):
             return str(n.value)
+        if isinstance(n, ast.Str):
+            return repr(n.value)
         if isinstance(n, ast.Bool):
             return format_value(n.value)
         if isinstance(n, ast.Name):

@@ -123,10 +123,14 @@ Modifier = Union[Keep, Explode, Reroll, CountDice, Clamp]
 
 @dataclass(frozen=True, slots=True)
 class Dice:
+    """``count`` dice of kind ``die`` — or, for ``d(expr)``, with ``sides`` from an expression
+    (then ``die`` is None and the die is known only when the expression is evaluated)."""
+
     count: "Node"
-    die: Die
+    die: Die | None
     modifiers: tuple[Modifier, ...]
     span: Span
+    sides: "Node | None" = None
 
 
 # ---- everything else ------------------------------------------------------------------
@@ -135,6 +139,12 @@ class Dice:
 @dataclass(frozen=True, slots=True)
 class Num:
     value: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Str:
+    value: str
     span: Span
 
 
@@ -212,7 +222,7 @@ class Labeled:
     span: Span
 
 
-Node = Union[Num, Bool, Name, Dice, Neg, Binary, Compare, Logic, Not, Call, Group, Labeled]
+Node = Union[Num, Str, Bool, Name, Dice, Neg, Binary, Compare, Logic, Not, Call, Group, Labeled]
 
 
 def children(node: Node) -> tuple[Node, ...]:
@@ -226,7 +236,7 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Call):
         return node.args
     if isinstance(node, Dice):
-        return (node.count,)
+        return (node.count,) if node.sides is None else (node.count, node.sides)
     return ()
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..values import DicePool, Rolled
+
 
 class OpError(Exception):
     def __init__(self, message: str, hint: str | None = None, limit: str | None = None) -> None:
@@ -25,14 +27,24 @@ def describe(value: Any) -> str:
         return f"the yes/no value {'true' if value else 'false'}"
     if isinstance(value, int):
         return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text '{value}'"
+    if isinstance(value, DicePool):
+        return f"the dice pool {value.text()}"
+    if isinstance(value, Rolled):
+        return f"the roll {value.total}"
     return type(value).__name__
 
 
 def _number(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, Rolled):  # a roll used as a number is its total
+        return value.total
+    if isinstance(value, bool):
         raise OpError(f"{what} needs a number, not {describe(value)}",
                       "comparisons give yes/no values; count successes with cs>=N instead")
-    return value
+    raise OpError(f"{what} needs a number, not {describe(value)}")
 
 
 def _boolean(value: Any, what: str) -> bool:
@@ -109,9 +121,19 @@ def _order(op: str) -> Callable[[Any, Any], bool]:
     return compare
 
 
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, Rolled)):
+        return "number"
+    return type(value).__name__
+
+
 def _equal(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) != isinstance(b, bool):
+    if _kind(a) != _kind(b):
         raise OpError(f"cannot compare {describe(a)} with {describe(b)}")
+    if isinstance(a, Rolled) or isinstance(b, Rolled):
+        return _number(a, "'=='") == _number(b, "'=='")
     return a == b
 
 
@@ -161,8 +183,75 @@ def _identity(name: str) -> Callable[[Any], int]:
     return whole
 
 
+def _if(condition: Any, then: Any, otherwise: Any) -> Any:
+    # Both branches are always evaluated (so every die is rolled once); only one is used.
+    return then if _boolean(condition, "if()") else otherwise
+
+
+def _rolled(value: Any, what: str) -> Rolled:
+    if isinstance(value, Rolled):
+        return value
+    raise OpError(f"{what} needs a roll of dice, not {describe(value)}",
+                  "pass the name of a roll, e.g. count(roll, 1)")
+
+
+def _count(value: Any, low: Any = None, high: Any = None) -> int:
+    """count(roll): kept dice; count(roll, v): dice showing v; count(roll, lo, hi): lo..hi."""
+    if isinstance(value, DicePool) and low is None:
+        return len(value.sides)
+    faces = _rolled(value, "count()").faces
+    if low is None:
+        return len(faces)
+    lo = _number(low, "count()")
+    hi = lo if high is None else _number(high, "count()")
+    return sum(1 for f in faces if lo <= f <= hi)
+
+
+def _highest(value: Any) -> int:
+    faces = _rolled(value, "highest()").faces
+    if not faces:
+        raise OpError("highest() of a roll with no dice")
+    return max(faces)
+
+
+def _lowest(value: Any) -> int:
+    faces = _rolled(value, "lowest()").faces
+    if not faces:
+        raise OpError("lowest() of a roll with no dice")
+    return min(faces)
+
+
+def _sum(value: Any) -> int:
+    return _rolled(value, "sum()").total if isinstance(value, Rolled) else _number(value, "sum()")
+
+
+def _pool(value: Any, what: str) -> DicePool:
+    if isinstance(value, DicePool):
+        return value
+    raise OpError(f"{what} needs a dice pool such as d8/d4/d4, not {describe(value)}")
+
+
+def _drop_highest(value: Any) -> DicePool:
+    """The pool without one of its largest dice (a d8 from d8/d4/d4)."""
+    sides = _pool(value, "drop_highest()").sides
+    return DicePool(sides[1:]) if len(sides) > 1 else DicePool(sides)
+
+
+def _drop_lowest(value: Any) -> DicePool:
+    """The pool without one of its smallest dice (a d4 from d8/d4/d4)."""
+    sides = _pool(value, "drop_lowest()").sides
+    return DicePool(sides[:-1]) if len(sides) > 1 else DicePool(sides)
+
+
 # name -> (function, fewest arguments, most arguments or None)
 FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int | None]] = {
+    "if": (_if, 3, 3),
+    "count": (_count, 1, 3),
+    "highest": (_highest, 1, 1),
+    "lowest": (_lowest, 1, 1),
+    "sum": (_sum, 1, 1),
+    "drop_highest": (_drop_highest, 1, 1),
+    "drop_lowest": (_drop_lowest, 1, 1),
     "min": (_min, 1, None),
     "max": (_max, 1, None),
     "abs": (_abs, 1, 1),

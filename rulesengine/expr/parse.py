@@ -38,6 +38,7 @@ _EXPECTED_WORDS = {
     "DIE": "a die such as d6",
     "NAME": "a name",
     "LPAR": "'('",
+    "STRING": "text in quotes",
     "RPAR": "')'",
     "RBRACE": "'}'",
     "COMMA": "','",
@@ -114,6 +115,9 @@ class _Builder:
     # -- expressions ----------------------------------------------------------------------
     def number(self, c):
         return ast.Num(self._int(c[0]), _span(c[0]))
+
+    def string(self, c):
+        return ast.Str(str(c[0])[1:-1], _span(c[0]))
 
     def true(self, c):
         return ast.Bool(True, _span(c[0]))
@@ -205,6 +209,9 @@ class _Builder:
         text = "d{" + ",".join(map(str, faces)) + "}"
         return ast.Die(custom=faces, text=text), span
 
+    def expr_die(self, c):
+        return c[1], _span(c[0], c[2])
+
     def face(self, c):
         return self._int(c[0])
 
@@ -263,52 +270,57 @@ class _Builder:
                 locate(self.text, *count.span),
                 f"a roll may use at most {self.limits.max_dice:,} dice",
             )
-        node = ast.Dice(count, die, tuple(mods), _span(start, end))
-        _check_modifiers(node, self)
+        if isinstance(die, ast.Die):
+            node = ast.Dice(count, die, tuple(mods), _span(start, end))
+            check_modifiers(die, node.modifiers, self.text)
+        else:  # d(expr): checked when the number of sides is known
+            node = ast.Dice(count, None, tuple(mods), _span(start, end), sides=die)
         return node
 
 
-def _check_modifiers(node: ast.Dice, builder: _Builder) -> None:
-    """Reject modifier combinations whose meaning would be empty, infinite or ambiguous."""
-    die = node.die
-    faces = set(die.faces) if die.custom is not None or (die.sides or 0) <= 1000 else None
-    explodes = [m for m in node.modifiers if isinstance(m, ast.Explode)]
-    rerolls = [m for m in node.modifiers if isinstance(m, ast.Reroll)]
-    clamps = [m for m in node.modifiers if isinstance(m, ast.Clamp)]
+def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
+    """Reject modifier combinations whose meaning would be empty, infinite or ambiguous.
 
-    def every_face(cond: ast.Cond | None) -> bool:
-        if faces is None:  # huge standard die: check the two ends and one middle value
-            probe = {1, die.sides, (die.sides or 1) // 2}
-            return all((cond or ast.Cond("=", die.highest))(f) for f in probe) and (
-                cond is not None and cond.op in (">=", "<=", ">", "<", "!=")
-                and cond(1) and cond(die.sides))
-        return all((cond or ast.Cond("=", die.highest))(f) for f in faces)
+    Called by the parser for every die it can see, and by the evaluator for ``d(expr)``
+    dice once their number of sides is known.
+    """
+
+    def fail(message: str, span: ast.Span, hint: str | None = None) -> DiceSyntaxError:
+        return DiceSyntaxError(message, locate(text, *span), hint, E_BAD_MODIFIER)
+
+    small = die.custom is not None or (die.sides or 0) <= 1000
+    faces = set(die.faces) if small else None
+    explodes = [m for m in modifiers if isinstance(m, ast.Explode)]
+    rerolls = [m for m in modifiers if isinstance(m, ast.Reroll)]
+    clamps = [m for m in modifiers if isinstance(m, ast.Clamp)]
+
+    def every_face(conds) -> bool:
+        if faces is not None:
+            return all(any(c(f) for c in conds) for f in faces)
+        # A huge standard die: a condition covers every face only if it covers both ends
+        # and is an interval (all conditions are intervals or single points).
+        return any(c.op in (">=", "<=", ">", "<", "!=") and c(1) and c(die.sides) for c in conds)
 
     if len(explodes) > 1:
-        raise builder._fail("a die can explode only one way", explodes[1].span,
-                            "use one of !, !! and !p", E_BAD_MODIFIER)
+        raise fail("a die can explode only one way", explodes[1].span, "use one of !, !! and !p")
     for m in explodes:
-        if every_face(m.cond):
-            raise builder._fail(
-                f"'{builder.text[m.span[0]:m.span[1]]}' explodes on every face of {die.text}, forever",
-                m.span, "explode on some faces only, e.g. !=6 or !>=5", E_BAD_MODIFIER)
+        cond = m.cond or ast.Cond("=", die.highest)
+        if every_face([cond]):
+            raise fail(f"'{text[m.span[0]:m.span[1]]}' explodes on every face of {die.text}, forever",
+                       m.span, "explode on some faces only, e.g. !=6 or !>=5")
         if m.cond is not None and m.cond.op == "=" and faces is not None and m.cond.value not in faces:
-            raise builder._fail(
-                f"{die.text} has no face {m.cond.value} to explode on",
-                m.span, "for a comparison, put a space before it: '3d6 != 10'", E_BAD_MODIFIER)
+            raise fail(f"{die.text} has no face {m.cond.value} to explode on", m.span,
+                       "for a comparison, put a space before it: '3d6 != 10'")
     if rerolls and len({m.once for m in rerolls}) > 1:
-        raise builder._fail("mixing 'ro' (reroll once) and 'r' (reroll until)", rerolls[1].span,
-                            "use one kind of reroll; several conditions of one kind combine",
-                            E_BAD_MODIFIER)
-    if rerolls and faces is not None:
-        if all(any(m.cond(f) for m in rerolls) for f in faces):
-            raise builder._fail(f"the rerolls match every face of {die.text}", rerolls[-1].span,
-                                "leave at least one face that is kept", E_BAD_MODIFIER)
+        raise fail("mixing 'ro' (reroll once) and 'r' (reroll until)", rerolls[1].span,
+                   "use one kind of reroll; several conditions of one kind combine")
+    if rerolls and every_face([m.cond for m in rerolls]):
+        raise fail(f"the rerolls match every face of {die.text}", rerolls[-1].span,
+                   "leave at least one face that is kept")
     lows = [m.n for m in clamps if m.kind == "min"]
     highs = [m.n for m in clamps if m.kind == "max"]
     if lows and highs and max(lows) > min(highs):
-        raise builder._fail("'min' is above 'max'", clamps[-1].span,
-                            "the clamp range would be empty", E_BAD_MODIFIER)
+        raise fail("'min' is above 'max'", clamps[-1].span, "the clamp range would be empty")
 
 
 _PARSE_LOCK = threading.Lock()

@@ -1,0 +1,58 @@
+"""The kinds of value an expression can have besides numbers and yes/no values.
+
+* text — choice inputs and table labels (``'hard'``, ``"minor"``);
+* :class:`Rolled` — a rolled dice term seen whole: its total and its kept dice, so rules
+  can look at the faces ("double 1s", "a natural 3"); used as a number it is its total;
+* :class:`DicePool` — dice still to be rolled, such as a ``d8/d4/d4`` pool input; a check
+  whose roll is a pool rolls each of its dice.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    total: int
+    faces: tuple[int, ...]  # the kept dice's values (sorted, highest first, in exact odds)
+
+    def __str__(self) -> str:
+        return str(self.total)
+
+
+_POOL_PART = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class DicePool:
+    sides: tuple[int, ...]  # one entry per die, e.g. (8, 4, 4)
+
+    @staticmethod
+    def parse(text: str, max_dice: int = 100, max_sides: int = 1000) -> "DicePool":
+        """``"d8/d4/d4"``, ``"d8 / 2d4"``, ``"d8+d4"`` → DicePool((8, 4, 4)).
+
+        Raises ValueError with a readable message."""
+        sides: list[int] = []
+        for part in re.split(r"[/+,]", text):
+            if not part.strip():
+                continue
+            m = _POOL_PART.match(part)
+            if not m:
+                raise ValueError(f"{part.strip()!r} is not a die such as d8 or 2d4")
+            n, s = int(m.group(1) or 1), int(m.group(2))
+            if s < 1 or s > max_sides:
+                raise ValueError(f"a d{s} is not allowed (1 to {max_sides} sides)")
+            sides.extend([s] * n)
+            if len(sides) > max_dice:
+                raise ValueError(f"more than {max_dice} dice")
+        if not sides:
+            raise ValueError("no dice given")
+        return DicePool(tuple(sorted(sides, reverse=True)))
+
+    def text(self) -> str:
+        return "/".join(f"d{s}" for s in self.sides)
+
+    def __str__(self) -> str:
+        return self.text()
