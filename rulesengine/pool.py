@@ -543,3 +543,58 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
             kept = t[lo:hi]
         out[sum(spec.score(v) for v in kept)] += w
     return Dist(dict(out), d.denom ** n).reduced()
+
+
+# ---- whole rolls, for rules that look at single dice ------------------------------------------
+
+
+def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dist:
+    """The distribution of a dice term seen whole: ``Rolled(total, kept values)``, the kept
+    values sorted highest first (the order dice come up in doesn't change the odds).
+
+    Enumerates multisets, not sequences: 3d6 has 56 states, 2d10 has 55.
+    """
+    from .values import Rolled
+
+    d = die_dist(spec, "values", limits, budget)
+    items = list(d.weights.items())
+    states: dict[tuple, int] = {(): 1}
+    for _ in range(count):
+        budget.spend(len(states) * len(items))
+        nxt: dict[tuple, int] = defaultdict(int)
+        for t, w in states.items():
+            for t2, w2 in items:
+                nxt[tuple(sorted(t + t2, reverse=True))] += w * w2
+        states = nxt
+    out: dict = defaultdict(int)
+    for t, w in states.items():
+        lo, hi = spec.kept_range(len(t))
+        kept = t[lo:hi]
+        out[Rolled(sum(spec.score(v) for v in kept), kept)] += w
+    return Dist(dict(out), d.denom ** count).reduced()
+
+
+def dice_pool_dist(sides: tuple[int, ...], budget: Budget) -> Dist:
+    """Rolling a mixed pool such as d8/d4/d4 once: ``Rolled(sum, faces highest first)``."""
+    from .values import Rolled
+
+    states: dict[tuple, int] = {(): 1}
+    denom = 1
+    for s in sides:
+        budget.spend(len(states) * s)
+        nxt: dict[tuple, int] = defaultdict(int)
+        for t, w in states.items():
+            for f in range(1, s + 1):
+                nxt[tuple(sorted(t + (f,), reverse=True))] += w
+        states, denom = nxt, denom * s
+    return Dist({Rolled(sum(t), t): w for t, w in states.items()}, denom).reduced()
+
+
+def roll_dice_pool(sides: tuple[int, ...], text: str, source: DiceSource, counter: DiceCounter) -> PoolRoll:
+    """Roll a mixed pool once, each die in the order listed (largest first)."""
+    counter.spend(len(sides))
+    dice = []
+    for s in sides:
+        face = source.draw(ast.Die(sides=s, text=f"d{s}"))
+        dice.append(DieRoll(face, face))
+    return PoolRoll(text, tuple(dice), sum(d.value for d in dice))

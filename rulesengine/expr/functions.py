@@ -33,6 +33,8 @@ def describe(value: Any) -> str:
         return f"the dice pool {value.text()}"
     if isinstance(value, Rolled):
         return f"the roll {value.total}"
+    if value is None:
+        return "nothing (an optional input that was not given; test it with given())"
     return type(value).__name__
 
 
@@ -243,9 +245,15 @@ def _drop_lowest(value: Any) -> DicePool:
     return DicePool(sides[:-1]) if len(sides) > 1 else DicePool(sides)
 
 
+def _given(value: Any) -> bool:
+    """given(x): whether an optional input was given (or a best_of found a candidate)."""
+    return value is not None
+
+
 # name -> (function, fewest arguments, most arguments or None)
 FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int | None]] = {
     "if": (_if, 3, 3),
+    "given": (_given, 1, 1),
     "count": (_count, 1, 3),
     "highest": (_highest, 1, 1),
     "lowest": (_lowest, 1, 1),

@@ -1,0 +1,523 @@
+"""Validated ruleset data → the frozen model, with the semantic checks only a reader of
+the whole file can make.
+
+Runs after the JSON Schema (so shapes and types are right) and reports, each at its file
+position: expressions that don't parse (at the column inside the YAML string), names and
+functions that don't resolve in their scope, dice outside a check's rolls, gates that
+look at the dice, outcome names that don't exist, inputs whose default breaks its bounds,
+tables whose ranges overlap or whose labels repeat, and unreachable outcome rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import Diagnostic, Location, RulesEngineError
+from .evaluate import Sampling, compile_expression
+from .expr import ast
+from .expr.functions import FUNCTIONS, OpError
+from .expr.parse import closest, parse
+from .limits import DEFAULT_LIMITS, Limits
+from .model import (Candidate, Check, Choose, Expr, Gate, Grid, Input, Ladder, Let,
+                    OutcomeRule, Procedure, RangeRow, Ranges, RulesetModel, Source, TagRule,
+                    Tier, Tiers)
+from .source import Document
+
+# Semantic error codes (docs/errors.md).
+E_EXPRESSION = "E501"  # an expression that does not parse
+E_UNKNOWN_NAME = "E502"  # a name that is not an input, a value, a roll or a table
+E_UNKNOWN_REFERENCE = "E503"  # an outcome, table, check or roll that does not exist
+E_DUPLICATE = "E504"  # two things with one name
+E_BAD_TABLE = "E505"  # overlapping ranges, ragged grid rows
+E_BAD_DEFAULT = "E506"  # a default outside its bounds, min above max
+E_DICE_OUTSIDE_ROLL = "E507"  # dice written outside `roll`/`rolls`
+E_GATE_AFTER_ROLL = "E508"  # a gate (or secret) that looks at the dice
+E_BAD_CHOOSE = "E509"  # choose from something that is not a roll
+W_UNREACHABLE = "W501"  # an outcome rule after a catch-all
+W_NO_CATCH_ALL = "W502"  # outcome rules that may all fail to match
+
+RESERVED = ("result", "outcome", "success", "chosen")
+
+
+@dataclass
+class _Scope:
+    """The names visible to an expression and where they come from."""
+
+    names: dict[str, str] = field(default_factory=dict)  # name -> what it is
+
+    def with_names(self, **more: str) -> "_Scope":
+        return _Scope({**self.names, **more})
+
+
+def table_functions(tables: dict) -> dict[str, tuple[Callable[..., Any], int, int | None]]:
+    """One function per table: ``difficulty('hard')``, ``result_cap(ranks)``, ``dn('hard',
+    'skill')``, ``success_tier(sl)``."""
+    out: dict[str, tuple[Callable[..., Any], int, int | None]] = {}
+    for name, table in tables.items():
+        out[name] = _table_function(name, table)
+    return out
+
+
+def _label(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise OpError(f"{what} needs a label in quotes, not {value!r}")
+    return value
+
+
+def _table_function(name: str, table) -> tuple[Callable[..., Any], int, int | None]:
+    if isinstance(table, Ladder):
+        entries = dict(table.entries)
+
+        def ladder(label: Any) -> int:
+            key = _label(label, f"{name}()")
+            if key not in entries:
+                near = closest(key, list(entries))
+                raise OpError(f"'{key}' is not in the table {name}",
+                              f"did you mean '{near}'?" if near else "labels: " + ", ".join(entries))
+            return entries[key]
+
+        return ladder, 1, 1
+    if isinstance(table, Ranges):
+        rows = table.rows
+
+        def ranges(key: Any) -> Any:
+            if isinstance(key, bool) or not isinstance(key, int):
+                key = getattr(key, "total", key)
+            for row in rows:
+                if (row.low is None or key >= row.low) and (row.high is None or key <= row.high):
+                    return row.value
+            raise OpError(f"{key} is outside the table {name}")
+
+        return ranges, 1, 1
+    if isinstance(table, Grid):
+        columns = list(table.columns)
+        grid = {label: dict(zip(columns, values)) for label, values in table.rows}
+
+        def lookup(row: Any, column: Any) -> int:
+            r, c = _label(row, f"{name}()"), _label(column, f"{name}()")
+            if r not in grid:
+                near = closest(r, list(grid))
+                raise OpError(f"'{r}' is not a row of the table {name}",
+                              f"did you mean '{near}'?" if near else "rows: " + ", ".join(grid))
+            if c not in grid[r]:
+                raise OpError(f"'{c}' is not a column of the table {name}", "columns: " + ", ".join(columns))
+            return grid[r][c]
+
+        return lookup, 2, 2
+    tiers = table.tiers
+
+    def tier(value: Any) -> str:
+        n = getattr(value, "total", value)
+        label = ""
+        for t in tiers:
+            if n >= t.min:
+                label = t.label
+        return label
+
+    return tier, 1, 1
+
+
+class Builder:
+    """Builds one ruleset, collecting every diagnostic instead of stopping at the first."""
+
+    def __init__(self, doc: Document, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.doc = doc
+        self.limits = limits
+        self.diagnostics: list[Diagnostic] = []
+        self.functions: dict = dict(FUNCTIONS)
+        self._sampling = Sampling()
+
+    # ---- reporting ---------------------------------------------------------------------
+    def error(self, code: str, message: str, pointer: str, hint: str | None = None,
+              key: bool = False, location: Location | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, location or self.doc.location(pointer, key=key),
+                                           hint, "error"))
+
+    def warning(self, code: str, message: str, pointer: str, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, self.doc.location(pointer), hint, "warning"))
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    # ---- expressions -------------------------------------------------------------------
+    def expr(self, value: Any, pointer: str, scope: _Scope, *, dice: bool = False,
+             what: str = "expression") -> Expr | None:
+        text = value if isinstance(value, str) else _literal(value)
+        if text is None:
+            self.error(E_EXPRESSION, f"{what} must be an expression, not {value!r}", pointer)
+            return None
+        try:
+            tree = parse(text, self.limits)
+        except RulesEngineError as exc:
+            col = exc.location.column
+            loc = (self.doc.scalar_column(pointer, col - 1, length=exc.location.length)
+                   if col is not None and isinstance(value, str) else self.doc.location(pointer))
+            self.diagnostics.append(Diagnostic(exc.code if exc.code.startswith("E2") else E_EXPRESSION,
+                                               exc.message, loc, exc.hint, "error"))
+            return None
+        ok = True
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.name not in scope.names:
+                near = closest(node.name, list(scope.names))
+                hint = f"did you mean '{near}'?" if near else _known(scope)
+                self.error(E_UNKNOWN_NAME, f"unknown name '{node.name}' in {what}",
+                           pointer, hint, location=self.doc.scalar_column(pointer, node.span[0], length=len(node.name))
+                           if isinstance(value, str) else None)
+                ok = False
+            elif isinstance(node, ast.Call) and node.name not in self.functions:
+                near = closest(node.name, list(self.functions))
+                self.error(E_UNKNOWN_NAME, f"unknown function '{node.name}' in {what}", pointer,
+                           f"did you mean '{near}'?" if near else None,
+                           location=self.doc.scalar_column(pointer, node.span[0], length=len(node.name))
+                           if isinstance(value, str) else None)
+                ok = False
+            elif isinstance(node, ast.Dice) and not dice:
+                self.error(E_DICE_OUTSIDE_ROLL, f"dice in {what}: dice are rolled only in a check's roll or rolls",
+                           pointer, "declare the dice under 'rolls' and use the roll's name here",
+                           location=self.doc.scalar_column(pointer, node.span[0], length=node.span[1] - node.span[0])
+                           if isinstance(value, str) else None)
+                ok = False
+        if not ok:
+            return None
+        run = compile_expression(tree, self._sampling, self.limits, text, self.functions)
+        return Expr(text, tree, pointer, run, ast.names(tree))
+
+    # ---- the whole file ----------------------------------------------------------------
+    def build(self) -> RulesetModel | None:
+        data = self.doc.data
+        tables = {}
+        for name, spec in (data.get("tables") or {}).items():
+            table = self.table(name, spec, f"/tables/{_esc(name)}")
+            if table is not None:
+                tables[name] = table
+        for name in tables:
+            if name in FUNCTIONS:
+                self.error(E_DUPLICATE, f"table '{name}' has the name of a built-in function",
+                           f"/tables/{_esc(name)}", "rename the table", key=True)
+        self.functions.update(table_functions(tables))
+        self.tables = tables
+        checks = {}
+        for name, spec in (data.get("checks") or {}).items():
+            check = self.check(name, spec, f"/checks/{_esc(name)}")
+            if check is not None:
+                checks[name] = check
+        self.checks = checks
+        procedures = {}
+        for name, spec in (data.get("procedures") or {}).items():
+            if name in checks:
+                self.error(E_DUPLICATE, f"procedure '{name}' has the name of a check",
+                           f"/procedures/{_esc(name)}", key=True)
+            proc = self.procedure(name, spec, f"/procedures/{_esc(name)}")
+            if proc is not None:
+                procedures[name] = proc
+        if not self.ok:
+            return None
+        src = data.get("source") or {}
+        if isinstance(src, str):
+            src = {"title": src}
+        return RulesetModel(
+            id=data["ruleset"], name=data.get("name", data["ruleset"]), version=str(data.get("version", "")),
+            source=Source(**{k: src[k] for k in ("title", "author", "publisher", "year", "url", "section") if k in src}),
+            license=data.get("license", ""), description=data.get("description", ""),
+            tables=tables, checks=checks, procedures=procedures, path=self.doc.path)
+
+    # ---- tables ------------------------------------------------------------------------
+    def table(self, name: str, spec: dict, ptr: str):
+        desc = spec.get("description", "")
+        if "ladder" in spec:
+            entries = tuple((str(k), v) for k, v in spec["ladder"].items())
+            return Ladder(name, desc, entries)
+        if "ranges" in spec:
+            rows = []
+            for i, row in enumerate(spec["ranges"]):
+                low, high = row.get("min"), row.get("max")
+                if low is not None and high is not None and low > high:
+                    self.error(E_BAD_TABLE, f"range {low}..{high} is empty", f"{ptr}/ranges/{i}")
+                rows.append(RangeRow(low, high, row["value"]))
+            for i, a in enumerate(rows):
+                for j in range(i + 1, len(rows)):
+                    b = rows[j]
+                    if _overlap(a, b):
+                        self.error(E_BAD_TABLE, f"ranges {_range_text(a)} and {_range_text(b)} overlap",
+                                   f"{ptr}/ranges/{j}", "each key must fall in one range only")
+            return Ranges(name, desc, tuple(rows))
+        if "grid" in spec:
+            grid = spec["grid"]
+            columns = tuple(grid["columns"])
+            if len(set(columns)) != len(columns):
+                self.error(E_DUPLICATE, f"table '{name}' repeats a column", f"{ptr}/grid/columns")
+            rows = []
+            for label, values in grid["rows"].items():
+                if len(values) != len(columns):
+                    self.error(E_BAD_TABLE, f"row '{label}' has {len(values)} values for {len(columns)} columns",
+                               f"{ptr}/grid/rows/{_esc(label)}")
+                rows.append((str(label), tuple(values)))
+            return Grid(name, desc, columns, tuple(rows))
+        tiers = []
+        seen = set()
+        for i, t in enumerate(spec["tiers"]):
+            if t["label"] in seen:
+                self.error(E_DUPLICATE, f"tier label '{t['label']}' is used twice", f"{ptr}/tiers/{i}/label")
+            seen.add(t["label"])
+            tiers.append(Tier(t["min"], t["label"], t.get("description", "")))
+        mins = [t.min for t in tiers]
+        if mins != sorted(mins) or len(set(mins)) != len(mins):
+            self.error(E_BAD_TABLE, "tiers must be listed from the lowest minimum up, each minimum once",
+                       f"{ptr}/tiers")
+        return Tiers(name, desc, tuple(tiers))
+
+    # ---- inputs --------------------------------------------------------------------------
+    def input(self, name: str, spec: dict, ptr: str) -> Input:
+        kind = spec["type"]
+        low, high = spec.get("min"), spec.get("max")
+        if low is not None and high is not None and low > high:
+            self.error(E_BAD_DEFAULT, f"input '{name}': min {low} is above max {high}", f"{ptr}/min")
+        labels = spec.get("labels")
+        column = None
+        if isinstance(labels, dict):
+            labels, column = labels.get("table"), labels.get("column")
+        if labels is not None:
+            table = self.tables.get(labels)
+            if table is None:
+                near = closest(labels, list(self.tables))
+                self.error(E_UNKNOWN_REFERENCE, f"input '{name}' takes labels from '{labels}', which is not a table",
+                           f"{ptr}/labels", f"did you mean '{near}'?" if near else None)
+            elif isinstance(table, Grid):
+                if column not in table.columns:
+                    self.error(E_UNKNOWN_REFERENCE, f"input '{name}': the table '{labels}' has no column '{column}'",
+                               f"{ptr}/labels", "columns: " + ", ".join(table.columns))
+            elif not isinstance(table, Ladder):
+                self.error(E_UNKNOWN_REFERENCE, f"input '{name}' takes labels from '{labels}', which is not a ladder or grid",
+                           f"{ptr}/labels")
+        has_default = "default" in spec
+        default = spec.get("default")
+        if has_default and kind == "integer" and isinstance(default, int) and not isinstance(default, bool):
+            if (low is not None and default < low) or (high is not None and default > high):
+                self.error(E_BAD_DEFAULT, f"input '{name}': default {default} is outside {low}..{high}",
+                           f"{ptr}/default")
+        if has_default and kind == "integer" and isinstance(default, str):
+            if labels is None:
+                self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number", f"{ptr}/default")
+        if has_default and kind == "choice" and default not in spec.get("choices", []):
+            self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not one of its choices",
+                       f"{ptr}/default", "choices: " + ", ".join(map(str, spec.get("choices", []))))
+        return Input(name=name, type=kind, help=spec.get("help", ""), default=default,
+                     has_default=has_default, optional=spec.get("optional", False), min=low, max=high,
+                     choices=tuple(str(c) for c in spec.get("choices", ())), labels=labels,
+                     labels_column=column, pointer=ptr)
+
+    # ---- checks --------------------------------------------------------------------------
+    def check(self, name: str, spec: dict, ptr: str) -> Check | None:
+        inputs = tuple(self.input(n, s, f"{ptr}/inputs/{_esc(n)}") for n, s in (spec.get("inputs") or {}).items())
+        scope = _Scope({i.name: "input" for i in inputs})
+        for i in inputs:
+            if i.name in RESERVED or i.name in self.functions:
+                self.error(E_DUPLICATE, f"input '{i.name}' has a reserved or table name", i.pointer, key=True)
+
+        raw_rolls = spec.get("rolls") or ({"roll": spec["roll"]} if "roll" in spec else {})
+        roll_ptr = (lambda n: f"{ptr}/rolls/{_esc(n)}") if "rolls" in spec else (lambda n: f"{ptr}/roll")
+        roll_names = list(raw_rolls)
+
+        # Lets in order; those that read a roll (directly or through another let) wait for it.
+        lets: list[Let] = []
+        after: set[str] = set(roll_names)
+        full_scope = scope.with_names(**{r: "roll" for r in roll_names})
+        pre_scope = _Scope(dict(scope.names))
+        for lname, lspec in (spec.get("let") or {}).items():
+            lptr = f"{ptr}/let/{_esc(lname)}"
+            if lname in full_scope.names or lname in RESERVED or lname in self.functions:
+                self.error(E_DUPLICATE, f"'{lname}' is already an input, roll, table or reserved name",
+                           lptr, key=True)
+                continue
+            if isinstance(lspec, dict) and "best_of" in lspec:
+                cands = []
+                for i, c in enumerate(lspec["best_of"]):
+                    cptr = f"{lptr}/best_of/{i}"
+                    value = self.expr(c["value"], f"{cptr}/value", full_scope, what=f"'{lname}'")
+                    when = self.expr(c["when"], f"{cptr}/when", full_scope, what=f"'{lname}'") if "when" in c else None
+                    if value is not None:
+                        cands.append(Candidate(value, when, c.get("label", "")))
+                names = set().union(*(c.value.names | (c.when.names if c.when else set()) for c in cands)) if cands else set()
+                let = Let(lname, best_of=tuple(cands), after_roll=bool(names & after), pointer=lptr)
+            else:
+                e = self.expr(lspec, lptr, full_scope, what=f"'{lname}'")
+                let = Let(lname, expr=e, after_roll=bool(e and e.names & after), pointer=lptr)
+            if let.after_roll:
+                after.add(lname)
+            else:
+                pre_scope.names[lname] = "value"
+            full_scope.names[lname] = "value"
+            lets.append(let)
+
+        # Rolls may use inputs and the values known before rolling.
+        rolls = []
+        for rname, rtext in raw_rolls.items():
+            if rname in scope.names or rname in RESERVED:
+                self.error(E_DUPLICATE, f"roll '{rname}' has the name of an input or a reserved name", roll_ptr(rname))
+            e = self.expr(rtext, roll_ptr(rname), pre_scope, dice=True, what=f"roll '{rname}'")
+            if e is not None:
+                rolls.append((rname, e))
+
+        gates = []
+        for i, g in enumerate(spec.get("gates") or []):
+            gptr = f"{ptr}/gates/{i}"
+            when = self.expr(g["when"], f"{gptr}/when", full_scope, what="a gate")
+            if when is not None and when.names & after:
+                self.error(E_GATE_AFTER_ROLL, "a gate is decided before rolling, but this one reads the dice",
+                           f"{gptr}/when", "use values known before the roll: inputs and lets that read no roll")
+                when = None
+            result = self.expr(g["result"], f"{gptr}/result", pre_scope, what="a gate's result") if "result" in g else None
+            grolls = []
+            for rname, rtext in (g.get("rolls") or {}).items():
+                if rname not in roll_names:
+                    self.error(E_UNKNOWN_REFERENCE, f"gate sets roll '{rname}', which the check does not roll",
+                               f"{gptr}/rolls/{_esc(rname)}", "rolls: " + ", ".join(roll_names), key=True)
+                    continue
+                e = self.expr(rtext, f"{gptr}/rolls/{_esc(rname)}", pre_scope, what="a gate's roll value")
+                if e is not None:
+                    grolls.append((rname, e))
+            if when is not None:
+                gates.append(Gate(when, g.get("outcome"), result, tuple(grolls), g.get("reason", ""), gptr))
+
+        choose = None
+        scope_after_choose = _Scope(dict(full_scope.names))
+        if "choose" in spec:
+            c = spec["choose"]
+            cptr = f"{ptr}/choose"
+            if c["from"] not in roll_names:
+                self.error(E_BAD_CHOOSE, f"choose from '{c['from']}', which is not a roll of this check",
+                           f"{cptr}/from", "rolls: " + ", ".join(roll_names))
+            inner = full_scope.with_names(chosen="the chosen dice")
+            values = []
+            for vname, vtext in c["values"].items():
+                e = self.expr(vtext, f"{cptr}/values/{_esc(vname)}", inner, what=f"'{vname}'")
+                if e is not None:
+                    values.append((vname, e))
+                inner.names[vname] = "value"
+                scope_after_choose.names[vname] = "value"
+            prefer = self.expr(c["prefer"], f"{cptr}/prefer", inner, what="'prefer'") if "prefer" in c else None
+            order = tuple(c.get("order", [v for v, _ in values]))
+            for o in order:
+                if o not in dict(values):
+                    self.error(E_UNKNOWN_REFERENCE, f"order by '{o}', which is not one of the chosen values",
+                               f"{cptr}/order")
+            choose = Choose(c["from"], c.get("pick", 2), tuple(values), prefer, order, cptr)
+
+        result = self.expr(spec["result"], f"{ptr}/result", scope_after_choose, what="the result") \
+            if "result" in spec else None
+        outcome_scope = scope_after_choose.with_names(result="the result")
+        outcomes = []
+        seen: dict[str, str] = {}
+        catch_all = None
+        for i, o in enumerate(spec.get("outcomes") or []):
+            optr = f"{ptr}/outcomes/{i}"
+            if o["name"] in seen:
+                self.error(E_DUPLICATE, f"outcome '{o['name']}' is listed twice", f"{optr}/name")
+            seen[o["name"]] = optr
+            if catch_all is not None:
+                self.warning(W_UNREACHABLE, f"outcome rule '{o['name']}' can never apply: '{catch_all}' "
+                             "above it has no condition and always matches", optr,
+                             "move the catch-all rule to the end")
+            when = self.expr(o["when"], f"{optr}/when", outcome_scope, what=f"outcome '{o['name']}'") \
+                if "when" in o else None
+            res = self.expr(o["result"], f"{optr}/result", outcome_scope, what=f"outcome '{o['name']}'") \
+                if "result" in o else None
+            if "when" not in o and catch_all is None:
+                catch_all = o["name"]
+            outcomes.append(OutcomeRule(o["name"], o["success"], when, res, o.get("description", ""), optr))
+        if outcomes and catch_all is None:
+            self.warning(W_NO_CATCH_ALL, f"check '{name}': every outcome rule has a condition; a roll that "
+                         "matches none has no outcome", f"{ptr}/outcomes", "end with a rule without 'when'")
+        for g in gates:
+            if g.outcome and g.outcome not in seen and g.outcome != "not_allowed":
+                self.error(E_UNKNOWN_REFERENCE, f"gate outcome '{g.outcome}' is not an outcome of this check",
+                           f"{g.pointer}/outcome", "use 'not_allowed' or one of: " + ", ".join(seen))
+        tag_scope = outcome_scope.with_names(outcome="the outcome", success="whether it succeeded")
+        tags = []
+        for i, t in enumerate(spec.get("tags") or []):
+            tptr = f"{ptr}/tags/{i}"
+            when = self.expr(t["when"], f"{tptr}/when", tag_scope, what=f"tag '{t['name']}'")
+            if when is not None:
+                tags.append(TagRule(t["name"], when, t.get("description", ""), tptr))
+        report = tuple(spec.get("report") or ())
+        for i, r in enumerate(report):
+            if r not in scope_after_choose.names:
+                self.error(E_UNKNOWN_REFERENCE, f"report '{r}', which is not a value of this check",
+                           f"{ptr}/report/{i}", _known(scope_after_choose))
+        tiers = spec.get("tiers")
+        if tiers is not None and not isinstance(self.tables.get(tiers), Tiers):
+            self.error(E_UNKNOWN_REFERENCE, f"tiers '{tiers}' is not a tiers table", f"{ptr}/tiers")
+        secret = None
+        if "secret" in spec:
+            secret = self.expr(spec["secret"], f"{ptr}/secret", full_scope, what="'secret'")
+            if secret is not None and secret.names & after:
+                self.error(E_GATE_AFTER_ROLL, "whether a roll is secret must be known before rolling",
+                           f"{ptr}/secret")
+                secret = None
+
+        faces = _faces_needed(roll_names, [l.expr for l in lets] + [c.value for l in lets for c in l.best_of]
+                              + [e for _, e in (choose.values if choose else ())] + [result]
+                              + [o.when for o in outcomes] + [o.result for o in outcomes]
+                              + [t.when for t in tags])
+        if choose is not None:
+            faces |= {choose.source}
+        return Check(name=name, description=spec.get("description", ""), inputs=inputs, lets=tuple(lets),
+                     gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(faces), choose=choose,
+                     result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
+                     secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr)
+
+    # ---- procedures ----------------------------------------------------------------------
+    def procedure(self, name: str, spec: dict, ptr: str) -> Procedure | None:
+        from .procedures import build_procedure
+
+        return build_procedure(self, name, spec, ptr)
+
+
+def _faces_needed(roll_names: list[str], exprs: list) -> set[str]:
+    """Rolls passed to a function that looks at single dice (count, highest, ...)."""
+    pool_functions = {"count", "highest", "lowest"}
+    out = set()
+    for e in exprs:
+        if e is None:
+            continue
+        for node in ast.walk(e.tree):
+            if isinstance(node, ast.Call) and node.name in pool_functions and node.args:
+                arg = node.args[0]
+                while isinstance(arg, (ast.Group, ast.Labeled)):
+                    arg = arg.inner
+                if isinstance(arg, ast.Name) and arg.name in roll_names:
+                    out.add(arg.name)
+    return out
+
+
+def _known(scope: _Scope) -> str:
+    names = sorted(scope.names)
+    return "known names: " + ", ".join(names[:15]) if names else "this expression can use no names here"
+
+
+def _literal(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return None
+
+
+def _esc(name: str) -> str:
+    return str(name).replace("~", "~0").replace("/", "~1")
+
+
+def _overlap(a: RangeRow, b: RangeRow) -> bool:
+    lo = max(x for x in (a.low, b.low, -(10**18)) if x is not None)
+    hi = min(x for x in (a.high, b.high, 10**18) if x is not None)
+    return lo <= hi
+
+
+def _range_text(r: RangeRow) -> str:
+    if r.low is None:
+        return f"up to {r.high}"
+    if r.high is None:
+        return f"{r.low} and up"
+    return f"{r.low}..{r.high}"

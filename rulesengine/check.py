@@ -1,0 +1,631 @@
+"""Running a check: validated inputs → (gates) → rolls → one resolution, rolled or exact.
+
+Everything after the dice is deterministic, so a check has ONE resolver,
+:meth:`CheckRunner.resolve`, that maps (inputs, roll values) to an outcome, a result, tags
+and reported values. Rolling feeds it the values rolled (from a seeded generator or faces
+read off physical dice); exact odds feed it every joint value of the check's rolls with
+its exact weight and add up the answers. The two can't disagree about the rules, because
+only the source of the roll values differs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Iterable, Mapping
+
+from .dist import Budget, BudgetExceeded, Dist
+from .errors import InputError, LimitError, Location, RulesEngineError
+from .evaluate import Context, Exact, compile_expression
+from .expr import ast
+from .expr.parse import closest
+from .limits import DEFAULT_LIMITS, Limits
+from .model import Check, Expr, Grid, Input, Ladder, RulesetModel
+from .pool import (DiceCounter, DieRoll, FacesSource, PoolRoll, PoolSpec, RandomSource,
+                   dice_pool_dist, faces_dist, roll_dice_pool)
+from .render import format_value, trace
+from .values import DicePool, Rolled
+
+NOT_ALLOWED = "not_allowed"
+
+
+# ---- results ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One way to choose dice from a roll (MuDD: a pair), with the values it gives."""
+
+    faces: tuple[int, ...]
+    values: dict[str, Any]
+    preferred: bool
+
+    def to_dict(self) -> dict:
+        return {"faces": list(self.faces), "values": dict(self.values), "preferred": self.preferred}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    outcome: str
+    success: bool
+    result: Any
+    tags: tuple[str, ...] = ()
+    values: dict[str, Any] = field(default_factory=dict)
+    tier: str | None = None
+    reason: str = ""
+    skipped: bool = False
+    choices: tuple[Choice, ...] = ()
+    chosen: Choice | None = None
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One roll of a check: what a front end shows and a chat bot prints."""
+
+    ruleset: str
+    check: str
+    inputs: dict[str, Any]
+    outcome: str
+    success: bool
+    result: Any
+    tags: tuple[str, ...]
+    values: dict[str, Any]
+    rolls: dict[str, Any]
+    pools: tuple[tuple[str, PoolRoll], ...]
+    trace: str
+    tier: str | None = None
+    reason: str = ""
+    secret: bool = False
+    skipped: bool = False
+    choices: tuple[Choice, ...] = ()
+    chosen: Choice | None = None
+
+    @property
+    def dice(self) -> tuple[DieRoll, ...]:
+        return tuple(d for _, p in self.pools for d in p.dice)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "check": self.check,
+            "inputs": {k: _jsonable(v) for k, v in self.inputs.items()},
+            "dice": [dict(roll=name, term=p.text, **d.to_dict()) for name, p in self.pools for d in p.dice],
+            "rolls": {k: _jsonable(v) for k, v in self.rolls.items()},
+            "result": _jsonable(self.result),
+            "outcome": self.outcome,
+            "success": self.success,
+            "tags": list(self.tags),
+            "trace": self.trace,
+        }
+        out.update({k: _jsonable(v) for k, v in self.values.items()})
+        if self.tier is not None:
+            out["tier"] = self.tier
+        if self.reason:
+            out["reason"] = self.reason
+        out["secret"] = self.secret
+        if self.skipped:
+            out["skipped_roll"] = True
+        if self.choices:
+            out["choices"] = [c.to_dict() for c in self.choices]
+            out["chosen"] = self.chosen.to_dict() if self.chosen else None
+        return out
+
+
+@dataclass(frozen=True)
+class CheckOdds:
+    """Exact probabilities of every outcome, tag, tier and result value of one check."""
+
+    ruleset: str
+    check: str
+    inputs: dict[str, Any]
+    outcomes: dict[str, Fraction]
+    outcome_success: dict[str, bool]
+    success: Fraction
+    result_distribution: dict[Any, Fraction]
+    tags: dict[str, Fraction]
+    tiers: dict[str, Fraction]
+    values: dict[str, dict[Any, Fraction]]
+    truncated: Fraction = Fraction(0)
+
+    def probability(self, outcome: str) -> Fraction:
+        return self.outcomes.get(outcome, Fraction(0))
+
+    def to_dict(self) -> dict[str, Any]:
+        def prob(p: Fraction) -> dict:
+            return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+
+        return {
+            "ruleset": self.ruleset,
+            "check": self.check,
+            "inputs": {k: _jsonable(v) for k, v in self.inputs.items()},
+            "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
+                         for n, p in self.outcomes.items()],
+            "success": prob(self.success),
+            "result": [dict(value=_jsonable(v), **prob(p)) for v, p in self.result_distribution.items()],
+            "tags": [dict(name=n, **prob(p)) for n, p in self.tags.items()],
+            "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
+            "values": {k: [dict(value=_jsonable(v), **prob(p)) for v, p in d.items()]
+                       for k, d in self.values.items()},
+            "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}",
+        }
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, Rolled):
+        return v.total
+    if isinstance(v, DicePool):
+        return v.text()
+    return v
+
+
+def _sort_key(v: Any):
+    return (0, v) if isinstance(v, int) and not isinstance(v, bool) else (1, str(v))
+
+
+# ---- the runner -------------------------------------------------------------------------------
+
+
+class CheckRunner:
+    """Runs one check of one ruleset. Made once per check (see Ruleset.check)."""
+
+    def __init__(self, model: RulesetModel, check: Check, functions: Mapping, doc=None,
+                 limits: Limits = DEFAULT_LIMITS) -> None:
+        self.model = model
+        self.check = check
+        self.functions = functions
+        self.doc = doc
+        self.limits = limits
+        self._exact_rolls: dict[str, Any] = {}
+        self._odds_cache: dict[tuple, CheckOdds] = {}
+
+    # ---- inputs ------------------------------------------------------------------------
+    def coerce_inputs(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate and convert inputs before anything is rolled (InputError otherwise)."""
+        given = dict(given or {})
+        names = [i.name for i in self.check.inputs]
+        for key in given:
+            if key not in names:
+                near = closest(str(key), names)
+                raise InputError(
+                    f"unknown input '{key}' for check '{self.check.name}'",
+                    hint=f"did you mean '{near}'?" if near else "inputs: " + (", ".join(names) or "none"))
+        env: dict[str, Any] = {}
+        for spec in self.check.inputs:
+            if spec.name in given:
+                env[spec.name] = self._coerce(spec, given[spec.name])
+            elif spec.has_default:
+                env[spec.name] = self._coerce(spec, spec.default)
+            elif spec.optional:
+                env[spec.name] = None
+            else:
+                raise InputError(f"missing input '{spec.name}' for check '{self.check.name}'",
+                                 hint=describe_input(spec))
+        return env
+
+    def _coerce(self, spec: Input, value: Any) -> Any:
+        where = f"{spec.name}={value!r}"
+        if spec.type == "boolean":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on"):
+                return True
+            if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off"):
+                return False
+            raise InputError(f"{where} is not true or false", hint=describe_input(spec))
+        if spec.type == "choice":
+            text = str(value).strip() if not isinstance(value, bool) else ""
+            if text in spec.choices:
+                return text
+            near = closest(text, list(spec.choices))
+            raise InputError(f"{where} is not one of its choices",
+                             hint=(f"did you mean '{near}'? " if near else "") + "choices: " + ", ".join(spec.choices))
+        if spec.type == "dice_pool":
+            try:
+                return DicePool.parse(str(value))
+            except ValueError as exc:
+                raise InputError(f"{where} is not a dice pool: {exc}", hint="e.g. d8/d4/d4") from None
+        # integer, possibly a label from a table
+        number = None
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str):
+            text = value.strip()
+            try:
+                number = int(text)
+            except ValueError:
+                number = self._label(spec, text)
+        if number is None:
+            raise InputError(f"{where} is not a whole number", hint=describe_input(spec))
+        if spec.min is not None and number < spec.min:
+            raise InputError(f"{spec.name}={number} is below its minimum {spec.min}", hint=describe_input(spec))
+        if spec.max is not None and number > spec.max:
+            raise InputError(f"{spec.name}={number} is above its maximum {spec.max}", hint=describe_input(spec))
+        return number
+
+    def _label(self, spec: Input, text: str) -> int:
+        table = self.model.tables.get(spec.labels) if spec.labels else None
+        if table is None:
+            raise InputError(f"{spec.name}={text!r} is not a whole number", hint=describe_input(spec))
+        if isinstance(table, Ladder):
+            entries = dict(table.entries)
+        elif isinstance(table, Grid):
+            col = table.columns.index(spec.labels_column)
+            entries = {label: values[col] for label, values in table.rows}
+        else:  # pragma: no cover - rejected when the ruleset is built
+            entries = {}
+        key = text.lower().replace(" ", "_").replace("-", "_")
+        if key in entries:
+            return entries[key]
+        if text in entries:
+            return entries[text]
+        near = closest(key, list(entries))
+        raise InputError(f"{spec.name}={text!r} is neither a number nor a label of {spec.labels}",
+                         hint=(f"did you mean '{near}'? " if near else "") + "labels: " + ", ".join(entries))
+
+    # ---- evaluation helpers ---------------------------------------------------------------
+    def _eval(self, e: Expr, env: Mapping[str, Any], **ctx_args) -> Any:
+        ctx = Context(e.text, env, self.limits, **ctx_args)
+        try:
+            return e.run(ctx)
+        except RulesEngineError as exc:
+            raise self._relocate(exc, e) from None
+
+    def _relocate(self, exc: RulesEngineError, e: Expr) -> RulesEngineError:
+        """Point an error inside a ruleset expression at the file, not the expression."""
+        if self.doc is not None and exc.location.path is None:
+            col = exc.location.column
+            loc = (self.doc.scalar_column(e.pointer, col - 1, length=exc.location.length)
+                   if col is not None else self.doc.location(e.pointer))
+            exc.location = loc
+        return exc
+
+    def _truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
+        value = self._eval(e, env)
+        if not isinstance(value, bool):
+            raise self._relocate(RulesEngineError(
+                f"condition '{e.text}' gives {format_value(value)}, not true or false",
+                code="E511", hint="write a comparison, e.g. roll >= 10"), e)
+        return value
+
+    def _let(self, let, env: Mapping[str, Any]) -> Any:
+        if let.expr is not None:
+            return self._eval(let.expr, env)
+        best = None
+        for cand in let.best_of:
+            if cand.when is not None and not self._truth(cand.when, env):
+                continue
+            value = self._eval(cand.value, env)
+            if value is None:
+                continue
+            if best is None or value > best:
+                best = value
+        return best
+
+    # ---- the phases ----------------------------------------------------------------------
+    def before_roll(self, inputs: dict[str, Any]) -> tuple[dict[str, Any], Resolution | None, dict[str, Any], bool]:
+        """Values known before rolling; a gate's verdict (or fixed roll values); secrecy."""
+        env = dict(inputs)
+        for let in self.check.lets:
+            if not let.after_roll:
+                env[let.name] = self._let(let, env)
+        secret = bool(self.check.secret is not None and self._truth(self.check.secret, env))
+        fixed: dict[str, Any] = {}
+        for gate in self.check.gates:
+            if not self._truth(gate.when, env):
+                continue
+            if gate.outcome:
+                result = self._eval(gate.result, env) if gate.result is not None else None
+                success = self.check.outcome_success(gate.outcome) if gate.outcome != NOT_ALLOWED else False
+                tier = self._tier(result)
+                return env, Resolution(gate.outcome, success, result, (), self._report(env), tier,
+                                       gate.reason, skipped=True), fixed, secret
+            for name, e in gate.rolls:
+                fixed[name] = self._eval(e, env)
+            break
+        return env, None, fixed, secret
+
+    def resolve(self, env: dict[str, Any], player_choice: Iterable[int] | None = None) -> Resolution:
+        """The one resolver: roll values are in ``env``; everything else follows."""
+        for let in self.check.lets:
+            if let.after_roll:
+                env[let.name] = self._let(let, env)
+        choices: tuple[Choice, ...] = ()
+        chosen = None
+        if self.check.choose is not None:
+            choices, chosen = self._choose(env, player_choice)
+            env.update(chosen.values)
+        result = self._eval(self.check.result, env) if self.check.result is not None else None
+        env["result"] = result
+        outcome, success = None, False
+        for rule in self.check.outcomes:
+            if rule.when is None or self._truth(rule.when, env):
+                outcome, success = rule.name, rule.success
+                if rule.result is not None:
+                    result = self._eval(rule.result, env)
+                break
+        if outcome is None:
+            raise RulesEngineError(f"no outcome rule of check '{self.check.name}' matched",
+                                   code="E512", hint="end the outcome rules with one that has no 'when'")
+        env["result"], env["outcome"], env["success"] = result, outcome, success
+        tags = tuple(t.name for t in self.check.tags if self._truth(t.when, env))
+        return Resolution(outcome, success, result, tags, self._report(env), self._tier(result),
+                          choices=choices, chosen=chosen)
+
+    def _report(self, env: Mapping[str, Any]) -> dict[str, Any]:
+        return {name: env.get(name) for name in self.check.report}
+
+    def _tier(self, result: Any) -> str | None:
+        if self.check.tiers is None or result is None or isinstance(result, bool):
+            return None
+        return self.functions[self.check.tiers][0](result)
+
+    def _choose(self, env: dict[str, Any], player_choice: Iterable[int] | None):
+        spec = self.check.choose
+        rolled = env[spec.source]
+        faces = rolled.faces if isinstance(rolled, Rolled) else (rolled,)
+        k = min(spec.pick, len(faces))
+        seen, choices = set(), []
+        for combo in itertools.combinations(sorted(faces, reverse=True), k):
+            if combo in seen:
+                continue
+            seen.add(combo)
+            local = dict(env)
+            local["chosen"] = Rolled(sum(combo), combo)
+            values = {}
+            for name, e in spec.values:
+                values[name] = local[name] = self._eval(e, local)
+            preferred = bool(spec.prefer is not None and self._truth(spec.prefer, local))
+            choices.append(Choice(combo, values, preferred))
+        if player_choice is not None:
+            want = tuple(sorted(player_choice, reverse=True))
+            for c in choices:
+                if c.faces == want:
+                    return tuple(choices), c
+            raise InputError(f"cannot choose {list(player_choice)} from the dice {list(faces)}",
+                             hint=f"choose {k} of the faces rolled")
+
+        def rank(c: Choice):
+            return (c.preferred,) + tuple(_sort_key(c.values[o]) for o in spec.order)
+
+        return tuple(choices), max(choices, key=rank)
+
+    # ---- rolling -------------------------------------------------------------------------
+    def roll(self, inputs: Mapping[str, Any] | None = None, *, rng: random.Random | None = None,
+             seed: int | str | None = None, faces: Iterable[int] | None = None,
+             choose: Iterable[int] | None = None) -> CheckResult:
+        values = self.coerce_inputs(inputs)
+        if faces is not None:
+            source: Any = FacesSource(faces)
+        else:
+            if rng is not None and seed is not None:
+                raise InputError("give either rng or seed, not both")
+            source = RandomSource(rng if rng is not None else random.Random(seed))
+        result = self.roll_from(values, source, choose)
+        if faces is not None and source.used < len(source.faces):
+            raise InputError(f"{len(source.faces)} faces given, but the check rolled only {source.used}",
+                             hint="give one face per die rolled")
+        return result
+
+    def roll_from(self, values: dict[str, Any], source, choose: Iterable[int] | None = None) -> CheckResult:
+        """Roll with coerced inputs and a dice source shared with other rolls (contests)."""
+        env, gated, fixed, secret = self.before_roll(values)
+        pools: list[tuple[str, PoolRoll]] = []
+        lines: list[str] = []
+        rolls: dict[str, Any] = {}
+        if gated is None:
+            counter = DiceCounter(self.limits)
+            for name, e in self.check.rolls:
+                if name in fixed:
+                    env[name] = rolls[name] = fixed[name]
+                    lines.append(f"{name}: {format_value(fixed[name])} (not rolled)")
+                    continue
+                value, pool_list, line = self._sample_roll(name, e, env, source, counter)
+                env[name] = rolls[name] = value
+                pools.extend((name, p) for p in pool_list)
+                lines.append(line)
+            res = self.resolve(env, choose)
+        else:
+            res = gated
+            lines.append(f"no roll: {gated.reason}" if gated.reason else "no roll")
+        return CheckResult(self.model.id, self.check.name, values, res.outcome, res.success, res.result,
+                           res.tags, res.values, rolls, tuple(pools), "\n".join(lines), res.tier,
+                           res.reason, secret, res.skipped, res.choices, res.chosen)
+
+    def _sample_roll(self, name: str, e: Expr, env: dict, source, counter):
+        ctx = Context(e.text, env, self.limits, source=source, counter=counter)
+        try:
+            value = e.run(ctx)
+        except RulesEngineError as exc:
+            raise self._relocate(exc, e) from None
+        pools = list(ctx.pools.values())
+        node = _single_dice(e.tree)
+        if isinstance(value, DicePool):
+            pool = roll_dice_pool(value.sides, value.text(), source, counter)
+            pools.append(pool)
+            value = Rolled(pool.total, tuple(d.value for d in pool.dice))
+            line = f"{name}: {pool.text} → [{', '.join(str(d.face) for d in pool.dice)}] = {pool.total}"
+            return value, pools, line
+        if node is not None and id(node) in ctx.pools:
+            p = ctx.pools[id(node)]
+            value = Rolled(p.total, tuple(d.value for d in p.dice if d.kept))
+        return value, pools, f"{name}: {trace(e.text, e.tree, ctx.pools, env, _jsonable(value))}"
+
+    # ---- exact odds ----------------------------------------------------------------------
+    def odds(self, inputs: Mapping[str, Any] | None = None) -> CheckOdds:
+        values = self.coerce_inputs(inputs)
+        key = tuple(sorted((k, str(v)) for k, v in values.items()))
+        cached = self._odds_cache.get(key)
+        if cached is not None:
+            return cached
+        acc = _Accumulator()
+        outcomes, joint_denom = self.resolutions(values)
+        total_weight = 0
+        for res, _env, w in outcomes:
+            acc.add(res, w, 1)
+            total_weight += w
+        odds = acc.finish(self, values, joint_denom, total_weight)
+        if len(self._odds_cache) > 256:
+            self._odds_cache.clear()
+        self._odds_cache[key] = odds
+        return odds
+
+    def resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int]:
+        """Every resolution of the check for these (coerced) inputs, with its weight over a
+        common denominator: the exact driver of the one resolver. Weights sum to the
+        denominator unless an explosion was truncated."""
+        env, gated, fixed, _secret = self.before_roll(values)
+        if gated is not None:
+            return [(gated, env, 1)], 1
+        budget = Budget(self.limits.max_states)
+        joint: list[tuple[dict, int]] = [({}, 1)]
+        denom = 1
+        for name, e in self.check.rolls:
+            if name in fixed:
+                joint = [({**d, name: fixed[name]}, w) for d, w in joint]
+                continue
+            dist = self._roll_dist(name, e, env, budget)
+            try:
+                budget.spend(len(joint) * len(dist.weights))
+            except BudgetExceeded:
+                raise self._too_big(e) from None
+            joint = [({**d, name: v}, w * wv) for d, w in joint for v, wv in dist.weights.items()]
+            denom *= dist.denom
+        out = []
+        for rolls, w in joint:
+            local = {**env, **rolls}
+            out.append((self.resolve(local), local, w))
+        return out, denom
+
+    def _too_big(self, e: Expr) -> LimitError:
+        return self._relocate(LimitError(
+            f"the rolls of check '{self.check.name}' are too big to work out exactly", "max_states",
+            Location(column=1, source_line=e.text), "use fewer dice"), e)
+
+    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget) -> Dist:
+        """The exact distribution of one roll's value: ``Rolled`` when the rules look at
+        its dice (or it rolls a pool), else its total."""
+        compiled = self._exact_rolls.get(name)
+        domain = None
+        if compiled is None:
+            domain = Exact()
+            compiled = (compile_expression(e.tree, domain, self.limits, e.text, self.functions), domain)
+            self._exact_rolls[name] = compiled
+        run, domain = compiled
+        node = _single_dice(e.tree)
+        try:
+            if node is not None and name in self.check.faces_needed:
+                return self._faces_roll_dist(node, e, env, budget, domain)
+            ctx = Context(e.text, env, self.limits, budget=budget)
+            dist = run(ctx)
+            if any(isinstance(v, DicePool) for v in dist.weights):
+                parts = [(dice_pool_dist(v.sides, budget) if isinstance(v, DicePool) else Dist.point(v), w)
+                         for v, w in dist.weights.items()]
+                from .dist import mixture
+                return mixture(parts, dist.denom)
+            return dist
+        except BudgetExceeded:
+            raise self._too_big(e) from None
+        except RulesEngineError as exc:
+            raise self._relocate(exc, e) from None
+
+    def _faces_roll_dist(self, node: ast.Dice, e: Expr, env: dict, budget: Budget, domain: Exact) -> Dist:
+        from .dist import mixture
+        from .evaluate import _check_count, _dynamic_spec
+
+        ctx = Context(e.text, env, self.limits, budget=budget)
+        counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)
+        if node.die is None:
+            side_dist = compile_expression(node.sides, domain, self.limits, e.text, self.functions)(ctx)
+            specs = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
+            sdenom = side_dist.denom
+        else:
+            specs, sdenom = [(PoolSpec.of(node), 1)], 1
+        parts = []
+        for spec, ws in specs:
+            for n, w in counts.weights.items():
+                parts.append((faces_dist(spec, _check_count(ctx, node, n), self.limits, budget), w * ws))
+        if len(parts) == 1 and counts.is_point() and sdenom == 1:
+            return parts[0][0]
+        return mixture(parts, counts.denom * sdenom)
+
+
+def _single_dice(tree: ast.Node) -> ast.Dice | None:
+    while isinstance(tree, (ast.Group, ast.Labeled)):
+        tree = tree.inner
+    return tree if isinstance(tree, ast.Dice) else None
+
+
+class _Accumulator:
+    def __init__(self) -> None:
+        self.outcomes: dict[str, int] = defaultdict(int)
+        self.results: dict[Any, int] = defaultdict(int)
+        self.tags: dict[str, int] = defaultdict(int)
+        self.tiers: dict[str, int] = defaultdict(int)
+        self.values: dict[str, dict[Any, int]] = defaultdict(lambda: defaultdict(int))
+        self.success = 0
+
+    def add(self, res: Resolution, w: int, _denom: int) -> None:
+        self.outcomes[res.outcome] += w
+        if res.result is not None:
+            self.results[_jsonable(res.result)] += w
+        for t in res.tags:
+            self.tags[t] += w
+        if res.tier is not None:
+            self.tiers[res.tier] += w
+        for k, v in res.values.items():
+            self.values[k][_jsonable(v)] += w
+        if res.success:
+            self.success += w
+
+    def finish(self, runner: CheckRunner, inputs: dict, denom: int, total: int) -> CheckOdds:
+        def frac(w: int) -> Fraction:
+            return Fraction(w, denom)
+
+        check = runner.check
+        order = [n for n in check.outcome_names if n in self.outcomes] + \
+                [n for n in self.outcomes if n not in check.outcome_names]
+        names = list(check.outcome_names) + [n for n in order if n not in check.outcome_names]
+        outcomes = {n: frac(self.outcomes.get(n, 0)) for n in names
+                    if n != NOT_ALLOWED or n in self.outcomes}
+        success_of = {n: check.outcome_success(n) for n in outcomes}
+        tier_order = []
+        if check.tiers is not None:
+            tier_order = [t.label for t in runner.model.tables[check.tiers].tiers]
+        return CheckOdds(
+            ruleset=runner.model.id, check=check.name, inputs=inputs, outcomes=outcomes,
+            outcome_success=success_of, success=frac(self.success),
+            result_distribution={v: frac(w) for v, w in sorted(self.results.items(), key=lambda kv: _sort_key(kv[0]))},
+            tags={t.name: frac(self.tags.get(t.name, 0)) for t in check.tags},
+            tiers={t: frac(self.tiers[t]) for t in tier_order if t in self.tiers}
+            | {t: frac(w) for t, w in self.tiers.items() if t not in tier_order},
+            values={k: {v: frac(w) for v, w in sorted(d.items(), key=lambda kv: _sort_key(kv[0]))}
+                    for k, d in self.values.items()},
+            truncated=Fraction(denom - total, denom),
+        )
+
+
+def describe_input(spec: Input) -> str:
+    """One line about an input: its type, range, default and help (for errors and `show`)."""
+    if spec.type == "integer":
+        rng = ""
+        if spec.min is not None or spec.max is not None:
+            rng = f" {'' if spec.min is None else spec.min}..{'' if spec.max is None else spec.max}"
+        text = f"{spec.name}: a whole number{rng}"
+        if spec.labels:
+            text += f" or a label of {spec.labels}"
+    elif spec.type == "boolean":
+        text = f"{spec.name}: true or false"
+    elif spec.type == "choice":
+        text = f"{spec.name}: one of {', '.join(spec.choices)}"
+    else:
+        text = f"{spec.name}: a dice pool such as d8/d4/d4"
+    if spec.has_default:
+        text += f" (default {format_value(spec.default)})"
+    elif spec.optional:
+        text += " (optional)"
+    if spec.help:
+        text += f" — {spec.help}"
+    return text

@@ -1,0 +1,252 @@
+"""The ruleset model: what a validated ruleset file becomes.
+
+Frozen dataclasses, built once by :mod:`rulesengine.build`. Every expression is parsed
+and compiled when the ruleset is built (never per roll) and keeps the JSON pointer of the
+YAML scalar it came from, so a problem found while running a check still points at the
+file position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .expr import ast
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    """One expression of the ruleset: its text, tree, compiled closures and origin."""
+
+    text: str
+    tree: ast.Node
+    pointer: str
+    run: Callable[[Any], Any] = field(repr=False, compare=False)  # plain values (one roll)
+    names: frozenset[str] = frozenset()
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# ---- tables -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """Label → number, in the order the book lists them (a difficulty ladder)."""
+
+    name: str
+    description: str
+    entries: tuple[tuple[str, int], ...]
+    kind: str = "ladder"
+
+
+@dataclass(frozen=True, slots=True)
+class RangeRow:
+    low: int | None  # None: no lower bound
+    high: int | None  # None: no upper bound
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Ranges:
+    """A number in a range → a value (ranks 1–3 → cap 20)."""
+
+    name: str
+    description: str
+    rows: tuple[RangeRow, ...]
+    kind: str = "ranges"
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """Row label × column label → number (task difficulty × test type → DN)."""
+
+    name: str
+    description: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[int, ...]], ...]
+    kind: str = "grid"
+
+
+@dataclass(frozen=True, slots=True)
+class Tier:
+    min: int
+    label: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Tiers:
+    """Descriptive tiers: the highest tier whose minimum a number reaches (SL 5 is "good")."""
+
+    name: str
+    description: str
+    tiers: tuple[Tier, ...]  # ascending by min
+    kind: str = "tiers"
+
+
+Table = Ladder | Ranges | Grid | Tiers
+
+
+# ---- checks -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    name: str
+    type: str  # "integer" | "boolean" | "choice" | "dice_pool"
+    help: str = ""
+    default: Any = None
+    has_default: bool = False
+    optional: bool = False  # may be left out: then given(name) is false
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+    labels: str | None = None  # a ladder or grid whose labels may be given instead of a number
+    labels_column: str | None = None  # for a grid: the column to read
+    pointer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    value: Expr
+    when: Expr | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Let:
+    """A named value: an expression, or the best of several candidates (``best_of``)."""
+
+    name: str
+    expr: Expr | None = None
+    best_of: tuple[Candidate, ...] = ()
+    after_roll: bool = False  # depends on a roll (computed once the dice are known)
+    pointer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """Before rolling: when ``when`` holds, the check ends with ``outcome`` (no roll), or
+    its rolls take the values of ``rolls`` instead of being rolled (take 10)."""
+
+    when: Expr
+    outcome: str | None = None
+    result: Expr | None = None
+    rolls: tuple[tuple[str, Expr], ...] = ()
+    reason: str = ""
+    pointer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """Choose ``pick`` dice of a roll: the values they give, which choice is preferred."""
+
+    source: str  # the roll to choose from
+    pick: int
+    values: tuple[tuple[str, Expr], ...]
+    prefer: Expr | None
+    order: tuple[str, ...]
+    pointer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeRule:
+    name: str
+    success: bool
+    when: Expr | None = None  # None: always (a catch-all)
+    result: Expr | None = None  # the result becomes this (may use `result`)
+    description: str = ""
+    pointer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TagRule:
+    name: str
+    when: Expr
+    description: str = ""
+    pointer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    description: str
+    inputs: tuple[Input, ...]
+    lets: tuple[Let, ...]
+    gates: tuple[Gate, ...]
+    rolls: tuple[tuple[str, Expr], ...]
+    faces_needed: frozenset[str]  # rolls whose individual dice the rules look at
+    choose: Choose | None
+    result: Expr | None
+    outcomes: tuple[OutcomeRule, ...]
+    tags: tuple[TagRule, ...]
+    report: tuple[str, ...]
+    tiers: str | None
+    secret: Expr | None
+    rules: tuple[str, ...] = ()
+    pointer: str = ""
+
+    def input(self, name: str) -> Input | None:
+        for i in self.inputs:
+            if i.name == name:
+                return i
+        return None
+
+    @property
+    def outcome_names(self) -> tuple[str, ...]:
+        names = [o.name for o in self.outcomes]
+        for g in self.gates:
+            if g.outcome and g.outcome not in names:
+                names.append(g.outcome)
+        return tuple(names)
+
+    def outcome_success(self, name: str) -> bool:
+        for o in self.outcomes:
+            if o.name == name:
+                return o.success
+        return False
+
+
+# ---- procedures ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    """A procedure built from checks: a contest, an extended check, a group check.
+
+    ``settings`` holds the kind-specific fields, already parsed (expressions as Expr)."""
+
+    name: str
+    kind: str  # "contest" | "extended" | "cooperative" | "team" | "complementary"
+    description: str
+    check: str
+    settings: dict = field(default_factory=dict, compare=False)
+    inputs: tuple[Input, ...] = ()
+    rules: tuple[str, ...] = ()
+    pointer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    title: str
+    author: str = ""
+    publisher: str = ""
+    year: int | None = None
+    url: str = ""
+    section: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetModel:
+    id: str
+    name: str
+    version: str
+    source: Source
+    license: str
+    description: str
+    tables: dict[str, Table]
+    checks: dict[str, Check]
+    procedures: dict[str, Procedure]
+    path: str = ""

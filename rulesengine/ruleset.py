@@ -1,0 +1,187 @@
+"""Loading rulesets and running their checks and procedures: the API front ends use.
+
+>>> import rulesengine
+>>> rs = rulesengine.load("gurps-4e")                      # a shipped id, or a path
+>>> chk = rs.check("success_roll")
+>>> chk.roll({"skill": 12}, seed=1).outcome                 # doctest: +SKIP
+'success'
+>>> chk.odds({"skill": 12}).success
+Fraction(37, 54)
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from .build import Builder, table_functions
+from .check import CheckOdds, CheckResult, CheckRunner
+from .errors import Diagnostic, InputError, RulesetError, SchemaError
+from .expr.parse import closest
+from .limits import DEFAULT_LIMITS, Limits
+from .model import RulesetModel
+from .source import Document, load_file, load_text
+
+
+def rulesets_dir() -> Path:
+    """Where the shipped rulesets live: ``rulesets/`` beside the package (a checkout or an
+    editable install), or inside the package (a wheel)."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "rulesets", here / "rulesets"):
+        if candidate.is_dir():
+            return candidate
+    return here.parent / "rulesets"
+
+
+def shipped_ids() -> list[str]:
+    return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
+
+
+def resolve_path(name_or_path: str | os.PathLike) -> Path:
+    """A shipped id (``gurps-4e``) or a path to a YAML file."""
+    text = str(name_or_path)
+    if os.sep in text or "/" in text or text.endswith((".yaml", ".yml")):
+        return Path(text)
+    path = rulesets_dir() / f"{text}.yaml"
+    if not path.exists():
+        ids = shipped_ids()
+        near = closest(text, ids)
+        raise InputError(f"no shipped ruleset '{text}'",
+                         hint=f"did you mean '{near}'?" if near else "shipped: " + ", ".join(ids))
+    return path
+
+
+def analyse(doc: Document, limits: Limits = DEFAULT_LIMITS) -> tuple[RulesetModel | None, list[Diagnostic]]:
+    """Schema, then semantics: the model (None if invalid) and every diagnostic found."""
+    from .schema import validate_document
+
+    diagnostics = validate_document(doc)
+    if any(d.severity == "error" for d in diagnostics):
+        return None, diagnostics
+    builder = Builder(doc, limits)
+    model = builder.build()
+    return model, diagnostics + builder.diagnostics
+
+
+class Check:
+    """One check of a loaded ruleset: roll it, or get its exact odds."""
+
+    def __init__(self, runner: CheckRunner) -> None:
+        self._runner = runner
+        self.model = runner.check
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+    def roll(self, inputs: Mapping[str, Any] | None = None, *, rng=None, seed: int | str | None = None,
+             faces: Iterable[int] | None = None, choose: Iterable[int] | None = None) -> CheckResult:
+        """Roll once. ``faces``: the faces of physical dice, in order; ``choose``: the dice the
+        player picks, where the check chooses dice (else its declared policy picks)."""
+        return self._runner.roll(inputs, rng=rng, seed=seed, faces=faces, choose=choose)
+
+    def odds(self, inputs: Mapping[str, Any] | None = None) -> CheckOdds:
+        return self._runner.odds(inputs)
+
+    def coerce_inputs(self, inputs: Mapping[str, Any] | None) -> dict[str, Any]:
+        return self._runner.coerce_inputs(inputs)
+
+
+class Ruleset:
+    """A loaded, validated ruleset."""
+
+    def __init__(self, model: RulesetModel, doc: Document, limits: Limits = DEFAULT_LIMITS,
+                 warnings: tuple[Diagnostic, ...] = ()) -> None:
+        self.model = model
+        self.document = doc
+        self.limits = limits
+        self.warnings = warnings
+        self.functions = table_functions(model.tables)
+        from .expr.functions import FUNCTIONS
+
+        self.functions = {**FUNCTIONS, **self.functions}
+        self._checks: dict[str, Check] = {}
+
+    @property
+    def id(self) -> str:
+        return self.model.id
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+    def checks(self) -> list[str]:
+        return list(self.model.checks)
+
+    def procedures(self) -> list[str]:
+        return list(self.model.procedures)
+
+    def check(self, name: str) -> Check:
+        if name not in self.model.checks:
+            near = closest(name, list(self.model.checks))
+            raise InputError(f"ruleset '{self.id}' has no check '{name}'",
+                             hint=f"did you mean '{near}'?" if near else "checks: " + ", ".join(self.model.checks))
+        if name not in self._checks:
+            runner = CheckRunner(self.model, self.model.checks[name], self.functions, self.document, self.limits)
+            self._checks[name] = Check(runner)
+        return self._checks[name]
+
+    def procedure(self, name: str):
+        from .procedures import ProcedureRunner
+
+        if name not in self.model.procedures:
+            near = closest(name, list(self.model.procedures))
+            raise InputError(f"ruleset '{self.id}' has no procedure '{name}'",
+                             hint=f"did you mean '{near}'?" if near else
+                             "procedures: " + (", ".join(self.model.procedures) or "none"))
+        return ProcedureRunner(self, self.model.procedures[name])
+
+    def runnable(self, name: str):
+        """A check or a procedure, by name (for the command line)."""
+        if name in self.model.checks:
+            return self.check(name)
+        if name in self.model.procedures:
+            return self.procedure(name)
+        names = list(self.model.checks) + list(self.model.procedures)
+        near = closest(name, names)
+        raise InputError(f"ruleset '{self.id}' has no check or procedure '{name}'",
+                         hint=f"did you mean '{near}'?" if near else "available: " + ", ".join(names))
+
+
+def load(name_or_path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Ruleset:
+    """Load a shipped ruleset by id (``"gurps-4e"``) or a ruleset file by path.
+
+    Raises the first error found (LoadError, SchemaError or RulesetError), with its file
+    position; ``rulesengine validate`` lists them all."""
+    path = resolve_path(name_or_path)
+    return _load_cached(str(path.resolve()), _mtime(path), limits)
+
+
+def loads(text: str, path: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Ruleset:
+    """Load a ruleset from YAML text (for front ends that receive files from users)."""
+    return _from_document(load_text(text, path, limits), limits)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+@functools.lru_cache(maxsize=32)
+def _load_cached(path: str, _mtime: float, limits: Limits) -> Ruleset:
+    return _from_document(load_file(path, limits), limits)
+
+
+def _from_document(doc: Document, limits: Limits) -> Ruleset:
+    model, diagnostics = analyse(doc, limits)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors or model is None:
+        first = errors[0] if errors else Diagnostic("E501", "invalid ruleset")
+        cls = SchemaError if first.code.startswith("E4") else RulesetError
+        extra = f" (and {len(errors) - 1} more; run 'rulesengine validate')" if len(errors) > 1 else ""
+        raise cls(first.message + extra, first.location, first.hint, code=first.code)
+    return Ruleset(model, doc, limits, tuple(d for d in diagnostics if d.severity == "warning"))

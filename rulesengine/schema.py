@@ -1,0 +1,167 @@
+"""The JSON Schema layer of validation, with every error mapped back to the YAML.
+
+``schemas/ruleset.schema.json`` is the single source of truth of the file format. Each
+jsonschema error carries the path of the offending value; :class:`~rulesengine.source.
+Document` turns that path into a line and column. An unknown key points at the key itself
+and suggests the nearest valid name; a value failing a ``oneOf`` is explained by its most
+relevant branch rather than by jsonschema's generic "not valid under any of the given
+schemas".
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+from .errors import Diagnostic
+from .expr.parse import closest
+from .source import Document, to_pointer
+
+E_SCHEMA = "E401"  # a value of the wrong type or shape
+E_UNKNOWN_KEY = "E402"  # a key the format doesn't have (a typo)
+E_MISSING_KEY = "E403"  # a required key is missing
+E_BAD_VALUE = "E404"  # a value not among the allowed ones, out of range, or badly formed
+
+
+def schema_path() -> Path:
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "schemas" / "ruleset.schema.json", here / "schemas" / "ruleset.schema.json"):
+        if candidate.exists():
+            return candidate
+    return here.parent / "schemas" / "ruleset.schema.json"
+
+
+@functools.lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(schema_path().read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+
+    cls = jsonschema.Draft202012Validator
+    return cls(schema(), format_checker=None)
+
+
+def validate_document(doc: Document) -> list[Diagnostic]:
+    """Every schema error of the document, in file order, each with its position."""
+    out: list[Diagnostic] = []
+    seen = set()
+    for error in _validator().iter_errors(doc.data):
+        diag = _diagnostic(doc, error)
+        key = (diag.location.line, diag.location.column, diag.code, diag.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(diag)
+    out.sort(key=lambda d: (d.location.line or 0, d.location.column or 0))
+    return out
+
+
+def _diagnostic(doc: Document, error) -> Diagnostic:
+    error = _most_relevant(error)
+    path = list(error.absolute_path)
+    pointer = to_pointer(path)
+    v = error.validator
+    if v == "additionalProperties":
+        allowed = list(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
+        key = extra[0] if extra else "?"
+        key_ptr = to_pointer(path + [key])
+        near = closest(str(key), allowed)
+        hint = f"did you mean '{near}'?" if near else ("allowed keys: " + ", ".join(allowed) if allowed else None)
+        where = _where(path)
+        return Diagnostic(E_UNKNOWN_KEY, f"unknown key '{key}'{where}", doc.location(key_ptr, key=True), hint)
+    if v == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else "?"
+        prop = error.schema.get("properties", {}).get(missing, {})
+        hint = prop.get("description")
+        return Diagnostic(E_MISSING_KEY, f"missing required key '{missing}'{_where(path)}",
+                          doc.location(pointer, key=bool(path)), hint)
+    if v in ("type",):
+        want = error.validator_value
+        want = " or ".join(want) if isinstance(want, list) else want
+        return Diagnostic(E_SCHEMA, f"expected {_article(want)}, got {_describe(error.instance)}{_where(path)}",
+                          doc.location(pointer), error.schema.get("description"))
+    if v == "enum":
+        options = [str(o) for o in error.validator_value]
+        near = closest(str(error.instance), options)
+        hint = (f"did you mean '{near}'? " if near else "") + "allowed: " + ", ".join(options)
+        return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not allowed{_where(path)}",
+                          doc.location(pointer), hint)
+    if v == "pattern":
+        return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not a valid name{_where(path)}",
+                          doc.location(pointer), "use lower case letters, digits and _ (snake_case)")
+    if v == "propertyNames":
+        return Diagnostic(E_BAD_VALUE, f"'{error.instance}' is not a valid name{_where(path)}",
+                          doc.location(to_pointer(path + [error.instance]), key=True),
+                          "use lower case letters, digits and _ (snake_case), starting with a letter")
+    if v in ("minimum", "maximum", "minItems", "maxItems", "minProperties", "minLength"):
+        return Diagnostic(E_BAD_VALUE, f"{error.message}{_where(path)}", doc.location(pointer),
+                          error.schema.get("description"))
+    if v in ("oneOf", "anyOf"):
+        return Diagnostic(E_SCHEMA, f"{_describe(error.instance)} does not fit here{_where(path)}",
+                          doc.location(pointer), error.schema.get("description"))
+    return Diagnostic(E_SCHEMA, f"{error.message}{_where(path)}", doc.location(pointer),
+                      error.schema.get("description"))
+
+
+def _most_relevant(error):
+    """For a oneOf/anyOf failure, the error of the branch the value was most likely meant
+    for: the branch whose own keys the value uses, else jsonschema's best match."""
+    while error.validator in ("oneOf", "anyOf") and error.context:
+        inst = error.instance
+        branches: dict[int, list] = {}
+        for sub in error.context:
+            branches.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
+        chosen = None
+        if isinstance(inst, dict):
+            for idx, subs in sorted(branches.items()):
+                branch = error.validator_value[idx] if isinstance(idx, int) else {}
+                props = branch.get("properties", {}) if isinstance(branch, dict) else {}
+                if props and any(k in props for k in inst) and branch.get("type") == "object":
+                    # Prefer a branch whose required keys are present.
+                    req = branch.get("required", [])
+                    if all(r in inst for r in req):
+                        chosen = subs
+                        break
+                    chosen = chosen or subs
+        if chosen is None:
+            import jsonschema.exceptions
+
+            best = jsonschema.exceptions.best_match(error.context)
+            if best is None or best is error:
+                return error
+            error = best
+            continue
+        deeper = [s for s in chosen if s.validator not in ("type",)] or chosen
+        error = min(deeper, key=lambda s: -len(list(s.absolute_path)))
+    return error
+
+
+def _where(path: list) -> str:
+    if not path:
+        return " at the top level"
+    return " in " + "/".join(str(p) for p in path)
+
+
+def _article(kind: str) -> str:
+    words = {"string": "text", "integer": "a whole number", "boolean": "true or false", "object": "a mapping",
+             "array": "a list", "number": "a number", "null": "nothing"}
+    return " or ".join(words.get(k.strip(), k) for k in kind.split(" or "))
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"'{str(value).lower()}'"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"'{value}'" if len(value) < 40 else f"'{value[:37]}...'"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "nothing" if value is None else type(value).__name__
