@@ -96,6 +96,45 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explode-depth", type=_depth, help="extra dice an exploding die may add "
                    "before the odds are truncated (default 10)")
     p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("validate", help="validate ruleset files (for CI)",
+                       description="Validate ruleset files and folders (searched for *.yaml and *.yml). "
+                       "Exit 0 when clean, 1 when any file is invalid, 2 on a usage error.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
+    p.add_argument("--format", choices=["text", "json", "github"], default=None,
+                   help="output format (default: github when GITHUB_ACTIONS is set, else text)")
+    p.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+    sub.add_parser("schema", help="print the ruleset JSON Schema",
+                   description="Print schemas/ruleset.schema.json, the file format's source of truth.")
+
+    p = sub.add_parser("list", help="list the shipped rulesets")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("show", help="describe a ruleset or one of its checks in words")
+    p.add_argument("ruleset", help="a shipped id (e.g. gurps-4e) or a path")
+    p.add_argument("name", nargs="?", help="a check or procedure")
+
+    p = sub.add_parser("export", help="print a ruleset as canonical JSON",
+                       description="Print the ruleset as canonical JSON: defaults filled in, every "
+                       "expression as text plus its parsed form, for front ends in any language.")
+    p.add_argument("ruleset", help="a shipped id or a path")
+
+    for name, helptext in (("roll", "roll a check or procedure of a ruleset"),
+                           ("odds", "exact odds of a check or procedure, or a sweep over inputs")):
+        p = sub.add_parser(name, help=helptext, description=helptext + ". Inputs are name=value words; "
+                           "contest parties are party1.name=value, party2.name=value, ..."
+                           + (" A value LO..HI sweeps that input (one or two inputs)." if name == "odds" else ""))
+        p.add_argument("ruleset", help="a shipped id (e.g. gurps-4e) or a path")
+        p.add_argument("name", help="a check or procedure of the ruleset")
+        p.add_argument("assign", nargs="*", metavar="name=value", help="inputs")
+        p.add_argument("--json", action="store_true", help="print JSON")
+        if name == "roll":
+            p.add_argument("--seed", type=_seed, help="seed the dice: the same seed gives the same roll")
+            p.add_argument("--faces", type=_faces, help="faces rolled on physical dice, in order: 3,5,6")
+            p.add_argument("--choose", type=_faces, help="the dice the player picks, where the check chooses dice")
+        else:
+            p.add_argument("--csv", action="store_true", help="print CSV (sweeps and single odds)")
     return parser
 
 
@@ -167,7 +206,154 @@ def format_odds_table(odds) -> str:
     return "\n".join(lines)
 
 
-COMMANDS = {"dice": _cmd_dice}
+def _cmd_validate(args: argparse.Namespace) -> int:
+    import os
+
+    from .validate import format_github, format_json, format_text, validate_paths
+
+    reports = validate_paths(args.paths)
+    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    text = {"text": format_text, "json": format_json, "github": format_github}[fmt](reports)
+    if text:
+        print(text)
+    failed = any(r.errors or (args.strict and r.warnings) for r in reports)
+    return EXIT_INVALID if failed else EXIT_OK
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from .schema import schema_path
+
+    print(schema_path().read_text(encoding="utf-8"), end="")
+    return EXIT_OK
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from .ruleset import load, shipped_ids
+
+    rows = []
+    for rid in shipped_ids():
+        rs = load(rid)
+        rows.append({"id": rs.id, "name": rs.name, "version": rs.model.version,
+                     "checks": rs.checks(), "procedures": rs.procedures()})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        for r in rows:
+            print(f"{r['id']:<16} {r['version']:<8} {r['name']}")
+            print(f"{'':<16} checks: {', '.join(r['checks'])}"
+                  + (f"; procedures: {', '.join(r['procedures'])}" if r["procedures"] else ""))
+    return EXIT_OK
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from .describe import describe_ruleset, describe_runnable
+    from .ruleset import load
+
+    rs = load(args.ruleset)
+    print(describe_runnable(rs, args.name) if args.name else describe_ruleset(rs))
+    return EXIT_OK
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .describe import export
+    from .ruleset import load
+
+    print(json.dumps(export(load(args.ruleset)), indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def _split_inputs(items: Sequence[str]) -> tuple[dict[str, str], dict[int, dict[str, str]]]:
+    """``name=value`` words, and ``partyN.name=value`` words grouped by party."""
+    from .errors import UsageError
+
+    plain: dict[str, str] = {}
+    parties: dict[int, dict[str, str]] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"expected name=value, got {item!r}", hint="e.g. skill=12")
+        if name.startswith("party") and "." in name:
+            head, _, key = name.partition(".")
+            try:
+                index = int(head[5:])
+            except ValueError:
+                raise UsageError(f"bad party in {item!r}", hint="write party1.skill=12") from None
+            if index < 1 or not key:
+                raise UsageError(f"bad party in {item!r}", hint="parties are numbered from 1: party1.skill=12")
+            parties.setdefault(index, {})[key] = value
+        else:
+            plain[name] = value
+    return plain, parties
+
+
+def _party_list(parties: dict[int, dict[str, str]]) -> list[dict[str, str]] | None:
+    from .errors import UsageError
+
+    if not parties:
+        return None
+    n = max(parties)
+    missing = [i for i in range(1, n + 1) if i not in parties]
+    if missing:
+        raise UsageError(f"party{missing[0]} has no inputs", hint="number parties 1, 2, 3... without gaps")
+    return [parties[i] for i in range(1, n + 1)]
+
+
+def _cmd_roll(args: argparse.Namespace) -> int:
+    from .describe import format_roll
+    from .ruleset import load
+
+    rs = load(args.ruleset)
+    runnable = rs.runnable(args.name)
+    plain, parties = _split_inputs(args.assign)
+    kwargs: dict[str, Any] = {"seed": args.seed, "faces": args.faces}
+    if args.faces is not None and args.seed is not None:
+        from .errors import UsageError
+
+        raise UsageError("give --faces or --seed, not both")
+    if args.name in rs.model.procedures:
+        result = runnable.roll(plain, parties=_party_list(parties), **kwargs)
+    else:
+        if parties:
+            from .errors import UsageError
+
+            raise UsageError(f"'{args.name}' is a check: give its inputs as name=value, not partyN.name=value")
+        result = runnable.roll(plain, choose=args.choose, **kwargs)
+    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json else format_roll(result))
+    return EXIT_OK
+
+
+def _cmd_odds(args: argparse.Namespace) -> int:
+    from .describe import format_odds, format_sweep, sweep
+    from .ruleset import load
+
+    rs = load(args.ruleset)
+    runnable = rs.runnable(args.name)
+    plain, parties = _split_inputs(args.assign)
+    is_procedure = args.name in rs.model.procedures
+    if any(".." in v for v in plain.values()) or any(".." in v for p in parties.values() for v in p.values()):
+        rows = sweep(runnable, plain, parties, is_procedure)
+        if args.json:
+            print(json.dumps(rows.to_dict(), indent=2))
+        else:
+            print(format_sweep(rows, csv_out=args.csv))
+        return EXIT_OK
+    if is_procedure:
+        result = runnable.odds(plain, parties=_party_list(parties))
+    else:
+        if parties:
+            from .errors import UsageError
+
+            raise UsageError(f"'{args.name}' is a check: give its inputs as name=value, not partyN.name=value")
+        result = runnable.odds(plain)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(format_odds(result, csv_out=args.csv))
+    return EXIT_OK
+
+
+COMMANDS = {"dice": _cmd_dice, "validate": _cmd_validate, "schema": _cmd_schema, "list": _cmd_list,
+            "show": _cmd_show, "export": _cmd_export, "roll": _cmd_roll, "odds": _cmd_odds}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

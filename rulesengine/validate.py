@@ -1,0 +1,106 @@
+"""``rulesengine validate``: every diagnostic of every ruleset file, for people and CI.
+
+Three layers, each reported with a file position: YAML (:mod:`rulesengine.source`), the
+JSON Schema (:mod:`rulesengine.schema`) and semantics (:mod:`rulesengine.build`). Each
+file is read, parsed and walked once. Output formats: text (``path:line:col:
+error[CODE]: message``, the source line with a caret, a hint), JSON (a list of
+diagnostics) and GitHub Actions annotations.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from .errors import Diagnostic, LoadError, Location, UsageError
+from .limits import DEFAULT_LIMITS, Limits
+
+
+@dataclass(frozen=True)
+class FileReport:
+    path: str
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "warning")
+
+
+def expand(paths: Iterable[str]) -> list[str]:
+    """Files as given; folders searched recursively for *.yaml and *.yml."""
+    out: list[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            found = sorted(str(f) for f in Path(p).rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+            out.extend(found)
+        elif os.path.exists(p):
+            out.append(p)
+        else:
+            raise UsageError(f"no such file or folder: {p}")
+    return out
+
+
+def validate_file(path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:
+    from .ruleset import analyse
+    from .source import load_file
+
+    try:
+        doc = load_file(path, limits)
+    except LoadError as exc:
+        loc = exc.location if exc.location.path else Location(path, exc.location.line, exc.location.column,
+                                                              exc.location.pointer, exc.location.length,
+                                                              exc.location.source_line)
+        return FileReport(path, (Diagnostic(exc.code, exc.message, loc, exc.hint),))
+    _model, diagnostics = analyse(doc, limits)
+    return FileReport(path, tuple(diagnostics))
+
+
+def validate_paths(paths: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> list[FileReport]:
+    return [validate_file(p, limits) for p in expand(paths)]
+
+
+def format_text(reports: list[FileReport]) -> str:
+    blocks = [d.render() for r in reports for d in r.diagnostics]
+    errors = sum(r.errors for r in reports)
+    warnings = sum(r.warnings for r in reports)
+    bad = sum(1 for r in reports if r.errors)
+    summary = (f"{len(reports)} file{'s' if len(reports) != 1 else ''} checked: "
+               f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
+               + (f" in {bad} file{'s' if bad != 1 else ''}" if bad else ""))
+    return "\n\n".join(blocks + [summary]) if blocks else summary
+
+
+def format_json(reports: list[FileReport]) -> str:
+    return json.dumps([d.to_dict() for r in reports for d in r.diagnostics], indent=2)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(reports: list[FileReport]) -> str:
+    """GitHub Actions workflow commands: one annotation per diagnostic."""
+    lines = []
+    for r in reports:
+        for d in r.diagnostics:
+            loc = d.location
+            props = [f"file={_escape_property(loc.path or r.path)}"]
+            if loc.line is not None:
+                props.append(f"line={loc.line}")
+            if loc.column is not None:
+                props.append(f"col={loc.column}")
+            props.append(f"title={_escape_property(d.code)}")
+            message = d.message + (f" ({d.hint})" if d.hint else "")
+            lines.append(f"::{d.severity} {','.join(props)}::{_escape_data(message)}")
+    return "\n".join(lines)

@@ -1,0 +1,58 @@
+"""A corpus of broken rulesets, one or more per error code, each with the exact diagnostic.
+
+Each file in tests/corpus/broken/ starts with `# expect: CODE LINE:COL [hint text]`;
+`rulesengine validate` must report that code at that position (and hint), and fail.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from rulesengine.validate import validate_file
+
+CORPUS = Path(__file__).parent / "corpus" / "broken"
+FILES = sorted(CORPUS.glob("*.yaml"))
+
+
+def expectation(path: Path) -> tuple[str, int, int, str | None]:
+    first = path.read_bytes().split(b"\n", 1)[0].decode("ascii")
+    m = re.match(r"# expect: (\w+) (\d+):(\d+)(?: (.*))?$", first)
+    assert m, f"{path.name} has no '# expect:' header"
+    return m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+
+
+def test_the_corpus_covers_every_documented_file_error_code():
+    codes = {expectation(p)[0] for p in FILES}
+    wanted = {"E301", "E302", "E303", "E304", "E305", "E307", "E308", "E309", "E310", "E311",
+              "E401", "E402", "E403", "E404",
+              "E501", "E502", "E503", "E504", "E505", "E506", "E507", "E508", "E509", "W501", "W502"}
+    assert wanted <= codes
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_broken_ruleset_gets_its_exact_diagnostic(path):
+    code, line, col, hint = expectation(path)
+    start = time.perf_counter()
+    report = validate_file(str(path))
+    assert time.perf_counter() - start < 1.0
+    found = [(d.code, d.location.line, d.location.column) for d in report.diagnostics]
+    assert (code, line, col) in found, found
+    diag = next(d for d in report.diagnostics if (d.code, d.location.line, d.location.column) == (code, line, col))
+    if hint:
+        assert hint in (diag.hint or "")
+    assert diag.location.path == str(path)
+    assert diag.location.source_line is not None
+    if code.startswith("E"):
+        assert report.errors >= 1
+    else:
+        assert report.errors == 0 and report.warnings >= 1
+
+
+def test_a_python_tag_runs_nothing(tmp_path):
+    assert not Path("/tmp/rulesengine-pwned").exists()
+    validate_file(str(CORPUS / "E305_python_tag.yaml"))
+    assert not Path("/tmp/rulesengine-pwned").exists()
