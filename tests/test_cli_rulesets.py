@@ -1,0 +1,188 @@
+"""The ruleset commands: validate (text, JSON, GitHub), schema, list, show, export, roll, odds."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from rulesengine.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "corpus" / "broken"
+
+
+def run(capsys, *argv, env=None):
+    old = dict(os.environ)
+    if env is not None:
+        os.environ.clear()
+        os.environ.update(env)
+    try:
+        code = main([str(a) for a in argv])
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_validate_shipped_rulesets_is_clean(capsys):
+    code, out, _ = run(capsys, "validate", ROOT / "rulesets")
+    assert code == 0
+    assert out.strip().endswith("0 errors, 0 warnings")
+
+
+def test_validate_text_output_has_position_caret_and_hint(capsys):
+    code, out, _ = run(capsys, "validate", CORPUS / "E502_unknown_name.yaml")
+    assert code == 1
+    assert out.splitlines()[:4] == [
+        f"{CORPUS / 'E502_unknown_name.yaml'}:10:13: error[E502]: unknown name 'skil' in the result",
+        "    result: skil - roll",
+        "            ^^^^",
+        "hint: did you mean 'skill'?",
+    ]
+
+
+def test_validate_json_lists_diagnostics(capsys):
+    code, out, _ = run(capsys, "validate", "--format", "json", CORPUS / "E402_unknown_key.yaml")
+    data = json.loads(out)
+    assert code == 1
+    assert {"path", "line", "column", "pointer", "code", "severity", "message", "hint"} == set(data[0])
+    unknown = next(d for d in data if d["code"] == "E402")
+    assert (unknown["line"], unknown["column"], unknown["hint"]) == (9, 5, "did you mean 'outcomes'?")
+
+
+def test_validate_github_annotations(capsys):
+    code, out, _ = run(capsys, "validate", "--format", "github", CORPUS / "E502_unknown_name.yaml")
+    assert code == 1
+    assert out.strip() == (f"::error file={CORPUS / 'E502_unknown_name.yaml'},line=10,col=13,title=E502::"
+                           "unknown name 'skil' in the result (did you mean 'skill'?)")
+
+
+def test_validate_picks_github_format_inside_github_actions(capsys):
+    code, out, _ = run(capsys, "validate", CORPUS / "E502_unknown_name.yaml",
+                       env={**os.environ, "GITHUB_ACTIONS": "true"})
+    assert out.startswith("::error ")
+
+
+def test_warnings_pass_unless_strict(capsys):
+    path = CORPUS / "W501_unreachable_outcome.yaml"
+    assert run(capsys, "validate", path)[0] == 0
+    assert run(capsys, "validate", "--strict", path)[0] == 1
+
+
+def test_validate_a_folder_fails_if_any_file_is_invalid(capsys):
+    code, out, _ = run(capsys, "validate", CORPUS)
+    assert code == 1
+    assert f"{len(list(CORPUS.glob('*.yaml')))} files checked" in out
+
+
+def test_validate_usage_errors_exit_2(capsys):
+    assert run(capsys, "validate", "no/such/path.yaml")[0] == 2
+    assert run(capsys, "validate", "--format", "xml", ROOT / "rulesets")[0] == 2
+
+
+@pytest.mark.parametrize("content", [
+    b"ruleset: x\n" + b"# padding\n" * 1_100_000,  # over 10 MB
+    bytes(range(256)) * 64,  # binary
+    b"\xff\xfe\x00r\x00u\x00l\x00e",  # not UTF-8
+])
+def test_hostile_files_fail_fast_with_a_position(capsys, tmp_path, content):
+    path = tmp_path / "hostile.yaml"
+    path.write_bytes(content)
+    start = time.perf_counter()
+    code, out, err = run(capsys, "validate", "--format", "json", path)
+    assert time.perf_counter() - start < 1.0
+    assert code == 1 and "Traceback" not in err
+    diag = json.loads(out)[0]
+    assert diag["path"] == str(path) and diag["code"].startswith("E3")
+
+
+def test_schema_prints_the_schema(capsys):
+    code, out, _ = run(capsys, "schema")
+    assert code == 0 and json.loads(out)["title"] == "rulesengine ruleset"
+
+
+def test_list_names_shipped_rulesets(capsys):
+    code, out, _ = run(capsys, "list", "--json")
+    rows = {r["id"]: r for r in json.loads(out)}
+    assert code == 0 and "success_roll" in rows["gurps-4e"]["checks"]
+
+
+def test_show_describes_a_check_in_words(capsys):
+    code, out, _ = run(capsys, "show", "gurps-4e", "success_roll")
+    assert code == 0
+    assert "skill: a whole number -20..60 — base skill or attribute level" in out
+    assert "critical_success (success) if roll <= 4" in out
+    code, out, _ = run(capsys, "show", "gurps-4e")
+    assert code == 0 and "quick_contest (contest of success_roll)" in out
+
+
+def test_export_is_canonical_json_with_expressions_parsed(capsys):
+    code, out, _ = run(capsys, "export", "gurps-4e")
+    data = json.loads(out)
+    chk = data["checks"]["success_roll"]
+    assert code == 0
+    assert chk["inputs"]["modifier"]["default"] == 0 and chk["inputs"]["skill"]["required"] is True
+    assert chk["rolls"]["roll"]["ast"]["node"] == "Dice"
+    assert chk["result"]["text"] == "effective - roll" and chk["result"]["names"] == ["effective", "roll"]
+
+
+def test_roll_prints_a_readable_account(capsys):
+    code, out, _ = run(capsys, "roll", "gurps-4e", "success_roll", "skill=12", "--faces", "3,4,5")
+    assert code == 0
+    assert "roll: 3d6 → [3, 4, 5] = 12" in out
+    assert "outcome: success (a success)" in out and "result: 0" in out
+
+
+def test_roll_json_has_the_contract_keys(capsys):
+    code, out, _ = run(capsys, "roll", "gurps-4e", "success_roll", "skill=12", "--seed", "4", "--json")
+    data = json.loads(out)
+    assert {"ruleset", "check", "inputs", "dice", "result", "outcome", "success", "tags", "trace"} <= set(data)
+
+
+def test_odds_json_has_the_contract_keys(capsys):
+    code, out, _ = run(capsys, "odds", "gurps-4e", "success_roll", "skill=12", "--json")
+    data = json.loads(out)
+    assert {"ruleset", "check", "inputs", "outcomes", "success", "result", "truncated"} <= set(data)
+    assert data["success"]["exact"] == "20/27"
+    assert {"name", "success", "probability", "exact"} == set(data["outcomes"][0])
+
+
+def test_odds_sweep_prints_one_row_per_value(capsys):
+    code, out, _ = run(capsys, "odds", "gurps-4e", "success_roll", "skill=3..20")
+    lines = out.strip().splitlines()
+    assert code == 0 and len(lines) == 19
+    assert lines[0].split()[:2] == ["skill", "P(success)"]
+    assert lines[-1].split()[:2] == ["20", "98.1%"]
+    code, out, _ = run(capsys, "odds", "gurps-4e", "success_roll", "skill=10..12", "--csv")
+    assert out.splitlines()[1].startswith("10,0.5")
+
+
+def test_contest_inputs_per_party(capsys):
+    code, out, _ = run(capsys, "odds", "gurps-4e", "regular_contest", "party1.skill=12", "party2.skill=10")
+    assert code == 0 and "party1_wins  20/27" in out
+
+
+@pytest.mark.parametrize("argv,code,needle", [
+    (["roll", "gurps-4e", "success_roll", "skill=abc"], 1, "skill='abc' is not a whole number"),
+    (["roll", "gurps-4e", "success_roll", "skil=12"], 1, "did you mean 'skill'?"),
+    (["roll", "gurps-4e", "success_roll"], 1, "missing input 'skill'"),
+    (["roll", "gurps-4e", "success_roll", "skill=999"], 1, "above its maximum 60"),
+    (["roll", "gurps-4e", "success_rol", "skill=1"], 1, "did you mean 'success_roll'?"),
+    (["roll", "gurps-5e", "success_roll"], 1, "did you mean 'gurps-4e'?"),
+    (["roll", "gurps-4e", "success_roll", "skill=12", "--faces", "1,2"], 1, "only 2 faces given"),
+    (["roll", "gurps-4e", "success_roll", "skill=12", "--seed", "x"], 2, "invalid seed"),
+    (["roll", "gurps-4e", "success_roll", "skill"], 2, "expected name=value"),
+    (["odds", "gurps-4e", "success_roll", "skill=9..3"], 2, "LO is above HI"),
+    (["odds", "gurps-4e", "success_roll", "skill=1..a"], 2, "a sweep is LO..HI"),
+    (["odds", "gurps-4e", "quick_contest", "party1.skill=12"], 1, "needs 2 parties"),
+    (["roll", "gurps-4e", "quick_contest", "party0.skill=12"], 2, "numbered from 1"),
+])
+def test_bad_arguments_get_one_clear_error(capsys, argv, code, needle):
+    got, out, err = run(capsys, *argv)
+    assert got == code and needle in err
+    assert "Traceback" not in err
