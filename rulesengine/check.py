@@ -18,14 +18,14 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from .dist import Budget, BudgetExceeded, Dist
-from .errors import InputError, LimitError, Location, RulesEngineError
-from .evaluate import Context, Exact, compile_expression
+from .errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError
+from .evaluate import E_FACES, Context, Exact, compile_expression
 from .expr import ast
 from .expr.parse import closest
 from .limits import DEFAULT_LIMITS, Limits
 from .model import Check, Expr, Grid, Input, Ladder, RulesetModel
-from .pool import (DiceCounter, DieRoll, FacesSource, PoolRoll, PoolSpec, RandomSource,
-                   dice_pool_dist, faces_dist, roll_dice_pool)
+from .pool import (DiceCounter, DiceLimitReached, DieRoll, FacesError, FacesSource, PoolRoll, PoolSpec,
+                   RandomSource, dice_pool_dist, faces_dist, roll_dice_pool)
 from .render import format_value, trace
 from .values import DicePool, Rolled
 
@@ -59,6 +59,17 @@ class Resolution:
     skipped: bool = False
     choices: tuple[Choice, ...] = ()
     chosen: Choice | None = None
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A check's dice, rolled but not yet resolved (or a gate's verdict, with no dice)."""
+
+    gated: Resolution | None
+    rolls: dict[str, Any]
+    pools: tuple[tuple[str, PoolRoll], ...]
+    lines: tuple[str, ...]
+    secret: bool
 
 
 @dataclass(frozen=True)
@@ -411,6 +422,11 @@ class CheckRunner:
 
     def roll_from(self, values: dict[str, Any], source, choose: Iterable[int] | None = None) -> CheckResult:
         """Roll with coerced inputs and a dice source shared with other rolls (contests)."""
+        sample = self.sample(values, source)
+        return self.finish(values, sample, choose)
+
+    def sample(self, values: dict[str, Any], source) -> "Sample":
+        """Roll the check's dice (unless a gate decides first); nothing is resolved yet."""
         env, gated, fixed, secret = self.before_roll(values)
         pools: list[tuple[str, PoolRoll]] = []
         lines: list[str] = []
@@ -419,20 +435,36 @@ class CheckRunner:
             counter = DiceCounter(self.limits)
             for name, e in self.check.rolls:
                 if name in fixed:
-                    env[name] = rolls[name] = fixed[name]
+                    rolls[name] = env[name] = fixed[name]
                     lines.append(f"{name}: {format_value(fixed[name])} (not rolled)")
                     continue
                 value, pool_list, line = self._sample_roll(name, e, env, source, counter)
-                env[name] = rolls[name] = value
+                rolls[name] = env[name] = value
                 pools.extend((name, p) for p in pool_list)
                 lines.append(line)
-            res = self.resolve(env, choose)
         else:
-            res = gated
             lines.append(f"no roll: {gated.reason}" if gated.reason else "no roll")
+        return Sample(gated, rolls, tuple(pools), tuple(lines), secret)
+
+    def finish(self, values: dict[str, Any], sample: "Sample", choose: Iterable[int] | None = None) -> CheckResult:
+        """Resolve rolled dice with these inputs (which may differ from the inputs the dice
+        were rolled with: a bonus from helpers applies to the same dice)."""
+        res = self.resolve_rolls(values, sample.rolls, choose) if sample.gated is None else sample.gated
+        lines = list(sample.lines)
+        if res.chosen is not None:
+            lines.append(f"chosen: {', '.join(map(str, res.chosen.faces))} → "
+                         + ", ".join(f"{k} {format_value(_jsonable(v))}" for k, v in res.chosen.values.items()))
         return CheckResult(self.model.id, self.check.name, values, res.outcome, res.success, res.result,
-                           res.tags, res.values, rolls, tuple(pools), "\n".join(lines), res.tier,
-                           res.reason, secret, res.skipped, res.choices, res.chosen)
+                           res.tags, res.values, dict(sample.rolls), sample.pools, "\n".join(lines), res.tier,
+                           res.reason, sample.secret, res.skipped, res.choices, res.chosen)
+
+    def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],
+                      choose: Iterable[int] | None = None) -> Resolution:
+        """The resolution of given roll values under given inputs (gates re-decided)."""
+        env, gated, fixed, _secret = self.before_roll(values)
+        if gated is not None:
+            return gated
+        return self.resolve({**env, **rolls}, choose)
 
     def _sample_roll(self, name: str, e: Expr, env: dict, source, counter):
         ctx = Context(e.text, env, self.limits, source=source, counter=counter)
@@ -443,7 +475,14 @@ class CheckRunner:
         pools = list(ctx.pools.values())
         node = _single_dice(e.tree)
         if isinstance(value, DicePool):
-            pool = roll_dice_pool(value.sides, value.text(), source, counter)
+            try:
+                pool = roll_dice_pool(value.sides, value.text(), source, counter)
+            except FacesError as exc:
+                raise self._relocate(DiceEvalError(exc.message, Location(column=1, source_line=e.text),
+                                                   exc.hint, E_FACES), e) from None
+            except DiceLimitReached:
+                raise self._relocate(LimitError(f"the pool {value.text()} has more dice than a roll may use",
+                                                "max_dice", Location(column=1, source_line=e.text)), e) from None
             pools.append(pool)
             value = Rolled(pool.total, tuple(d.value for d in pool.dice))
             line = f"{name}: {pool.text} → [{', '.join(str(d.face) for d in pool.dice)}] = {pool.total}"
@@ -476,9 +515,21 @@ class CheckRunner:
         """Every resolution of the check for these (coerced) inputs, with its weight over a
         common denominator: the exact driver of the one resolver. Weights sum to the
         denominator unless an explosion was truncated."""
-        env, gated, fixed, _secret = self.before_roll(values)
+        env, gated, joint, denom = self.joint_rolls(values)
         if gated is not None:
             return [(gated, env, 1)], 1
+        out = []
+        for rolls, w in joint:
+            local = {**env, **rolls}
+            out.append((self.resolve(local), local, w))
+        return out, denom
+
+    def joint_rolls(self, values: dict[str, Any]) -> tuple[dict, Resolution | None, list[tuple[dict, int]], int]:
+        """The values known before rolling, a gate's verdict, and every joint value of the
+        check's rolls with its weight over ``denom``."""
+        env, gated, fixed, _secret = self.before_roll(values)
+        if gated is not None:
+            return env, gated, [], 1
         budget = Budget(self.limits.max_states)
         joint: list[tuple[dict, int]] = [({}, 1)]
         denom = 1
@@ -493,11 +544,7 @@ class CheckRunner:
                 raise self._too_big(e) from None
             joint = [({**d, name: v}, w * wv) for d, w in joint for v, wv in dist.weights.items()]
             denom *= dist.denom
-        out = []
-        for rolls, w in joint:
-            local = {**env, **rolls}
-            out.append((self.resolve(local), local, w))
-        return out, denom
+        return env, None, joint, denom
 
     def _too_big(self, e: Expr) -> LimitError:
         return self._relocate(LimitError(
