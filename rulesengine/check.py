@@ -59,6 +59,9 @@ class Resolution:
     skipped: bool = False
     choices: tuple[Choice, ...] = ()
     chosen: Choice | None = None
+    env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Every name the check defined (inputs, values, rolls, chosen values, result, outcome,
+    success): what procedures' expressions see, the same whether rolled or enumerated."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,7 @@ class CheckResult:
     skipped: bool = False
     choices: tuple[Choice, ...] = ()
     chosen: Choice | None = None
+    env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def dice(self) -> tuple[DieRoll, ...]:
@@ -331,10 +335,13 @@ class CheckRunner:
                 result = self._eval(gate.result, env) if gate.result is not None else None
                 success = self.check.outcome_success(gate.outcome) if gate.outcome != NOT_ALLOWED else False
                 tier = self._tier(result)
+                final_env = {**env, "result": result, "outcome": gate.outcome, "success": success}
                 return env, Resolution(gate.outcome, success, result, (), self._report(env), tier,
-                                       gate.reason, skipped=True), fixed, secret
+                                       gate.reason, skipped=True, env=final_env), fixed, secret
             for name, e in gate.rolls:
                 fixed[name] = self._eval(e, env)
+            if gate.reason:
+                env["\0gate_reason"] = gate.reason  # shown in the trace; not a name expressions can use
             break
         return env, None, fixed, secret
 
@@ -363,7 +370,7 @@ class CheckRunner:
         env["result"], env["outcome"], env["success"] = result, outcome, success
         tags = tuple(t.name for t in self.check.tags if self._truth(t.when, env))
         return Resolution(outcome, success, result, tags, self._report(env), self._tier(result),
-                          choices=choices, chosen=chosen)
+                          choices=choices, chosen=chosen, env=env)
 
     def _report(self, env: Mapping[str, Any]) -> dict[str, Any]:
         return {name: env.get(name) for name in self.check.report}
@@ -371,7 +378,7 @@ class CheckRunner:
     def _tier(self, result: Any) -> str | None:
         if self.check.tiers is None or result is None or isinstance(result, bool):
             return None
-        return self.functions[self.check.tiers][0](result)
+        return self.functions[self.check.tiers][0](result) or None  # below every tier: none
 
     def _choose(self, env: dict[str, Any], player_choice: Iterable[int] | None):
         spec = self.check.choose
@@ -428,6 +435,7 @@ class CheckRunner:
     def sample(self, values: dict[str, Any], source) -> "Sample":
         """Roll the check's dice (unless a gate decides first); nothing is resolved yet."""
         env, gated, fixed, secret = self.before_roll(values)
+        fixed_reason = env.pop("\0gate_reason", "")
         pools: list[tuple[str, PoolRoll]] = []
         lines: list[str] = []
         rolls: dict[str, Any] = {}
@@ -436,7 +444,8 @@ class CheckRunner:
             for name, e in self.check.rolls:
                 if name in fixed:
                     rolls[name] = env[name] = fixed[name]
-                    lines.append(f"{name}: {format_value(fixed[name])} (not rolled)")
+                    lines.append(f"{name}: {format_value(fixed[name])} (not rolled"
+                                 + (f": {fixed_reason})" if fixed_reason else ")"))
                     continue
                 value, pool_list, line = self._sample_roll(name, e, env, source, counter)
                 rolls[name] = env[name] = value
@@ -456,7 +465,7 @@ class CheckRunner:
                          + ", ".join(f"{k} {format_value(_jsonable(v))}" for k, v in res.chosen.values.items()))
         return CheckResult(self.model.id, self.check.name, values, res.outcome, res.success, res.result,
                            res.tags, res.values, dict(sample.rolls), sample.pools, "\n".join(lines), res.tier,
-                           res.reason, sample.secret, res.skipped, res.choices, res.chosen)
+                           res.reason, sample.secret, res.skipped, res.choices, res.chosen, res.env)
 
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],
                       choose: Iterable[int] | None = None) -> Resolution:

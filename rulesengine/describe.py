@@ -48,8 +48,6 @@ def format_roll(result: Any) -> str:
         lines.append("choices: " + "; ".join(
             f"{'+'.join(map(str, c.faces))} → " + ", ".join(f"{k} {_v(v)}" for k, v in c.values.items())
             + (" *" if c.preferred else "") for c in r.choices))
-        if r.chosen is not None:
-            lines.append(f"chosen: {'+'.join(map(str, r.chosen.faces))}")
     for k, v in r.values.items():
         lines.append(f"{k}: {_v(v)}")
     lines.append(f"result: {_v(r.result)}" + (f" ({r.tier})" if r.tier else ""))
@@ -275,9 +273,12 @@ def describe_runnable(rs, name: str) -> str:
     rs.runnable(name)  # raises a helpful error for an unknown name
     if name in m.procedures:
         p = m.procedures[name]
-        lines = [f"{m.id} / {name}: a {p.kind} of the check {p.check}"]
+        article = "an" if p.kind[0] in "aeiou" else "a"
+        lines = [f"{m.id} / {name}: {article} {p.kind} check made of {p.check}"]
         if p.description:
             lines.append(p.description)
+        if p.rules:
+            lines.append("rules: " + ", ".join(p.rules))
         if p.inputs:
             lines.append("inputs:")
             lines += [f"  {describe_input(i)}" for i in p.inputs]

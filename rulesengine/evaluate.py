@@ -129,12 +129,16 @@ class Sampling:
         static_text = _dice_text(node)
         key = id(node)
 
+        dynamic_count = not isinstance(node.count, ast.Num)
+
         def run(ctx: Context) -> int:
             n = _check_count(ctx, node, count(ctx))
             rule, text = spec, static_text
             if rule is None:  # d(expr): the die is known now
                 rule = _dynamic_spec(ctx, node, sides(ctx))  # type: ignore[misc]
                 text = _dice_text(node, rule.die)
+            if dynamic_count:  # show the count that was rolled: (level)d6 → 3d6
+                text = str(n) + text.removeprefix("(…)")
             try:
                 rolled = roll_pool(rule, text, n, ctx.source, ctx.counter, ctx.limits)  # type: ignore[arg-type]
             except DiceLimitReached:

@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from .check import CheckResult, Resolution, _jsonable
+from .check import NOT_ALLOWED, CheckOdds, CheckResult, Resolution, _jsonable
 from .errors import InputError, LimitError, RulesEngineError
 from .evaluate import Context
+from .expr.parse import closest
 from .model import Expr, Procedure
 from .pool import FacesSource, RandomSource
 
@@ -84,6 +85,67 @@ def build_procedure(builder, name: str, spec: dict, ptr: str) -> Procedure | Non
             settings["winner_result"] = builder.expr(spec["winner_result"], f"{ptr}/winner_result",
                                                      party_scope.with_names(runner_up="the runner-up's result"),
                                                      what="winner_result")
+    elif kind == "team":
+        proc_scope = _Scope({i.name: "input" for i in inputs})
+        member_scope = _Scope({i.name: "input" for i in check.inputs})
+        member_scope.names.update({l.name: "value" for l in check.lets if not l.after_roll})
+        settings["rank_by"] = [builder.expr(e, f"{ptr}/rank_by/{i}", member_scope.with_names(**proc_scope.names),
+                                            what="rank_by") for i, e in enumerate(spec.get("rank_by") or [])]
+        settings["roller"] = builder.expr(spec.get("roller", "'highest'"), f"{ptr}/roller", proc_scope, what="roller")
+        parties = spec.get("parties") or {}
+        settings["min_parties"] = parties.get("min", 1)
+        settings["max_parties"] = parties.get("max", MAX_PARTIES)
+        roller_names = {f"roller_{n}": "the roller's value" for n in member_scope.names}
+        roller_names.update(roller_result="the roller's result", roller_success="whether the roller succeeded",
+                            roller_outcome="the roller's outcome")
+        values_scope = member_scope.with_names(**proc_scope.names, **roller_names)
+        settings["member_values"] = {n: builder.expr(e, f"{ptr}/member_values/{_esc(n)}", values_scope,
+                                                     what=f"member value '{n}'")
+                                     for n, e in (spec.get("member_values") or {}).items()}
+    elif kind == "assisted":
+        helper_check = builder.checks.get(spec.get("helper_check", check.name))
+        if helper_check is None:
+            builder.error(E_UNKNOWN_REFERENCE, f"helper check '{spec.get('helper_check')}' does not exist",
+                          f"{ptr}/helper_check")
+            return None
+        proc_scope = _Scope({i.name: "input" for i in inputs})
+        helper_scope = _Scope({i.name: "input" for i in helper_check.inputs})
+        order = spec.get("order", "helpers_first")
+        inputs_scope = helper_scope.with_names(**proc_scope.names)
+        if order == "leader_first":
+            inputs_scope.names["leader_result"] = "the leader's result before help"
+        settings["helper_check"] = helper_check.name
+        settings["order"] = order
+        settings["helper_inputs"] = {}
+        for n, e in (spec.get("helper_inputs") or {}).items():
+            if helper_check.input(n) is None:
+                builder.error(E_UNKNOWN_REFERENCE, f"'{n}' is not an input of check '{helper_check.name}'",
+                              f"{ptr}/helper_inputs/{_esc(n)}", key=True)
+                continue
+            settings["helper_inputs"][n] = builder.expr(e, f"{ptr}/helper_inputs/{_esc(n)}", inputs_scope,
+                                                        what=f"helper input '{n}'")
+        helper_party = _Scope({i.name: "input" for i in helper_check.inputs})
+        helper_party.names.update({l.name: "value" for l in helper_check.lets})
+        helper_party.names.update({r: "value" for r in helper_check.report})
+        helper_party.names.update(result="the result", outcome="the outcome", success="whether it succeeded")
+        helper_party.names.update(proc_scope.names)
+        settings["totals"] = {n: builder.expr(e, f"{ptr}/totals/{_esc(n)}", helper_party, what=f"total '{n}'")
+                              for n, e in (spec.get("totals") or {}).items()}
+        settings["ruin_when"] = builder.expr(spec["ruin_when"], f"{ptr}/ruin_when", helper_party,
+                                             what="ruin_when") if "ruin_when" in spec else None
+        settings["bonus"] = builder.expr(spec.get("bonus", 0), f"{ptr}/bonus",
+                                         proc_scope.with_names(**{n: "a total" for n in settings["totals"]}),
+                                         what="bonus")
+        target = spec.get("bonus_to")
+        if target is None or check.input(target) is None or check.input(target).type != "integer":
+            builder.error(E_UNKNOWN_REFERENCE, f"bonus_to must name an integer input of check '{check.name}'",
+                          f"{ptr}/bonus_to" if target else ptr,
+                          "inputs: " + ", ".join(i.name for i in check.inputs if i.type == "integer"))
+            return None
+        settings["bonus_to"] = target
+        helpers = spec.get("helpers") or {}
+        settings["min_helpers"] = helpers.get("min", 1)
+        settings["max_helpers"] = helpers.get("max", MAX_PARTIES - 1)
     else:  # extended
         for key in ("state", "each_round", "succeed_when"):
             if key not in spec:
@@ -251,6 +313,118 @@ class ExtendedOdds:
         }
 
 
+@dataclass(frozen=True)
+class TeamResult:
+    ruleset: str
+    procedure: str
+    roller: int  # the member who rolled (0-based)
+    check: CheckResult
+    member_values: tuple[dict[str, Any], ...]
+    trace: str
+
+    @property
+    def outcome(self) -> str:
+        return self.check.outcome
+
+    @property
+    def success(self) -> bool:
+        return self.check.success
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "procedure": self.procedure, "roller": self.roller + 1,
+                **{k: v for k, v in self.check.to_dict().items() if k not in ("ruleset",)},
+                "members": [{k: _jsonable(v) for k, v in m.items()} for m in self.member_values],
+                "trace": self.trace}
+
+
+@dataclass(frozen=True)
+class TeamOdds:
+    ruleset: str
+    procedure: str
+    roller: int
+    check: CheckOdds
+    member_values: tuple[dict[str, dict[Any, Fraction]], ...]
+
+    @property
+    def outcomes(self) -> dict[str, Fraction]:
+        return self.check.outcomes
+
+    @property
+    def success(self) -> Fraction:
+        return self.check.success
+
+    @property
+    def truncated(self) -> Fraction:
+        return self.check.truncated
+
+    @property
+    def result_distribution(self) -> dict[Any, Fraction]:
+        return self.check.result_distribution
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.check.to_dict()
+        d.update(procedure=self.procedure, roller=self.roller + 1,
+                 members=[{k: [{"value": _jsonable(v), "probability": float(p),
+                                "exact": f"{p.numerator}/{p.denominator}"} for v, p in dist.items()]
+                           for k, dist in m.items()} for m in self.member_values])
+        return d
+
+
+@dataclass(frozen=True)
+class AssistedResult:
+    ruleset: str
+    procedure: str
+    leader: CheckResult | None  # None when a helper ruined the task before the leader rolled
+    helpers: tuple[CheckResult, ...]
+    totals: dict[str, Any]
+    bonus: int
+    ruined: bool
+    trace: str
+
+    @property
+    def outcome(self) -> str:
+        return "ruined" if self.ruined else self.leader.outcome  # type: ignore[union-attr]
+
+    @property
+    def success(self) -> bool:
+        return not self.ruined and self.leader is not None and self.leader.success
+
+    @property
+    def result(self) -> Any:
+        return None if self.ruined or self.leader is None else self.leader.result
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "procedure": self.procedure, "outcome": self.outcome,
+                "success": self.success, "result": _jsonable(self.result), "ruined": self.ruined,
+                "bonus": self.bonus, "totals": {k: _jsonable(v) for k, v in self.totals.items()},
+                "leader": self.leader.to_dict() if self.leader else None,
+                "helpers": [h.to_dict() for h in self.helpers], "trace": self.trace}
+
+
+@dataclass(frozen=True)
+class AssistedOdds:
+    ruleset: str
+    procedure: str
+    outcomes: dict[str, Fraction]
+    outcome_success: dict[str, bool]
+    success: Fraction
+    result_distribution: dict[Any, Fraction]
+    bonus_distribution: dict[int, Fraction]
+    truncated: Fraction = Fraction(0)
+
+    def to_dict(self) -> dict[str, Any]:
+        def prob(p: Fraction) -> dict:
+            return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+
+        return {"ruleset": self.ruleset, "procedure": self.procedure,
+                "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
+                             for n, p in self.outcomes.items()],
+                "success": prob(self.success),
+                "result": [dict(value=_jsonable(v), **prob(p)) for v, p in self.result_distribution.items()],
+                "bonus": [dict(value=v, **prob(p)) for v, p in self.bonus_distribution.items()],
+                "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}"}
+
+
 # ---- running -------------------------------------------------------------------------------------
 
 
@@ -274,8 +448,11 @@ class ProcedureRunner:
         return self.runner._truth(e, env)
 
     @staticmethod
-    def _party_env(res: Resolution, env: Mapping[str, Any]) -> dict[str, Any]:
-        out = dict(env)
+    def _party_env(res: Resolution | CheckResult, env: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every name of a party's check after it resolved: the resolver's own record, the
+        same for a roll and for each enumerated outcome."""
+        out = dict(env or {})
+        out.update(res.env)
         out.update(res.values)
         out.update(result=res.result, outcome=res.outcome, success=res.success)
         return out
@@ -297,14 +474,280 @@ class ProcedureRunner:
     # entry points ---------------------------------------------------------------------------------
     def roll(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
              rng=None, seed=None, faces=None):
+        """Roll the procedure. Contests, team and assisted checks take ``parties`` (one input
+        mapping per party: for assisted checks the leader first, then the helpers)."""
+        source = self._source(rng, seed, faces)
         if self.proc.kind == "contest":
-            return self._roll_contest(parties, rng, seed, faces, inputs)
-        return self._roll_extended(inputs, rng, seed, faces)
+            result = self._roll_contest(parties, source, inputs)
+        elif self.proc.kind == "team":
+            result = self._roll_team(parties, source, inputs)
+        elif self.proc.kind == "assisted":
+            result = self._roll_assisted(parties, source, inputs)
+        else:
+            result = self._roll_extended(inputs, source)
+        if isinstance(source, FacesSource) and source.used < len(source.faces):
+            raise InputError(f"{len(source.faces)} faces given, but '{self.proc.name}' rolled only {source.used}",
+                             hint="give one face per die rolled")
+        return result
 
     def odds(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None):
         if self.proc.kind == "contest":
             return self._odds_contest(parties, inputs)
+        if self.proc.kind == "team":
+            return self._odds_team(parties, inputs)
+        if self.proc.kind == "assisted":
+            return self._odds_assisted(parties, inputs)
         return self._odds_extended(inputs)
+
+    # procedure-level inputs --------------------------------------------------------------------------
+    def _own_inputs(self, inputs) -> dict[str, Any]:
+        from .check import describe_input
+
+        given = dict(inputs or {})
+        specs = {i.name: i for i in self.proc.inputs}
+        for key in given:
+            if key not in specs:
+                near = closest(str(key), list(specs))
+                raise InputError(f"unknown input '{key}' for '{self.proc.name}'",
+                                 hint=f"did you mean '{near}'?" if near else
+                                 "give each party's inputs as party1.name=value"
+                                 + ("; procedure inputs: " + ", ".join(specs) if specs else ""))
+        out: dict[str, Any] = {}
+        for name, spec in specs.items():
+            if name in given:
+                out[name] = self.runner._coerce(spec, given[name])
+            elif spec.has_default:
+                out[name] = self.runner._coerce(spec, spec.default)
+            elif spec.optional:
+                out[name] = None
+            else:
+                raise InputError(f"missing input '{name}' for '{self.proc.name}'", hint=describe_input(spec))
+        return out
+
+    def _members(self, parties, lo: int, hi: int, runner, what: str = "parties") -> list[dict[str, Any]]:
+        parties = list(parties or [])
+        if not lo <= len(parties) <= hi:
+            raise InputError(f"'{self.proc.name}' needs {lo}" + (f" to {hi}" if hi != lo else "")
+                             + f" {what}, got {len(parties)}", hint="give party1.name=value party2.name=value ...")
+        out = []
+        for i, p in enumerate(parties):
+            try:
+                out.append(runner.coerce_inputs(p))
+            except InputError as exc:
+                raise InputError(f"party {i + 1}: {exc.message}", hint=exc.hint) from None
+        return out
+
+    # team checks ------------------------------------------------------------------------------------
+    def _choose_roller(self, members: list[dict[str, Any]], own: dict[str, Any]) -> tuple[int, dict, list[dict]]:
+        st = self.proc.settings
+        envs = [self.runner.before_roll(m)[0] for m in members]
+        how = self._eval(st["roller"], own)
+        if how not in ("highest", "lowest", "first"):
+            raise RulesEngineError(f"roller gives {how!r}; expected 'highest', 'lowest' or 'first'", code=E_PROCEDURE)
+        if how == "first" or not st["rank_by"]:
+            return 0, envs[0], envs
+        keys = [tuple(getattr(self._eval(e, {**env, **own}), "total", self._eval(e, {**env, **own}))
+                      for e in st["rank_by"]) for env in envs]
+        pick = max if how == "highest" else min
+        best = pick(keys)
+        return keys.index(best), envs[keys.index(best)], envs  # the first listed among equals
+
+    def _member_values(self, envs: list[dict], roller_env: dict, own: dict, res) -> tuple[dict[str, Any], ...]:
+        st = self.proc.settings
+        if not st["member_values"]:
+            return tuple({} for _ in envs)
+        rolled = {f"roller_{k}": v for k, v in roller_env.items()}
+        rolled.update(roller_result=res.result, roller_success=res.success, roller_outcome=res.outcome)
+        return tuple({n: self._eval(e, {**env, **own, **rolled}) for n, e in st["member_values"].items()}
+                     for env in envs)
+
+    def _roll_team(self, parties, source, inputs) -> TeamResult:
+        own = self._own_inputs(inputs)
+        st = self.proc.settings
+        members = self._members(parties, st["min_parties"], min(st["max_parties"], MAX_PARTIES), self.runner,
+                                "members")
+        who, roller_env, envs = self._choose_roller(members, own)
+        result = self.runner.roll_from(members[who], source)
+        values = self._member_values(envs, roller_env, own, result)
+        lines = [f"member {who + 1} rolls for the team"] + result.trace.splitlines()
+        lines.append(f"{result.outcome}, result {_jsonable(result.result)}")
+        for i, v in enumerate(values):
+            if v:
+                lines.append(f"member {i + 1}: " + ", ".join(f"{k} {_jsonable(x)}" for k, x in v.items()))
+        return TeamResult(self.ruleset.id, self.proc.name, who, result, values, "\n".join(lines))
+
+    def _odds_team(self, parties, inputs) -> TeamOdds:
+        own = self._own_inputs(inputs)
+        st = self.proc.settings
+        members = self._members(parties, st["min_parties"], min(st["max_parties"], MAX_PARTIES), self.runner,
+                                "members")
+        who, roller_env, envs = self._choose_roller(members, own)
+        check_odds = self.runner.odds(members[who])
+        dists: list[dict[str, dict[Any, Fraction]]] = [defaultdict(lambda: defaultdict(Fraction)) for _ in envs]
+        if st["member_values"]:
+            outs, denom = self.runner.resolutions(members[who])
+            for res, _env, w in outs:
+                for i, vals in enumerate(self._member_values(envs, roller_env, own, res)):
+                    for k, v in vals.items():
+                        dists[i][k][_jsonable(v)] += Fraction(w, denom)
+        return TeamOdds(self.ruleset.id, self.proc.name, who, check_odds,
+                        tuple({k: dict(v) for k, v in d.items()} for d in dists))
+
+    # assisted checks ---------------------------------------------------------------------------------
+    def _helper_runner(self):
+        return self.ruleset.check(self.proc.settings["helper_check"])._runner
+
+    def _assist_parties(self, parties, inputs):
+        own = self._own_inputs(inputs)
+        st = self.proc.settings
+        parties = list(parties or [])
+        if not parties:
+            raise InputError(f"'{self.proc.name}' needs a leader (party1) and helpers (party2, ...)")
+        leader = self._members(parties[:1], 1, 1, self.runner, "leaders")[0]
+        helpers_raw = parties[1:]
+        if not st["min_helpers"] <= len(helpers_raw) <= st["max_helpers"]:
+            raise InputError(f"'{self.proc.name}' needs {st['min_helpers']} to {st['max_helpers']} helpers "
+                             f"(party2 onwards), got {len(helpers_raw)}")
+        return own, leader, helpers_raw
+
+    def _helper_values(self, raw: Mapping[str, Any], own: dict, leader_result: Any) -> dict[str, Any]:
+        runner = self._helper_runner()
+        given = dict(raw)
+        env = {**own, **given}
+        if self.proc.settings["order"] == "leader_first":
+            env["leader_result"] = leader_result
+        for n, e in self.proc.settings["helper_inputs"].items():
+            given[n] = self._eval(e, env)
+        try:
+            return runner.coerce_inputs(given)
+        except InputError as exc:
+            raise InputError(f"a helper: {exc.message}", hint=exc.hint) from None
+
+    def _contribution(self, res, env: Mapping[str, Any], own: dict) -> tuple[tuple, bool]:
+        st = self.proc.settings
+        penv = {**self._party_env(res, env), **own}
+        totals = tuple(getattr(v, "total", v) for v in (self._eval(e, penv) for e in st["totals"].values()))
+        ruined = st["ruin_when"] is not None and self._truth(st["ruin_when"], penv)
+        return totals, ruined
+
+    def _bonus(self, totals: tuple, own: dict) -> int:
+        env = {**own, **dict(zip(self.proc.settings["totals"], totals))}
+        bonus = self._eval(self.proc.settings["bonus"], env)
+        return getattr(bonus, "total", bonus)
+
+    def _with_bonus(self, leader: dict[str, Any], bonus: int) -> dict[str, Any]:
+        target = self.proc.settings["bonus_to"]
+        return {**leader, target: leader[target] + bonus}
+
+    def _roll_assisted(self, parties, source, inputs) -> AssistedResult:
+        own, leader, helpers_raw = self._assist_parties(parties, inputs)
+        st = self.proc.settings
+        runner, hrunner = self.runner, self._helper_runner()
+        lines: list[str] = []
+        sample = None
+        leader_result = None
+        if st["order"] == "leader_first":
+            sample = runner.sample(leader, source)
+            provisional = runner.finish(leader, sample)
+            leader_result = provisional.result
+            lines.append(f"leader rolls: {provisional.outcome}, result {_jsonable(leader_result)} before help")
+        helpers, sums, ruined = [], None, False
+        for i, raw in enumerate(helpers_raw):
+            values = self._helper_values(raw, own, leader_result)
+            h = hrunner.roll_from(values, source)
+            helpers.append(h)
+            contrib, bad = self._contribution(h, values, own)
+            sums = contrib if sums is None else tuple(a + b for a, b in zip(sums, contrib))
+            ruined = ruined or bad
+            lines.append(f"helper {i + 1}: {h.outcome}, result {_jsonable(h.result)}" + (" — ruins the task" if bad else ""))
+        totals = dict(zip(st["totals"], sums or tuple(0 for _ in st["totals"])))
+        bonus = 0 if ruined else self._bonus(tuple(totals.values()), own)
+        final = None
+        if ruined:
+            lines.append("the task is ruined")
+        else:
+            values = self._with_bonus(leader, bonus)
+            final = runner.finish(values, sample) if sample is not None else runner.roll_from(values, source)
+            lines.append(f"bonus {bonus:+d} to {st['bonus_to']}")
+            lines.extend(final.trace.splitlines())
+            lines.append(f"leader: {final.outcome}, result {_jsonable(final.result)}")
+        return AssistedResult(self.ruleset.id, self.proc.name, final, tuple(helpers), totals, bonus, ruined,
+                              "\n".join(lines))
+
+    def _helpers_dist(self, helpers_raw, own: dict, leader_result: Any, cache: dict) -> dict[tuple, Fraction]:
+        """(summed totals, ruined) → probability, over every helper's resolutions."""
+        hrunner = self._helper_runner()
+        states: dict[tuple, Fraction] = {(tuple(0 for _ in self.proc.settings["totals"]), False): Fraction(1)}
+        for raw in helpers_raw:
+            values = self._helper_values(raw, own, leader_result)
+            key = tuple(sorted((k, str(v)) for k, v in values.items()))
+            if key not in cache:
+                outs, denom = hrunner.resolutions(values)
+                merged: dict[tuple, Fraction] = defaultdict(Fraction)
+                for res, env, w in outs:
+                    merged[self._contribution(res, env, own)] += Fraction(w, denom)
+                cache[key] = dict(merged)
+            nxt: dict[tuple, Fraction] = defaultdict(Fraction)
+            for (sums, bad), p in states.items():
+                for (contrib, bad2), q in cache[key].items():
+                    nxt[(tuple(a + b for a, b in zip(sums, contrib)), bad or bad2)] += p * q
+            if len(nxt) > self.limits.max_states:
+                raise LimitError(f"'{self.proc.name}' has too many helpers to work out exactly", "max_states")
+            states = dict(nxt)
+        return states
+
+    def _odds_assisted(self, parties, inputs) -> AssistedOdds:
+        own, leader, helpers_raw = self._assist_parties(parties, inputs)
+        st = self.proc.settings
+        runner = self.runner
+        outcomes: dict[str, Fraction] = defaultdict(Fraction)
+        results: dict[Any, Fraction] = defaultdict(Fraction)
+        bonuses: dict[int, Fraction] = defaultdict(Fraction)
+        success = Fraction(0)
+        cache: dict = {}
+
+        def add(res, p: Fraction) -> None:
+            nonlocal success
+            outcomes[res.outcome] += p
+            if res.result is not None:
+                results[_jsonable(res.result)] += p
+            if res.success:
+                success += p
+
+        if st["order"] == "helpers_first":
+            for (sums, bad), p in self._helpers_dist(helpers_raw, own, None, cache).items():
+                if bad:
+                    outcomes["ruined"] += p
+                    continue
+                bonus = self._bonus(sums, own)
+                bonuses[bonus] += p
+                outs, denom = runner.resolutions(self._with_bonus(leader, bonus))
+                for res, _env, w in outs:
+                    add(res, p * Fraction(w, denom))
+        else:
+            _env, gated, joint, denom = runner.joint_rolls(leader)
+            if gated is not None:
+                add(gated, Fraction(1))
+            for rolls, w in joint:
+                p = Fraction(w, denom)
+                provisional = runner.resolve_rolls(leader, rolls)
+                for (sums, bad), q in self._helpers_dist(helpers_raw, own, provisional.result, cache).items():
+                    if bad:
+                        outcomes["ruined"] += p * q
+                        continue
+                    bonus = self._bonus(sums, own)
+                    bonuses[bonus] += p * q
+                    add(runner.resolve_rolls(self._with_bonus(leader, bonus), rolls), p * q)
+        names = list(runner.check.outcome_names) + ["ruined"]
+        ordered = {n: outcomes.get(n, Fraction(0)) for n in names if n in outcomes or n != "not_allowed"}
+        ordered.update({n: p for n, p in outcomes.items() if n not in ordered})
+        if not st["ruin_when"]:
+            ordered.pop("ruined", None)
+        total = sum(ordered.values(), Fraction(0))
+        return AssistedOdds(self.ruleset.id, self.proc.name, ordered,
+                            {n: runner.check.outcome_success(n) for n in ordered}, success,
+                            dict(sorted(results.items(), key=lambda kv: (str(type(kv[0])), kv[0]))),
+                            dict(sorted(bonuses.items())), 1 - total)
 
     # contests: rolling ------------------------------------------------------------------------------
     def _parties(self, parties, inputs) -> list[dict[str, Any]]:
@@ -324,23 +767,27 @@ class ProcedureRunner:
                 raise InputError(f"party {i + 1}: {exc.message}", hint=exc.hint) from None
         return out
 
-    def _roll_contest(self, parties, rng, seed, faces, inputs) -> ContestResult:
+    def _roll_contest(self, parties, source, inputs) -> ContestResult:
         values = self._parties(parties, inputs)
-        source = self._source(rng, seed, faces)
-        first = [self._roll_party(v, source) for v in values]
+        self._values = values
+        first = [self._roll_party(v, source, i) for i, v in enumerate(values)]
         results = list(first)
         active = list(range(len(values)))
         rounds, extra, lines = [], [], []
         for i, r in enumerate(first):
             lines.append(f"party {i + 1}: {r.outcome}, result {_jsonable(r.result)}  ({r.trace.replace(chr(10), '; ')})")
         ties = self.proc.settings["ties"]
-        for _ in range(MAX_TIE_ROUNDS):
+        for round_no in range(MAX_TIE_ROUNDS + 1):
             ranking = sorted(active, key=lambda i: self._key(self._env_of(results[i], values[i])), reverse=True)
             top_key = self._key(self._env_of(results[ranking[0]], values[ranking[0]]))
             tied = [i for i in ranking if self._key(self._env_of(results[i], values[i])) == top_key]
             if len(tied) == 1 or ties != "reroll":
                 break
-            rolled = [self._roll_party(values[i], source) for i in tied]
+            if round_no == MAX_TIE_ROUNDS:
+                raise RulesEngineError(f"contest '{self.proc.name}' is still tied after {MAX_TIE_ROUNDS} "
+                                       "rolls again", code=E_PROCEDURE,
+                                       hint="a tie that always repeats can never be decided")
+            rolled = [self._roll_party(values[i], source, i) for i in tied]
             rounds.append(tuple(tied))
             extra.append(tuple(rolled))
             for i, r in zip(tied, rolled):
@@ -363,21 +810,20 @@ class ProcedureRunner:
             lines.append(f"party {winner + 1} wins, result {_jsonable(wres)}")
         else:
             lines.append("a tie")
-        if isinstance(source, FacesSource) and source.used < len(source.faces):
-            raise InputError(f"{len(source.faces)} faces given, but the contest rolled only {source.used}")
         return ContestResult(self.ruleset.id, self.proc.name, tuple(first), tuple(rounds), tuple(extra),
                              tuple(full), winner, wres, "\n".join(lines))
 
     def _env_of(self, result: CheckResult, values: Mapping[str, Any]) -> dict[str, Any]:
-        env = dict(values)
-        env.update(result.rolls)
-        env.update(result.values)
-        env.update(result=result.result, outcome=result.outcome, success=result.success)
+        env = self._party_env(result, values)
+        env["party"] = next((i + 1 for i, v in enumerate(self._values) if v is values), 0)
         return env
 
-    def _roll_party(self, values: dict[str, Any], source) -> CheckResult:
+    def _roll_party(self, values: dict[str, Any], source, index: int) -> CheckResult:
         """One party's check; parties share one dice source, read in party order."""
-        return self.runner.roll_from(values, source)
+        result = self.runner.roll_from(values, source)
+        if result.outcome == NOT_ALLOWED:
+            raise _not_allowed(index, result.reason)
+        return result
 
     def _settle(self, tied, ranking, results, values, source) -> int | None:
         ties = self.proc.settings["ties"]
@@ -410,23 +856,36 @@ class ProcedureRunner:
         return None
 
     # contests: exact ---------------------------------------------------------------------------------
-    def _party_dist(self, values: dict[str, Any]) -> tuple[list[tuple[tuple, Any, dict, int]], int]:
+    def _party_dist(self, values: dict[str, Any], index: int) -> tuple[list[tuple[tuple, Any, dict, int]], int]:
         """(rank key, result, env, weight) for each resolution of one party's check."""
         outs, denom = self.runner.resolutions(values)
         merged: dict[tuple, list] = {}
         for res, env, w in outs:
+            if res.outcome == NOT_ALLOWED:
+                raise _not_allowed(index, res.reason)
             penv = self._party_env(res, env)
+            penv["party"] = index + 1
             key = self._key(penv)
-            k = (key, _jsonable(res.result))
+            # Merge only outcomes that agree on everything the contest reads.
+            k = (key, _jsonable(res.result)) + tuple(_fingerprint(penv.get(n)) for n in self._contest_names)
             if k in merged:
                 merged[k][3] += w
             else:
                 merged[k] = [key, res.result, penv, w]
         return [tuple(v) for v in merged.values()], denom
 
+    @property
+    def _contest_names(self) -> tuple[str, ...]:
+        """The names a contest's ranking, tie-breakers and winner's result read."""
+        st = self.proc.settings
+        exprs = list(st["rank_by"]) + [st.get("winner_result")]
+        if isinstance(st["ties"], list):
+            exprs += [e for _, e in st["ties"]]
+        return tuple(sorted(set().union(*(e.names for e in exprs if e is not None))))
+
     def _odds_contest(self, parties, inputs) -> ContestOdds:
         values = self._parties(parties, inputs)
-        dists = [self._party_dist(v) for v in values]
+        dists = [self._party_dist(v, i) for i, v in enumerate(values)]
         n = len(values)
         size = 1
         for d, _ in dists:
@@ -614,17 +1073,18 @@ class ProcedureRunner:
         state = {name: self._eval(e, env) for name, e in self.proc.settings["state"].items()}
         return env, state, self._max_rounds(env)
 
-    def _roll_extended(self, inputs, rng, seed, faces) -> ExtendedResult:
+    def _roll_extended(self, inputs, source) -> ExtendedResult:
         proc_values, check_values = self._extended_inputs(inputs)
         env, state, limit = self._initial(proc_values, check_values)
-        source = self._source(rng, seed, faces)
         rounds, states, lines = [], [], []
         outcome = "unfinished"
         for n in range(1, limit + 1):
             renv = {**env, **state, "round": n}
             values = self._round_values(check_values, renv)
             result = self.runner.roll_from(values, source)
-            after = self._party_env_from(result, {**renv, **values})
+            if result.outcome == NOT_ALLOWED:
+                raise _not_allowed(None, result.reason, n)
+            after = {**renv, **values, **self._party_env(result)}
             state, verdict = self._advance(state, after)
             rounds.append(result)
             states.append({k: _jsonable(v) for k, v in state.items()})
@@ -634,18 +1094,17 @@ class ProcedureRunner:
                 outcome = verdict
                 break
         lines.append(outcome)
-        if isinstance(source, FacesSource) and source.used < len(source.faces):
-            raise InputError(f"{len(source.faces)} faces given, but the extended check rolled only {source.used}")
         return ExtendedResult(self.ruleset.id, self.proc.name, {**check_values, **proc_values}, tuple(rounds),
                               tuple(states), outcome, "\n".join(lines))
 
-    @staticmethod
-    def _party_env_from(result: CheckResult, env: Mapping[str, Any]) -> dict[str, Any]:
-        out = dict(env)
-        out.update(result.rolls)
-        out.update(result.values)
-        out.update(result=result.result, outcome=result.outcome, success=result.success)
-        return out
+
+    @property
+    def _round_names(self) -> tuple[str, ...]:
+        """The names the round rules read from a round's check."""
+        st = self.proc.settings
+        exprs = [st["succeed_when"], st["fail_when"]] + [w for w, _ in st["each_round"]] + \
+                [e for _, sets in st["each_round"] for _, e in sets]
+        return tuple(sorted(set().union(*(e.names for e in exprs if e is not None))))
 
     def _odds_extended(self, inputs) -> ExtendedOdds:
         proc_values, check_values = self._extended_inputs(inputs)
@@ -665,9 +1124,21 @@ class ProcedureRunner:
                 vkey = tuple(sorted((k, str(v)) for k, v in values.items()))
                 if vkey not in cache:
                     outs, denom = self.runner.resolutions(values)
-                    cache[vkey] = [(res, e, Fraction(w, denom)) for res, e, w in outs]
-                for res, e, q in cache[vkey]:
-                    after = self._party_env(res, {**renv, **e})
+                    # Outcomes the round rules can't tell apart move the state alike: merge
+                    # them first (2d10 has 100 ordered rolls but a handful of distinct SLs).
+                    merged: dict[tuple, list] = {}
+                    for res, e, w in outs:
+                        if res.outcome == NOT_ALLOWED:
+                            raise _not_allowed(None, res.reason, n)
+                        penv = self._party_env(res, e)
+                        fp = tuple(_fingerprint(penv.get(k)) for k in self._round_names)
+                        if fp in merged:
+                            merged[fp][1] += Fraction(w, denom)
+                        else:
+                            merged[fp] = [penv, Fraction(w, denom)]
+                    cache[vkey] = [(penv, q) for penv, q in merged.values()]
+                for penv, q in cache[vkey]:
+                    after = {**renv, **penv}
                     new, verdict = self._advance(state, after)
                     if verdict == "success":
                         s_n += p * q
@@ -703,3 +1174,14 @@ class ProcedureRunner:
 def _value(e: Expr, ctx: Context) -> Any:
     v = e.run(ctx)
     return getattr(v, "total", v)
+
+
+
+def _not_allowed(index: int | None, reason: str, round_no: int | None = None) -> InputError:
+    who = f"party {index + 1}" if index is not None else f"round {round_no}"
+    return InputError(f"{who} may not make the check" + (f": {reason}" if reason else ""),
+                      hint="change that party's inputs so the check is allowed")
+
+
+def _fingerprint(value: Any) -> Any:
+    return getattr(value, "total", value) if not isinstance(value, (int, str, bool)) or value is None else value

@@ -63,9 +63,10 @@ def render(node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any]
         if isinstance(n, ast.Dice):
             pool = pools.get(id(n))
             shown = format_pool(pool) if pool is not None else "[?]"
-            if isinstance(n.count, ast.Num):
+            if isinstance(n.count, ast.Num) and n.die is not None:
                 return shown
-            return f"{r(n.count)}×{shown}"
+            # The number or size of the dice came from an expression: say which dice rolled.
+            return f"{pool.text if pool is not None else r(n.count)}{shown}"
         if isinstance(n, ast.Group):
             return f"({r(n.inner)})"
         if isinstance(n, ast.Labeled):

@@ -83,8 +83,12 @@ def _diagnostic(doc: Document, error) -> Diagnostic:
     if v in ("type",):
         want = error.validator_value
         want = " or ".join(want) if isinstance(want, list) else want
+        hint = error.schema.get("description")
+        if error.instance is None:
+            hint = ("nothing is written here; inside { } a comma ends an entry, so quote an "
+                    "expression that contains commas: key: 'max(4, x)'")
         return Diagnostic(E_SCHEMA, f"expected {_article(want)}, got {_describe(error.instance)}{_where(path)}",
-                          doc.location(pointer), error.schema.get("description"))
+                          doc.location(pointer), hint)
     if v == "enum":
         options = [str(o) for o in error.validator_value]
         near = closest(str(error.instance), options)

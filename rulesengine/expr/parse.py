@@ -434,10 +434,10 @@ def _expected_words(expected) -> list[str]:
 
 def closest(word: str, candidates) -> str | None:
     """The most similar candidate (ties go to the one listed first), or None."""
-    best, best_score = None, 0.3
+    best, best_score = None, 0.5
     for cand in candidates:
         score = difflib.SequenceMatcher(None, word, cand).ratio()
-        if score > best_score:
+        if score > best_score or (score == best_score and best is None):
             best, best_score = cand, score
     return best
 

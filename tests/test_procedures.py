@@ -1,0 +1,259 @@
+"""Procedures as general features, on a small d6 ruleset, against brute force.
+
+Contest tie rules (stand, reroll, first, last, higher then a roll-off), extended checks as
+Markov chains, team checks (who rolls, values per member) and assisted checks (helpers
+first, or after the leader's dice) are each checked against an enumeration written here.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction as F
+
+import pytest
+
+from rulesengine.errors import InputError
+from rulesengine.ruleset import loads
+
+YAML = """
+ruleset: groups
+name: Procedures test
+version: "1"
+source: tests
+checks:
+  d6:
+    inputs:
+      bonus: {type: integer, default: 0, min: -10, max: 10}
+      target: {type: integer, default: 4}
+    roll: 1d6
+    result: roll + bonus
+    outcomes:
+      - {name: great, success: true, when: roll == 6}
+      - {name: botch, success: false, when: roll == 1}
+      - {name: hit, success: true, when: result >= target}
+      - {name: miss, success: false}
+procedures:
+  stand: {kind: contest, check: d6, rank_by: [result], ties: stand}
+  first: {kind: contest, check: d6, rank_by: [result], ties: first}
+  last: {kind: contest, check: d6, rank_by: [result], ties: last}
+  rolloff: {kind: contest, check: d6, rank_by: [result], ties: [{higher: bonus}, {roll: 1d4}]}
+  reroll:
+    kind: contest
+    check: d6
+    rank_by: [result]
+    ties: reroll
+    winner_result: result - runner_up
+  race:
+    kind: extended
+    check: d6
+    inputs: {goal: {type: integer, default: 3, min: 1, max: 10}}
+    state: {pool: 0}
+    each_round:
+      - {when: outcome == 'botch', set: {pool: 0}}
+      - {when: success, set: {pool: pool + 1}}
+    succeed_when: pool >= goal
+    fail_when: round >= 4 and pool == 0
+    max_rounds: 6
+  team:
+    kind: team
+    check: d6
+    inputs: {all_must_succeed: {type: boolean, default: false}}
+    rank_by: [bonus]
+    roller: if(all_must_succeed, 'lowest', 'highest')
+    member_values: {learns: roller_success and bonus <= roller_bonus - 2}
+  helped:
+    kind: assisted
+    check: d6
+    helpers: {min: 1, max: 3}
+    totals: {hits: "if(success, 1, 0)", greats: "if(outcome == 'great', 1, 0)"}
+    ruin_when: outcome == 'botch'
+    bonus: min(1, hits) + greats
+    bonus_to: bonus
+  after:
+    kind: assisted
+    check: d6
+    order: leader_first
+    helpers: {min: 1, max: 2}
+    helper_inputs: {target: "max(4, leader_result)"}
+    totals: {hits: "if(success, 1, 0)"}
+    bonus: hits
+    bonus_to: bonus
+"""
+
+D6 = range(1, 7)
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return loads(YAML, "groups.yaml")
+
+
+def outcome(roll: int, bonus: int = 0, target: int = 4) -> tuple[str, bool, int]:
+    """The d6 check restated."""
+    result = roll + bonus
+    if roll == 6:
+        return "great", True, result
+    if roll == 1:
+        return "botch", False, result
+    if result >= target:
+        return "hit", True, result
+    return "miss", False, result
+
+
+def test_a_tie_can_stand(rs):
+    o = rs.procedure("stand").odds(parties=[{}, {"bonus": 1}])
+    want = [F(0), F(0)]
+    tie = F(0)
+    for a, b in itertools.product(D6, D6):
+        if a > b + 1:
+            want[0] += F(1, 36)
+        elif b + 1 > a:
+            want[1] += F(1, 36)
+        else:
+            tie += F(1, 36)
+    assert list(o.wins) == want and o.tie == tie
+
+
+def test_ties_go_to_the_first_or_the_last_party(rs):
+    first = rs.procedure("first").odds(parties=[{}, {}])
+    last = rs.procedure("last").odds(parties=[{}, {}])
+    assert first.wins == (F(21, 36), F(15, 36)) and first.tie == 0
+    assert last.wins == (F(15, 36), F(21, 36))
+
+
+def test_tie_breakers_higher_bonus_then_a_roll_off(rs):
+    proc = rs.procedure("rolloff")
+    o = proc.odds(parties=[{"bonus": 1}, {"bonus": 0}, {"bonus": 0}])
+    # Brute force: the highest result wins; among tied parties the higher bonus; then a
+    # 1d4 roll-off among those still tied, rolled again while tied (fair: equal shares).
+    wins = [F(0)] * 3
+    for rolls in itertools.product(D6, repeat=3):
+        res = [rolls[0] + 1, rolls[1], rolls[2]]
+        top = [i for i in range(3) if res[i] == max(res)]
+        bonus = [1, 0, 0]
+        top = [i for i in top if bonus[i] == max(bonus[j] for j in top)]
+        for i in top:
+            wins[i] += F(1, 216) / len(top)
+    assert list(o.wins) == wins and o.tie == 0
+    r = proc.roll(parties=[{}, {}], faces=[3, 3, 2, 2, 4, 1])  # 3 v 3, roll-off 2 v 2, then 4 v 1
+    assert r.winner == 0
+
+
+def test_tied_parties_roll_again_and_the_others_drop_out(rs):
+    o = rs.procedure("reroll").odds(parties=[{}, {}, {"bonus": -2}])
+    # Solve the reroll recursion by brute force over a few hundred thousand rounds' worth of
+    # algebra: P(win | group) with ties among a subgroup rolling again.
+    from functools import lru_cache
+
+    bonus = [0, 0, -2]
+
+    @lru_cache(maxsize=None)
+    def win(group: tuple) -> tuple:
+        out = [F(0)] * 3
+        loop = F(0)
+        for rolls in itertools.product(D6, repeat=len(group)):
+            res = {g: r + bonus[g] for g, r in zip(group, rolls)}
+            top = tuple(g for g in group if res[g] == max(res.values()))
+            p = F(1, 6 ** len(group))
+            if len(top) == 1:
+                out[top[0]] += p
+            elif top == group:
+                loop += p
+            else:
+                for i, q in enumerate(win(top)):
+                    out[i] += p * q
+        return tuple(x / (1 - loop) for x in out)
+
+    assert list(o.wins) == list(win((0, 1, 2)))
+
+
+def test_the_winner_result_is_measured_against_the_runner_up(rs):
+    r = rs.procedure("reroll").roll(parties=[{}, {}], faces=[5, 2])
+    assert (r.winner, r.winner_result) == (0, 3)
+
+
+def test_extended_checks_are_markov_chains(rs):
+    o = rs.procedure("race").odds({"goal": 2})
+    # Brute force over every sequence of six d6 rolls.
+    succ = fail = unfinished = F(0)
+    for rolls in itertools.product(D6, repeat=6):
+        pool, verdict = 0, "unfinished"
+        for n, roll in enumerate(rolls, 1):
+            name, ok, _ = outcome(roll)
+            if name == "botch":
+                pool = 0
+            elif ok:
+                pool += 1
+            if pool >= 2:
+                verdict = "success"
+                break
+            if n >= 4 and pool == 0:
+                verdict = "failure"
+                break
+        p = F(1, 6 ** 6)
+        succ += p * (verdict == "success")
+        fail += p * (verdict == "failure")
+        unfinished += p * (verdict == "unfinished")
+    assert o.outcomes == {"success": succ, "failure": fail, "unfinished": unfinished}
+    assert o.by_round[-1] == (succ, fail)
+
+
+def test_extended_check_replayed_with_faces(rs):
+    r = rs.procedure("race").roll({"goal": 2}, faces=[5, 1, 6, 4])
+    assert r.outcome == "success" and [s["pool"] for s in r.states] == [1, 0, 1, 2]
+
+
+def test_team_check_rolls_for_the_highest_or_the_lowest_member(rs):
+    proc = rs.procedure("team")
+    members = [{"bonus": 1}, {"bonus": 4}, {"bonus": 2}]
+    assert proc.roll(parties=members, faces=[3]).roller == 1
+    low = proc.roll({"all_must_succeed": "true"}, parties=members, faces=[3])
+    assert low.roller == 0 and low.outcome == "hit"
+    o = proc.odds(parties=members)
+    assert o.success == F(5, 6) and o.roller == 1
+    # Members two or more below a successful roller learn something.
+    assert o.member_values[0]["learns"] == {True: F(5, 6), False: F(1, 6)}
+    assert o.member_values[2]["learns"] == {True: F(5, 6), False: F(1, 6)}
+    assert o.member_values[1]["learns"] == {False: F(1)}
+
+
+def test_assisted_check_helpers_first(rs):
+    proc = rs.procedure("helped")
+    o = proc.odds(parties=[{}, {}, {}])
+    outcomes: dict[str, F] = {}
+    for h1, h2, lead in itertools.product(D6, D6, D6):
+        helpers = [outcome(h1), outcome(h2)]
+        p = F(1, 216)
+        if any(n == "botch" for n, _, _ in helpers):
+            outcomes["ruined"] = outcomes.get("ruined", F(0)) + p
+            continue
+        bonus = min(1, sum(ok for _, ok, _ in helpers)) + sum(n == "great" for n, _, _ in helpers)
+        name, _, _ = outcome(lead, bonus)
+        outcomes[name] = outcomes.get(name, F(0)) + p
+    assert {k: v for k, v in o.outcomes.items() if v} == outcomes
+    r = proc.roll(parties=[{}, {}, {}], faces=[6, 4, 2])
+    assert (r.bonus, r.outcome, r.result) == (2, "hit", 4)
+    ruined = proc.roll(parties=[{}, {}], faces=[1])
+    assert ruined.outcome == "ruined" and ruined.leader is None
+
+
+def test_assisted_check_after_the_leader_reuses_the_leaders_dice(rs):
+    proc = rs.procedure("after")
+    o = proc.odds(parties=[{}, {}])
+    outcomes: dict[str, F] = {}
+    for lead, helper in itertools.product(D6, D6):
+        provisional = outcome(lead)[2]
+        _, ok, _ = outcome(helper, 0, max(4, provisional))
+        name, _, _ = outcome(lead, int(ok))
+        outcomes[name] = outcomes.get(name, F(0)) + F(1, 36)
+    assert {k: v for k, v in o.outcomes.items() if v} == outcomes
+    r = proc.roll(parties=[{}, {}], faces=[3, 5])  # leader 3; helper 5 ≥ max(4, 3): +1 → 4, a hit
+    assert (r.bonus, r.outcome, r.result) == (1, "hit", 4)
+    assert r.leader.dice[0].face == 3
+
+
+def test_procedure_inputs_are_checked(rs):
+    with pytest.raises(InputError, match="needs 1 to 3 helpers"):
+        rs.procedure("helped").roll(parties=[{}], seed=1)
+    with pytest.raises(InputError, match="unknown input 'gaol'"):
+        rs.procedure("race").roll({"gaol": 3}, seed=1)
