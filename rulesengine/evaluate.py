@@ -124,6 +124,34 @@ class Sampling:
 
         return run
 
+    def lazy_logic(self, op: str, left: Compiled, right: Compiled, node: ast.Node) -> Compiled:
+        fn = logic_and if op == "and" else logic_or
+        decides = op == "or"  # `and` is decided by false, `or` by true
+
+        def run(ctx: Context) -> Any:
+            a = left(ctx)
+            if a is decides:
+                return a
+            b = right(ctx)
+            try:
+                return fn(a, b)
+            except OpError as exc:
+                raise _fail(ctx, node.span, exc) from None
+
+        return run
+
+    def lazy_if(self, cond: Compiled, then: Compiled, other: Compiled, node: ast.Node) -> Compiled:
+        def run(ctx: Context) -> Any:
+            c = cond(ctx)
+            if c is True:
+                return then(ctx)
+            if c is False:
+                return other(ctx)
+            raise _fail(ctx, node.span, OpError(f"if() needs a yes/no value first, not {c!r}",
+                                                "compare it first, e.g. if(x >= 10, a, b)"))
+
+        return run
+
     def dice(self, node: ast.Dice, spec: PoolSpec | None, count: Compiled,
              sides: Compiled | None) -> Compiled:
         static_text = _dice_text(node)
@@ -188,6 +216,36 @@ class Exact:
                 raise _fail(ctx, node.span, exc) from None
             except BudgetExceeded:
                 raise _too_big(ctx, node) from None
+
+        return run
+
+    def lazy_logic(self, op: str, left: Compiled, right: Compiled, node: ast.Node) -> Compiled:
+        both = self.lift(logic_and if op == "and" else logic_or, [left, right], node)
+        decides = op == "or"
+
+        def run(ctx: Context) -> Dist:
+            a = left(ctx)
+            if a.is_point() and next(iter(a.weights)) is decides:
+                return a
+            return both(ctx)
+
+        return run
+
+    def lazy_if(self, cond: Compiled, then: Compiled, other: Compiled, node: ast.Node) -> Compiled:
+        def run(ctx: Context) -> Dist:
+            c = cond(ctx)
+            parts = []
+            for value, w in c.weights.items():
+                if value is True:
+                    parts.append((then(ctx), w))
+                elif value is False:
+                    parts.append((other(ctx), w))
+                else:
+                    raise _fail(ctx, node.span, OpError(f"if() needs a yes/no value first, not {value!r}",
+                                                        "compare it first, e.g. if(x >= 10, a, b)"))
+            if len(parts) == 1 and c.is_point():
+                return parts[0][0]
+            return mixture(parts, c.denom)
 
         return run
 
@@ -301,6 +359,10 @@ def _checked_multiply(limit: int) -> Callable[[Any, Any], int]:
     return multiply
 
 
+def _has_dice(node: ast.Node) -> bool:
+    return any(isinstance(x, ast.Dice) for x in ast.walk(node))
+
+
 def _unwrap(node: ast.Node) -> ast.Node:
     while isinstance(node, ast.Group):
         node = node.inner
@@ -336,6 +398,9 @@ def compile_expression(node: ast.Node, domain: Sampling | Exact, limits: Limits,
         if isinstance(n, ast.Compare):
             return domain.lift(COMPARISONS[n.op], [build(n.left), build(n.right)], n)
         if isinstance(n, ast.Logic):
+            if not _has_dice(n.right):
+                # Skipping an operand without dice changes no roll: `given(x) and y <= x`.
+                return domain.lazy_logic(n.op, build(n.left), build(n.right), n)
             fn = logic_and if n.op == "and" else logic_or
             return domain.lift(fn, [build(n.left), build(n.right)], n)
         if isinstance(n, ast.Not):
@@ -362,6 +427,8 @@ def compile_expression(node: ast.Node, domain: Sampling | Exact, limits: Limits,
             want = str(fewest) if fewest == most else f"at least {fewest}"
             raise DiceEvalError(f"{n.name}() takes {want} argument{'s' if want != '1' else ''}, "
                                 f"not {len(n.args)}", locate(text, *n.span), None, E_EVAL)
+        if n.name == "if" and not _has_dice(n.args[1]) and not _has_dice(n.args[2]):
+            return domain.lazy_if(build(n.args[0]), build(n.args[1]), build(n.args[2]), n)
         if n.name in ("floor", "ceil", "round") and isinstance(_unwrap(n.args[0]), ast.Binary) \
                 and _unwrap(n.args[0]).op == "/":
             div = _unwrap(n.args[0])

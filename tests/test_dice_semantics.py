@@ -316,3 +316,22 @@ def test_odds_to_dict_gives_exact_fractions_as_text():
                                    "at_least": 1.0, "at_most": 0.25}
     assert d["truncated"] == "0/1"
     assert d["mean"] == 2.5
+
+
+# ---- lazy logic ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text,value", [
+    ("false and 1/0 == 1", False), ("true or 1/0 == 1", True),
+    ("if(true, 1, 1/0)", 1), ("if(false, 1/0, 2)", 2),
+])
+def test_and_or_and_if_skip_an_operand_that_rolls_no_dice(text, value):
+    assert dice.odds(text).distribution == {value: F(1)}
+    assert dice.roll(text, seed=1).total == value
+
+
+def test_an_operand_with_dice_is_always_rolled():
+    # Every die of an expression is rolled once, so reading faces stays predictable.
+    r = dice.roll("false and 1d6 > 3", faces=[4])
+    assert r.total is False and len(r.dice) == 1
+    assert odds_of("if(1d6 > 3, 2, 0)") == {0: F(1, 2), 2: F(1, 2)}
