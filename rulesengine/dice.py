@@ -34,18 +34,34 @@ __all__ = ["Expression", "RollResult", "Odds", "parse", "roll", "odds"]
 Value = int | bool | str
 
 
-@dataclass(frozen=True, slots=True)
 class RollResult:
-    """One roll: its total, every dice term rolled, and a readable trace."""
+    """One roll: its total, every dice term rolled, and a readable trace.
 
-    expression: str
-    total: Value
-    pools: tuple[PoolRoll, ...]
-    trace: str
+    The trace is rendered when first read: rolling many times and reading only totals
+    (a simulation, a bot's batch) doesn't pay for strings it never shows.
+    """
+
+    __slots__ = ("expression", "total", "pools", "_trace", "_render")
+
+    def __init__(self, expression: str, total: Value, pools: tuple[PoolRoll, ...], render) -> None:
+        self.expression = expression
+        self.total = total
+        self.pools = pools
+        self._trace: str | None = None
+        self._render = render
+
+    @property
+    def trace(self) -> str:
+        if self._trace is None:
+            self._trace = self._render()
+        return self._trace
 
     @property
     def dice(self) -> tuple[DieRoll, ...]:
         return tuple(d for p in self.pools for d in p.dice)
+
+    def __repr__(self) -> str:
+        return f"RollResult({self.expression!r}, total={self.total!r})"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -195,7 +211,8 @@ class Expression:
                 f"{len(source.faces)} faces given, but the roll used only {source.used}",
                 Location(column=1, source_line=self.text), "give one face per die rolled", E_FACES)
         pools = tuple(ctx.pools.values())
-        return RollResult(self.text, total, pools, trace(self.text, self.tree, ctx.pools, values, total))
+        text, tree, by_node = self.text, self.tree, ctx.pools
+        return RollResult(text, total, pools, lambda: trace(text, tree, by_node, values, total))
 
     def odds(self, env: Mapping[str, Any] | None = None, *, explode_depth: int | None = None) -> Odds:
         """The exact distribution of the value. Explosions are followed to ``explode_depth``

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from math import comb
-from typing import Callable, Protocol
+from typing import Callable, NamedTuple, Protocol
 
 from .dist import Budget, Dist, sum_of
 from .expr import ast
@@ -223,9 +223,9 @@ def _face_range(die: ast.Die) -> str:
 # ---- rolling -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class DieRoll:
-    """One die of a rolled pool, as a trace shows it."""
+class DieRoll(NamedTuple):
+    """One die of a rolled pool, as a trace shows it. (A NamedTuple: rolling makes many of
+    these, and a tuple is several times cheaper to create than a frozen dataclass.)"""
 
     face: int  # the face it finally showed (after rerolls)
     value: int  # what it is worth: compounded, penetration −1, clamped
@@ -364,9 +364,13 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
         kept = [False] * n
         for i in order[lo:hi]:
             kept[i] = True
+    counting = spec.counting
+    if not counting and len(kept) == n and all(kept) and spec.rerolls == () and spec.explode is None \
+            and spec.low is None and spec.high is None:
+        # A plain pool (3d6): every die kept, worth its face.
+        return PoolRoll(text, tuple(DieRoll(d.face, d.face) for d in dice), sum(values), False)
     total = 0
     records = []
-    counting = spec.counting
     for d, v, k in zip(dice, values, kept):
         s = counting and spec.is_success(v)
         f = counting and spec.is_failure(v)
@@ -476,9 +480,12 @@ def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
 
     Dynamic programming over face values instead of over dice: walk the values from the
     end nearer the kept ranks, choosing how many dice show each value (weight
-    C(remaining, c)·w^c). The state is (dice placed, score so far); once every kept rank
-    is filled the other dice may show anything lower, a closed form. 20d6kh3 has a few
-    dozen states where enumerating dice would have 6^20.
+    C(remaining, c)·w^c). The state is (dice placed, score so far), with fewer than ``hi``
+    dice placed. Once a choice fills every kept rank the score no longer depends on how
+    many more dice show that value, so that whole tail is one term in closed form,
+    (w + rest)^left − (the head terms), rest being the weight of the lower values. Each
+    state costs O(hi) big-integer steps, not O(n): 20d6kh3 has a few dozen states, and
+    10000d6kh3 takes a fraction of a second.
     """
     values = sorted(d.weights.items(), reverse=True)  # highest first
     if lo > 0 and hi == n:  # keeping the lowest: walk upwards, ranks mirrored
@@ -492,21 +499,27 @@ def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
     last = len(values) - 1
     for i, (v, w) in enumerate(values):
         sv = score(v)
-        nxt: dict[tuple[int, int], int] = defaultdict(int)
-        budget.spend(sum(n - placed + 1 for placed, _ in states))
         rest = suffix[i + 1]
+        budget.spend(len(states) * (hi + 1))
+        nxt: dict[tuple[int, int], int] = defaultdict(int)
         for (placed, acc), weight in states.items():
             left = n - placed
-            choices = range(left, left + 1) if i == last else range(left + 1)
-            for c in choices:
-                now = placed + c
-                kept = min(now, hi) - max(placed, lo)
-                acc2 = acc + kept * sv if kept > 0 else acc
-                wt = weight * comb(left, c) * w ** c
-                if now >= hi:
-                    final[acc2] += wt * rest ** (n - now)
-                else:
-                    nxt[(now, acc2)] += wt
+            if i == last:  # every remaining die shows this, the lowest value
+                kept = hi - max(placed, lo)
+                final[acc + kept * sv if kept > 0 else acc] += weight * w ** left
+                continue
+            need = hi - placed  # this many more dice fill every kept rank (1 <= need <= left)
+            binom, wp, head = 1, 1, 0
+            for c in range(need):  # fewer: the kept ranks are not filled yet
+                if c:
+                    binom = binom * (left - c + 1) // c
+                    wp *= w
+                term = binom * wp
+                kept = placed + c - max(placed, lo)
+                nxt[(placed + c, acc + kept * sv if kept > 0 else acc)] += weight * term
+                head += term * rest ** (left - c)
+            kept = hi - max(placed, lo)
+            final[acc + kept * sv if kept > 0 else acc] += weight * ((w + rest) ** left - head)
         states = nxt
         if not states:
             break

@@ -1,0 +1,637 @@
+#!/usr/bin/env python
+"""Performance benchmarks of rulesengine against avrae's d20 and icepool, side by side.
+
+    python bench/run.py                        # run with the project's Python
+    python bench/run.py --write bench/RESULTS.md
+
+Prints one markdown table: every measurement, the ratio to the reference, the target and
+whether it holds. d20 1.1.2 and icepool 2.1.3 run in their own virtualenvs
+(bench/.venv-d20, bench/.venv-icepool), which this script creates on first use; they are
+never installed into the project's environment (d20 pins an old lark that would replace
+ours). See bench/README.md for what is measured and how.
+
+Exit status: 0, or 1 if icepool and rulesengine disagree on a distribution (printed loudly);
+with --strict, 2 if a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from fractions import Fraction
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+sys.path.insert(0, str(BENCH))
+
+from _timing import measure  # noqa: E402
+
+try:
+    from rulesengine import __version__ as RULESENGINE_VERSION
+    from rulesengine import dice
+    from rulesengine.errors import LimitError
+    from rulesengine.limits import DEFAULT_LIMITS
+except ImportError:  # pragma: no cover - a usage error, not a benchmark result
+    sys.exit("bench/run.py: rulesengine is not importable; run it with the project's Python "
+             "(the dev virtualenv, or after `pip install -e .`)")
+
+# ---- what is compared --------------------------------------------------------------------
+
+ENVS = {
+    # name: (requirement, virtualenv, distribution whose version is checked)
+    "d20": ("d20==1.1.2", BENCH / ".venv-d20", "d20"),
+    "icepool": ("icepool==2.1.3", BENCH / ".venv-icepool", "icepool"),
+}
+
+ROLL_CASES = ["3d6", "1d20+5", "4d6kh3", "10d10cs>=8"]
+ROLL_D20 = ["3d6", "1d20+5", "4d6kh3"]  # d20 has no success counting
+ROLL_DICE = {"3d6": (3, 6), "1d20+5": (1, 20), "4d6kh3": (4, 6), "10d10cs>=8": (10, 10)}
+
+ODDS_CASES = ["3d6", "2d10", "4d6kh3", "8d6kh3", "20d6kh3", "10d10cs>=8", "10d10!cs>=8",
+              "3d6 > 3d6", "2d20kh1 + 5 >= 15"]
+EXPLODING = "10d10!cs>=8"
+ICEPOOL_EXPLODE_DEPTH = 9  # icepool 2.1.3's Die.explode(depth=9) default
+
+GROWTH_NS = [8, 16, 32, 64]  # the target: growth per doubling over these
+GROWTH_INFO_NS = [128, 256, 512, 1024]  # shown, not judged: where the growth is heading
+
+# Every child process (workers, the rulesengine command, bare python) runs with bytecode
+# caching on, into a cache under bench/, as an installed package would have it: a dev
+# shell with PYTHONDONTWRITEBYTECODE=1 would otherwise recompile rulesengine's sources
+# (50 KB of parser tables among them) in every process and time the compiler.
+PYCACHE = BENCH / ".pycache"
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+CHILD_ENV["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+
+# ---- helpers -----------------------------------------------------------------------------
+
+
+def log(msg: str) -> None:
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def ensure_env(name: str) -> Path:
+    """Create the reference library's own virtualenv and install it there, once."""
+    requirement, venv, dist = ENVS[name]
+    py = venv_python(venv)
+    want = requirement.split("==")[1]
+    if not py.exists():
+        log(f"creating {venv.relative_to(ROOT)} ({requirement}) ...")
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    probe = subprocess.run([str(py), "-c", "import sys; from importlib.metadata import version; "
+                            f"print(version({dist!r}))"], capture_output=True, text=True)
+    if probe.returncode != 0 or probe.stdout.strip() != want:
+        log(f"pip install {requirement} into {venv.relative_to(ROOT)} ...")
+        subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                        requirement], check=True)
+    return py
+
+
+def _gnu_time() -> str | None:
+    """GNU time, used to read a child's peak RSS (see run_child)."""
+    path = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
+    if path is None:
+        return None
+    probe = subprocess.run([path, "--version"], capture_output=True, text=True)
+    return path if "GNU" in probe.stdout + probe.stderr else None
+
+
+GNU_TIME = _gnu_time()
+
+
+def _vm_hwm_kb(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def run_child(cmd: list[str], timeout: float | None = None, env: dict | None = None) -> dict:
+    """Run one process; its wall time, its own peak RSS and its output.
+
+    Peak RSS: a child forked from this (large) process inherits our RSS as its starting
+    high-water mark (Linux keeps the pre-exec high-water mark in ``ru_maxrss``), so the
+    command runs under GNU ``time -f %M``, a small process that forks it and reports its
+    peak. Killed on timeout, the command's peak so far is read from /proc (VmHWM).
+    Output goes to temporary files, not pipes, so a large answer cannot block the child.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile(mode="r", suffix=".rss") as rss_file:
+        full = [GNU_TIME, "-f", "%M", "-o", rss_file.name, *cmd] if GNU_TIME else cmd
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(full, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                start_new_session=True, env=CHILD_ENV if env is None else env)
+        killed: dict = {}
+
+        def kill() -> None:
+            try:
+                kids = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+            except OSError:
+                kids = []
+            killed["rss_kb"] = max((_vm_hwm_kb(int(k)) or 0 for k in kids), default=None) \
+                if GNU_TIME else _vm_hwm_kb(proc.pid)
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(timeout, kill) if timeout else None
+        if timer:
+            timer.start()
+        _, status, _usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        if timer:
+            timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        rss = killed.get("rss_kb")
+        if not killed and GNU_TIME:
+            text = Path(rss_file.name).read_text().split()
+            rss = int(text[-1]) if text and text[-1].isdigit() else None
+        out.seek(0)
+        err.seek(0)
+        return {"wall": wall, "rss_kb": rss, "rc": proc.returncode, "timed_out": bool(killed),
+                "stdout": out.read().decode(), "stderr": err.read().decode()}
+
+
+def worker(py: Path, script: str, *args: str, timeout: float | None = None) -> dict:
+    res = run_child([str(py), str(BENCH / script), *args], timeout=timeout)
+    if res["timed_out"]:
+        return {"timed_out": True, "_rss_kb": res["rss_kb"], "_wall": res["wall"]}
+    if res["rc"] != 0:
+        raise RuntimeError(f"{script} {' '.join(args)[:80]} failed:\n{res['stderr']}")
+    data = json.loads(res["stdout"])
+    data["_rss_kb"], data["_wall"] = res["rss_kb"], res["wall"]
+    return data
+
+
+def fmt_time(s: float | None) -> str:
+    if s is None:
+        return "n/a"
+    if s >= 1:
+        return f"{s:.2f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.3g} ms"
+    return f"{s * 1e6:.3g} µs"
+
+
+def fmt_rate(per_call: float) -> str:
+    return f"{1 / per_call / 1e3:.1f} k/s"
+
+
+def fmt_mb(kb: int | None) -> str:
+    return "n/a" if kb is None else f"{kb / 1024:.1f} MB"
+
+
+def geomean(xs: list[float]) -> float:
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+class Table:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, ...]] = []
+        self.missed: list[str] = []
+        self.mismatches: list[str] = []
+
+    def add(self, area: str, what: str, ours: str, ref: str, ratio: str = "",
+            target: str = "", result: str = "info") -> None:
+        self.rows.append((area, what, ours, ref, ratio, target, result))
+        if result.startswith("MISSED"):
+            self.missed.append(f"{area}: {what}")
+
+    def judge(self, ok: bool) -> str:
+        return "holds" if ok else "MISSED"
+
+    def markdown(self) -> str:
+        head = ("area", "measurement", "rulesengine", "reference", "ratio", "target", "result")
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for row in self.rows:
+            lines.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
+        return "\n".join(lines)
+
+
+# ---- 1. rolling --------------------------------------------------------------------------
+
+
+def bench_rolling(t: Table, d20_py: Path, seconds: float) -> None:
+    log("rolling: rulesengine, plain random.randint, d20 ...")
+    ours = {}
+    for text in ROLL_CASES:
+        expr = dice.parse(text)
+        rng = random.Random(1)
+        ours[text] = measure(lambda: expr.roll(rng=rng), seconds)["best"]
+    floor = {}
+    randint = random.randint
+    random.seed(1)
+    for text in ROLL_CASES:
+        n, sides = ROLL_DICE[text]
+        floor[text] = measure(lambda: [randint(1, sides) for _ in range(n)], seconds)["best"]
+    d20 = worker(d20_py, "worker_d20.py", json.dumps({"cases": ROLL_D20, "seconds": seconds}))
+    for text in ROLL_CASES:
+        ref = d20["cases"].get(text)
+        if ref is None:
+            t.add("1 roll", f"`{text}` pre-parsed, rolls/s", fmt_rate(ours[text]),
+                  "d20: n/a (no success counting)")
+            continue
+        ratio = ref["best"] / ours[text]  # ours rate / d20 rate
+        is_target = text == "3d6"
+        t.add("1 roll", f"`{text}` pre-parsed, rolls/s (d20 {d20['version']}: `Roller().roll(parsed)`)",
+              fmt_rate(ours[text]), f"{fmt_rate(ref['best'])} (with result string: "
+              f"{fmt_rate(ref['str_best'])})", f"{ratio:.2f}",
+              "≥ 1.00 (ours/d20)" if is_target else "",
+              t.judge(ratio >= 1.0) if is_target else "info")
+    for text in ROLL_CASES:
+        n, sides = ROLL_DICE[text]
+        t.add("1 roll", f"`{text}` vs the floor: {n} × `random.randint(1, {sides})`",
+              fmt_rate(ours[text]), fmt_rate(floor[text]), f"{floor[text] / ours[text]:.2f}",
+              "", "info")
+
+
+# ---- 2. exact odds -----------------------------------------------------------------------
+
+
+def _key(v) -> tuple:
+    return (isinstance(v, bool), int(v))
+
+
+def check_distributions(t: Table, ice_py: Path) -> dict[str, bool]:
+    """Both libraries must give the same exact distribution for every case."""
+    depth = DEFAULT_LIMITS.explode_depth
+    log(f"odds: checking distributions against icepool (explode depth {depth} on both) ...")
+    theirs = worker(ice_py, "worker_icepool.py", "dist",
+                    json.dumps({"cases": ODDS_CASES, "explode_depth": depth}))
+    sentinel = theirs["truncated_sentinel"]
+    same = {}
+    for case in ODDS_CASES:
+        odds = dice.odds(case)
+        mine = {_key(v): p for v, p in odds.distribution.items() if p}
+        ice: dict = {}
+        cut = Fraction(0)
+        for o, num, den in theirs["cases"][case]:
+            p = Fraction(num, den)
+            if case == EXPLODING and not isinstance(o, bool) and o >= sentinel:
+                cut += p
+            else:
+                ice[_key(o)] = ice.get(_key(o), Fraction(0)) + p
+        ok = mine == ice and odds.truncated == cut
+        same[case] = ok
+        if not ok:
+            diff = sorted(k for k in set(mine) | set(ice) if mine.get(k) != ice.get(k))[:5]
+            msg = (f"{case}: values differing (first 5): "
+                   + ", ".join(f"{k[1]}: ours {mine.get(k)} icepool {ice.get(k)}" for k in diff)
+                   + f"; truncated ours {float(odds.truncated):.3g} icepool {float(cut):.3g}")
+            t.mismatches.append(msg)
+            print("\n" + "!" * 78 + f"\n!!! DISTRIBUTION MISMATCH with icepool: {msg}\n"
+                  + "!" * 78 + "\n", file=sys.stderr, flush=True)
+    n_ok = sum(same.values())
+    t.add("2 odds", f"same exact distribution as icepool ({len(ODDS_CASES)} cases; "
+          f"`{EXPLODING}` at depth {depth} on both, cut-off mass = our `truncated`)",
+          f"{n_ok}/{len(ODDS_CASES)} identical", "", "", "all identical",
+          "holds" if n_ok == len(ODDS_CASES) else "MISMATCH: " + "; ".join(
+              c for c, ok in same.items() if not ok))
+    return same
+
+
+def bench_odds(t: Table, ice_py: Path, seconds: float, reps: int, same: dict[str, bool]) -> None:
+    # Warm: repeated calls in one process.
+    log("odds: warm (rulesengine, icepool) ...")
+    ours = {c: measure(lambda c=c: dice.Expression(c).odds(), seconds)["best"] for c in ODDS_CASES}
+    ours_d9 = measure(lambda: dice.Expression(EXPLODING).odds(explode_depth=ICEPOOL_EXPLODE_DEPTH),
+                      seconds)["best"]
+    ice = worker(ice_py, "worker_icepool.py", "warm",
+                 json.dumps({"cases": ODDS_CASES, "seconds": seconds}))["cases"]
+
+    # Cold: a fresh process per call. Judged: import + first computation (what a process
+    # that computes one answer pays beyond the bare interpreter); first call alone: info.
+    log(f"odds: cold ({reps} fresh processes per case and library, after one untimed round) ...")
+    cold = {lib: {c: {"first": [], "import": []} for c in ODDS_CASES} for lib in ("ours", "ice")}
+    for rep in range(reps + 1):
+        for c in ODDS_CASES:  # interleaved, so that drift on the machine hits both alike
+            for lib, r in (
+                ("ours", worker(Path(sys.executable), "worker_ours.py", json.dumps({"case": c}))),
+                ("ice", worker(ice_py, "worker_icepool.py", "cold", json.dumps({"case": c}))),
+            ):
+                if rep:  # round 0 fills the bytecode cache
+                    cold[lib][c]["first"].append(r["first"])
+                    cold[lib][c]["import"].append(r["import"])
+
+    def med(lib: str, c: str, what: str) -> float:
+        if what == "total":
+            return statistics.median(f + i for f, i in zip(cold[lib][c]["first"], cold[lib][c]["import"]))
+        return statistics.median(cold[lib][c][what])
+
+    # Warm rows.
+    theirs = {c: ice[c]["cleared"] for c in ODDS_CASES}
+    ratios = {}
+    for c in ODDS_CASES:
+        ratios[c] = ours[c] / theirs[c]
+        what = f"`{c}` warm"
+        if c == EXPLODING:
+            what += (f" (ours depth {DEFAULT_LIMITS.explode_depth}, icepool depth "
+                     f"{ICEPOOL_EXPLODE_DEPTH}: each default)")
+        if not same[c]:
+            what += " **DIST MISMATCH**"
+        t.add("2 odds", what, fmt_time(ours[c]),
+              f"{fmt_time(theirs[c])} (caches kept: {fmt_time(ice[c]['cached'])})",
+              f"{ratios[c]:.2f}", "≤ 2.00", t.judge(ratios[c] <= 2.0))
+    r9 = ours_d9 / theirs[EXPLODING]
+    t.add("2 odds", f"`{EXPLODING}` warm, both at depth {ICEPOOL_EXPLODE_DEPTH}",
+          fmt_time(ours_d9), fmt_time(theirs[EXPLODING]), f"{r9:.2f}", "", "info")
+    _summary(t, "warm", ratios, judged=True)
+
+    # Cold rows.
+    ratios, first_ratios = {}, {}
+    for c in ODDS_CASES:
+        ratios[c] = med("ours", c, "total") / med("ice", c, "total")
+        first_ratios[c] = med("ours", c, "first") / med("ice", c, "first")
+        what = f"`{c}` cold: import + first call (first call alone)"
+        if not same[c]:
+            what += " **DIST MISMATCH**"
+        t.add("2 odds", what,
+              f"{fmt_time(med('ours', c, 'total'))} ({fmt_time(med('ours', c, 'first'))})",
+              f"{fmt_time(med('ice', c, 'total'))} ({fmt_time(med('ice', c, 'first'))})",
+              f"{ratios[c]:.2f} ({first_ratios[c]:.2f})", "≤ 2.00", t.judge(ratios[c] <= 2.0))
+    _summary(t, "cold, import + first call", ratios, judged=True)
+    _summary(t, "cold, first call alone", first_ratios, judged=False)
+    imp_ours = [x for c in ODDS_CASES for x in cold["ours"][c]["import"]]
+    imp_ice = [x for c in ODDS_CASES for x in cold["ice"][c]["import"]]
+    t.add("2 odds", "import alone (`from rulesengine import dice` / `import icepool`), median",
+          fmt_time(statistics.median(imp_ours)), fmt_time(statistics.median(imp_ice)),
+          f"{statistics.median(imp_ours) / statistics.median(imp_ice):.2f}", "", "info")
+
+
+def _summary(t: Table, label: str, ratios: dict[str, float], judged: bool) -> None:
+    g = geomean(list(ratios.values()))
+    worst = max(ratios, key=ratios.get)
+    t.add("2 odds", f"{label}: geometric mean of time ratios ({len(ratios)} cases)", "", "",
+          f"{g:.2f}", "≤ 1.00" if judged else "", t.judge(g <= 1.0) if judged else "info")
+    t.add("2 odds", f"{label}: worst case (`{worst}`)", "", "", f"{ratios[worst]:.2f}",
+          "≤ 2.00" if judged else "", t.judge(ratios[worst] <= 2.0) if judged else "info")
+
+
+# ---- 3. start-up, 4. memory --------------------------------------------------------------
+
+
+def rulesengine_command() -> list[str]:
+    script = Path(sys.executable).parent / ("rulesengine.exe" if os.name == "nt" else "rulesengine")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "rulesengine"]
+
+
+def bench_startup(t: Table, reps: int) -> dict:
+    log(f"start-up: median of {reps} runs each ...")
+    cmd = rulesengine_command()
+    shown = "rulesengine" if len(cmd) == 1 else "python -m rulesengine"
+    variants = {
+        "bare": [sys.executable, "-c", "pass"],
+        "dice": cmd + ["dice", "3d6"],
+        "odds": cmd + ["dice", "3d6", "--odds"],
+    }
+    runs: dict[str, list[dict]] = {k: [] for k in variants}
+    for k, c in variants.items():  # one untimed run each: page cache, .pyc files
+        res = run_child(c)
+        if res["rc"] != 0:
+            raise RuntimeError(f"{' '.join(c)} failed: {res['stderr']}")
+    for _ in range(reps):
+        for k, c in variants.items():
+            runs[k].append(run_child(c))
+    wall = {k: statistics.median(r["wall"] for r in v) for k, v in runs.items()}
+    rss = {k: int(statistics.median(r["rss_kb"] for r in v)) for k, v in runs.items()}
+    over = wall["dice"] - wall["bare"]
+    t.add("3 start-up", f"`{shown} dice 3d6`, wall, median of {reps} (reference: `python -c pass`)",
+          fmt_time(wall["dice"]), fmt_time(wall["bare"]), f"+{over * 1e3:.0f} ms",
+          "≤ +150 ms", t.judge(over <= 0.150))
+    t.add("3 start-up", f"`{shown} dice 3d6 --odds`, wall, median of {reps}",
+          fmt_time(wall["odds"]), fmt_time(wall["bare"]), f"+{(wall['odds'] - wall['bare']) * 1e3:.0f} ms",
+          "", "info")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        asis = statistics.median(run_child(variants["dice"], env=dict(os.environ))["wall"]
+                                 for _ in range(max(3, reps // 3)))
+        t.add("3 start-up", f"`{shown} dice 3d6` in this shell's environment as it is "
+              "(PYTHONDONTWRITEBYTECODE=1: no .pyc, sources compiled every run)",
+              fmt_time(asis), fmt_time(wall["bare"]), f"+{(asis - wall['bare']) * 1e3:.0f} ms",
+              "", "info")
+    # TODO(later issues): fill these slots when the commands exist; do not fake them.
+    t.add("3 start-up", "TODO: `rulesengine roll ...` (a ruleset check), wall",
+          "n/a (not yet implemented)", "n/a", "", "≤ +150 ms", "TODO")
+    t.add("3 start-up", "TODO: `rulesengine validate rulesets/` vs `check-jsonschema`, wall",
+          "n/a (not yet implemented)", "n/a (not yet implemented)", "", "", "TODO")
+    for k, what in (("bare", "`python -c pass`"), ("dice", f"`{shown} dice 3d6`"),
+                    ("odds", f"`{shown} dice 3d6 --odds`")):
+        t.add("4 memory", f"peak RSS of {what} (median of {reps})", fmt_mb(rss[k]),
+              fmt_mb(rss["bare"]) if k != "bare" else "", "", "", "info")
+    return rss
+
+
+def probe(n: int, timeout: float) -> dict:
+    r = worker(Path(sys.executable), "worker_ours.py", json.dumps({"case": f"{n}d6kh3"}),
+               timeout=timeout)
+    if r.get("timed_out"):
+        r["outcome"] = "timed out"
+    return r
+
+
+def bench_memory(t: Table, ice_py: Path, cap: float, full: bool) -> None:
+    """Exact odds of the largest Nd6kh3 the default limits admit (N doubling from 8)."""
+    log(f"memory: Nd6kh3 for N = 8, 16, ... until a LimitError or the {cap:g} s cap ...")
+    done, done_n, n = None, 0, 8
+    while True:
+        r = probe(n, cap)
+        if r["outcome"] != "ok":
+            stop = (n, r)
+            break
+        done, done_n = r, n
+        n *= 2
+    if done is None:
+        t.add("4 memory", f"`8d6kh3` did not finish: {r['outcome']}", "n/a", "", "", "", "MISSED")
+        return
+    # Where do the limits refuse? A LimitError comes at once for max_dice (checked before
+    # any work), so probes with a short cap tell "refused" from "admitted, still working";
+    # a max_states refusal that came only after the short cap would be missed (--full
+    # computes the edge case to completion).
+    quick = 2.0
+    refused = lambda r: r["outcome"].startswith("LimitError")  # noqa: E731
+    lo = stop[0] if stop[1]["outcome"] == "timed out" else done_n  # admitted
+    hi, why = (stop[0], stop[1]["outcome"]) if refused(stop[1]) else (None, "")
+    if hi is None:
+        m = DEFAULT_LIMITS.max_dice
+        r_over, r_at = probe(m + 1, quick), probe(m, quick)
+        if refused(r_over) and not refused(r_at):
+            lo, hi, why = m, m + 1, r_over["outcome"]
+        elif refused(r_over):
+            hi, why = m + 1, r_over["outcome"]
+    while hi is not None and hi - lo > 1:
+        mid = (lo + hi) // 2
+        r = probe(mid, quick)
+        if refused(r):
+            hi, why = mid, r["outcome"]
+        else:
+            lo = mid
+    edge = lo
+    ice = worker(ice_py, "worker_icepool.py", "cold", json.dumps({"case": f"{done_n}d6kh3"}),
+                 timeout=cap * 3)
+    t.add("4 memory", f"peak RSS, exact odds of `{done_n}d6kh3` (largest N = 8·2^k done within "
+          f"the {cap:g} s cap; reference: icepool `d(6).highest({done_n}, 3)`)",
+          f"{fmt_mb(done['_rss_kb'])}, {fmt_time(done['first'])}",
+          f"{fmt_mb(ice['_rss_kb'])}, {fmt_time(ice.get('first'))}"
+          if not ice.get("timed_out") else "timed out",
+          f"{done['first'] / ice['first']:.2f} (time)" if not ice.get("timed_out") else "",
+          "", "info")
+    if stop[1]["outcome"] == "timed out":
+        t.add("4 memory", f"`{stop[0]}d6kh3`: still computing at the {cap:g} s cap, no LimitError",
+              f"killed; peak RSS so far {fmt_mb(stop[1]['_rss_kb'])}", "", "", "", "info")
+    if hi is not None:
+        t.add("4 memory", f"largest Nd6kh3 the default limits admit (not refused within {quick:g} s; "
+              f"refused from N = {hi}: {why})", f"N = {edge}", "", "", "", "info")
+    if full:
+        log(f"memory: --full: exact odds of {edge}d6kh3 to completion (may take minutes) ...")
+        r = probe(edge, None)
+        t.add("4 memory", f"peak RSS and time, exact odds of `{edge}d6kh3` (--full)",
+              f"{fmt_mb(r['_rss_kb'])}, {fmt_time(r['first'])}, {r['outcome']}", "", "", "", "info")
+
+
+# ---- 5. growth ---------------------------------------------------------------------------
+
+
+def bench_growth(t: Table, ice_py: Path, seconds: float) -> None:
+    ns = GROWTH_NS + GROWTH_INFO_NS
+    log(f"growth: Nd6kh3 for N = {', '.join(map(str, ns))} ...")
+    # 5 rounds: the target is a ratio of ratios, so one disturbed round must not decide it.
+    ours = {n: measure(lambda n=n: dice.Expression(f"{n}d6kh3").odds(), seconds, rounds=5)["best"]
+            for n in ns}
+    ice = {int(k): v for k, v in worker(ice_py, "worker_icepool.py", "growth",
+                                        json.dumps({"ns": ns, "seconds": seconds,
+                                                    "rounds": 5}))["times"].items()}
+    for i, n in enumerate(ns):
+        t.add("5 growth", f"`{n}d6kh3` warm" + (" — beyond the target range" if n in GROWTH_INFO_NS else ""),
+              fmt_time(ours[n]) + (f" ×{ours[n] / ours[ns[i - 1]]:.2f}" if i else ""),
+              fmt_time(ice[n]) + (f" ×{ice[n] / ice[ns[i - 1]]:.2f}" if i else ""),
+              f"{ours[n] / ice[n]:.2f}", "", "info")
+
+    def per_doubling(times: dict, a: int, b: int) -> float:
+        return (times[b] / times[a]) ** (1 / math.log2(b / a))
+
+    a, b = GROWTH_NS[0], GROWTH_NS[-1]
+    g_ours, g_ice = per_doubling(ours, a, b), per_doubling(ice, a, b)
+    t.add("5 growth", f"growth per doubling of N, {a} → {b} (geometric mean)",
+          f"×{g_ours:.2f}", f"×{g_ice:.2f}", f"{g_ours / g_ice:.2f}", "ours ≤ icepool's",
+          t.judge(g_ours <= g_ice))
+    a, b = GROWTH_INFO_NS[0], GROWTH_INFO_NS[-1]
+    g_ours, g_ice = per_doubling(ours, a, b), per_doubling(ice, a, b)
+    t.add("5 growth", f"growth per doubling of N, {a} → {b} (beyond the target range)",
+          f"×{g_ours:.2f}", f"×{g_ice:.2f}", f"{g_ours / g_ice:.2f}", "", "info")
+
+
+# ---- report ------------------------------------------------------------------------------
+
+
+def machine() -> list[str]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    uname = subprocess.run(["uname", "-a"], capture_output=True, text=True).stdout.strip() \
+        or " ".join(platform.uname())
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "rulesengine"],
+                           capture_output=True, text=True).stdout.strip()
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return [
+        f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
+        f"- machine: `{uname}`",
+        f"- CPU: {cpu} ({os.cpu_count()} logical CPUs)"
+        + (f"; load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}" if load else ""),
+        f"- Python: {platform.python_implementation()} {platform.python_version()} "
+        f"(`{sys.executable}`; the reference virtualenvs are made from the same interpreter)",
+        f"- rulesengine {RULESENGINE_VERSION} at commit {commit}"
+        + (" with uncommitted changes under rulesengine/" if dirty else ""),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=0.3,
+                    help="time box per timed case (default 0.3; best of 3 rounds within it)")
+    ap.add_argument("--cold-reps", type=int, default=3,
+                    help="fresh processes per odds case and library for the cold times (median)")
+    ap.add_argument("--startup-reps", type=int, default=11, help="runs per start-up command (median)")
+    ap.add_argument("--cap", type=float, default=10.0,
+                    help="seconds one Nd6kh3 memory probe may take before it is killed (default 10)")
+    ap.add_argument("--full", action="store_true",
+                    help="also compute the largest Nd6kh3 the limits admit, to completion (minutes)")
+    ap.add_argument("--only", default="roll,odds,startup,memory,growth",
+                    help="comma-separated sections to run (default: all)")
+    ap.add_argument("--write", type=Path, metavar="FILE",
+                    help="also write the report (machine, date, table) to FILE, e.g. bench/RESULTS.md")
+    ap.add_argument("--strict", action="store_true", help="exit 2 if a target is missed")
+    args = ap.parse_args(argv)
+    sections = set(args.only.split(","))
+
+    started = time.perf_counter()
+    header = machine()
+    d20_py = ensure_env("d20") if "roll" in sections else None
+    ice_py = ensure_env("icepool") if sections & {"odds", "memory", "growth"} else None
+    header.append(f"- references: d20 1.1.2 in `bench/.venv-d20`, icepool 2.1.3 in `bench/.venv-icepool`")
+    t = Table()
+    if "roll" in sections:
+        bench_rolling(t, d20_py, args.seconds)
+    if "odds" in sections:
+        same = check_distributions(t, ice_py)
+        bench_odds(t, ice_py, args.seconds, args.cold_reps, same)
+    if "startup" in sections or "memory" in sections:
+        bench_startup(t, args.startup_reps)
+    if "memory" in sections:
+        bench_memory(t, ice_py, args.cap, args.full)
+    if "growth" in sections:
+        bench_growth(t, ice_py, args.seconds)
+    elapsed = time.perf_counter() - started
+
+    summary = []
+    if t.mismatches:
+        summary.append("**DISTRIBUTION MISMATCH with icepool:** " + "; ".join(t.mismatches))
+    summary.append(f"Targets missed: {len(t.missed)}" + (" — " + "; ".join(t.missed) if t.missed else ""))
+    summary.append(f"Whole run: {elapsed:.0f} s. Ratios are rulesengine / reference for times "
+                   "(lower is better) and rulesengine rate / reference rate for rolls (higher "
+                   "is better); see bench/README.md for how each number is measured.")
+    body = t.markdown() + "\n\n" + "\n\n".join(summary) + "\n"
+    print(body)
+    if args.write:
+        args.write.write_text("# Benchmark results\n\nThe latest output of `python bench/run.py` "
+                              "(bench/README.md explains every row).\n\n" + "\n".join(header)
+                              + "\n\n" + body)
+        log(f"wrote {args.write}")
+    if t.mismatches:
+        return 1
+    if args.strict and t.missed:
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
