@@ -12,7 +12,49 @@ from .limits import DEFAULT_LIMITS, Limits
 
 __version__ = "0.1.0"
 
+
+def load(name_or_path, limits: Limits = DEFAULT_LIMITS):
+    """Load a ruleset: a shipped id or a path (see :func:`rulesengine.ruleset.load`)."""
+    from .ruleset import load as _load
+
+    return _load(name_or_path, limits)
+
+
+def loads(text: str, path: str | None = None, limits: Limits = DEFAULT_LIMITS):
+    """Load a ruleset from YAML text (see :func:`rulesengine.ruleset.loads`)."""
+    from .ruleset import loads as _loads
+
+    return _loads(text, path, limits)
+
+
+def validate(*paths: str) -> list:
+    """Validate ruleset files or folders: a report per file (see :mod:`rulesengine.validate`)."""
+    from .validate import validate_paths
+
+    return validate_paths(paths)
+
+
+def __getattr__(name: str):
+    """Ruleset, Check, CheckResult, CheckOdds: imported on first use, to keep start-up small."""
+    lazy = {"Ruleset": "ruleset", "Check": "ruleset", "CheckResult": "check", "CheckOdds": "check",
+            "RollResult": "dice", "Odds": "dice"}
+    if name in lazy:
+        import importlib
+
+        return getattr(importlib.import_module(f".{lazy[name]}", __name__), name)
+    raise AttributeError(f"module 'rulesengine' has no attribute {name!r}")
+
+
 __all__ = [
+    "Check",
+    "CheckOdds",
+    "CheckResult",
+    "Odds",
+    "RollResult",
+    "Ruleset",
+    "load",
+    "loads",
+    "validate",
     "DEFAULT_LIMITS",
     "DiceEvalError",
     "DiceSyntaxError",

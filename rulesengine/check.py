@@ -37,7 +37,7 @@ NOT_ALLOWED = "not_allowed"
 
 @dataclass(frozen=True)
 class Choice:
-    """One way to choose dice from a roll (MuDD: a pair), with the values it gives."""
+    """One way to choose dice from a roll (e.g. a pair of them), with the values it gives."""
 
     faces: tuple[int, ...]
     values: dict[str, Any]

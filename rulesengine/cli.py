@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = sub.add_parser("show", help="describe a ruleset or one of its checks in words")
-    p.add_argument("ruleset", help="a shipped id (e.g. gurps-4e) or a path")
+    p.add_argument("ruleset", help="a shipped ruleset id (see `rulesengine list`) or a path")
     p.add_argument("name", nargs="?", help="a check or procedure")
 
     p = sub.add_parser("export", help="print a ruleset as canonical JSON",
@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=helptext, description=helptext + ". Inputs are name=value words; "
                            "contest parties are party1.name=value, party2.name=value, ..."
                            + (" A value LO..HI sweeps that input (one or two inputs)." if name == "odds" else ""))
-        p.add_argument("ruleset", help="a shipped id (e.g. gurps-4e) or a path")
+        p.add_argument("ruleset", help="a shipped ruleset id (see `rulesengine list`) or a path")
         p.add_argument("name", help="a check or procedure of the ruleset")
         p.add_argument("assign", nargs="*", metavar="name=value", help="inputs")
         p.add_argument("--json", action="store_true", help="print JSON")
