@@ -60,6 +60,7 @@ def build_procedure(builder, name: str, spec: dict, ptr: str) -> Procedure | Non
     party_scope.names.update(result="the result", outcome="the outcome", success="whether it succeeded")
     settings: dict[str, Any] = {}
     if kind == "contest":
+        party_scope = party_scope.with_names(party="the party's number, 1 for the first")
         if not spec.get("rank_by"):
             builder.error(E_PROCEDURE, f"contest '{name}' needs rank_by", ptr, "e.g. rank_by: [result]")
             return None

@@ -54,11 +54,18 @@ def validate_file(path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:
     try:
         doc = load_file(path, limits)
     except LoadError as exc:
-        loc = exc.location if exc.location.path else Location(path, exc.location.line, exc.location.column,
-                                                              exc.location.pointer, exc.location.length,
-                                                              exc.location.source_line)
+        loc = exc.location
+        # Every diagnostic prints path:line:col; a file too large to read or not readable at
+        # all is reported at its start.
+        loc = Location(loc.path or path, loc.line or 1, loc.column or 1, loc.pointer, loc.length,
+                       loc.source_line)
         return FileReport(path, (Diagnostic(exc.code, exc.message, loc, exc.hint),))
-    _model, diagnostics = analyse(doc, limits)
+    model, diagnostics = analyse(doc, limits)
+    if model is not None:
+        from .reach import unreachable_outcomes
+        from .ruleset import Ruleset
+
+        diagnostics = diagnostics + unreachable_outcomes(Ruleset(model, doc, limits))
     return FileReport(path, tuple(diagnostics))
 
 

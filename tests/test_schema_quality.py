@@ -1,0 +1,51 @@
+"""The ruleset schema is written for editors: every property explains itself on hover.
+
+Every property has a description and an example, and every object is closed
+(additionalProperties false, or a typed map), so a typo is an error, not a silent no-op.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schemas" / "ruleset.schema.json").read_text())
+
+
+def walk(node, path="#"):
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from walk(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from walk(value, f"{path}/{i}")
+
+
+def test_the_schema_is_valid_draft_2020_12():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+def test_every_property_has_a_description_and_an_example():
+    missing = []
+    for path, node in walk(SCHEMA):
+        for name, prop in (node.get("properties") or {}).items() if "properties" in node else ():
+            target = prop
+            if "$ref" in prop and set(prop) <= {"$ref"}:
+                ref = prop["$ref"].split("/")[-1]
+                target = SCHEMA["$defs"][ref]
+            if not target.get("description"):
+                missing.append(f"{path}/properties/{name}: description")
+            if not (target.get("examples") or target.get("enum") or target.get("const") is not None
+                    or target.get("type") == "boolean" and "examples" in target):
+                missing.append(f"{path}/properties/{name}: example")
+    assert missing == []
+
+
+def test_every_object_is_closed():
+    open_objects = [path for path, node in walk(SCHEMA)
+                    if node.get("type") == "object" and "properties" in node
+                    and node.get("additionalProperties") is not False]
+    assert open_objects == []
