@@ -209,7 +209,7 @@ class CheckRunner:
                     hint=f"did you mean '{near}'?" if near else "inputs: " + (", ".join(names) or "none"))
         env: dict[str, Any] = {}
         for spec in self.check.inputs:
-            if spec.name in given:
+            if spec.name in given and not (given[spec.name] is None and spec.optional):
                 env[spec.name] = self._coerce(spec, given[spec.name])
             elif spec.has_default:
                 env[spec.name] = self._coerce(spec, spec.default)

@@ -188,7 +188,7 @@ def format_odds_table(odds) -> str:
     from .render import format_value
 
     rows = odds.rows()
-    head = f"{odds.expression}    mean {float(odds.mean):.4g}"
+    head = odds.expression + (f"    mean {float(odds.mean):.4g}" if odds.mean is not None else "")
     if odds.truncated:
         head += (f"    truncated {odds.truncated.numerator}/{odds.truncated.denominator}"
                  f" (~{float(odds.truncated):.2g}, explosions deeper than {odds.explode_depth})")

@@ -33,9 +33,9 @@ def _v(value: Any) -> str:
 
 
 def format_roll(result: Any) -> str:
-    from .procedures import ContestResult, ExtendedResult
+    from .procedures import AssistedResult, ContestResult, ExtendedResult, TeamResult
 
-    if isinstance(result, ContestResult):
+    if isinstance(result, (ContestResult, TeamResult, AssistedResult)):
         return f"{result.ruleset} / {result.procedure}\n{result.trace}"
     if isinstance(result, ExtendedResult):
         inputs = ", ".join(f"{k}={_v(v)}" for k, v in result.inputs.items())
@@ -80,7 +80,7 @@ def format_odds(odds: Any, csv_out: bool = False) -> str:
         for v, p in result.items():
             w.writerow(["result", _v(v), f"{p.numerator}/{p.denominator}", float(p)])
         return buf.getvalue().rstrip("\n")
-    name = getattr(odds, "check", None) or getattr(odds, "procedure", "")
+    name = getattr(odds, "procedure", None) or getattr(odds, "check", "")
     lines = [f"{odds.ruleset} / {name}"]
     inputs = getattr(odds, "inputs", None)
     if inputs:
@@ -292,6 +292,24 @@ def describe_runnable(rs, name: str) -> str:
             if "winner_result" in st:
                 lines.append(f"the winner's result becomes {st['winner_result'].text}")
             lines.append(f"parties: give party1.name=value, party2.name=value (inputs of {p.check})")
+        elif p.kind == "team":
+            lines.append(f"one member rolls {p.check} for the team: the {st['roller'].text} by "
+                         + (", then ".join(e.text for e in st["rank_by"]) or "their order"))
+            for k, e in st["member_values"].items():
+                lines.append(f"for every member: {k} = {e.text}")
+            lines.append(f"members: give party1.name=value, party2.name=value (inputs of {p.check})")
+        elif p.kind == "assisted":
+            order = "after the leader's dice (they may use leader_result)" if st["order"] == "leader_first" \
+                else "before the leader rolls"
+            lines.append(f"helpers make {st['helper_check']} {order}; the leader (party1) makes {p.check}")
+            for k, e in st["helper_inputs"].items():
+                lines.append(f"each helper's {k} = {e.text}")
+            for k, e in st["totals"].items():
+                lines.append(f"summed over the helpers: {k} = {e.text}")
+            if st["ruin_when"] is not None:
+                lines.append(f"a helper ruins the task when {st['ruin_when'].text}")
+            lines.append(f"the leader's {st['bonus_to']} gets + {st['bonus'].text}")
+            lines.append(f"helpers: {st['min_helpers']} to {st['max_helpers']} (party2, party3, ...)")
         else:
             lines.append("state: " + ", ".join(f"{k} = {e.text}" for k, e in st["state"].items()))
             lines.append("after each check:")

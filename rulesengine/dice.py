@@ -89,7 +89,7 @@ class Odds:
     @staticmethod
     def from_dist(expression: str, d: Dist, explode_depth: int) -> "Odds":
         probs = d.reduced().probabilities()
-        ordered = dict(sorted(probs.items(), key=lambda kv: (isinstance(kv[0], bool), kv[0])))
+        ordered = dict(sorted(probs.items(), key=lambda kv: _value_order(kv[0])))
         return Odds(expression, ordered, d.truncated, explode_depth)
 
     def probability(self, value: Value) -> Fraction:
@@ -106,8 +106,11 @@ class Odds:
         return all(isinstance(v, bool) for v in self.distribution)
 
     @property
-    def mean(self) -> Fraction:
-        """The expected value over the mass that was not truncated (true counts as 1)."""
+    def mean(self) -> Fraction | None:
+        """The expected value over the mass that was not truncated (true counts as 1);
+        None when the values are not numbers (text from a table, say)."""
+        if any(isinstance(v, str) for v in self.distribution):
+            return None
         mass = 1 - self.truncated
         if mass == 0:
             return Fraction(0)
@@ -132,11 +135,20 @@ class Odds:
                  "at_least": float(r["at_least"]), "at_most": float(r["at_most"])}
                 for r in self.rows()
             ],
-            "mean": float(self.mean),
-            "mean_exact": _fraction_text(self.mean),
+            "mean": None if self.mean is None else float(self.mean),
+            "mean_exact": None if self.mean is None else _fraction_text(self.mean),
             "truncated": _fraction_text(self.truncated),
             "explode_depth": self.explode_depth,
         }
+
+
+def _value_order(v: Any) -> tuple:
+    """Numbers in order, then yes/no values, then text: a distribution may mix them."""
+    if isinstance(v, bool):
+        return (1, int(v), "")
+    if isinstance(v, int):
+        return (0, v, "")
+    return (2, 0, str(v))
 
 
 def _fraction_text(p: Fraction) -> str:

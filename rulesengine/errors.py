@@ -22,6 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+def _one_line(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\\r").replace("\n", "\\n")
+
+
 @dataclass(frozen=True, slots=True)
 class Location:
     """Where a problem is: a file (or ``<expr>``), 1-based line and column, a JSON pointer.
@@ -66,6 +70,12 @@ class Diagnostic:
     hint: str | None = None
     severity: str = "error"  # "error" or "warning"
 
+    def __post_init__(self) -> None:
+        # Messages and hints are one line each, whatever text they quote.
+        object.__setattr__(self, "message", _one_line(self.message))
+        if self.hint is not None:
+            object.__setattr__(self, "hint", _one_line(self.hint))
+
     def to_dict(self) -> dict:
         loc = self.location
         return {
@@ -102,10 +112,11 @@ class RulesEngineError(Exception):
         hint: str | None = None,
         code: str | None = None,
     ) -> None:
+        message = _one_line(message)
         super().__init__(message)
         self.message = message
         self.location = location or Location()
-        self.hint = hint
+        self.hint = _one_line(hint) if hint is not None else None
         if code is not None:
             self.code = code
 

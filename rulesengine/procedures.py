@@ -100,9 +100,11 @@ def build_procedure(builder, name: str, spec: dict, ptr: str) -> Procedure | Non
         roller_names.update(roller_result="the roller's result", roller_success="whether the roller succeeded",
                             roller_outcome="the roller's outcome")
         values_scope = member_scope.with_names(**proc_scope.names, **roller_names)
-        settings["member_values"] = {n: builder.expr(e, f"{ptr}/member_values/{_esc(n)}", values_scope,
-                                                     what=f"member value '{n}'")
-                                     for n, e in (spec.get("member_values") or {}).items()}
+        settings["member_values"] = {}
+        for n, e in (spec.get("member_values") or {}).items():
+            settings["member_values"][n] = builder.expr(e, f"{ptr}/member_values/{_esc(n)}", values_scope,
+                                                        what=f"member value '{n}'")
+            values_scope.names[n] = "a member value"  # later member values may use it
     elif kind == "assisted":
         helper_check = builder.checks.get(spec.get("helper_check", check.name))
         if helper_check is None:
@@ -113,6 +115,7 @@ def build_procedure(builder, name: str, spec: dict, ptr: str) -> Procedure | Non
         helper_scope = _Scope({i.name: "input" for i in helper_check.inputs})
         order = spec.get("order", "helpers_first")
         inputs_scope = helper_scope.with_names(**proc_scope.names)
+        inputs_scope.names.update({f"leader_{i.name}": "the leader's input" for i in check.inputs})
         if order == "leader_first":
             inputs_scope.names["leader_result"] = "the leader's result before help"
         settings["helper_check"] = helper_check.name
@@ -387,6 +390,14 @@ class AssistedResult:
         return "ruined" if self.ruined else self.leader.outcome  # type: ignore[union-attr]
 
     @property
+    def dice(self):
+        """Every die rolled: the leader's, then each helper's."""
+        out = tuple(self.leader.dice) if self.leader is not None else ()
+        for h in self.helpers:
+            out += tuple(h.dice)
+        return out
+
+    @property
     def success(self) -> bool:
         return not self.ruined and self.leader is not None and self.leader.success
 
@@ -559,8 +570,14 @@ class ProcedureRunner:
             return tuple({} for _ in envs)
         rolled = {f"roller_{k}": v for k, v in roller_env.items()}
         rolled.update(roller_result=res.result, roller_success=res.success, roller_outcome=res.outcome)
-        return tuple({n: self._eval(e, {**env, **own, **rolled}) for n, e in st["member_values"].items()}
-                     for env in envs)
+        out = []
+        for env in envs:
+            local = {**env, **own, **rolled}
+            values: dict[str, Any] = {}
+            for n, e in st["member_values"].items():  # in order: each may use the ones before
+                values[n] = local[n] = self._eval(e, local)
+            out.append(values)
+        return tuple(out)
 
     def _roll_team(self, parties, source, inputs) -> TeamResult:
         own = self._own_inputs(inputs)
@@ -570,7 +587,8 @@ class ProcedureRunner:
         who, roller_env, envs = self._choose_roller(members, own)
         result = self.runner.roll_from(members[who], source)
         values = self._member_values(envs, roller_env, own, result)
-        lines = [f"member {who + 1} rolls for the team"] + result.trace.splitlines()
+        lines = [f"member {who + 1} rolls for the team"
+                 + ("   (secret: the GM rolls, only the GM sees)" if result.secret else "")] + result.trace.splitlines()
         lines.append(f"{result.outcome}, result {_jsonable(result.result)}")
         for i, v in enumerate(values):
             if v:
@@ -611,10 +629,11 @@ class ProcedureRunner:
                              f"(party2 onwards), got {len(helpers_raw)}")
         return own, leader, helpers_raw
 
-    def _helper_values(self, raw: Mapping[str, Any], own: dict, leader_result: Any) -> dict[str, Any]:
+    def _helper_values(self, raw: Mapping[str, Any], own: dict, leader: dict[str, Any], leader_result: Any,
+                       index: int) -> dict[str, Any]:
         runner = self._helper_runner()
         given = dict(raw)
-        env = {**own, **given}
+        env = {**own, **{f"leader_{k}": v for k, v in leader.items()}, **given}
         if self.proc.settings["order"] == "leader_first":
             env["leader_result"] = leader_result
         for n, e in self.proc.settings["helper_inputs"].items():
@@ -622,7 +641,7 @@ class ProcedureRunner:
         try:
             return runner.coerce_inputs(given)
         except InputError as exc:
-            raise InputError(f"a helper: {exc.message}", hint=exc.hint) from None
+            raise InputError(f"party {index + 2} (a helper): {exc.message}", hint=exc.hint) from None
 
     def _contribution(self, res, env: Mapping[str, Any], own: dict) -> tuple[tuple, bool]:
         st = self.proc.settings
@@ -647,6 +666,16 @@ class ProcedureRunner:
         lines: list[str] = []
         sample = None
         leader_result = None
+        provisional = None
+        _env, gated, _fixed, _secret = runner.before_roll(leader)
+        if gated is not None and st["order"] == "leader_first":
+            # The leader acts first and its check is decided without a roll (not allowed, or
+            # no roll needed): helpers have nothing to help with. (Helpers first: the gates
+            # are decided with their bonus, which may be what allows the check.)
+            result = runner.roll_from(leader, source)
+            lines.append(f"leader: {result.outcome}" + (f" ({result.reason})" if result.reason else ""))
+            return AssistedResult(self.ruleset.id, self.proc.name, result, (), {n: 0 for n in st["totals"]}, 0,
+                                  False, "\n".join(lines))
         if st["order"] == "leader_first":
             sample = runner.sample(leader, source)
             provisional = runner.finish(leader, sample)
@@ -654,7 +683,7 @@ class ProcedureRunner:
             lines.append(f"leader rolls: {provisional.outcome}, result {_jsonable(leader_result)} before help")
         helpers, sums, ruined = [], None, False
         for i, raw in enumerate(helpers_raw):
-            values = self._helper_values(raw, own, leader_result)
+            values = self._helper_values(raw, own, leader, leader_result, i)
             h = hrunner.roll_from(values, source)
             helpers.append(h)
             contrib, bad = self._contribution(h, values, own)
@@ -663,7 +692,7 @@ class ProcedureRunner:
             lines.append(f"helper {i + 1}: {h.outcome}, result {_jsonable(h.result)}" + (" — ruins the task" if bad else ""))
         totals = dict(zip(st["totals"], sums or tuple(0 for _ in st["totals"])))
         bonus = 0 if ruined else self._bonus(tuple(totals.values()), own)
-        final = None
+        final = provisional  # when ruined after the leader rolled, keep the leader's dice
         if ruined:
             lines.append("the task is ruined")
         else:
@@ -675,12 +704,13 @@ class ProcedureRunner:
         return AssistedResult(self.ruleset.id, self.proc.name, final, tuple(helpers), totals, bonus, ruined,
                               "\n".join(lines))
 
-    def _helpers_dist(self, helpers_raw, own: dict, leader_result: Any, cache: dict) -> dict[tuple, Fraction]:
+    def _helpers_dist(self, helpers_raw, own: dict, leader: dict[str, Any], leader_result: Any,
+                      cache: dict) -> dict[tuple, Fraction]:
         """(summed totals, ruined) → probability, over every helper's resolutions."""
         hrunner = self._helper_runner()
         states: dict[tuple, Fraction] = {(tuple(0 for _ in self.proc.settings["totals"]), False): Fraction(1)}
-        for raw in helpers_raw:
-            values = self._helper_values(raw, own, leader_result)
+        for i, raw in enumerate(helpers_raw):
+            values = self._helper_values(raw, own, leader, leader_result, i)
             key = tuple(sorted((k, str(v)) for k, v in values.items()))
             if key not in cache:
                 outs, denom = hrunner.resolutions(values)
@@ -715,8 +745,11 @@ class ProcedureRunner:
             if res.success:
                 success += p
 
-        if st["order"] == "helpers_first":
-            for (sums, bad), p in self._helpers_dist(helpers_raw, own, None, cache).items():
+        _env, gated, _fixed, _secret = runner.before_roll(leader)
+        if gated is not None and st["order"] == "leader_first":
+            add(gated, Fraction(1))
+        elif st["order"] == "helpers_first":
+            for (sums, bad), p in self._helpers_dist(helpers_raw, own, leader, None, cache).items():
                 if bad:
                     outcomes["ruined"] += p
                     continue
@@ -726,13 +759,11 @@ class ProcedureRunner:
                 for res, _env, w in outs:
                     add(res, p * Fraction(w, denom))
         else:
-            _env, gated, joint, denom = runner.joint_rolls(leader)
-            if gated is not None:
-                add(gated, Fraction(1))
+            _env, _gated, joint, denom = runner.joint_rolls(leader)
             for rolls, w in joint:
                 p = Fraction(w, denom)
                 provisional = runner.resolve_rolls(leader, rolls)
-                for (sums, bad), q in self._helpers_dist(helpers_raw, own, provisional.result, cache).items():
+                for (sums, bad), q in self._helpers_dist(helpers_raw, own, leader, provisional.result, cache).items():
                     if bad:
                         outcomes["ruined"] += p * q
                         continue

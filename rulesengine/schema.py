@@ -163,7 +163,8 @@ def _describe(value: Any) -> str:
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, str):
-        return f"'{value}'" if len(value) < 40 else f"'{value[:37]}...'"
+        text = value.replace("\n", "\\n")
+        return f"'{text}'" if len(text) < 40 else f"'{text[:37]}...'"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):

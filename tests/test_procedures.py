@@ -25,6 +25,9 @@ checks:
     inputs:
       bonus: {type: integer, default: 0, min: -10, max: 10}
       target: {type: integer, default: 4}
+      blocked: {type: boolean, default: false}
+    gates:
+      - {when: blocked, outcome: not_allowed, reason: blocked}
     roll: 1d6
     result: roll + bonus
     outcomes:
@@ -60,7 +63,7 @@ procedures:
     inputs: {all_must_succeed: {type: boolean, default: false}}
     rank_by: [bonus]
     roller: if(all_must_succeed, 'lowest', 'highest')
-    member_values: {learns: roller_success and bonus <= roller_bonus - 2}
+    member_values: {learns: roller_success and bonus <= roller_bonus - 2, bonus_after: "if(learns, 2, 0)"}
   helped:
     kind: assisted
     check: d6
@@ -75,6 +78,15 @@ procedures:
     order: leader_first
     helpers: {min: 1, max: 2}
     helper_inputs: {target: "max(4, leader_result)"}
+    totals: {hits: "if(success, 1, 0)"}
+    ruin_when: outcome == 'botch'
+    bonus: hits
+    bonus_to: bonus
+  copycat:
+    kind: assisted
+    check: d6
+    helpers: {min: 1, max: 1}
+    helper_inputs: {target: leader_target}
     totals: {hits: "if(success, 1, 0)"}
     bonus: hits
     bonus_to: bonus
@@ -243,8 +255,8 @@ def test_assisted_check_after_the_leader_reuses_the_leaders_dice(rs):
     outcomes: dict[str, F] = {}
     for lead, helper in itertools.product(D6, D6):
         provisional = outcome(lead)[2]
-        _, ok, _ = outcome(helper, 0, max(4, provisional))
-        name, _, _ = outcome(lead, int(ok))
+        helper_name, ok, _ = outcome(helper, 0, max(4, provisional))
+        name = "ruined" if helper_name == "botch" else outcome(lead, int(ok))[0]
         outcomes[name] = outcomes.get(name, F(0)) + F(1, 36)
     assert {k: v for k, v in o.outcomes.items() if v} == outcomes
     r = proc.roll(parties=[{}, {}], faces=[3, 5])  # leader 3; helper 5 ≥ max(4, 3): +1 → 4, a hit
@@ -257,3 +269,30 @@ def test_procedure_inputs_are_checked(rs):
         rs.procedure("helped").roll(parties=[{}], seed=1)
     with pytest.raises(InputError, match="unknown input 'gaol'"):
         rs.procedure("race").roll({"gaol": 3}, seed=1)
+
+
+def test_member_values_may_use_the_ones_before(rs):
+    r = rs.procedure("team").roll(parties=[{"bonus": 1}, {"bonus": 4}], faces=[5])
+    assert [m["bonus_after"] for m in r.member_values] == [2, 0]
+
+
+def test_a_leader_who_may_not_act_first_gets_no_help_and_nobody_rolls(rs):
+    proc = rs.procedure("after")
+    r = proc.roll(parties=[{"blocked": True}, {}], faces=[])
+    assert (r.outcome, r.helpers, r.bonus) == ("not_allowed", (), 0)
+    assert proc.odds(parties=[{"blocked": True}, {}]).outcomes["not_allowed"] == 1
+
+
+def test_a_ruined_task_keeps_the_leaders_dice(rs):
+    r = rs.procedure("after").roll(parties=[{}, {}], faces=[5, 1])  # the helper botches
+    assert r.outcome == "ruined" and [d.face for d in r.dice] == [5, 1]
+
+
+def test_helper_inputs_may_read_the_leaders_inputs(rs):
+    r = rs.procedure("copycat").roll(parties=[{"target": 6}, {}], faces=[5, 5])
+    assert r.helpers[0].inputs["target"] == 6 and r.bonus == 0  # 5 misses the leader's target 6
+
+
+def test_helper_errors_name_the_party(rs):
+    with pytest.raises(InputError, match="party 2 \\(a helper\\): unknown input 'bonsu'"):
+        rs.procedure("helped").roll(parties=[{}, {"bonsu": 1}], seed=1)

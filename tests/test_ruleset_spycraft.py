@@ -1,4 +1,4 @@
-"""Tests for rulesets/spycraft-2e.yaml: Spycraft 2.0 skill checks (SC-1..SC-9).
+"""Tests for rulesets/spycraft-2e.yaml: Spycraft 2.0 skill checks (SC-1..SC-12).
 
 Source: the Spycraft 2.0 skill check rules, seed 001 (``/work/shared/seeds/001_681f116ee56e4725.txt``),
 with the rule ids of MECHANICS.md ("spycraft-2e"). The seed's worked examples (Kevin's
@@ -7,9 +7,9 @@ minion) are replayed with faces; the exact odds are checked against a brute forc
 here in plain Python (every natural d20, every face of every action die), independently of
 the engine.
 
-Not tested here: SC-10 (cooperative), SC-11 (team) and SC-12 (directed checks, Kevin's
-tutoring) are not in the ruleset, because they need procedure kinds the engine does not
-have yet (see the ruleset's description).
+SC-10 (cooperative checks), SC-11 (team checks) and SC-12 (directed checks, Kevin tutoring
+his teammates) are tested at the end: replays with faces, and exact odds against a plain
+Python restatement that enumerates the leader's and every helper's d20.
 """
 
 from __future__ import annotations
@@ -139,8 +139,8 @@ def test_file_header_names_and_rule_coverage(ruleset):
     assert PATH.read_text(encoding="utf-8").startswith(
         "# yaml-language-server: $schema=../schemas/ruleset.schema.json\n")
     assert load("spycraft-2e").id == "spycraft-2e"
-    assert ruleset.checks() == ["skill_check", "opposed_check"]
-    assert ruleset.procedures() == ["opposed", "opposed_tie_stands"]
+    assert ruleset.checks() == ["skill_check", "opposed_check", "cooperative_check", "directed_check"]
+    assert ruleset.procedures() == ["opposed", "opposed_tie_stands", "cooperative", "team", "directed"]
     skill = ruleset.model.checks["skill_check"]
     names = [i.name for i in skill.inputs]
     assert names[:5] == ["bonus", "ranks", "dc", "threat_range", "action_dice"]
@@ -156,7 +156,11 @@ def test_file_header_names_and_rule_coverage(ruleset):
         covered |= set(c.rules)
     for p in ruleset.model.procedures.values():
         covered |= set(p.rules)
-    assert covered == {f"SC-{i}" for i in range(1, 10)}  # SC-10..SC-12: not expressible yet
+    assert covered == {f"SC-{i}" for i in range(1, 13)}
+    procs = ruleset.model.procedures
+    assert procs["cooperative"].rules == ("SC-10",) and procs["cooperative"].kind == "assisted"
+    assert procs["team"].rules == ("SC-11",) and procs["team"].kind == "team"
+    assert procs["directed"].rules == ("SC-12",) and procs["directed"].kind == "team"
     assert "seed 001" in ruleset.model.source.section
 
 
@@ -497,3 +501,329 @@ def test_sc9_three_runner_race_odds(ruleset):
     wins, tie = brute_contest(sides, breakers=False)
     assert list(odds.wins) == wins and odds.tie == tie
     assert sum(odds.wins) + odds.tie == 1
+
+
+# ---- SC-10 / SC-11 / SC-12: cooperative, team and directed checks -----------------------------------------
+#
+# Critical results, as this ruleset defines them (cooperative_check, directed_check): a critical
+# success is a threat (a natural in the threat range on a successful check, or with no DC) that the
+# player activates with an action die (activate_threat, default true); a critical failure is an
+# error (a natural 1, or 1-3 untrained) that the GC activates with action dice (gc_error_dice > 0,
+# default 0), whatever the result. The restatement below is written from the seed, not the YAML.
+
+
+def critical_check(natural, dice_total=0, *, bonus, ranks, dc=None, threat_range=20, activate_threat=True,
+                   gc_error_dice=0, cap_modifier=0, reading="lifted_first"):
+    """One check with critical results: (outcome, result). ``dc`` None: the task has no set DC."""
+    cap = cap_for(ranks) + cap_modifier
+    raw = natural + bonus
+    with_cap = cap + dice_total if raw > cap else min(raw + dice_total, cap)
+    without_cap = raw + dice_total
+    judged = without_cap if reading == "lifted_first" else with_cap
+    threat = natural >= threat_range and (dc is None or judged >= dc)
+    result = without_cap if threat else with_cap
+    error = natural <= (3 if ranks == 0 else 1)
+    if error and gc_error_dice > 0:
+        return "critical_failure", result
+    if threat and activate_threat:
+        return "critical_success", result
+    if dc is None:
+        return "no_dc", result
+    return ("success" if result >= dc else "failure"), result
+
+
+CHECK_KEYS = ("bonus", "ranks", "dc", "threat_range", "activate_threat", "gc_error_dice", "cap_modifier")
+
+
+def _kw(party, **extra):
+    """A party's engine inputs as critical_check's keywords."""
+    kw = {k: v for k, v in party.items() if k in CHECK_KEYS}
+    if "threat_reading" in party:
+        kw["reading"] = party["threat_reading"]
+    kw.update(extra)
+    return kw
+
+
+def brute_cooperative(leader, helpers, set_dc=True):
+    """Seed 001, Cooperative Skill Checks, enumerated: every leader d20 (and action die), every
+    helper d20. Helpers' DC: 15 with a set DC, else the leader's result - 10 (at least 15). The
+    leader gets +1 per successful helper (at most +5) and +1 per helper critical success; one
+    helper critical failure ruins the task. Returns (outcomes, results, bonuses)."""
+    outcomes, results, bonuses = defaultdict(int), defaultdict(int), defaultdict(int)
+    leader_dice = list(itertools.product(range(1, leader.get("action_die", 4) + 1),
+                                         repeat=leader.get("action_dice", 0)))
+    total = 20 * len(leader_dice) * 20 ** len(helpers)
+    for natural in range(1, 21):
+        for dice in leader_dice:
+            _, before = critical_check(natural, sum(dice), **_kw(leader))
+            helper_dc = 15 if set_dc else max(15, before - 10)
+            # each helper's outcome for each natural d20, against this DC
+            table = [{n: critical_check(n, **_kw(h, dc=helper_dc))[0] for n in range(1, 21)} for h in helpers]
+            for naturals in itertools.product(range(1, 21), repeat=len(helpers)):
+                outs = [t[n] for t, n in zip(table, naturals)]
+                if "critical_failure" in outs:
+                    outcomes["ruined"] += 1
+                    continue
+                successes = sum(o in ("success", "critical_success") for o in outs)
+                criticals = outs.count("critical_success")
+                bonus = min(5, successes) + criticals
+                bonuses[bonus] += 1
+                name, result = critical_check(natural, sum(dice), **_kw(leader, bonus=leader["bonus"] + bonus))
+                outcomes[name] += 1
+                results[result] += 1
+    frac = lambda d: {k: Fraction(v, total) for k, v in d.items()}  # noqa: E731
+    return frac(outcomes), frac(results), frac(bonuses)
+
+
+@pytest.fixture(scope="module")
+def cooperative(ruleset):
+    return ruleset.procedure("cooperative")
+
+
+@pytest.mark.parametrize("set_dc, leader, helpers", [
+    # A set DC (every helper against 15); the leader spends a d4 action die (rolled once, reused
+    # with the help); an untrained helper whose errors (1-3) the GC activates.
+    (True, dict(bonus=12, ranks=6, dc=25, threat_range=19, action_dice=1, action_die=4),
+     [dict(bonus=4, ranks=2), dict(bonus=1, ranks=0, gc_error_dice=1)]),
+    # No set DC: helpers against the leader's result - 10 (at least 15); a wide threat range,
+    # an error the GC activates, a helper who does not activate his threats.
+    (False, dict(bonus=20, ranks=8, threat_range=19),
+     [dict(bonus=8, ranks=4, threat_range=18), dict(bonus=6, ranks=3, gc_error_dice=2),
+      dict(bonus=10, ranks=5, activate_threat=False)]),
+    # A set DC the leader can reach only with help; a helper whose threat is judged first.
+    (True, dict(bonus=19, ranks=9, dc=38),
+     [dict(bonus=14, ranks=1, threat_range=19, threat_reading="judged_first"), dict(bonus=3, ranks=1)]),
+])
+def test_sc10_cooperative_odds_match_brute_force(cooperative, set_dc, leader, helpers):
+    """SC-10 (seed 001, Cooperative Skill Checks): exact odds of every outcome, the leader's final
+    result and the helpers' bonus, against the enumeration above."""
+    odds = cooperative.odds({"set_dc": set_dc}, parties=[leader, *helpers])
+    outcomes, results, bonuses = brute_cooperative(leader, helpers, set_dc)
+    assert nonzero(odds.outcomes) == outcomes
+    assert odds.result_distribution == results
+    assert odds.bonus_distribution == bonuses
+    assert odds.success == sum(p for n, p in outcomes.items() if n in ("success", "critical_success", "no_dc"))
+    assert sum(odds.outcomes.values()) == 1
+
+
+def test_sc10_a_helper_critical_failure_ruins_the_task(cooperative):
+    """Seed 001, Cooperative Skill Checks: if even one helper's check is a critical failure the
+    whole task is ruined. The leader (+10, 6 ranks) rolls 14 against DC 25: 24 alone. The first
+    helper (+4) rolls 15: 19 against DC 15, a success. The second is untrained (+1, errors on
+    1-3) and rolls 2: an error; the GC spends an action die on it, so the task is ruined. Left
+    alone by the GC, the error is only a tag: the leader gets +1 and makes 25."""
+    leader, helper = {"bonus": 10, "ranks": 6, "dc": 25}, {"bonus": 4, "ranks": 2}
+    r = cooperative.roll(parties=[leader, helper, {"bonus": 1, "ranks": 0, "gc_error_dice": 1}], faces=[14, 15, 2])
+    assert (r.outcome, r.success, r.result, r.ruined) == ("ruined", False, None, True)
+    assert [h.outcome for h in r.helpers] == ["success", "critical_failure"]
+    assert [h.inputs["dc"] for h in r.helpers] == [15, 15]
+    assert "ruins the task" in r.trace
+    r = cooperative.roll(parties=[leader, helper, {"bonus": 1, "ranks": 0}], faces=[14, 15, 2])
+    assert [h.outcome for h in r.helpers] == ["success", "failure"] and r.helpers[1].tags == ("error",)
+    assert (r.bonus, r.outcome, r.result) == (1, "success", 25)
+    assert r.leader.dice[0].face == 14  # the leader's same die, worked out again with the help
+    # An activated error is a critical failure even when the helper's result makes the DC.
+    r = cooperative.roll(parties=[leader, helper, {"bonus": 20, "ranks": 5, "gc_error_dice": 1}], faces=[14, 15, 1])
+    assert r.helpers[1].result == 21 and r.helpers[1].outcome == "critical_failure" and r.outcome == "ruined"
+
+
+SEVEN_HELPERS = [{"bonus": 5, "ranks": 2} for _ in range(7)]
+
+
+def test_sc10_successful_helpers_give_at_most_plus_5(cooperative):
+    """Seed 001: +1 per successful helper, to a maximum of +5 however many help. Seven helpers
+    (+5) roll 10 to 16: all reach 15 and succeed, no threat. The leader (+10, 9 ranks) rolls 15:
+    25 + 5 = 30 against DC 30."""
+    r = cooperative.roll(parties=[{"bonus": 10, "ranks": 9, "dc": 30}, *SEVEN_HELPERS],
+                         faces=[15, 10, 11, 12, 13, 14, 15, 16])
+    assert r.totals == {"successes": 7, "criticals": 0}
+    assert (r.bonus, r.outcome, r.result) == (5, "success", 30)
+    assert r.leader.values["total"] == 30
+    r = cooperative.roll(parties=[{"bonus": 10, "ranks": 9, "dc": 30}, *SEVEN_HELPERS],
+                         faces=[14, 10, 11, 12, 13, 14, 15, 16])
+    assert (r.bonus, r.outcome, r.result) == (5, "failure", 29)
+
+
+def test_sc10_helper_critical_successes_go_beyond_the_cap(cooperative):
+    """Seed 001: each helper's critical success adds +1 more, and this bonus may pass the +5 limit.
+    Seven helpers succeed; two roll a natural 20 and activate the threat (critical successes); a
+    third rolls 20 but does not activate it (a plain success with a threat). +5 + 2 = +7: the
+    leader's 13 + 10 = 23 becomes 30. A natural 20 on a failing helper is no critical success."""
+    helpers = [dict(h) for h in SEVEN_HELPERS]
+    helpers[2]["activate_threat"] = False
+    r = cooperative.roll(parties=[{"bonus": 10, "ranks": 9, "dc": 30}, *helpers],
+                         faces=[13, 20, 20, 20, 12, 13, 14, 15])
+    assert [h.outcome for h in r.helpers][:3] == ["critical_success", "critical_success", "success"]
+    assert r.helpers[2].tags == ("threat",)
+    assert r.totals == {"successes": 7, "criticals": 2}
+    assert (r.bonus, r.outcome, r.result) == (7, "success", 30)
+    helpers[3] = {"bonus": -6, "ranks": 0}  # 20 - 6 = 14 < 15: failure, so no threat and no critical
+    r = cooperative.roll(parties=[{"bonus": 10, "ranks": 9, "dc": 30}, *helpers],
+                         faces=[13, 20, 20, 20, 20, 13, 14, 15])
+    assert r.helpers[3].outcome == "failure" and r.helpers[3].tags == ()
+    assert r.totals == {"successes": 6, "criticals": 2} and r.bonus == 7
+
+
+def test_sc10_without_a_set_dc_helpers_face_the_leaders_result_minus_10(cooperative):
+    """Seed 001: with no set DC, each helper's DC is the leader's result - 10, at least 15. The
+    leader (+20, 8 ranks) rolls first: 15 → 35, so the helpers need 25: +8 rolling 16 (24) fails,
+    +10 rolling 15 (25) succeeds. The leader's 35 becomes 36 on the same die; with no DC the outcome
+    is no_dc (the result sets the effect). A leader's 22 gives DC 15, not 12."""
+    leader = {"bonus": 20, "ranks": 8}
+    helpers = [{"bonus": 8, "ranks": 4}, {"bonus": 10, "ranks": 5}]
+    r = cooperative.roll({"set_dc": False}, parties=[leader, *helpers], faces=[15, 16, 15])
+    assert [h.inputs["dc"] for h in r.helpers] == [25, 25]
+    assert [h.outcome for h in r.helpers] == ["failure", "success"]
+    assert (r.bonus, r.outcome, r.result, r.success) == (1, "no_dc", 36, True)
+    r = cooperative.roll({"set_dc": False}, parties=[leader, *helpers], faces=[2, 6, 4])
+    assert [h.inputs["dc"] for h in r.helpers] == [15, 15]
+    assert [h.outcome for h in r.helpers] == ["failure", "failure"] and r.result == 22
+    # A set DC: the helpers' DC is 15 whatever the leader rolled.
+    r = cooperative.roll(parties=[{**leader, "dc": 40}, *helpers], faces=[15, 7, 5])
+    assert [h.inputs["dc"] for h in r.helpers] == [15, 15] and r.bonus == 2 and r.result == 37
+
+
+def test_sc10_no_take_10_or_20_for_the_leader_or_a_helper(cooperative):
+    """Seed 001: in a cooperative check neither the leader nor any helper may take 10 or 20:
+    cooperative_check has no `take` input."""
+    leader, helper = {"bonus": 10, "ranks": 6, "dc": 25}, {"bonus": 4, "ranks": 2}
+    with pytest.raises(InputError, match="party 1: unknown input 'take'"):
+        cooperative.roll(parties=[{**leader, "take": "take_10"}, helper], seed=1)
+    with pytest.raises(InputError, match="unknown input 'take'"):
+        cooperative.roll(parties=[leader, {**helper, "take": "take_20"}], seed=1)
+
+
+def test_sc10_helper_limit(cooperative):
+    """Seed 001: only so many characters may work on each check (the skill's own limit, a table
+    the seed does not give). The procedure takes 1 to 7 helpers (the engine's most); the skill's
+    limit is the caller's to respect (see the procedure's description)."""
+    with pytest.raises(InputError, match="1 to 7 helpers"):
+        cooperative.roll(parties=[{"bonus": 10, "ranks": 6, "dc": 25}], seed=1)
+    with pytest.raises(InputError, match="1 to 7 helpers"):
+        cooperative.roll(parties=[{"bonus": 10, "ranks": 6, "dc": 25}, *SEVEN_HELPERS, {"bonus": 1, "ranks": 1}],
+                         seed=1)
+
+
+# ---- SC-11: team checks -------------------------------------------------------------------------------------------
+
+TEAM = [{"bonus": 5, "ranks": 2, "dc": 15}, {"bonus": 9, "ranks": 5, "dc": 15},
+        {"bonus": 9, "ranks": 4, "dc": 15}, {"bonus": 3, "ranks": 1, "dc": 15}]
+
+
+def test_sc11_highest_bonus_rolls_when_one_success_suffices(ruleset):
+    """Seed 001, Team Skill Checks: when one success is enough (a team Notice check), the member
+    with the highest skill bonus rolls for the team; between the two +9s the team chooses, by
+    listing its choice first."""
+    team = ruleset.procedure("team")
+    r = team.roll(parties=TEAM, faces=[6])
+    assert r.roller == 1 and r.check.result == 15 and r.outcome == "success"
+    r = team.roll(parties=[TEAM[0], TEAM[2], TEAM[1], TEAM[3]], faces=[6])
+    assert r.roller == 1 and r.check.inputs["ranks"] == 4  # the other +9, now listed first
+    assert "member 2 rolls for the team" in r.trace
+
+
+def test_sc11_lowest_bonus_rolls_when_all_must_succeed(ruleset):
+    """Seed 001: when every member must succeed (simultaneous Security checks), the member with
+    the lowest bonus rolls: +3 rolling 6 makes 9, a failure for the whole team."""
+    team = ruleset.procedure("team")
+    r = team.roll({"all_must_succeed": True}, parties=TEAM, faces=[6])
+    assert r.roller == 3 and (r.outcome, r.check.result) == ("failure", 9)
+
+
+@pytest.mark.parametrize("all_must_succeed, roller", [(False, 1), (True, 3)])
+def test_sc11_team_odds_are_the_rollers_check_odds(ruleset, check, all_must_succeed, roller):
+    """The team's odds are exactly the rolling member's skill_check odds (and the brute force's).
+    skill_check's optional take_allowed is left out, and then given: both must work."""
+    for members in (TEAM, [{**m, "take_allowed": True} for m in TEAM]):
+        odds = ruleset.procedure("team").odds({"all_must_succeed": all_must_succeed}, parties=members)
+        assert odds.roller == roller
+        alone = check.odds(members[roller])
+        assert odds.outcomes == alone.outcomes and odds.result_distribution == alone.result_distribution
+        outcomes, _, results = brute_odds(bonus=TEAM[roller]["bonus"], ranks=TEAM[roller]["ranks"], dc=15)
+        assert nonzero(odds.outcomes) == outcomes and odds.result_distribution == results
+        assert odds.success == outcomes.get("success", 0)
+
+
+# ---- SC-12: directed checks ------------------------------------------------------------------------------------------
+
+KEVIN_TUTOR = {"bonus": 22, "ranks": 8, "dc": 30}
+KEVIN_TEAM = [KEVIN_TUTOR, {"bonus": 2, "ranks": 0, "dc": 30}, {"bonus": 7, "ranks": 3, "dc": 30},
+              {"bonus": 13, "ranks": 7, "dc": 30}]
+
+
+def values(r, name):
+    return [m[name] for m in r.member_values]
+
+
+def test_sc12_kevin_tutors_teammates_with_0_3_and_7_ranks(ruleset):
+    """Seed 001, Directed Skill Checks, the example: Kevin (8 ranks in Analysis, +22) tutors his
+    three teammates in Authenticate; they have 0, 3 and 7 ranks. The GC rolls in secret: 12 → 34
+    against DC 30, a success. Only the first two teammates (8 - 0 and 8 - 3 are 4 or more) gain
+    +2 on their next identical check, for 8 minutes (Kevin's ranks); the third (8 - 7 = 1) does not."""
+    r = ruleset.procedure("directed").roll(parties=KEVIN_TEAM, faces=[12])
+    assert r.roller == 0 and r.check.secret is True
+    assert (r.outcome, r.check.result) == ("success", 34)
+    assert values(r, "benefits") == [False, True, True, False]
+    assert values(r, "synergy") == [0, 2, 2, 0]
+    assert values(r, "minutes") == [0, 8, 8, 0]
+    assert values(r, "penalty") == [0, 0, 0, 0]
+    # The same example as exact odds: the first two benefit exactly when Kevin succeeds (8+).
+    odds = ruleset.procedure("directed").odds(parties=KEVIN_TEAM)
+    assert odds.success == Fraction(13, 20)
+    assert [m["benefits"].get(True, 0) for m in odds.member_values] == [0, Fraction(13, 20), Fraction(13, 20), 0]
+    assert odds.member_values[1]["minutes"] == {0: Fraction(7, 20), 8: Fraction(12, 20), 16: Fraction(1, 20)}
+
+
+def test_sc12_ranks_must_trail_the_tutor_by_4_and_the_watcher_must_watch(ruleset):
+    """Seed 001: a watcher benefits only if the tutor's ranks exceed his by 4 or more (4 ranks
+    under Kevin's 8: yes; 5: no), and only if he watched throughout without acting."""
+    team = [KEVIN_TUTOR, {"bonus": 9, "ranks": 4, "dc": 30}, {"bonus": 10, "ranks": 5, "dc": 30},
+            {"bonus": 2, "ranks": 0, "dc": 30, "watched": False}]
+    r = ruleset.procedure("directed").roll(parties=team, faces=[12])
+    assert values(r, "benefits") == [False, True, False, False]
+
+
+def test_sc12_failure_critical_success_and_time(ruleset):
+    """Seed 001: a failure wastes the time (nobody gains); a critical success (an activated threat)
+    lasts twice the tutor's ranks in minutes or to the end of the following scene; otherwise the
+    bonus lasts the tutor's ranks in minutes or to the end of the scene, whichever ends first. A
+    directed check takes 10 times the usual time."""
+    directed = ruleset.procedure("directed")
+    r = directed.roll(parties=KEVIN_TEAM, faces=[7])  # 29 < 30
+    assert r.outcome == "failure" and values(r, "synergy") == [0, 0, 0, 0] and values(r, "minutes") == [0] * 4
+    r = directed.roll(parties=KEVIN_TEAM, faces=[20])  # a threat, activated: 42 (the cap lifted)
+    assert (r.outcome, r.check.result) == ("critical_success", 42)
+    assert values(r, "minutes") == [0, 16, 16, 0]
+    r = directed.roll({"scene_minutes_left": 5, "next_scene_minutes": 6}, parties=KEVIN_TEAM, faces=[20])
+    assert values(r, "minutes") == [0, 11, 11, 0]  # to the end of the next scene: 5 + 6 < 16
+    r = directed.roll({"scene_minutes_left": 5}, parties=KEVIN_TEAM, faces=[12])
+    assert values(r, "minutes") == [0, 5, 5, 0]  # the scene ends before 8 minutes pass
+    no_activation = [{**KEVIN_TUTOR, "activate_threat": False}, *KEVIN_TEAM[1:]]
+    r = directed.roll(parties=no_activation, faces=[20])
+    assert r.outcome == "success" and r.check.tags == ("threat",) and values(r, "minutes") == [0, 8, 8, 0]
+    timed = [{**KEVIN_TUTOR, "usual_time": 3}, *KEVIN_TEAM[1:]]
+    r = directed.roll(parties=timed, faces=[12])
+    assert values(r, "time_needed") == [30] * 4 and r.check.values["usual_time"] == 3
+
+
+def test_sc12_an_error_lets_the_gc_impose_a_penalty(ruleset):
+    """Seed 001: with an error the GC may secretly spend action dice, each a -1 penalty on every
+    identical check until the end of the scene (here on every member who watched, Kevin too). A
+    critical failure gives no bonus; an error the GC leaves alone is only a tag."""
+    directed = ruleset.procedure("directed")
+    team = [{**KEVIN_TUTOR, "gc_error_dice": 2}, *KEVIN_TEAM[1:3], {**KEVIN_TEAM[3], "watched": False}]
+    r = directed.roll(parties=team, faces=[1])
+    assert r.outcome == "critical_failure" and r.check.secret
+    assert values(r, "penalty") == [-2, -2, -2, 0] and values(r, "synergy") == [0] * 4
+    r = directed.roll(parties=KEVIN_TEAM, faces=[1])  # 23, a failure; the error is not activated
+    assert r.outcome == "failure" and r.check.tags == ("error",) and values(r, "penalty") == [0] * 4
+    odds = directed.odds(parties=team)
+    assert odds.outcomes["critical_failure"] == Fraction(1, 20)
+    assert odds.member_values[1]["penalty"] == {0: Fraction(19, 20), -2: Fraction(1, 20)}
+
+
+def test_sc12_the_players_may_roll_if_the_gc_allows(ruleset):
+    """Seed 001 (Players and Dice): the GC may let players roll their own secret checks."""
+    r = ruleset.procedure("directed").roll(parties=[{**KEVIN_TUTOR, "players_roll": True}, *KEVIN_TEAM[1:]],
+                                           faces=[12])
+    assert r.check.secret is False
