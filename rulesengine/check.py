@@ -15,7 +15,7 @@ import random
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from .dist import Budget, BudgetExceeded, Dist
 from .errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError
@@ -62,6 +62,16 @@ class Resolution:
     env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     """Every name the check defined (inputs, values, rolls, chosen values, result, outcome,
     success): what procedures' expressions see, the same whether rolled or enumerated."""
+
+
+class PreRoll(NamedTuple):
+    """What is settled before any die is rolled."""
+
+    env: dict[str, Any]  # inputs and the values that read no roll
+    gated: Resolution | None  # a gate's verdict: the check ends without rolling
+    fixed: dict[str, Any]  # roll values a gate fixed instead of rolling (take 10)
+    secret: bool
+    reason: str  # the reason of the gate that applied, if any
 
 
 @dataclass(frozen=True)
@@ -320,7 +330,7 @@ class CheckRunner:
         return best
 
     # ---- the phases ----------------------------------------------------------------------
-    def before_roll(self, inputs: dict[str, Any]) -> tuple[dict[str, Any], Resolution | None, dict[str, Any], bool]:
+    def before_roll(self, inputs: dict[str, Any]) -> "PreRoll":
         """Values known before rolling; a gate's verdict (or fixed roll values); secrecy."""
         env = dict(inputs)
         for let in self.check.lets:
@@ -334,16 +344,14 @@ class CheckRunner:
             if gate.outcome:
                 result = self._eval(gate.result, env) if gate.result is not None else None
                 success = self.check.outcome_success(gate.outcome) if gate.outcome != NOT_ALLOWED else False
-                tier = self._tier(result)
                 final_env = {**env, "result": result, "outcome": gate.outcome, "success": success}
-                return env, Resolution(gate.outcome, success, result, (), self._report(env), tier,
-                                       gate.reason, skipped=True, env=final_env), fixed, secret
+                verdict = Resolution(gate.outcome, success, result, (), self._report(env), self._tier(result),
+                                     gate.reason, skipped=True, env=final_env)
+                return PreRoll(env, verdict, fixed, secret, gate.reason)
             for name, e in gate.rolls:
                 fixed[name] = self._eval(e, env)
-            if gate.reason:
-                env["\0gate_reason"] = gate.reason  # shown in the trace; not a name expressions can use
-            break
-        return env, None, fixed, secret
+            return PreRoll(env, None, fixed, secret, gate.reason)
+        return PreRoll(env, None, fixed, secret, "")
 
     def resolve(self, env: dict[str, Any], player_choice: Iterable[int] | None = None) -> Resolution:
         """The one resolver: roll values are in ``env``; everything else follows."""
@@ -434,8 +442,7 @@ class CheckRunner:
 
     def sample(self, values: dict[str, Any], source) -> "Sample":
         """Roll the check's dice (unless a gate decides first); nothing is resolved yet."""
-        env, gated, fixed, secret = self.before_roll(values)
-        fixed_reason = env.pop("\0gate_reason", "")
+        env, gated, fixed, secret, fixed_reason = self.before_roll(values)
         pools: list[tuple[str, PoolRoll]] = []
         lines: list[str] = []
         rolls: dict[str, Any] = {}
@@ -470,7 +477,7 @@ class CheckRunner:
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],
                       choose: Iterable[int] | None = None) -> Resolution:
         """The resolution of given roll values under given inputs (gates re-decided)."""
-        env, gated, fixed, _secret = self.before_roll(values)
+        env, gated, _fixed, _secret, _reason = self.before_roll(values)
         if gated is not None:
             return gated
         return self.resolve({**env, **rolls}, choose)
@@ -536,7 +543,7 @@ class CheckRunner:
     def joint_rolls(self, values: dict[str, Any]) -> tuple[dict, Resolution | None, list[tuple[dict, int]], int]:
         """The values known before rolling, a gate's verdict, and every joint value of the
         check's rolls with its weight over ``denom``."""
-        env, gated, fixed, _secret = self.before_roll(values)
+        env, gated, fixed, _secret, _reason = self.before_roll(values)
         if gated is not None:
             return env, gated, [], 1
         budget = Budget(self.limits.max_states)

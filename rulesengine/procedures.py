@@ -552,7 +552,7 @@ class ProcedureRunner:
     # team checks ------------------------------------------------------------------------------------
     def _choose_roller(self, members: list[dict[str, Any]], own: dict[str, Any]) -> tuple[int, dict, list[dict]]:
         st = self.proc.settings
-        envs = [self.runner.before_roll(m)[0] for m in members]
+        envs = [self.runner.before_roll(m).env for m in members]
         how = self._eval(st["roller"], own)
         if how not in ("highest", "lowest", "first"):
             raise RulesEngineError(f"roller gives {how!r}; expected 'highest', 'lowest' or 'first'", code=E_PROCEDURE)
@@ -667,7 +667,7 @@ class ProcedureRunner:
         sample = None
         leader_result = None
         provisional = None
-        _env, gated, _fixed, _secret = runner.before_roll(leader)
+        gated = runner.before_roll(leader).gated
         if gated is not None and st["order"] == "leader_first":
             # The leader acts first and its check is decided without a roll (not allowed, or
             # no roll needed): helpers have nothing to help with. (Helpers first: the gates
@@ -745,7 +745,7 @@ class ProcedureRunner:
             if res.success:
                 success += p
 
-        _env, gated, _fixed, _secret = runner.before_roll(leader)
+        gated = runner.before_roll(leader).gated
         if gated is not None and st["order"] == "leader_first":
             add(gated, Fraction(1))
         elif st["order"] == "helpers_first":
