@@ -159,9 +159,7 @@ class CheckOdds:
         return self.outcomes.get(outcome, Fraction(0))
 
     def to_dict(self) -> dict[str, Any]:
-        def prob(p: Fraction) -> dict:
-            return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
-
+        prob = probability_json
         return {
             "ruleset": self.ruleset,
             "check": self.check,
@@ -176,6 +174,11 @@ class CheckOdds:
                        for k, d in self.values.items()},
             "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}",
         }
+
+
+def probability_json(p: Fraction) -> dict[str, Any]:
+    """A probability in results' JSON: a float for display and the exact fraction as text."""
+    return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
 
 
 def _jsonable(v: Any) -> Any:
@@ -209,16 +212,23 @@ class CheckRunner:
     # ---- inputs ------------------------------------------------------------------------
     def coerce_inputs(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate and convert inputs before anything is rolled (InputError otherwise)."""
+        return self.coerce_specs(self.check.inputs, given, f"check '{self.check.name}'")
+
+    def coerce_specs(self, specs: Iterable[Input], given: Mapping[str, Any] | None, owner: str,
+                     unknown_hint: str | None = None) -> dict[str, Any]:
+        """Check given values against input specs: unknown names, missing ones, types,
+        bounds and labels; fill in defaults; an optional input left out is None."""
+        specs = list(specs)
         given = dict(given or {})
-        names = [i.name for i in self.check.inputs]
+        names = [i.name for i in specs]
         for key in given:
             if key not in names:
                 near = closest(str(key), names)
-                raise InputError(
-                    f"unknown input '{key}' for check '{self.check.name}'",
-                    hint=f"did you mean '{near}'?" if near else "inputs: " + (", ".join(names) or "none"))
+                raise InputError(f"unknown input '{key}' for {owner}",
+                                 hint=f"did you mean '{near}'?" if near else
+                                 unknown_hint or "inputs: " + (", ".join(names) or "none"))
         env: dict[str, Any] = {}
-        for spec in self.check.inputs:
+        for spec in specs:
             if spec.name in given and not (given[spec.name] is None and spec.optional):
                 env[spec.name] = self._coerce(spec, given[spec.name])
             elif spec.has_default:
@@ -226,8 +236,7 @@ class CheckRunner:
             elif spec.optional:
                 env[spec.name] = None
             else:
-                raise InputError(f"missing input '{spec.name}' for check '{self.check.name}'",
-                                 hint=describe_input(spec))
+                raise InputError(f"missing input '{spec.name}' for {owner}", hint=describe_input(spec))
         return env
 
     def _coerce(self, spec: Input, value: Any) -> Any:

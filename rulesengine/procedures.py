@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from .check import NOT_ALLOWED, CheckOdds, CheckResult, Resolution, _jsonable
+from .check import NOT_ALLOWED, CheckOdds, CheckResult, Resolution, _jsonable, probability_json
 from .errors import InputError, LimitError, RulesEngineError
 from .evaluate import Context
 from .expr.parse import closest
@@ -244,8 +244,7 @@ class ContestOdds:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        def prob(p: Fraction) -> dict:
-            return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+        prob = probability_json
 
         return {
             "ruleset": self.ruleset,
@@ -300,8 +299,7 @@ class ExtendedOdds:
         return self.outcomes["success"]
 
     def to_dict(self) -> dict[str, Any]:
-        def prob(p: Fraction) -> dict:
-            return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+        prob = probability_json
 
         return {
             "ruleset": self.ruleset,
@@ -425,8 +423,7 @@ class AssistedOdds:
     truncated: Fraction = Fraction(0)
 
     def to_dict(self) -> dict[str, Any]:
-        def prob(p: Fraction) -> dict:
-            return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+        prob = probability_json
 
         return {"ruleset": self.ruleset, "procedure": self.procedure,
                 "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
@@ -513,28 +510,8 @@ class ProcedureRunner:
 
     # procedure-level inputs --------------------------------------------------------------------------
     def _own_inputs(self, inputs) -> dict[str, Any]:
-        from .check import describe_input
-
-        given = dict(inputs or {})
-        specs = {i.name: i for i in self.proc.inputs}
-        for key in given:
-            if key not in specs:
-                near = closest(str(key), list(specs))
-                raise InputError(f"unknown input '{key}' for '{self.proc.name}'",
-                                 hint=f"did you mean '{near}'?" if near else
-                                 "give each party's inputs as party1.name=value"
-                                 + ("; procedure inputs: " + ", ".join(specs) if specs else ""))
-        out: dict[str, Any] = {}
-        for name, spec in specs.items():
-            if name in given:
-                out[name] = self.runner._coerce(spec, given[name])
-            elif spec.has_default:
-                out[name] = self.runner._coerce(spec, spec.default)
-            elif spec.optional:
-                out[name] = None
-            else:
-                raise InputError(f"missing input '{name}' for '{self.proc.name}'", hint=describe_input(spec))
-        return out
+        return self.runner.coerce_specs(self.proc.inputs, inputs, f"'{self.proc.name}'",
+                                        "give each party's inputs as party1.name=value")
 
     def _members(self, parties, lo: int, hi: int, runner, what: str = "parties") -> list[dict[str, Any]]:
         parties = list(parties or [])
@@ -1049,18 +1026,7 @@ class ProcedureRunner:
         own_specs = {i.name: i for i in self.proc.inputs}
         own = {k: v for k, v in given.items() if k in own_specs}
         rest = {k: v for k, v in given.items() if k not in own_specs}
-        proc_values: dict[str, Any] = {}
-        for name, spec in own_specs.items():
-            if name in own:
-                proc_values[name] = self.runner._coerce(spec, own[name])
-            elif spec.has_default:
-                proc_values[name] = self.runner._coerce(spec, spec.default)
-            elif spec.optional:
-                proc_values[name] = None
-            else:
-                from .check import describe_input
-
-                raise InputError(f"missing input '{name}' for '{self.proc.name}'", hint=describe_input(spec))
+        proc_values = self.runner.coerce_specs(self.proc.inputs, own, f"'{self.proc.name}'")
         try:
             check_values = self.runner.coerce_inputs(rest)
         except InputError as exc:
