@@ -170,3 +170,29 @@ def test_inputs_are_checked_before_rolling(rs):
         chk.roll({"skill": 12, "defense": "maybe"})
     with pytest.raises(InputError, match="faces given"):
         chk.roll({"skill": 12}, faces=[1, 2, 3, 4])
+
+
+def test_every_rule_id_of_the_seed_is_cited_in_the_ruleset():
+    text = PATH.read_text(encoding="utf-8")
+    assert all(f"GU-{n}" in text for n in range(1, 9))
+
+
+def test_a_default_below_effective_skill_3_allows_no_roll(rs):
+    """GU-5 applies to defaults too: IQ 7 with IQ-5 gives 2."""
+    r = rs.check("default_roll").roll({"attribute": 7, "attribute_default": -5}, seed=1)
+    assert (r.outcome, r.values["effective"], r.dice) == ("not_allowed", 2, ())
+    assert rs.check("default_roll").roll({"attribute": 7, "attribute_default": -5, "defense": True},
+                                         faces=[1, 1, 1]).outcome == "critical_success"
+
+
+def test_default_rolls_may_be_secret(rs):
+    assert rs.check("default_roll").roll({"attribute": 12, "attribute_default": -5, "secret": True},
+                                         seed=1).secret is True
+
+
+def test_criticals_do_not_decide_a_quick_contest(rs):
+    """GU-8: a critical success (skill 4 rolling 4, margin 0) against a plain success with the
+    same margin (skill 10 rolling 10) is a tie."""
+    r = rs.procedure("quick_contest").roll(parties=[{"skill": 4}, {"skill": 10}], faces=[1, 1, 2, 3, 3, 4])
+    assert [p.outcome for p in r.parties] == ["critical_success", "success"]
+    assert r.winner is None
