@@ -81,8 +81,10 @@ class Sample:
     gated: Resolution | None
     rolls: dict[str, Any]
     pools: tuple[tuple[str, PoolRoll], ...]
-    lines: tuple[str, ...]
+    lines: tuple[Any, ...]  # text, or a function rendering it when the trace is read
     secret: bool
+    pre: Any = None  # the PreRoll the dice were rolled under
+    values: Any = None  # the inputs it was made with
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,7 @@ class CheckResult:
     values: dict[str, Any]
     rolls: dict[str, Any]
     pools: tuple[tuple[str, PoolRoll], ...]
-    trace: str
+    lines: tuple[Any, ...] = field(repr=False, compare=False)  # text, or functions rendering it
     tier: str | None = None
     reason: str = ""
     secret: bool = False
@@ -107,6 +109,15 @@ class CheckResult:
     choices: tuple[Choice, ...] = ()
     chosen: Choice | None = None
     env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    _shown: list = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def trace(self) -> str:
+        """A readable account of the dice, rendered when first read (rolling many times and
+        reading only outcomes doesn't pay for the text)."""
+        if not self._shown:
+            self._shown.append("\n".join(line() if callable(line) else line for line in self.lines))
+        return self._shown[0]
 
     @property
     def dice(self) -> tuple[DieRoll, ...]:
@@ -469,18 +480,25 @@ class CheckRunner:
                 lines.append(line)
         else:
             lines.append(f"no roll: {gated.reason}" if gated.reason else "no roll")
-        return Sample(gated, rolls, tuple(pools), tuple(lines), secret)
+        return Sample(gated, rolls, tuple(pools), tuple(lines), secret,
+                      PreRoll(env, gated, fixed, secret, fixed_reason), values)
 
     def finish(self, values: dict[str, Any], sample: "Sample", choose: Iterable[int] | None = None) -> CheckResult:
         """Resolve rolled dice with these inputs (which may differ from the inputs the dice
         were rolled with: a bonus from helpers applies to the same dice)."""
-        res = self.resolve_rolls(values, sample.rolls, choose) if sample.gated is None else sample.gated
+        if sample.gated is not None:
+            res = sample.gated
+        elif values is sample.values and sample.pre is not None:
+            # The same inputs the dice were rolled with: the values before the roll are known.
+            res = self.resolve({**sample.pre.env, **sample.rolls}, choose)
+        else:
+            res = self.resolve_rolls(values, sample.rolls, choose)
         lines = list(sample.lines)
         if res.chosen is not None:
             lines.append(f"chosen: {', '.join(map(str, res.chosen.faces))} → "
                          + ", ".join(f"{k} {format_value(_jsonable(v))}" for k, v in res.chosen.values.items()))
         return CheckResult(self.model.id, self.check.name, values, res.outcome, res.success, res.result,
-                           res.tags, res.values, dict(sample.rolls), sample.pools, "\n".join(lines), res.tier,
+                           res.tags, res.values, dict(sample.rolls), sample.pools, tuple(lines), res.tier,
                            res.reason, sample.secret, res.skipped, res.choices, res.chosen, res.env)
 
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],
@@ -515,7 +533,8 @@ class CheckRunner:
         if node is not None and id(node) in ctx.pools:
             p = ctx.pools[id(node)]
             value = Rolled(p.total, tuple(d.value for d in p.dice if d.kept))
-        return value, pools, f"{name}: {trace(e.text, e.tree, ctx.pools, env, _jsonable(value))}"
+        by_node, shown, known = ctx.pools, _jsonable(value), dict(env)
+        return value, pools, lambda: f"{name}: {trace(e.text, e.tree, by_node, known, shown)}"
 
     # ---- exact odds ----------------------------------------------------------------------
     def odds(self, inputs: Mapping[str, Any] | None = None) -> CheckOdds:

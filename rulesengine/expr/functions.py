@@ -39,6 +39,8 @@ def describe(value: Any) -> str:
 
 
 def _number(value: Any, what: str) -> int:
+    if type(value) is int:  # the common case first (bool is a subclass of int: excluded)
+        return value
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, Rolled):  # a roll used as a number is its total
@@ -89,14 +91,20 @@ def division(rounding: str) -> Callable[[Any, Any], int]:
 
 
 def _add(a: Any, b: Any) -> int:
+    if type(a) is int and type(b) is int:
+        return a + b
     return _number(a, "'+'") + _number(b, "'+'")
 
 
 def _sub(a: Any, b: Any) -> int:
+    if type(a) is int and type(b) is int:
+        return a - b
     return _number(a, "'-'") - _number(b, "'-'")
 
 
 def _mul(a: Any, b: Any) -> int:
+    if type(a) is int and type(b) is int:
+        return a * b
     return _number(a, "'*'") * _number(b, "'*'")
 
 
@@ -118,6 +126,8 @@ def _order(op: str) -> Callable[[Any, Any], bool]:
     fn = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
 
     def compare(a: Any, b: Any) -> bool:
+        if type(a) is int and type(b) is int:
+            return fn(a, b)
         return fn(_number(a, f"'{op}'"), _number(b, f"'{op}'"))
 
     return compare
@@ -132,6 +142,8 @@ def _kind(value: Any) -> str:
 
 
 def _equal(a: Any, b: Any) -> bool:
+    if type(a) is type(b) and type(a) in (int, str, bool):
+        return a == b
     if _kind(a) != _kind(b):
         raise OpError(f"cannot compare {describe(a)} with {describe(b)}")
     if isinstance(a, Rolled) or isinstance(b, Rolled):
