@@ -181,7 +181,14 @@ class Builder:
                 ok = False
         if not ok:
             return None
-        run = compile_expression(tree, self._sampling, self.limits, text, self.functions)
+        try:
+            run = compile_expression(tree, self._sampling, self.limits, text, self.functions)
+        except RulesEngineError as exc:  # e.g. abs() with no argument
+            col = exc.location.column
+            loc = (self.doc.scalar_column(pointer, col - 1, length=exc.location.length)
+                   if col is not None and isinstance(value, str) else self.doc.location(pointer))
+            self.diagnostics.append(Diagnostic(E_EXPRESSION, exc.message, loc, exc.hint, "error"))
+            return None
         return Expr(text, tree, pointer, run, ast.names(tree))
 
     # ---- the whole file ----------------------------------------------------------------
@@ -300,7 +307,10 @@ class Builder:
         if has_default and kind == "integer" and isinstance(default, str):
             if labels is None:
                 self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number", f"{ptr}/default")
-        if has_default and kind == "choice" and default not in spec.get("choices", []):
+        if kind == "choice" and not spec.get("choices"):
+            self.error(E_BAD_DEFAULT, f"choice input '{name}' lists no choices", ptr,
+                       "add choices: [one, two, ...]", key=True)
+        elif has_default and kind == "choice" and default not in spec.get("choices", []):
             self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not one of its choices",
                        f"{ptr}/default", "choices: " + ", ".join(map(str, spec.get("choices", []))))
         return Input(name=name, type=kind, help=spec.get("help", ""), default=default,

@@ -11,6 +11,7 @@ only the source of the roll values differs.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -373,15 +374,17 @@ class CheckRunner:
             return PreRoll(env, None, fixed, secret, gate.reason)
         return PreRoll(env, None, fixed, secret, "")
 
-    def resolve(self, env: dict[str, Any], player_choice: Iterable[int] | None = None) -> Resolution:
-        """The one resolver: roll values are in ``env``; everything else follows."""
+    def resolve(self, env: dict[str, Any], player_choice: Iterable[int] | None = None,
+                budget: Budget | None = None) -> Resolution:
+        """The one resolver: roll values are in ``env``; everything else follows. ``budget``
+        (exact odds) is charged for the choices tried when the check chooses dice."""
         for let in self.check.lets:
             if let.after_roll:
                 env[let.name] = self._let(let, env)
         choices: tuple[Choice, ...] = ()
         chosen = None
         if self.check.choose is not None:
-            choices, chosen = self._choose(env, player_choice)
+            choices, chosen = self._choose(env, player_choice, budget)
             env.update(chosen.values)
         result = self._eval(self.check.result, env) if self.check.result is not None else None
         env["result"] = result
@@ -408,11 +411,22 @@ class CheckRunner:
             return None
         return self.functions[self.check.tiers][0](result) or None  # below every tier: none
 
-    def _choose(self, env: dict[str, Any], player_choice: Iterable[int] | None):
+    def _choose(self, env: dict[str, Any], player_choice: Iterable[int] | None, budget: Budget | None = None):
         spec = self.check.choose
         rolled = env[spec.source]
         faces = rolled.faces if isinstance(rolled, Rolled) else (rolled,)
         k = min(spec.pick, len(faces))
+        ways = math.comb(len(faces), k)
+        if ways > self.limits.max_choices:
+            raise self._relocate(LimitError(
+                f"choosing {k} of {len(faces)} dice can be done {ways:,} ways, too many to compare",
+                "max_choices", Location(column=1, source_line=spec.source), "roll fewer dice"),
+                self.check.choose.values[0][1])
+        if budget is not None:
+            try:
+                budget.spend(ways)
+            except BudgetExceeded:
+                raise self._too_big(self.check.rolls[0][1]) from None
         seen, choices = set(), []
         for combo in itertools.combinations(sorted(faces, reverse=True), k):
             if combo in seen:
@@ -562,6 +576,17 @@ class CheckRunner:
         env, gated, joint, denom = self.joint_rolls(values)
         if gated is not None:
             return [(gated, env, 1)], 1
+        # Charge the whole enumeration before doing it: every joint outcome is resolved,
+        # and where the check chooses dice, every way of choosing is tried.
+        cost = len(joint)
+        if self.check.choose is not None and joint:
+            rolled = joint[0][0].get(self.check.choose.source)
+            n = len(rolled.faces) if isinstance(rolled, Rolled) else 1
+            cost *= 1 + math.comb(n, min(self.check.choose.pick, n))
+        try:
+            Budget(self.limits.max_states).spend(cost)
+        except BudgetExceeded:
+            raise self._too_big(self.check.rolls[0][1]) from None
         out = []
         for rolls, w in joint:
             local = {**env, **rolls}

@@ -145,6 +145,8 @@ def _range(name: str, text: str) -> list[int]:
         raise UsageError(f"{name}={text!r}: a sweep is LO..HI with whole numbers", hint=f"e.g. {name}=3..18") from None
     if a > b:
         raise UsageError(f"{name}={text!r}: LO is above HI", hint=f"e.g. {name}={b}..{a}")
+    if b - a + 1 > MAX_SWEEP:
+        raise UsageError(f"{name}={text!r} sweeps {b - a + 1:,} values", hint=f"at most {MAX_SWEEP}")
     return list(range(a, b + 1))
 
 
@@ -159,6 +161,11 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
                 ranges.append((f"party{i}.{k}", _range(k, v)))
     if len(ranges) > 2:
         raise UsageError("sweep one or two inputs at a time", hint="give the others single values")
+    size = 1
+    for _, values in ranges:
+        size *= len(values)
+    if size > MAX_SWEEP:
+        raise UsageError(f"a sweep of {size:,} combinations is too large", hint=f"at most {MAX_SWEEP}")
     combos: list[tuple[int, ...]] = [()]
     for _, values in ranges:
         combos = [c + (v,) for c in combos for v in values]

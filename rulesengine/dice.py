@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from .dist import Budget, Dist
-from .errors import DiceEvalError, InputError, Location
+from .errors import DiceEvalError, InputError, LimitError, Location
 from .evaluate import E_FACES, Context, Exact, Sampling, compile_expression
 from .expr import ast
 from .expr.parse import parse as parse_tree
@@ -87,7 +87,11 @@ class Odds:
     explode_depth: int = DEFAULT_LIMITS.explode_depth
 
     @staticmethod
-    def from_dist(expression: str, d: Dist, explode_depth: int) -> "Odds":
+    def from_dist(expression: str, d: Dist, explode_depth: int, limits: Limits = DEFAULT_LIMITS) -> "Odds":
+        if len(d.weights) > limits.max_outcomes:
+            raise LimitError(f"'{expression}' has {len(d.weights):,} possible values, too many to list",
+                             "max_outcomes", Location(column=1, source_line=expression),
+                             f"at most {limits.max_outcomes:,}; roll it instead, or use fewer sides")
         probs = d.reduced().probabilities()
         ordered = dict(sorted(probs.items(), key=lambda kv: _value_order(kv[0])))
         return Odds(expression, ordered, d.truncated, explode_depth)
@@ -109,7 +113,7 @@ class Odds:
     def mean(self) -> Fraction | None:
         """The expected value over the mass that was not truncated (true counts as 1);
         None when the values are not numbers (text from a table, say)."""
-        if any(isinstance(v, str) for v in self.distribution):
+        if any(not isinstance(v, int) for v in self.distribution):
             return None
         mass = 1 - self.truncated
         if mass == 0:
@@ -130,7 +134,8 @@ class Odds:
         return {
             "expression": self.expression,
             "distribution": [
-                {"value": r["value"], "probability": float(r["probability"]),
+                {"value": r["value"] if isinstance(r["value"], (int, str)) else str(r["value"]),
+                 "probability": float(r["probability"]),
                  "exact": _fraction_text(r["probability"]),
                  "at_least": float(r["at_least"]), "at_most": float(r["at_most"])}
                 for r in self.rows()
@@ -243,7 +248,7 @@ class Expression:
             self._exact_domain = Exact()
             self._exact = compile_expression(self.tree, self._exact_domain, self.limits, self.text)
         ctx = Context(self.text, values, limits, budget=Budget(limits.max_states))
-        result = Odds.from_dist(self.text, self._exact(ctx), limits.explode_depth)
+        result = Odds.from_dist(self.text, self._exact(ctx), limits.explode_depth, limits)
         if len(self._odds_cache) > 256:
             self._odds_cache.clear()
         self._odds_cache[key] = result

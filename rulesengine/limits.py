@@ -32,7 +32,12 @@ class Limits:
     reroll_depth: int = 50
     """Times one die may be rerolled by ``r`` (reroll until) before truncation."""
     max_states: int = 2_000_000
-    """Work budget for exact odds: distribution entries combined in one step."""
+    """Work budget for exact odds: distribution entries combined, outcomes resolved, dice
+    choices tried, contest line-ups compared, extended-check transitions made."""
+    max_outcomes: int = 100_000
+    """Distinct values one exact distribution may have (``d1000000`` has a million)."""
+    max_choices: int = 10_000
+    """Ways to choose dice from one roll (``pick: 10`` of 30 dice has 30 million)."""
 
     # --- ruleset files ----------------------------------------------------------
     max_file_bytes: int = 1_048_576

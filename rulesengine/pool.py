@@ -572,8 +572,8 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Di
     d = die_dist(spec, "values", limits, budget)
     items = list(d.weights.items())
     states: dict[tuple, int] = {(): 1}
-    for _ in range(count):
-        budget.spend(len(states) * len(items))
+    for i in range(count):
+        budget.spend(len(states) * len(items) * (i + 1))  # sorting tuples of i + 1 dice
         nxt: dict[tuple, int] = defaultdict(int)
         for t, w in states.items():
             for t2, w2 in items:
@@ -593,8 +593,8 @@ def dice_pool_dist(sides: tuple[int, ...], budget: Budget) -> Dist:
 
     states: dict[tuple, int] = {(): 1}
     denom = 1
-    for s in sides:
-        budget.spend(len(states) * s)
+    for i, s in enumerate(sides):
+        budget.spend(len(states) * s * (i + 1))  # each new state sorts a tuple of i + 1 faces
         nxt: dict[tuple, int] = defaultdict(int)
         for t, w in states.items():
             for f in range(1, s + 1):

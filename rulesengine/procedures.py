@@ -899,7 +899,9 @@ class ProcedureRunner:
         size = 1
         for d, _ in dists:
             size *= len(d)
-        if size > self.limits.max_states:
+        # Each line-up of the parties' outcomes is compared (and its winner's result worked
+        # out): charge that work, not just the number of line-ups.
+        if size * 2 * (n + 4) > self.limits.max_states:
             raise LimitError(f"contest '{self.proc.name}' with {n} parties is too big to work out exactly",
                              "max_states", hint="use fewer parties")
         ties = self.proc.settings["ties"]
@@ -987,6 +989,16 @@ class ProcedureRunner:
         return {None: Fraction(1)}
 
     def _roll_off(self, group: tuple[int, ...], e: Expr, rows: dict) -> dict:
+        # A roll-off depends only on who is tied and what its expression reads of them:
+        # the same tie in another line-up is the same series (solved once per contest).
+        key = (e.text, group, tuple(tuple(_fingerprint(rows[i][2].get(n)) for n in sorted(e.names))
+                                    for i in group))
+        memo_all = self.__dict__.setdefault("_roll_off_memo", {})
+        if key not in memo_all:
+            memo_all[key] = self._solve_roll_off(group, e, rows)
+        return memo_all[key]
+
+    def _solve_roll_off(self, group: tuple[int, ...], e: Expr, rows: dict) -> dict:
         from .dice import Expression
 
         dists = {}
@@ -1110,6 +1122,9 @@ class ProcedureRunner:
         freeze = lambda st: tuple(sorted((k, _jsonable(v)) for k, v in st.items()))  # noqa: E731
         states: dict[tuple, tuple[dict, Fraction]] = {freeze(state0): (state0, Fraction(1))}
         cache: dict[tuple, list] = {}
+        advanced: dict[tuple, tuple] = {}
+        reads_round = "round" in self._round_names
+        work = 0
         succeeded = failed = Fraction(0)
         by_round = []
         rounds_dist: dict[int, Fraction] = {}
@@ -1133,11 +1148,19 @@ class ProcedureRunner:
                         if fp in merged:
                             merged[fp][1] += Fraction(w, denom)
                         else:
-                            merged[fp] = [penv, Fraction(w, denom)]
-                    cache[vkey] = [(penv, q) for penv, q in merged.values()]
-                for penv, q in cache[vkey]:
-                    after = {**renv, **penv}
-                    new, verdict = self._advance(state, after)
+                            merged[fp] = [penv, Fraction(w, denom), fp]
+                    cache[vkey] = [(penv, q, fp) for penv, q, fp in merged.values()]
+                work += 20 * len(cache[vkey])  # a transition: a state update and Fraction products (~10 µs)
+                if work > self.limits.max_states:
+                    raise LimitError(f"extended check '{self.proc.name}' over {limit} rounds is too big to "
+                                     "work out exactly", "max_states", hint="use fewer rounds or a smaller goal")
+                for penv, q, fp in cache[vkey]:
+                    # The same state and an outcome the rules can't tell apart move alike.
+                    memo_key = (key, vkey, fp, n if reads_round else None)
+                    moved = advanced.get(memo_key)
+                    if moved is None:
+                        moved = advanced[memo_key] = self._advance(state, {**renv, **penv})
+                    new, verdict = moved
                     if verdict == "success":
                         s_n += p * q
                     elif verdict == "failure":

@@ -59,7 +59,9 @@ def base_inputs(check: Check) -> dict[str, Any]:
             hi = spec.max if spec.max is not None else 20
             out[spec.name] = 10 if lo <= 10 <= hi else (lo + hi) // 2
         else:
-            out[spec.name] = telling_values(spec)[0]
+            values = telling_values(spec)
+            if values:
+                out[spec.name] = values[0]
     return out
 
 

@@ -156,7 +156,11 @@ def load(name_or_path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Ru
     Raises the first error found (LoadError, SchemaError or RulesetError), with its file
     position; ``rulesengine validate`` lists them all."""
     path = resolve_path(name_or_path)
-    return _load_cached(str(path.resolve()), _mtime(path), limits)
+    try:
+        full = str(path.resolve())
+    except (OSError, ValueError):  # a NUL character, a loop of links: load_file reports it
+        full = str(path)
+    return _load_cached(full, _mtime(path), limits)
 
 
 def loads(text: str, path: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Ruleset:
@@ -167,7 +171,7 @@ def loads(text: str, path: str | None = None, limits: Limits = DEFAULT_LIMITS) -
 def _mtime(path: Path) -> float:
     try:
         return path.stat().st_mtime
-    except OSError:
+    except (OSError, ValueError):
         return 0.0
 
 

@@ -993,8 +993,8 @@ def load_file(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Docum
             if stat.S_ISREG(info.st_mode) and info.st_size > limits.max_file_bytes:
                 raise _too_large(name, str(info.st_size), limits)
             data = handle.read(limits.max_file_bytes + 1)
-    except OSError as exc:
-        raise LoadError(f"cannot read the file: {exc.strerror or exc}", Location(name),
+    except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
+        raise LoadError(f"cannot read the file: {getattr(exc, 'strerror', None) or exc}", Location(name),
                         hint="check the path and that the file is a readable file",
                         code=E_UNREADABLE) from exc
     if len(data) > limits.max_file_bytes:

@@ -41,7 +41,11 @@ class DicePool:
             m = _POOL_PART.match(part)
             if not m:
                 raise ValueError(f"{part.strip()!r} is not a die such as d8 or 2d4")
+            if len(m.group(1)) > 6 or len(m.group(2)) > 7:
+                raise ValueError(f"{part.strip()!r} is far too large (at most {max_dice} dice of {max_sides} sides)")
             n, s = int(m.group(1) or 1), int(m.group(2))
+            if len(sides) + n > max_dice:
+                raise ValueError(f"more than {max_dice} dice")
             if s < 1 or s > max_sides:
                 raise ValueError(f"a d{s} is not allowed (1 to {max_sides} sides)")
             sides.extend([s] * n)
