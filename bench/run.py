@@ -1,14 +1,16 @@
 #!/usr/bin/env python
-"""Performance benchmarks of rulesengine against avrae's d20 and icepool, side by side.
+"""Performance benchmarks of rulesengine against avrae's d20, icepool and check-jsonschema, side by side.
 
     python bench/run.py                        # run with the project's Python
     python bench/run.py --write bench/RESULTS.md
 
 Prints one markdown table: every measurement, the ratio to the reference, the target and
-whether it holds. d20 1.1.2 and icepool 2.1.3 run in their own virtualenvs
-(bench/.venv-d20, bench/.venv-icepool), which this script creates on first use; they are
-never installed into the project's environment (d20 pins an old lark that would replace
-ours). See bench/README.md for what is measured and how.
+whether it holds. d20 1.1.2, icepool 2.1.3 and check-jsonschema 0.39.0 run in their own
+virtualenvs (bench/.venv-d20, bench/.venv-icepool, bench/.venv-checkjsonschema), which this
+script creates on first use; they are never installed into the project's environment (d20
+pins an old lark that would replace ours). The seed rulesets' checks and procedures are
+discovered from rulesets/ and given the inputs of bench/seed_cases.py. See bench/README.md
+for what is measured and how.
 
 Exit status: 0, or 1 if icepool and rulesengine disagree on a distribution (printed loudly);
 with --strict, 2 if a target is missed.
@@ -39,12 +41,14 @@ ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
 from _timing import measure  # noqa: E402
+import seed_cases  # noqa: E402
 
 try:
     from rulesengine import __version__ as RULESENGINE_VERSION
     from rulesengine import dice
     from rulesengine.errors import LimitError
     from rulesengine.limits import DEFAULT_LIMITS
+    import rulesengine.ruleset as rulesets
 except ImportError:  # pragma: no cover - a usage error, not a benchmark result
     sys.exit("bench/run.py: rulesengine is not importable; run it with the project's Python "
              "(the dev virtualenv, or after `pip install -e .`)")
@@ -55,6 +59,7 @@ ENVS = {
     # name: (requirement, virtualenv, distribution whose version is checked)
     "d20": ("d20==1.1.2", BENCH / ".venv-d20", "d20"),
     "icepool": ("icepool==2.1.3", BENCH / ".venv-icepool", "icepool"),
+    "check-jsonschema": ("check-jsonschema==0.39.0", BENCH / ".venv-checkjsonschema", "check-jsonschema"),
 }
 
 ROLL_CASES = ["3d6", "1d20+5", "4d6kh3", "10d10cs>=8"]
@@ -68,6 +73,11 @@ ICEPOOL_EXPLODE_DEPTH = 9  # icepool 2.1.3's Die.explode(depth=9) default
 
 GROWTH_NS = [8, 16, 32, 64]  # the target: growth per doubling over these
 GROWTH_INFO_NS = [128, 256, 512, 1024]  # shown, not judged: where the growth is heading
+ICEPOOL_MAX_N = 2048  # the largest Nd6kh3 icepool is asked for in the memory section
+ROLL_GROWTH_NS = [8, 16, 32, 64]  # rolling Nd6kh3 as the pool grows (shown, with d20)
+
+SCHEMA = ROOT / "schemas" / "ruleset.schema.json"
+RULESETS_DIR = ROOT / "rulesets"
 
 # Every child process (workers, the rulesengine command, bare python) runs with bytecode
 # caching on, into a cache under bench/, as an installed package would have it: a dev
@@ -212,12 +222,15 @@ class Table:
         self.rows: list[tuple[str, ...]] = []
         self.missed: list[str] = []
         self.mismatches: list[str] = []
+        self.errors: list[str] = []
 
     def add(self, area: str, what: str, ours: str, ref: str, ratio: str = "",
-            target: str = "", result: str = "info") -> None:
+            target: str = "", result: str = "info", short: str | None = None) -> None:
         self.rows.append((area, what, ours, ref, ratio, target, result))
         if result.startswith("MISSED"):
-            self.missed.append(f"{area}: {what}")
+            self.missed.append(f"{area}: {short or what} ({ratio})")
+        if result.startswith("ERROR"):
+            self.errors.append(f"{area}: {short or what}")
 
     def judge(self, ok: bool) -> str:
         return "holds" if ok else "MISSED"
@@ -225,46 +238,178 @@ class Table:
     def markdown(self) -> str:
         head = ("area", "measurement", "rulesengine", "reference", "ratio", "target", "result")
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for row in self.rows:
+        # Sections may add rows to a later area (rolling adds "5 growth" rows): group by area.
+        for row in sorted(self.rows, key=lambda r: r[0].split()[0]):
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
         return "\n".join(lines)
+
+
+# ---- the seed rulesets -------------------------------------------------------------------
+
+
+def short_error(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:160]}" + ("…" if len(text) > 160 else "")
+
+
+_LOADED: dict[str, object] = {}
+
+
+def load_seed(ruleset: str):
+    """The shipped ruleset, loaded once (its load time is the cold rows' business), or the
+    exception that loading raised: the seed files change while the benchmark stays, and a
+    ruleset that does not load is an ERROR row, not a crash."""
+    if ruleset not in _LOADED:
+        try:
+            _LOADED[ruleset] = rulesets.load(ruleset)
+        except Exception as exc:  # noqa: BLE001 - reported in the table
+            _LOADED[ruleset] = exc
+    return _LOADED[ruleset]
+
+
+def forget(rs) -> bool:
+    """Empty the exact-odds caches of every check of a loaded ruleset: each check runner's
+    odds cache and its compiled exact evaluators (with their pool caches), the footing of a
+    new ``dice.Expression`` per call in the dice rows. False if the internals moved."""
+    try:
+        for chk in rs._checks.values():
+            chk._runner._odds_cache.clear()
+            chk._runner._exact_rolls.clear()
+        return True
+    except AttributeError:
+        return False
+
+
+def seed_procedures() -> list[tuple[str, str, str]]:
+    """(ruleset, procedure, kind) of every procedure in the seed rulesets that load."""
+    out = []
+    for rid in seed_cases.SEED_CHECKS:
+        rs = load_seed(rid)
+        if isinstance(rs, Exception):
+            continue
+        for name in rs.procedures():
+            out.append((rid, name, rs.model.procedures[name].kind))
+    return out
 
 
 # ---- 1. rolling --------------------------------------------------------------------------
 
 
+ROLL_PASSES = 2  # rolling is measured in passes, ours then d20's, best of all passes
+
+
+def _keep_best(into: dict, key, value: float) -> None:
+    into[key] = min(into.get(key, value), value)
+
+
 def bench_rolling(t: Table, d20_py: Path, seconds: float) -> None:
-    log("rolling: rulesengine, plain random.randint, d20 ...")
-    ours = {}
-    for text in ROLL_CASES:
-        expr = dice.parse(text)
-        rng = random.Random(1)
-        ours[text] = measure(lambda: expr.roll(rng=rng), seconds)["best"]
-    floor = {}
+    """Rolls per second: the dice cases, a full check of each seed ruleset, Nd6kh3 as the
+    pool grows. Everything, ours and d20's, is measured in ROLL_PASSES interleaved passes and
+    the best of the passes kept, so that a busy moment on the machine does not decide a
+    ratio alone (the seed rulesets are loaded before the first pass)."""
+    growth_cases = [f"{n}d6kh3" for n in ROLL_GROWTH_NS]
+    checks = {}  # rid -> (chk, inputs, sides, sample) or an exception
+    for rid, seed in seed_cases.SEED_CHECKS.items():
+        rs = load_seed(rid)
+        try:
+            if isinstance(rs, Exception):
+                raise rs
+            chk = rs.check(seed["check"])
+            checks[rid] = (chk, seed["inputs"], seed["dice"], chk.roll(seed["inputs"], rng=random.Random(1)))
+        except Exception as exc:  # noqa: BLE001 - reported in the table
+            checks[rid] = exc
+    ours: dict = {}
+    d20: dict = {}
     randint = random.randint
-    random.seed(1)
+    for rep in range(ROLL_PASSES):
+        log(f"rolling, pass {rep + 1} of {ROLL_PASSES}: rulesengine (dice, a full check of each seed "
+            "ruleset, Nd6kh3), plain random.randint, d20 ...")
+        for text in ROLL_CASES + growth_cases:
+            expr = dice.parse(text)
+            rng = random.Random(1)
+            _keep_best(ours, text, measure(lambda: expr.roll(rng=rng), seconds)["best"])
+            if text in ROLL_CASES:
+                _keep_best(ours, (text, "trace"), measure(lambda: expr.roll(rng=rng).trace, seconds / 2)["best"])
+        for rid, c in checks.items():
+            if isinstance(c, Exception):
+                continue
+            chk, inputs, sides, _ = c
+            rng = random.Random(1)
+            _keep_best(ours, rid, measure(lambda: chk.roll(inputs, rng=rng), seconds)["best"])
+            _keep_best(ours, (rid, "trace"), measure(lambda: chk.roll(inputs, rng=rng).trace, seconds / 2)["best"])
+        random.seed(1)
+        for text in ROLL_CASES:
+            n, sides = ROLL_DICE[text]
+            _keep_best(ours, (text, "floor"),
+                       measure(lambda: [randint(1, sides) for _ in range(n)], seconds / 2)["best"])
+        for rid, c in checks.items():
+            if not isinstance(c, Exception):
+                _keep_best(ours, (rid, "floor"), measure(lambda: [randint(1, s) for s in c[2]], seconds / 2)["best"])
+        r = worker(d20_py, "worker_d20.py", json.dumps({"cases": ROLL_D20 + growth_cases, "seconds": seconds}))
+        d20["version"] = r["version"]
+        for text, v in r["cases"].items():
+            _keep_best(d20, text, v["best"])
+            _keep_best(d20, (text, "str"), v["str_best"])
+
     for text in ROLL_CASES:
-        n, sides = ROLL_DICE[text]
-        floor[text] = measure(lambda: [randint(1, sides) for _ in range(n)], seconds)["best"]
-    d20 = worker(d20_py, "worker_d20.py", json.dumps({"cases": ROLL_D20, "seconds": seconds}))
-    for text in ROLL_CASES:
-        ref = d20["cases"].get(text)
-        if ref is None:
-            t.add("1 roll", f"`{text}` pre-parsed, rolls/s", fmt_rate(ours[text]),
-                  "d20: n/a (no success counting)")
+        trace_cell = f"{fmt_rate(ours[text])} (trace read: {fmt_rate(ours[(text, 'trace')])})"
+        if text not in d20:
+            t.add("1 roll", f"`{text}` pre-parsed, rolls/s", trace_cell, "d20: n/a (no success counting)")
             continue
-        ratio = ref["best"] / ours[text]  # ours rate / d20 rate
+        ratio = d20[text] / ours[text]  # ours rate / d20 rate
         is_target = text == "3d6"
         t.add("1 roll", f"`{text}` pre-parsed, rolls/s (d20 {d20['version']}: `Roller().roll(parsed)`)",
-              fmt_rate(ours[text]), f"{fmt_rate(ref['best'])} (with result string: "
-              f"{fmt_rate(ref['str_best'])})", f"{ratio:.2f}",
-              "≥ 1.00 (ours/d20)" if is_target else "",
-              t.judge(ratio >= 1.0) if is_target else "info")
+              trace_cell, f"{fmt_rate(d20[text])} (with result string: {fmt_rate(d20[(text, 'str')])})",
+              f"{ratio:.2f}", "≥ 1.00 (ours/d20)" if is_target else "",
+              t.judge(ratio >= 1.0) if is_target else "info", short=f"`{text}` rolls/s vs d20")
     for text in ROLL_CASES:
         n, sides = ROLL_DICE[text]
+        floor = ours[(text, "floor")]
         t.add("1 roll", f"`{text}` vs the floor: {n} × `random.randint(1, {sides})`",
-              fmt_rate(ours[text]), fmt_rate(floor[text]), f"{floor[text] / ours[text]:.2f}",
-              "", "info")
+              fmt_rate(ours[text]), fmt_rate(floor), f"{floor / ours[text]:.2f}", "", "info")
+
+    # A full check of each seed ruleset against d20's bare 3d6.
+    ref_cell = f"{fmt_rate(d20['3d6'])} (with result string: {fmt_rate(d20[('3d6', 'str')])})"
+    target = "≥ 1.00 (ours/d20 `3d6`)"
+    ratios, floors = {}, []
+    for rid, c in checks.items():
+        seed = seed_cases.SEED_CHECKS[rid]
+        name, inputs, sides = seed["check"], seed["inputs"], seed["dice"]
+        what = (f"`{rid}` `{name}` ({seed_cases.describe_call({'inputs': inputs})}): full check, "
+                "checks/s (d20: `3d6`)")
+        if isinstance(c, Exception):
+            t.add("1 roll", what, f"could not roll: {short_error(c)}", ref_cell, "", target, "ERROR",
+                  short=f"`{rid}` `{name}` full check")
+            continue
+        best = ours[rid]
+        ratios[rid] = d20["3d6"] / best
+        t.add("1 roll", what, f"{fmt_rate(best)} (trace read: {fmt_rate(ours[(rid, 'trace')])})", ref_cell,
+              f"{ratios[rid]:.2f}", target, t.judge(ratios[rid] >= 1.0),
+              short=f"`{rid}` `{name}` full check vs d20 `3d6`")
+        n_dice = len(c[3].dice)
+        note = "" if n_dice == len(sides) else f" (this roll had {n_dice} dice)"
+        floors.append((f"`{rid}` `{name}` vs the floor: `random.randint` for "
+                       + ", ".join(f"d{s}" for s in sides) + note, best, ours[(rid, "floor")]))
+    if ratios:
+        g = geomean(list(ratios.values()))
+        worst = min(ratios, key=ratios.get)
+        t.add("1 roll", f"full seed checks: geometric mean of rate ratios ({len(ratios)} rulesets; "
+              f"slowest: `{worst}` {ratios[worst]:.2f})", "", "", f"{g:.2f}", "", "info")
+    for what, best, floor in floors:
+        t.add("1 roll", what, fmt_rate(best), fmt_rate(floor), f"{floor / best:.2f}", "", "info")
+
+    # Rolling Nd6kh3 as the pool grows (shown, not judged).
+    for i, n in enumerate(ROLL_GROWTH_NS):
+        case, prev = f"{n}d6kh3", (f"{ROLL_GROWTH_NS[i - 1]}d6kh3" if i else None)
+        t.add("5 growth", f"rolling `{case}`, time per roll (d20: pre-parsed)",
+              fmt_time(ours[case]) + (f" ×{ours[case] / ours[prev]:.2f}" if prev else ""),
+              fmt_time(d20[case]) + (f" ×{d20[case] / d20[prev]:.2f}" if prev else ""),
+              f"{ours[case] / d20[case]:.2f}", "", "info")
+    a, b = growth_cases[0], growth_cases[-1]
+    steps = math.log2(ROLL_GROWTH_NS[-1] / ROLL_GROWTH_NS[0])
+    g_ours, g_d20 = (ours[b] / ours[a]) ** (1 / steps), (d20[b] / d20[a]) ** (1 / steps)
+    t.add("5 growth", f"rolling: growth of the time per doubling of N, {ROLL_GROWTH_NS[0]} → "
+          f"{ROLL_GROWTH_NS[-1]}", f"×{g_ours:.2f}", f"×{g_d20:.2f}", f"{g_ours / g_d20:.2f}", "", "info")
 
 
 # ---- 2. exact odds -----------------------------------------------------------------------
@@ -353,7 +498,7 @@ def bench_odds(t: Table, ice_py: Path, seconds: float, reps: int, same: dict[str
             what += " **DIST MISMATCH**"
         t.add("2 odds", what, fmt_time(ours[c]),
               f"{fmt_time(theirs[c])} (caches kept: {fmt_time(ice[c]['cached'])})",
-              f"{ratios[c]:.2f}", "≤ 2.00", t.judge(ratios[c] <= 2.0))
+              f"{ratios[c]:.2f}", "≤ 2.00", t.judge(ratios[c] <= 2.0), short=f"`{c}` warm")
     r9 = ours_d9 / theirs[EXPLODING]
     t.add("2 odds", f"`{EXPLODING}` warm, both at depth {ICEPOOL_EXPLODE_DEPTH}",
           fmt_time(ours_d9), fmt_time(theirs[EXPLODING]), f"{r9:.2f}", "", "info")
@@ -370,7 +515,8 @@ def bench_odds(t: Table, ice_py: Path, seconds: float, reps: int, same: dict[str
         t.add("2 odds", what,
               f"{fmt_time(med('ours', c, 'total'))} ({fmt_time(med('ours', c, 'first'))})",
               f"{fmt_time(med('ice', c, 'total'))} ({fmt_time(med('ice', c, 'first'))})",
-              f"{ratios[c]:.2f} ({first_ratios[c]:.2f})", "≤ 2.00", t.judge(ratios[c] <= 2.0))
+              f"{ratios[c]:.2f} ({first_ratios[c]:.2f})", "≤ 2.00", t.judge(ratios[c] <= 2.0),
+              short=f"`{c}` cold, import + first call")
     _summary(t, "cold, import + first call", ratios, judged=True)
     _summary(t, "cold, first call alone", first_ratios, judged=False)
     imp_ours = [x for c in ODDS_CASES for x in cold["ours"][c]["import"]]
@@ -378,6 +524,92 @@ def bench_odds(t: Table, ice_py: Path, seconds: float, reps: int, same: dict[str
     t.add("2 odds", "import alone (`from rulesengine import dice` / `import icepool`), median",
           fmt_time(statistics.median(imp_ours)), fmt_time(statistics.median(imp_ice)),
           f"{statistics.median(imp_ours) / statistics.median(imp_ice):.2f}", "", "info")
+
+
+def bench_seed_odds(t: Table, seconds: float, reps: int) -> None:
+    """Exact odds of every check and procedure of the seed rulesets: warm, and cold for a
+    representative set (each seed ruleset's check, one procedure of each kind)."""
+    log("odds: every check and procedure of the seed rulesets, warm ...")
+    cases = []  # (ruleset, "check" | kind, name, call)
+    for rid in seed_cases.SEED_CHECKS:
+        rs = load_seed(rid)
+        if isinstance(rs, Exception):
+            t.add("2 odds", f"`{rid}`: its checks and procedures", f"could not load: {short_error(rs)}",
+                  "", "", "", "ERROR")
+            continue
+        for name in rs.checks():
+            cases.append((rid, "check", name))
+        for name in rs.procedures():
+            cases.append((rid, rs.model.procedures[name].kind, name))
+    calls = {}
+    for rid, kind, name in cases:
+        rs = load_seed(rid)
+        label = f"`{rid}` {'check' if kind == 'check' else kind} `{name}`"
+        try:
+            if kind == "check":
+                call = seed_cases.check_call(rs, name)
+                runnable = rs.check(name)
+            else:
+                call = seed_cases.procedure_call(rs, name)
+                runnable = rs.procedure(name)
+            forget(rs)
+            runnable.odds(**call)
+        except seed_cases.ConfigGap as exc:
+            t.add("2 odds", f"{label} warm", f"not timed: {exc}", "", "", "", "ERROR")
+            continue
+        except Exception as exc:  # noqa: BLE001 - reported in the table
+            t.add("2 odds", f"{label} warm", f"failed: {short_error(exc)}", "", "", "", "ERROR",
+                  short=f"{label}: {short_error(exc)[:60]}…")
+            continue
+        calls[(rid, kind, name)] = call
+        cleared_ok = forget(rs)
+        warm = measure(lambda: (forget(rs), runnable.odds(**call)), seconds)["best"]
+        kept = measure(lambda: runnable.odds(**call), seconds / 3)["best"]
+        t.add("2 odds", f"{label} warm ({seed_cases.describe_call(call)})",
+              f"{fmt_time(warm)} (caches kept: {fmt_time(kept)})"
+              + ("" if cleared_ok else " [caches could not be emptied]"), "", "", "", "info")
+
+    # Cold: fresh processes, interleaved; import + load + first odds.
+    cold_cases = []
+    for rid, seed in seed_cases.SEED_CHECKS.items():
+        if (rid, "check", seed["check"]) in calls:
+            cold_cases.append((rid, "check", seed["check"]))
+    found = [c for c in calls if c[1] != "check"]
+    for kind, pick in seed_cases.COLD_PROCEDURES.items():
+        choice = next((c for c in found if c[1] == kind and c[:1] + c[2:] == pick), None) \
+            or next((c for c in found if c[1] == kind), None)
+        if choice:
+            cold_cases.append(choice)
+        else:
+            t.add("2 odds", f"a procedure of kind `{kind}`: cold", "none in the seed rulesets", "", "", "", "info")
+    log(f"odds: seed rulesets cold ({len(cold_cases)} cases × {reps} fresh processes, after one untimed round) ...")
+    runs: dict[tuple, list[dict]] = {c: [] for c in cold_cases}
+    failed: dict[tuple, str] = {}
+    for rep in range(reps + 1):
+        for c in cold_cases:
+            if c in failed:
+                continue
+            rid, kind, name = c
+            req = {"ruleset": rid, ("check" if kind == "check" else "procedure"): name, "call": calls[c]}
+            try:
+                r = worker(Path(sys.executable), "worker_ours.py", json.dumps(req))
+            except RuntimeError as exc:
+                failed[c] = str(exc).strip().splitlines()[-1][:160]
+                continue
+            if rep:
+                runs[c].append(r)
+    for c in cold_cases:
+        rid, kind, name = c
+        label = f"`{rid}` {'check' if kind == 'check' else kind} `{name}` cold: import + load + first odds"
+        if c in failed:
+            t.add("2 odds", label, f"failed: {failed[c]}", "", "", "", "ERROR")
+            continue
+        med = {k: statistics.median(r[k] for r in runs[c]) for k in ("import", "load", "first")}
+        wall = statistics.median(r["_wall"] for r in runs[c])
+        t.add("2 odds", label + f" (median of {reps})",
+              f"{fmt_time(med['import'] + med['load'] + med['first'])} (import {fmt_time(med['import'])}, "
+              f"load {fmt_time(med['load'])}, first odds {fmt_time(med['first'])}; process {fmt_time(wall)})",
+              "", "", "", "info")
 
 
 def _summary(t: Table, label: str, ratios: dict[str, float], judged: bool) -> None:
@@ -399,32 +631,54 @@ def rulesengine_command() -> list[str]:
     return [sys.executable, "-m", "rulesengine"]
 
 
-def bench_startup(t: Table, reps: int) -> dict:
+def bench_startup(t: Table, reps: int, cjs_py: Path | None) -> dict:
     log(f"start-up: median of {reps} runs each ...")
     cmd = rulesengine_command()
     shown = "rulesengine" if len(cmd) == 1 else "python -m rulesengine"
+    files = sorted(str(p) for p in RULESETS_DIR.glob("*.yaml"))
     variants = {
         "bare": [sys.executable, "-c", "pass"],
         "dice": cmd + ["dice", "3d6"],
         "odds": cmd + ["dice", "3d6", "--odds"],
+        "roll": cmd + ["roll", "gurps-4e", "success_roll", "skill=12"],
+        "validate": cmd + ["validate", str(RULESETS_DIR) + "/"],
+    }
+    if cjs_py is not None:
+        variants["cjs"] = [str(cjs_py.parent / "check-jsonschema"), "--schemafile", str(SCHEMA), *files]
+    shown_cmd = {
+        "bare": "`python -c pass`", "dice": f"`{shown} dice 3d6`", "odds": f"`{shown} dice 3d6 --odds`",
+        "roll": f"`{shown} roll gurps-4e success_roll skill=12`", "validate": f"`{shown} validate rulesets/`",
+        "cjs": f"`check-jsonschema --schemafile schemas/ruleset.schema.json rulesets/*.yaml` ({len(files)} files)",
     }
     runs: dict[str, list[dict]] = {k: [] for k in variants}
+    status: dict[str, str] = {}
     for k, c in variants.items():  # one untimed run each: page cache, .pyc files
         res = run_child(c)
         if res["rc"] != 0:
-            raise RuntimeError(f"{' '.join(c)} failed: {res['stderr']}")
+            msg = (res["stderr"] or res["stdout"]).strip().splitlines()
+            status[k] = f"exit status {res['rc']}: {msg[-1][:120] if msg else ''}"
+            if k in ("bare", "dice", "odds"):
+                raise RuntimeError(f"{' '.join(c)} failed: {res['stderr']}")
     for _ in range(reps):
         for k, c in variants.items():
             runs[k].append(run_child(c))
     wall = {k: statistics.median(r["wall"] for r in v) for k, v in runs.items()}
-    rss = {k: int(statistics.median(r["rss_kb"] for r in v)) for k, v in runs.items()}
-    over = wall["dice"] - wall["bare"]
-    t.add("3 start-up", f"`{shown} dice 3d6`, wall, median of {reps} (reference: `python -c pass`)",
-          fmt_time(wall["dice"]), fmt_time(wall["bare"]), f"+{over * 1e3:.0f} ms",
-          "≤ +150 ms", t.judge(over <= 0.150))
-    t.add("3 start-up", f"`{shown} dice 3d6 --odds`, wall, median of {reps}",
-          fmt_time(wall["odds"]), fmt_time(wall["bare"]), f"+{(wall['odds'] - wall['bare']) * 1e3:.0f} ms",
-          "", "info")
+    rss = {k: statistics.median(r["rss_kb"] for r in v) if all(r["rss_kb"] for r in v) else None
+           for k, v in runs.items()}
+    rss = {k: (int(v) if v is not None else None) for k, v in rss.items()}
+
+    def note(k: str) -> str:
+        return f" [{status[k]}]" if k in status else ""
+
+    def over(k: str) -> str:
+        return f"+{(wall[k] - wall['bare']) * 1e3:.0f} ms"
+
+    t.add("3 start-up", f"{shown_cmd['dice']}, wall, median of {reps} (reference: `python -c pass`)",
+          fmt_time(wall["dice"]), fmt_time(wall["bare"]), over("dice"),
+          "≤ +150 ms", t.judge(wall["dice"] - wall["bare"] <= 0.150),
+          short=f"{shown_cmd['dice']} over bare Python")
+    t.add("3 start-up", f"{shown_cmd['odds']}, wall, median of {reps}",
+          fmt_time(wall["odds"]), fmt_time(wall["bare"]), over("odds"), "", "info")
     if os.environ.get("PYTHONDONTWRITEBYTECODE"):
         asis = statistics.median(run_child(variants["dice"], env=dict(os.environ))["wall"]
                                  for _ in range(max(3, reps // 3)))
@@ -432,14 +686,21 @@ def bench_startup(t: Table, reps: int) -> dict:
               "(PYTHONDONTWRITEBYTECODE=1: no .pyc, sources compiled every run)",
               fmt_time(asis), fmt_time(wall["bare"]), f"+{(asis - wall['bare']) * 1e3:.0f} ms",
               "", "info")
-    # TODO(later issues): fill these slots when the commands exist; do not fake them.
-    t.add("3 start-up", "TODO: `rulesengine roll ...` (a ruleset check), wall",
-          "n/a (not yet implemented)", "n/a", "", "≤ +150 ms", "TODO")
-    t.add("3 start-up", "TODO: `rulesengine validate rulesets/` vs `check-jsonschema`, wall",
-          "n/a (not yet implemented)", "n/a (not yet implemented)", "", "", "TODO")
-    for k, what in (("bare", "`python -c pass`"), ("dice", f"`{shown} dice 3d6`"),
-                    ("odds", f"`{shown} dice 3d6 --odds`")):
-        t.add("4 memory", f"peak RSS of {what} (median of {reps})", fmt_mb(rss[k]),
+    t.add("3 start-up", f"{shown_cmd['roll']} (a ruleset check), wall, median of {reps}{note('roll')}",
+          fmt_time(wall["roll"]), fmt_time(wall["bare"]), over("roll"), "≤ +150 ms",
+          "ERROR" if "roll" in status else t.judge(wall["roll"] - wall["bare"] <= 0.150),
+          short=f"{shown_cmd['roll']} over bare Python")
+    t.add("3 start-up", f"{shown_cmd['validate']} ({len(files)} files: YAML, JSON Schema and semantic "
+          f"checks), wall, median of {reps}{note('validate')}",
+          fmt_time(wall["validate"]), fmt_time(wall["bare"]), over("validate"), "", "info")
+    if "cjs" in variants:
+        ratio = wall["validate"] / wall["cjs"]
+        t.add("3 start-up", f"{shown_cmd['validate']} vs {shown_cmd['cjs']} (JSON Schema only), "
+              f"wall, median of {reps}{note('validate')}{note('cjs')}",
+              fmt_time(wall["validate"]), fmt_time(wall["cjs"]), f"{ratio:.2f}",
+              "≤ 1.00 (ours/theirs)", t.judge(ratio <= 1.0), short="validate vs check-jsonschema")
+    for k in variants:
+        t.add("4 memory", f"peak RSS of {shown_cmd[k]} (median of {reps})", fmt_mb(rss[k]),
               fmt_mb(rss["bare"]) if k != "bare" else "", "", "", "info")
     return rss
 
@@ -456,12 +717,14 @@ def bench_memory(t: Table, ice_py: Path, cap: float, full: bool) -> None:
     """Exact odds of the largest Nd6kh3 the default limits admit (N doubling from 8)."""
     log(f"memory: Nd6kh3 for N = 8, 16, ... until a LimitError or the {cap:g} s cap ...")
     done, done_n, n = None, 0, 8
+    finished: dict[int, dict] = {}
     while True:
         r = probe(n, cap)
         if r["outcome"] != "ok":
             stop = (n, r)
             break
         done, done_n = r, n
+        finished[n] = r
         n *= 2
     if done is None:
         t.add("4 memory", f"`8d6kh3` did not finish: {r['outcome']}", "n/a", "", "", "", "MISSED")
@@ -489,26 +752,43 @@ def bench_memory(t: Table, ice_py: Path, cap: float, full: bool) -> None:
         else:
             lo = mid
     edge = lo
-    ice = worker(ice_py, "worker_icepool.py", "cold", json.dumps({"case": f"{done_n}d6kh3"}),
-                 timeout=cap * 3)
-    t.add("4 memory", f"peak RSS, exact odds of `{done_n}d6kh3` (largest N = 8·2^k done within "
-          f"the {cap:g} s cap; reference: icepool `d(6).highest({done_n}, 3)`)",
-          f"{fmt_mb(done['_rss_kb'])}, {fmt_time(done['first'])}",
+    # icepool's memory grows fast with N (2048d6kh3: ~0.5 GB; 8192d6kh3: over 4 GB within
+    # 10 s, and freeing that slows whatever runs next), so it is compared at N ≤ ICEPOOL_MAX_N.
+    ref_n = min(done_n, ICEPOOL_MAX_N)
+    ours_ref = finished[ref_n]
+    ice = worker(ice_py, "worker_icepool.py", "cold", json.dumps({"case": f"{ref_n}d6kh3"}),
+                 timeout=cap)
+    t.add("4 memory", f"peak RSS and time, exact odds of `{ref_n}d6kh3` in a fresh process (reference: "
+          f"icepool `d(6).highest({ref_n}, 3)`, not run on larger pools)",
+          f"{fmt_mb(ours_ref['_rss_kb'])}, {fmt_time(ours_ref['first'])}",
           f"{fmt_mb(ice['_rss_kb'])}, {fmt_time(ice.get('first'))}"
-          if not ice.get("timed_out") else "timed out",
-          f"{done['first'] / ice['first']:.2f} (time)" if not ice.get("timed_out") else "",
+          if not ice.get("timed_out") else
+          f"killed at the {cap:g} s cap; peak RSS so far {fmt_mb(ice['_rss_kb'])}",
+          f"{ours_ref['first'] / ice['first']:.2f} (time)" if not ice.get("timed_out") else "",
           "", "info")
+    if done_n != ref_n:
+        t.add("4 memory", f"peak RSS and time, exact odds of `{done_n}d6kh3` (largest N = 8·2^k done "
+              f"within the {cap:g} s cap)", f"{fmt_mb(done['_rss_kb'])}, {fmt_time(done['first'])}",
+              "", "", "", "info")
     if stop[1]["outcome"] == "timed out":
         t.add("4 memory", f"`{stop[0]}d6kh3`: still computing at the {cap:g} s cap, no LimitError",
               f"killed; peak RSS so far {fmt_mb(stop[1]['_rss_kb'])}", "", "", "", "info")
     if hi is not None:
         t.add("4 memory", f"largest Nd6kh3 the default limits admit (not refused within {quick:g} s; "
               f"refused from N = {hi}: {why})", f"N = {edge}", "", "", "", "info")
-    if full:
-        log(f"memory: --full: exact odds of {edge}d6kh3 to completion (may take minutes) ...")
-        r = probe(edge, None)
-        t.add("4 memory", f"peak RSS and time, exact odds of `{edge}d6kh3` (--full)",
-              f"{fmt_mb(r['_rss_kb'])}, {fmt_time(r['first'])}, {r['outcome']}", "", "", "", "info")
+    # The largest admitted pool, to completion: within the cap, or (--full) however long.
+    if edge != done_n:
+        if full:
+            log(f"memory: --full: exact odds of {edge}d6kh3 to completion (may take minutes) ...")
+        r = probe(edge, None if full else cap)
+        if r["outcome"] == "timed out":
+            t.add("4 memory", f"exact odds of `{edge}d6kh3`, the largest pool the limits admit",
+                  f"still computing at the {cap:g} s cap (killed; peak RSS so far {fmt_mb(r['_rss_kb'])}); "
+                  "`--full` runs it to completion", "", "", "", "info")
+        else:
+            t.add("4 memory", f"peak RSS and time, exact odds of `{edge}d6kh3`, the largest pool the limits "
+                  "admit", f"{fmt_mb(r['_rss_kb'])}, {fmt_time(r['first'])}, {r['outcome']}", "", "", "",
+                  "info")
 
 
 # ---- 5. growth ---------------------------------------------------------------------------
@@ -559,8 +839,10 @@ def machine() -> list[str]:
         or " ".join(platform.uname())
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip() or "unknown"
-    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "rulesengine"],
-                           capture_output=True, text=True).stdout.strip()
+    # `git status` only reads (it may refresh the index's stat cache, as any status does).
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "rulesengine",
+                            "rulesets", "schemas"], capture_output=True, text=True).stdout.split("\n")
+    dirty_dirs = sorted({line[3:].split("/")[0] + "/" for line in dirty if len(line) > 3})
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     return [
         f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
@@ -570,7 +852,10 @@ def machine() -> list[str]:
         f"- Python: {platform.python_implementation()} {platform.python_version()} "
         f"(`{sys.executable}`; the reference virtualenvs are made from the same interpreter)",
         f"- rulesengine {RULESENGINE_VERSION} at commit {commit}"
-        + (" with uncommitted changes under rulesengine/" if dirty else ""),
+        + (" with uncommitted changes under " + ", ".join(dirty_dirs) if dirty_dirs else ""),
+        "- seed rulesets: " + ", ".join(
+            f"{rid} ({'could not load' if isinstance(load_seed(rid), Exception) else ', '.join(load_seed(rid).checks()) + ('; ' + ', '.join(load_seed(rid).procedures()) if load_seed(rid).procedures() else '')})"
+            for rid in seed_cases.SEED_CHECKS),
     ]
 
 
@@ -597,15 +882,18 @@ def main(argv: list[str] | None = None) -> int:
     header = machine()
     d20_py = ensure_env("d20") if "roll" in sections else None
     ice_py = ensure_env("icepool") if sections & {"odds", "memory", "growth"} else None
-    header.append(f"- references: d20 1.1.2 in `bench/.venv-d20`, icepool 2.1.3 in `bench/.venv-icepool`")
+    cjs_py = ensure_env("check-jsonschema") if sections & {"startup", "memory"} else None
+    header.append("- references: d20 1.1.2 in `bench/.venv-d20`, icepool 2.1.3 in `bench/.venv-icepool`, "
+                  "check-jsonschema 0.39.0 in `bench/.venv-checkjsonschema`")
     t = Table()
     if "roll" in sections:
         bench_rolling(t, d20_py, args.seconds)
     if "odds" in sections:
         same = check_distributions(t, ice_py)
         bench_odds(t, ice_py, args.seconds, args.cold_reps, same)
+        bench_seed_odds(t, args.seconds, args.cold_reps)
     if "startup" in sections or "memory" in sections:
-        bench_startup(t, args.startup_reps)
+        bench_startup(t, args.startup_reps, cjs_py)
     if "memory" in sections:
         bench_memory(t, ice_py, args.cap, args.full)
     if "growth" in sections:
@@ -616,7 +904,12 @@ def main(argv: list[str] | None = None) -> int:
     if t.mismatches:
         summary.append("**DISTRIBUTION MISMATCH with icepool:** " + "; ".join(t.mismatches))
     summary.append(f"Targets missed: {len(t.missed)}" + (" — " + "; ".join(t.missed) if t.missed else ""))
-    summary.append(f"Whole run: {elapsed:.0f} s. Ratios are rulesengine / reference for times "
+    if t.errors:
+        summary.append(f"Errors (not measured): {len(t.errors)} — " + "; ".join(t.errors))
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    summary.append(f"Whole run: {elapsed:.0f} s"
+                   + (f" (load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f})" if load else "")
+                   + ". Ratios are rulesengine / reference for times "
                    "(lower is better) and rulesengine rate / reference rate for rolls (higher "
                    "is better); see bench/README.md for how each number is measured.")
     body = t.markdown() + "\n\n" + "\n\n".join(summary) + "\n"
