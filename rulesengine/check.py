@@ -252,7 +252,7 @@ class CheckRunner:
         return env
 
     def _coerce(self, spec: Input, value: Any) -> Any:
-        where = f"{spec.name}={value!r}"
+        where = f"{spec.name}={_short(value)}"
         if spec.type == "boolean":
             if isinstance(value, bool):
                 return value
@@ -286,15 +286,18 @@ class CheckRunner:
         if number is None:
             raise InputError(f"{where} is not a whole number", hint=describe_input(spec))
         if spec.min is not None and number < spec.min:
-            raise InputError(f"{spec.name}={number} is below its minimum {spec.min}", hint=describe_input(spec))
+            raise InputError(f"{spec.name}={_short(number, False)} is below its minimum {spec.min}", hint=describe_input(spec))
         if spec.max is not None and number > spec.max:
-            raise InputError(f"{spec.name}={number} is above its maximum {spec.max}", hint=describe_input(spec))
+            raise InputError(f"{spec.name}={_short(number, False)} is above its maximum {spec.max}", hint=describe_input(spec))
+        if abs(number) > self.limits.max_magnitude:  # an input without bounds still has the engine's
+            raise LimitError(f"{spec.name} is too large", "max_magnitude",
+                             hint=f"numbers are limited to ±{self.limits.max_magnitude:,}")
         return number
 
     def _label(self, spec: Input, text: str) -> int:
         table = self.model.tables.get(spec.labels) if spec.labels else None
         if table is None:
-            raise InputError(f"{spec.name}={text!r} is not a whole number", hint=describe_input(spec))
+            raise InputError(f"{spec.name}={_short(text)} is not a whole number", hint=describe_input(spec))
         if isinstance(table, Ladder):
             entries = dict(table.entries)
         elif isinstance(table, Grid):
@@ -308,7 +311,7 @@ class CheckRunner:
         if text in entries:
             return entries[text]
         near = closest(key, list(entries))
-        raise InputError(f"{spec.name}={text!r} is neither a number nor a label of {spec.labels}",
+        raise InputError(f"{spec.name}={_short(text)} is neither a number nor a label of {spec.labels}",
                          hint=(f"did you mean '{near}'? " if near else "") + "labels: " + ", ".join(entries))
 
     # ---- evaluation helpers ---------------------------------------------------------------
@@ -721,6 +724,12 @@ class _Accumulator:
                     for k, d in self.values.items()},
             truncated=Fraction(denom - total, denom),
         )
+
+
+def _short(value: Any, quote: bool = True) -> str:
+    """A value as an error message shows it: never more than 40 characters."""
+    shown = repr(value) if quote else str(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def describe_input(spec: Input) -> str:

@@ -292,8 +292,11 @@ def _party_list(parties: dict[int, dict[str, str]]) -> list[dict[str, str]] | No
     if not parties:
         return None
     n = max(parties)
-    if n > 8:
-        raise UsageError(f"party{n}: a procedure takes at most 8 parties", hint="number parties from 1 to 8")
+    from .procedures import MAX_PARTIES
+
+    if n > MAX_PARTIES:
+        raise UsageError(f"party{n}: a procedure takes at most {MAX_PARTIES} parties",
+                         hint=f"number parties from 1 to {MAX_PARTIES}")
     missing = [i for i in range(1, n + 1) if i not in parties]
     if missing:
         raise UsageError(f"party{missing[0]} has no inputs", hint="number parties 1, 2, 3... without gaps")
