@@ -31,7 +31,7 @@ from .expr.functions import (ARITHMETIC, COMPARISONS, FUNCTIONS, OpError, divisi
 from .expr.parse import locate
 from .limits import Limits
 from .pool import (DiceCounter, DiceLimitReached, DiceSource, FacesError, PoolRoll,
-                   PoolSpec, pool_dist, roll_pool)
+                   PoolSpec, pool_dist, roll_plain, roll_pool)
 
 E_EVAL = "E201"
 E_DIVISION_BY_ZERO = "E202"
@@ -158,23 +158,42 @@ class Sampling:
         key = id(node)
 
         dynamic_count = not isinstance(node.count, ast.Num)
+        made: dict[int, tuple[PoolSpec, str]] = {}  # d(expr): the rules for each size seen
+
+        if spec is not None and spec.plain and not dynamic_count:
+            # `3d6`, `1d20`: nothing to decide when rolling (count, die and rules are fixed).
+            fixed_n, die = node.count.value, spec.die  # type: ignore[union-attr]
+
+            def run_plain(ctx: Context) -> int:
+                if fixed_n > ctx.limits.max_dice:
+                    _check_count(ctx, node, fixed_n)
+                try:
+                    rolled = roll_plain(die, static_text, fixed_n, ctx.source, ctx.counter)  # type: ignore[arg-type]
+                except (DiceLimitReached, FacesError) as exc:
+                    raise _dice_failure(ctx, node, static_text, exc) from None
+                ctx.pools[key] = rolled
+                return rolled.total
+
+            return run_plain
 
         def run(ctx: Context) -> int:
             n = _check_count(ctx, node, count(ctx))
             rule, text = spec, static_text
             if rule is None:  # d(expr): the die is known now
-                rule = _dynamic_spec(ctx, node, sides(ctx))  # type: ignore[misc]
-                text = _dice_text(node, rule.die)
+                s = sides(ctx)  # type: ignore[misc]
+                known = made.get(s) if type(s) is int and s <= ctx.limits.max_sides else None
+                if known is None:
+                    rule = _dynamic_spec(ctx, node, s)
+                    known = (rule, _dice_text(node, rule.die))
+                    if len(made) < 64:
+                        made[s] = known
+                rule, text = known
             if dynamic_count:  # show the count that was rolled: (level)d6 → 3d6
                 text = str(n) + text.removeprefix("(…)")
             try:
                 rolled = roll_pool(rule, text, n, ctx.source, ctx.counter, ctx.limits)  # type: ignore[arg-type]
-            except DiceLimitReached:
-                raise LimitError(
-                    f"'{text}' rolls more than {ctx.limits.max_dice:,} dice with its rerolls and explosions",
-                    "max_dice", ctx.where(node.span), "use fewer dice or a lower explosion depth") from None
-            except FacesError as exc:
-                raise DiceEvalError(exc.message, ctx.where(node.span), exc.hint, E_FACES) from None
+            except (DiceLimitReached, FacesError) as exc:
+                raise _dice_failure(ctx, node, text, exc) from None
             ctx.pools[key] = rolled
             return rolled.total
 
@@ -281,6 +300,14 @@ class Exact:
                 self._pool_cache.clear()
             self._pool_cache[key] = cached
         return cached
+
+
+def _dice_failure(ctx: Context, node: ast.Dice, text: str,
+                  exc: DiceLimitReached | FacesError) -> LimitError | DiceEvalError:
+    if isinstance(exc, FacesError):
+        return DiceEvalError(exc.message, ctx.where(node.span), exc.hint, E_FACES)
+    return LimitError(f"'{text}' rolls more than {ctx.limits.max_dice:,} dice with its rerolls and explosions",
+                      "max_dice", ctx.where(node.span), "use fewer dice or a lower explosion depth")
 
 
 def _unknown_name(ctx: Context, node: ast.Name) -> DiceEvalError:

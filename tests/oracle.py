@@ -56,6 +56,9 @@ class _ReplaySource:
     def draw(self, die) -> int:
         return self._next(list(die.faces))
 
+    def draw_many(self, die, n: int) -> list[int]:
+        return [self.draw(die) for _ in range(n)]
+
     def draw_allowed(self, die, allowed) -> int:
         return self._next([f for f in die.faces if allowed(f)])
 
