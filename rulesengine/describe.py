@@ -14,12 +14,13 @@ from fractions import Fraction
 from typing import Any
 
 from .check import CheckOdds, CheckResult, describe_input
-from .errors import InputError, UsageError
+from .dist import shared_budget
+from .errors import InputError, LimitError, UsageError
 from .expr import ast
 from .model import Expr, Grid, Ladder, Ranges, Tiers
 from .render import format_value
 
-MAX_SWEEP = 2000
+MAX_SWEEP = 2000  # input combinations of one sweep; their work together is bounded by max_states
 
 
 # ---- roll and odds -----------------------------------------------------------------------------
@@ -151,6 +152,14 @@ def _range(name: str, text: str) -> list[int]:
 
 
 def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str]], is_procedure: bool) -> Sweep:
+    """The odds of a check or procedure for every combination of the swept inputs.
+
+    MAX_SWEEP bounds how many combinations there are, and the work of all their odds
+    together shares one ``max_states`` budget, as one exact-odds computation would: each
+    combination may need nearly a whole budget of its own (an extended check over many
+    rounds), so counting combinations alone would let a sweep run for an hour. The bound
+    is counted in steps, not seconds, so a sweep is refused or not the same way on every
+    machine; odds a cache already holds cost nothing."""
     ranges: list[tuple[str, list[int]]] = []
     for k, v in plain.items():
         if ".." in v:
@@ -171,26 +180,37 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
         combos = [c + (v,) for c in combos for v in values]
     if len(combos) > MAX_SWEEP:
         raise UsageError(f"a sweep of {len(combos)} combinations is too large", hint=f"at most {MAX_SWEEP}")
+    limits = getattr(runnable, "_runner", runnable).limits  # a Check wraps its runner
     rows = []
-    for combo in combos:
-        p_inputs = dict(plain)
-        party_inputs = {i: dict(p) for i, p in parties.items()}
-        for (name, _), value in zip(ranges, combo):
-            if name.startswith("party") and "." in name:
-                head, _, key = name.partition(".")
-                party_inputs[int(head[5:])][key] = str(value)
-            else:
-                p_inputs[name] = str(value)
-        try:
-            if is_procedure:
-                plist = [party_inputs[i] for i in sorted(party_inputs)] or None
-                odds = runnable.odds(p_inputs, parties=plist)
-            else:
-                odds = runnable.odds(p_inputs)
-        except InputError as exc:
+    with shared_budget(limits.max_states) as total:
+        for combo in combos:
+            p_inputs = dict(plain)
+            party_inputs = {i: dict(p) for i, p in parties.items()}
+            for (name, _), value in zip(ranges, combo):
+                if name.startswith("party") and "." in name:
+                    head, _, key = name.partition(".")
+                    party_inputs[int(head[5:])][key] = str(value)
+                else:
+                    p_inputs[name] = str(value)
             label = ", ".join(f"{n}={v}" for (n, _), v in zip(ranges, combo))
-            raise InputError(f"at {label}: {exc.message}", hint=exc.hint) from None
-        rows.append((combo, odds))
+            try:
+                if is_procedure:
+                    plist = [party_inputs[i] for i in sorted(party_inputs)] or None
+                    odds = runnable.odds(p_inputs, parties=plist)
+                else:
+                    odds = runnable.odds(p_inputs)
+            except InputError as exc:
+                raise InputError(f"at {label}: {exc.message}", hint=exc.hint) from None
+            except LimitError as exc:
+                if not total.exhausted:
+                    raise
+                # The sweep's budget ran out, not this combination's own: say so, at the
+                # place in the ruleset where the work stopped.
+                what = f"{len(combos):,} combinations" if len(ranges) > 1 else f"{len(combos):,} values"
+                raise LimitError(f"a sweep of {what} is too big to work out exactly: their odds together "
+                                 f"need more than {total.limit:,} steps (stopped at {label})", "max_states",
+                                 exc.location, "sweep fewer values") from None
+            rows.append((combo, odds))
     return Sweep(tuple(n for n, _ in ranges), tuple(rows))
 
 

@@ -12,15 +12,19 @@ operation below multiplies denominators and so carries the missing mass along.
 
 A :class:`Budget` counts the work done (entries combined) so that an expression that is
 too big to enumerate exactly fails with an error naming the term, instead of hanging.
+Several computations can share one total as well (:func:`shared_budget`): a sweep of odds
+over many input values is bounded as a whole, not only value by value.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
-from typing import Any, Callable, Hashable, Iterable
+from typing import Any, Callable, Hashable, Iterable, Iterator
 
 
 class BudgetExceeded(Exception):
@@ -28,18 +32,47 @@ class BudgetExceeded(Exception):
 
 
 class Budget:
-    """A work counter shared by one exact evaluation."""
+    """A work counter shared by one exact evaluation.
 
-    __slots__ = ("limit", "used")
+    A budget made while a :func:`shared_budget` is in force also charges that one: the
+    computations that make their own budgets (each check's odds, each procedure's) then
+    add up to one total, without every caller having to pass a budget down."""
+
+    __slots__ = ("limit", "used", "total")
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.used = 0
+        self.total = _SHARED.get()
 
     def spend(self, amount: int) -> None:
         self.used += amount
         if self.used > self.limit:
             raise BudgetExceeded()
+        if self.total is not None:
+            self.total.spend(amount)
+
+    @property
+    def exhausted(self) -> bool:
+        return self.used > self.limit
+
+
+_SHARED: ContextVar[Budget | None] = ContextVar("rulesengine_shared_budget", default=None)
+
+
+@contextmanager
+def shared_budget(limit: int) -> Iterator[Budget]:
+    """Charge every budget made inside the block to one more, with ``limit``: the whole
+    block may do at most that much work. Only work done is charged: a result taken from a
+    cache costs nothing, as nothing is worked out again. When the shared budget runs out,
+    the computation under way fails as it would on its own budget (a LimitError naming
+    ``max_states``); the caller tells the two apart by the shared budget's ``exhausted``."""
+    total = Budget(limit)  # inside an outer shared budget, charges that one in turn
+    token = _SHARED.set(total)
+    try:
+        yield total
+    finally:
+        _SHARED.reset(token)
 
 
 _NO_BUDGET = Budget(10**30)

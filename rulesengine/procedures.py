@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from .check import NOT_ALLOWED, CheckOdds, CheckResult, Resolution, _jsonable, probability_json
+from .dist import Budget, BudgetExceeded
 from .errors import InputError, LimitError, RulesEngineError
 from .evaluate import Context
 from .expr.parse import closest
@@ -682,8 +683,9 @@ class ProcedureRunner:
                               "\n".join(lines))
 
     def _helpers_dist(self, helpers_raw, own: dict, leader: dict[str, Any], leader_result: Any,
-                      cache: dict) -> dict[tuple, Fraction]:
-        """(summed totals, ruined) → probability, over every helper's resolutions."""
+                      cache: dict, budget: Budget) -> dict[tuple, Fraction]:
+        """(summed totals, ruined) → probability, over every helper's resolutions; each
+        state combined with each helper outcome is charged to ``budget``."""
         hrunner = self._helper_runner()
         states: dict[tuple, Fraction] = {(tuple(0 for _ in self.proc.settings["totals"]), False): Fraction(1)}
         for i, raw in enumerate(helpers_raw):
@@ -695,6 +697,11 @@ class ProcedureRunner:
                 for res, env, w in outs:
                     merged[self._contribution(res, env, own)] += Fraction(w, denom)
                 cache[key] = dict(merged)
+            try:  # a Fraction product and a tuple of sums each (~2 µs)
+                budget.spend(4 * len(states) * len(cache[key]))
+            except BudgetExceeded:
+                raise LimitError(f"'{self.proc.name}' has too many helpers to work out exactly", "max_states",
+                                 hint="use fewer helpers") from None
             nxt: dict[tuple, Fraction] = defaultdict(Fraction)
             for (sums, bad), p in states.items():
                 for (contrib, bad2), q in cache[key].items():
@@ -713,6 +720,7 @@ class ProcedureRunner:
         bonuses: dict[int, Fraction] = defaultdict(Fraction)
         success = Fraction(0)
         cache: dict = {}
+        budget = Budget(self.limits.max_states)
 
         def add(res, p: Fraction) -> None:
             nonlocal success
@@ -726,7 +734,7 @@ class ProcedureRunner:
         if gated is not None and st["order"] == "leader_first":
             add(gated, Fraction(1))
         elif st["order"] == "helpers_first":
-            for (sums, bad), p in self._helpers_dist(helpers_raw, own, leader, None, cache).items():
+            for (sums, bad), p in self._helpers_dist(helpers_raw, own, leader, None, cache, budget).items():
                 if bad:
                     outcomes["ruined"] += p
                     continue
@@ -740,7 +748,8 @@ class ProcedureRunner:
             for rolls, w in joint:
                 p = Fraction(w, denom)
                 provisional = runner.resolve_rolls(leader, rolls)
-                for (sums, bad), q in self._helpers_dist(helpers_raw, own, leader, provisional.result, cache).items():
+                for (sums, bad), q in self._helpers_dist(helpers_raw, own, leader, provisional.result, cache,
+                                                         budget).items():
                     if bad:
                         outcomes["ruined"] += p * q
                         continue
@@ -901,9 +910,11 @@ class ProcedureRunner:
             size *= len(d)
         # Each line-up of the parties' outcomes is compared (and its winner's result worked
         # out): charge that work, not just the number of line-ups.
-        if size * 2 * (n + 4) > self.limits.max_states:
+        try:
+            Budget(self.limits.max_states).spend(size * 2 * (n + 4))
+        except BudgetExceeded:
             raise LimitError(f"contest '{self.proc.name}' with {n} parties is too big to work out exactly",
-                             "max_states", hint="use fewer parties")
+                             "max_states", hint="use fewer parties") from None
         ties = self.proc.settings["ties"]
         memo: dict[tuple[int, ...], dict] = {}
 
@@ -1007,10 +1018,22 @@ class ProcedureRunner:
                                                      if isinstance(v, (int, bool, str))})
             dists[i] = o.distribution
         memo: dict = {}
+        budget = Budget(self.limits.max_states)
 
         def solve(g: tuple[int, ...]) -> dict:
             if g in memo:
                 return memo[g]
+            # Every line-up of the tied parties' values is compared, with a Fraction product
+            # per party (~2 µs each): charged before the line-ups are built.
+            lineups = 1
+            for i in g:
+                lineups *= len(dists[i])
+            try:
+                budget.spend(4 * len(g) * lineups)
+            except BudgetExceeded:
+                raise LimitError(f"the roll-off {e.text!r} of contest '{self.proc.name}' is too big to work out "
+                                 f"exactly for {len(g)} tied parties", "max_states",
+                                 hint="roll it instead, or use a roll-off with fewer possible values") from None
             combos = [((), Fraction(1))]
             for i in g:
                 combos = [(c + (v,), p * q) for c, p in combos for v, q in dists[i].items()]
@@ -1124,7 +1147,7 @@ class ProcedureRunner:
         cache: dict[tuple, list] = {}
         advanced: dict[tuple, tuple] = {}
         reads_round = "round" in self._round_names
-        work = 0
+        budget = Budget(self.limits.max_states)
         succeeded = failed = Fraction(0)
         by_round = []
         rounds_dist: dict[int, Fraction] = {}
@@ -1150,10 +1173,12 @@ class ProcedureRunner:
                         else:
                             merged[fp] = [penv, Fraction(w, denom), fp]
                     cache[vkey] = [(penv, q, fp) for penv, q, fp in merged.values()]
-                work += 20 * len(cache[vkey])  # a transition: a state update and Fraction products (~10 µs)
-                if work > self.limits.max_states:
+                try:  # a transition: a state update and Fraction products (~10 µs)
+                    budget.spend(20 * len(cache[vkey]))
+                except BudgetExceeded:
                     raise LimitError(f"extended check '{self.proc.name}' over {limit} rounds is too big to "
-                                     "work out exactly", "max_states", hint="use fewer rounds or a smaller goal")
+                                     "work out exactly", "max_states",
+                                     hint="use fewer rounds or a smaller goal") from None
                 for penv, q, fp in cache[vkey]:
                     # The same state and an outcome the rules can't tell apart move alike.
                     memo_key = (key, vkey, fp, n if reads_round else None)

@@ -162,6 +162,60 @@ def test_odds_sweep_prints_one_row_per_value(capsys):
     assert out.splitlines()[1].startswith("10,0.5")
 
 
+RPS = (ROOT / "rulesets" / "rps.yaml").read_text(encoding="utf-8")
+SLOW_TASK = {"goal": "5", "attribute": "0", "other_modifier": "-40", "retry": "-5"}  # rarely done: many states
+
+
+def _sweep_rounds(text: str, max_states: int):
+    import dataclasses
+
+    from rulesengine import DEFAULT_LIMITS
+    from rulesengine.describe import sweep
+    from rulesengine.ruleset import loads
+
+    rs = loads(RPS, limits=dataclasses.replace(DEFAULT_LIMITS, max_states=max_states))  # fresh: no cached odds
+    return rs, sweep(rs.procedure("sustained_attribute"), {**SLOW_TASK, "max_rounds": text}, {}, True)
+
+
+def test_a_sweep_shares_one_work_budget_between_its_values():
+    """Each value of a sweep fits in max_states on its own, but all of them together get one
+    max_states budget too: the sweep stops with a LimitError naming max_states, at the same
+    value every time (work is counted in steps, not seconds)."""
+    from rulesengine.errors import LimitError
+
+    rs, one = _sweep_rounds("110..110", 300_000)  # 110 rounds alone: ~200,000 steps
+    assert len(one.rows) == 1
+    stops = []
+    for _ in range(2):
+        with pytest.raises(LimitError) as info:
+            _sweep_rounds("100..110", 300_000)
+        err = info.value
+        assert err.limit == "max_states" and err.code == "E210" and err.hint == "sweep fewer values"
+        assert err.message.startswith("a sweep of 11 values is too big to work out exactly")
+        stops.append(err.message)
+    assert stops[0] == stops[1] and "(stopped at max_rounds=101)" in stops[0]
+
+
+def test_a_sweep_within_the_budget_gives_the_odds_of_each_value():
+    rs, swept = _sweep_rounds("20..22", 300_000)
+    proc = rs.procedure("sustained_attribute")
+    assert [values for values, _ in swept.rows] == [(20,), (21,), (22,)]
+    for (rounds,), odds in swept.rows:
+        assert odds == proc.odds({**SLOW_TASK, "max_rounds": str(rounds)})
+
+
+def test_a_sweep_never_works_past_its_budget():
+    """Everything the odds of a sweep work out is charged to the sweep's one budget (measured
+    here by an outer shared budget, which the sweep's own budget charges in turn)."""
+    from rulesengine.dist import shared_budget
+    from rulesengine.errors import LimitError
+
+    with shared_budget(10**12) as outer:
+        with pytest.raises(LimitError):
+            _sweep_rounds("100..110", 300_000)
+    assert 200_000 < outer.used <= 300_000
+
+
 def test_contest_inputs_per_party(capsys):
     code, out, _ = run(capsys, "odds", "gurps-4e", "regular_contest", "party1.skill=12", "party2.skill=10")
     assert code == 0 and "party1_wins  20/27" in out

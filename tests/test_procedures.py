@@ -296,3 +296,37 @@ def test_helper_inputs_may_read_the_leaders_inputs(rs):
 def test_helper_errors_name_the_party(rs):
     with pytest.raises(InputError, match="party 2 \\(a helper\\): unknown input 'bonsu'"):
         rs.procedure("helped").roll(parties=[{}, {"bonsu": 1}], seed=1)
+
+
+BIG_ROLL_OFF = """
+ruleset: big-roll-off
+name: A roll-off with many possible values
+version: "1"
+source: tests
+checks:
+  even:
+    inputs: {sides: {type: integer, default: 6, min: 1, max: 1000000}}
+    roll: 1d2
+    result: 0
+    outcomes:
+      - {name: done, success: true}
+procedures:
+  duel: {kind: contest, check: even, rank_by: [result], ties: [{roll: d(sides)}]}
+"""
+
+
+def test_the_work_of_a_roll_off_is_charged_to_the_budget():
+    """Exact odds of a roll-off compare every line-up of the tied parties' values: three parties
+    tied on a d1000 roll-off are a billion line-ups, refused by max_states at once (it used to
+    be uncharged: three d100s took 6 s, d1000s hours)."""
+    import time
+
+    from rulesengine.errors import LimitError
+
+    duel = loads(BIG_ROLL_OFF).procedure("duel")
+    assert duel.odds(parties=[{"sides": 20}] * 3).wins == (F(1, 3),) * 3
+    start = time.perf_counter()
+    with pytest.raises(LimitError) as info:
+        duel.odds(parties=[{"sides": 1000}] * 3)
+    assert info.value.limit == "max_states" and "roll-off 'd(sides)'" in info.value.message
+    assert time.perf_counter() - start < 2
