@@ -18,7 +18,9 @@ class Limits:
     max_expression_length: int = 1000
     """Characters in one dice expression."""
     max_nesting_depth: int = 64
-    """Depth of the expression tree (parentheses, unary signs, function calls)."""
+    """Nesting of an expression (parentheses, unary signs, function calls, operators of another
+    precedence level; a flat chain ``1+1+…`` is one level). Counting each operator of a chain,
+    the tree may be four times as deep (see ``expr.parse.TREE_DEPTH_PER_NESTING``)."""
     max_dice: int = 10_000
     """Dice rolled by one evaluation, counting rerolls and explosions."""
     max_sides: int = 1_000_000

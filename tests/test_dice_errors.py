@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 
 import pytest
 
@@ -88,6 +89,86 @@ def test_limits_end_in_a_named_error_within_a_second(text, limit):
             e.roll(seed=seed)
     assert time.perf_counter() - start < 2
     assert info.value.limit == limit
+
+
+# ---- nesting and flat chains -----------------------------------------------------------------
+
+
+def test_a_flat_chain_of_one_precedence_level_is_not_nesting():
+    """`1+1+…` leans left in the parsed tree, as deep as it is long, but a reader sees no
+    nesting: 65 terms or 200 (the old count refused 65 as "nests more than 64 levels")."""
+    assert dice.roll("1+" * 64 + "1").total == 65
+    assert dice.odds("1+" * 199 + "1").distribution == {200: 1}
+    assert dice.roll("10-" * 99 + "10").total == -980  # still left to right: ((10-10)-10)-…
+    assert dice.roll("2*" * 39 + "2").total == 2**40
+    assert dice.roll(" and ".join(["x"] * 100), env={"x": True}).total is True
+    assert dice.odds(" or ".join(["d2<2"] * 100)).probability(False) == Fraction(1, 2**100)
+    sum_of_dice = dice.parse("1d6+" * 149 + "1d6")
+    assert sum_of_dice.odds().mean == Fraction(525) and 150 <= sum_of_dice.roll(seed=1).total <= 900
+
+
+def test_real_nesting_is_still_bounded_by_max_nesting_depth():
+    """Parentheses, signs, calls and operators of another precedence level each nest."""
+    for text in ("(" * 65 + "1" + ")" * 65, "-" * 65 + "1", "not " * 65 + "true", "abs(" * 65 + "1" + ")" * 65,
+                 "(" * 64 + "1" + ")" * 64):  # the leaf counts: 64 parentheses are 65 levels
+        with pytest.raises(LimitError) as info:
+            dice.parse(text)
+        assert info.value.limit == "max_nesting_depth" and "nests more than 64 levels deep" in info.value.message
+    dice.parse("(" * 62 + "1+" * 100 + "1" + ")" * 62)  # 62 parentheses, the chain, its terms: 64 levels
+
+
+def _at_stack_depth(frames: int, fn):
+    """``fn()`` called with ``frames`` more frames on the stack (a front end's own callers)."""
+    return fn() if frames == 0 else _at_stack_depth(frames - 1, fn)
+
+
+# The deepest trees the limits admit: 256 levels counting each operator of a chain (4 x
+# max_nesting_depth), alone, in 250 dice (1,000 characters), and inside 62 nested calls.
+DEEPEST = [
+    ("1+" * 255 + "1", 256),
+    ("1d6+" * 249 + "1d6", None),
+    ("min(0, " * 62 + "1-" * 193 + "1" + ")" * 62, -192),
+    ("abs(" * 62 + "1-" * 193 + "1" + ")" * 62, 192),
+]
+
+
+@pytest.mark.parametrize("text,total", DEEPEST, ids=["chain", "dice", "min", "abs"])
+def test_the_deepest_expressions_the_limits_admit_roll_odds_and_trace_without_recursion_errors(text, total):
+    """Compiling, rolling, exact odds, the trace and the JSON export all recurse over the tree:
+    at the bound they do so safely, even under 200 frames of the caller's own."""
+    import json
+
+    from rulesengine.describe import ast_json
+
+    assert len(text) <= 1000
+
+    def everything():
+        e = dice.Expression(text)  # compiled afresh
+        rolled = e.roll(seed=1)
+        odds = e.odds()
+        return rolled, odds, rolled.trace, json.dumps(ast_json(e.tree), indent=2)
+
+    rolled, odds, trace, exported = _at_stack_depth(200, everything)
+    if total is not None:
+        assert rolled.total == total and odds.distribution == {total: 1}
+    else:
+        assert odds.mean == Fraction(875)
+    assert trace.endswith(f"= {rolled.total}") and exported.startswith("{")
+
+
+@pytest.mark.parametrize("text,column", [
+    ("1+" * 256 + "1", 513),  # the 257th term
+    ("1+" * 499 + "1", 513),  # the longest chain max_expression_length admits
+    ("(" + "1+" * 200 + "1)" + "+1" * 60, 513),
+])
+def test_a_chain_deeper_than_the_evaluator_may_recurse_is_a_limit_error_at_its_column(text, column):
+    """More than 256 levels counting each operator of a chain is refused (the evaluator recurses
+    once per operator), at the term where the tree gets too deep: an error, never a crash."""
+    with pytest.raises(LimitError) as info:
+        _at_stack_depth(200, lambda: dice.parse(text).odds())
+    err = info.value
+    assert err.limit == "max_nesting_depth" and err.code == "E210" and err.location.column == column
+    assert "more than 256" in err.message and "parentheses" in err.hint
 
 
 def test_rerolls_and_explosions_count_toward_the_dice_limit():

@@ -79,6 +79,7 @@ TRIGGERS = [
     ("max_expression_length", lambda L: dice.parse("1+" * 600 + "1", L), "E210"),
     ("max_nesting_depth", lambda L: dice.parse("(" * 65 + "1" + ")" * 65, L), "E210"),
     ("max_nesting_depth", lambda L: dice.parse("-" * 65 + "1", L), "E210"),
+    ("max_nesting_depth", lambda L: dice.parse("1+" * 256 + "1", L), "E210"),
     ("max_dice", lambda L: dice.parse("10001d6", L), "E210"),
     ("max_dice", lambda L: dice.roll("(x)d6", env={"x": 10_001}, limits=L), "E210"),
     ("max_dice", lambda L: dice.roll("6000d6 + 6000d6", seed=1, limits=L), "E210"),

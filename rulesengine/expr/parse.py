@@ -405,13 +405,63 @@ def _precheck(text: str, limits: Limits) -> None:
             depth -= 1
 
 
-def _tree_depth(node: ast.Node) -> int:
-    deepest, stack = 0, [(node, 1)]
+# The parsed tree may be this many times max_nesting_depth deep when every operator of a
+# chain counts (256 by default). The evaluator, the trace and the exporter recurse once or
+# twice per level of the tree (up to three times per function call), so this keeps them
+# well inside Python's recursion limit of 1,000 frames while still letting a flat sum of
+# 250 dice through (`1d6+1d6+…` fills the 1,000 characters first).
+TREE_DEPTH_PER_NESTING = 4
+
+
+def _chain_level(node: ast.Node) -> str | None:
+    """The precedence level at which a binary operator chains (``a + b - c`` is one chain of
+    sums, ``a and b and c`` one of ands), or None for any other node."""
+    if isinstance(node, ast.Binary):
+        return "sum" if node.op in ("+", "-") else "product"
+    if isinstance(node, ast.Logic):
+        return node.op
+    return None
+
+
+def _depths(node: ast.Node) -> tuple[int, int]:
+    """(nesting depth, tree depth) of a parsed expression, walked without recursion.
+
+    The tree depth counts every node on the longest path. The nesting depth is what a
+    reader sees as nesting: parentheses, signs, calls and operators of another precedence
+    level each add a level, but the left operand of an operator of the same level does not,
+    so a flat chain ``1+1+…+1`` (which the LALR grammar builds leaning left, as deep as it is
+    long) is one level however long it is."""
+    nesting = deepest = 0
+    stack = [(node, 1, 1)]
     while stack:
-        n, d = stack.pop()
-        deepest = max(deepest, d)
-        stack.extend((c, d + 1) for c in ast.children(n))
-    return deepest
+        n, nest, depth = stack.pop()
+        nesting = max(nesting, nest)
+        deepest = max(deepest, depth)
+        level = _chain_level(n)
+        for i, child in enumerate(ast.children(n)):
+            flat = i == 0 and level is not None and _chain_level(child) == level
+            stack.append((child, nest if flat else nest + 1, depth + 1))
+    return nesting, deepest
+
+
+def _too_deep_at(node: ast.Node, bound: int) -> int:
+    """Where the tree gets deeper than ``bound``: along its longest path, the node with
+    exactly ``bound + 1`` levels below and including it; for an operator, its right operand
+    (for ``1+1+…`` the first term past the bound, counting from the left)."""
+    heights: dict[int, int] = {}
+    stack: list[tuple[ast.Node, bool]] = [(node, False)]
+    while stack:  # post-order, without recursion
+        n, done = stack.pop()
+        if done:
+            heights[id(n)] = 1 + max((heights[id(c)] for c in ast.children(n)), default=0)
+        else:
+            stack.append((n, True))
+            stack.extend((c, False) for c in ast.children(n))
+    while heights[id(node)] > bound + 1:
+        node = max(ast.children(node), key=lambda c: heights[id(c)])
+    if isinstance(node, (ast.Binary, ast.Compare, ast.Logic)):
+        return node.right.span[0]
+    return node.span[0]
 
 
 def _bad_character(text: str, pos: int) -> DiceSyntaxError:
@@ -491,10 +541,18 @@ def _parse_cached(text: str, limits: Limits) -> ast.Node:
         raise _unexpected_token(text, exc) from None
     except lark.exceptions.UnexpectedEOF as exc:  # pragma: no cover - LALR reports tokens
         raise DiceSyntaxError("expression ends too early", locate(text, len(text) - 1)) from None
-    if _tree_depth(tree) > limits.max_nesting_depth:
+    nesting, depth = _depths(tree)
+    if nesting > limits.max_nesting_depth:
         raise LimitError(
             f"expression nests more than {limits.max_nesting_depth} levels deep",
             "max_nesting_depth", locate(text, 0), "simplify the expression")
+    bound = TREE_DEPTH_PER_NESTING * limits.max_nesting_depth
+    if depth > bound:
+        raise LimitError(
+            f"expression is {depth} levels deep counting each operator of a chain, more than {bound}",
+            "max_nesting_depth", locate(text, _too_deep_at(tree, bound)),
+            f"at most {TREE_DEPTH_PER_NESTING} x max_nesting_depth; break a long chain up with parentheses, "
+            "e.g. (a + b + …) + (c + d + …)")
     return tree
 
 
