@@ -155,7 +155,7 @@ class Builder:
             loc = (self.doc.scalar_column(pointer, col - 1, length=exc.location.length)
                    if col is not None and isinstance(value, str) else self.doc.location(pointer))
             self.diagnostics.append(Diagnostic(exc.code if exc.code.startswith("E2") else E_EXPRESSION,
-                                               exc.message, loc, exc.hint, "error"))
+                                               exc.message, loc, exc.hint, "error", getattr(exc, "limit", None)))
             return None
         ok = True
         for node in ast.walk(tree):

@@ -15,7 +15,7 @@ from typing import Any
 
 from .check import CheckOdds, CheckResult, describe_input
 from .dist import shared_budget
-from .errors import InputError, LimitError, UsageError
+from .errors import LimitError, RulesEngineError, UsageError
 from .expr import ast
 from .model import Expr, Grid, Ladder, Ranges, Tiers
 from .render import format_value
@@ -199,11 +199,9 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
                     odds = runnable.odds(p_inputs, parties=plist)
                 else:
                     odds = runnable.odds(p_inputs)
-            except InputError as exc:
-                raise InputError(f"at {label}: {exc.message}", hint=exc.hint) from None
-            except LimitError as exc:
-                if not total.exhausted:
-                    raise
+            except RulesEngineError as exc:
+                if not (isinstance(exc, LimitError) and total.exhausted):
+                    raise _at_combination(exc, label) from None
                 # The sweep's budget ran out, not this combination's own: say so, at the
                 # place in the ruleset where the work stopped.
                 what = f"{len(combos):,} combinations" if len(ranges) > 1 else f"{len(combos):,} values"
@@ -212,6 +210,15 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
                                  exc.location, "sweep fewer values") from None
             rows.append((combo, odds))
     return Sweep(tuple(n for n, _ in ranges), tuple(rows))
+
+
+def _at_combination(exc: RulesEngineError, label: str) -> RulesEngineError:
+    """The same error (its kind, code, position, hint and, for a LimitError, the limit's
+    name), its message saying which combination of the sweep it happened at."""
+    message = f"at {label}: {exc.message}"
+    if isinstance(exc, LimitError):
+        return LimitError(message, exc.limit, exc.location, exc.hint, exc.code)
+    return type(exc)(message, exc.location, exc.hint, exc.code)
 
 
 def format_sweep(s: Sweep, csv_out: bool = False) -> str:

@@ -62,13 +62,18 @@ class Location:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """A finding with a severity, as printed by ``rulesengine validate``."""
+    """A finding with a severity, as printed by ``rulesengine validate``.
+
+    ``limit`` names the field of ``Limits`` that an ``E210`` finding hit (as ``LimitError.limit``
+    does), so that a front end reading the JSON knows which limit it was without parsing
+    the message."""
 
     code: str
     message: str
     location: Location = field(default_factory=Location)
     hint: str | None = None
     severity: str = "error"  # "error" or "warning"
+    limit: str | None = None
 
     def __post_init__(self) -> None:
         # Messages and hints are one line each, whatever text they quote.
@@ -87,6 +92,7 @@ class Diagnostic:
             "severity": self.severity,
             "message": self.message,
             "hint": self.hint,
+            "limit": self.limit,
         }
 
     def render(self) -> str:
@@ -121,7 +127,7 @@ class RulesEngineError(Exception):
             self.code = code
 
     def diagnostic(self) -> Diagnostic:
-        return Diagnostic(self.code, self.message, self.location, self.hint, "error")
+        return Diagnostic(self.code, self.message, self.location, self.hint, "error", getattr(self, "limit", None))
 
     def render(self) -> str:
         return self.diagnostic().render()

@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 
 from .check import NOT_ALLOWED, CheckOdds, CheckResult, Resolution, _jsonable, probability_json
 from .dist import Budget, BudgetExceeded
-from .errors import InputError, LimitError, RulesEngineError
+from .errors import InputError, LimitError, Location, RulesEngineError
 from .evaluate import Context
 from .expr.parse import closest
 from .model import Expr, Procedure
@@ -457,6 +457,17 @@ class ProcedureRunner:
     def _truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
         return self.runner._truth(e, env)
 
+    def _at(self, exc: RulesEngineError, e: Expr | None = None) -> RulesEngineError:
+        """Point an error of the procedure at the ruleset file, like every other ruleset
+        error: at the expression ``e`` (at its column, when the error has one), else at the
+        procedure's name. The error itself is kept (a LimitError keeps its ``limit``)."""
+        if e is not None:
+            return self.runner._relocate(exc, e)
+        doc = self.runner.doc
+        if doc is not None and exc.location.path is None:
+            exc.location = doc.location(self.proc.pointer, key=True)
+        return exc
+
     @staticmethod
     def _party_env(res: Resolution | CheckResult, env: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every name of a party's check after it resolved: the resolver's own record, the
@@ -533,7 +544,8 @@ class ProcedureRunner:
         envs = [self.runner.before_roll(m).env for m in members]
         how = self._eval(st["roller"], own)
         if how not in ("highest", "lowest", "first"):
-            raise RulesEngineError(f"roller gives {how!r}; expected 'highest', 'lowest' or 'first'", code=E_PROCEDURE)
+            raise self._at(RulesEngineError(f"roller gives {how!r}; expected 'highest', 'lowest' or 'first'",
+                                            code=E_PROCEDURE), st["roller"])
         if how == "first" or not st["rank_by"]:
             return 0, envs[0], envs
         keys = [tuple(getattr(self._eval(e, {**env, **own}), "total", self._eval(e, {**env, **own}))
@@ -700,14 +712,15 @@ class ProcedureRunner:
             try:  # a Fraction product and a tuple of sums each (~2 µs)
                 budget.spend(4 * len(states) * len(cache[key]))
             except BudgetExceeded:
-                raise LimitError(f"'{self.proc.name}' has too many helpers to work out exactly", "max_states",
-                                 hint="use fewer helpers") from None
+                raise self._at(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
+                                          "max_states", hint="use fewer helpers")) from None
             nxt: dict[tuple, Fraction] = defaultdict(Fraction)
             for (sums, bad), p in states.items():
                 for (contrib, bad2), q in cache[key].items():
                     nxt[(tuple(a + b for a, b in zip(sums, contrib)), bad or bad2)] += p * q
             if len(nxt) > self.limits.max_states:
-                raise LimitError(f"'{self.proc.name}' has too many helpers to work out exactly", "max_states")
+                raise self._at(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
+                                          "max_states", hint="use fewer helpers"))
             states = dict(nxt)
         return states
 
@@ -802,9 +815,9 @@ class ProcedureRunner:
             if len(tied) == 1 or ties != "reroll":
                 break
             if round_no == MAX_TIE_ROUNDS:
-                raise RulesEngineError(f"contest '{self.proc.name}' is still tied after {MAX_TIE_ROUNDS} "
-                                       "rolls again", code=E_PROCEDURE,
-                                       hint="a tie that always repeats can never be decided")
+                raise self._at(RulesEngineError(f"contest '{self.proc.name}' is still tied after {MAX_TIE_ROUNDS} "
+                                                "rolls again", code=E_PROCEDURE,
+                                                hint="a tie that always repeats can never be decided"))
             rolled = [self._roll_party(values[i], source, i) for i in tied]
             rounds.append(tuple(tied))
             extra.append(tuple(rolled))
@@ -864,7 +877,10 @@ class ProcedureRunner:
                     for i in tied:
                         ctx = Context(e.text, self._env_of(results[i], values[i]), self.limits,
                                       source=source, counter=DiceCounter(self.limits))
-                        scores[i] = _value(e, ctx)
+                        try:
+                            scores[i] = _value(e, ctx)
+                        except RulesEngineError as exc:
+                            raise self._at(exc, e) from None
                     best = max(scores.values())
                     tied = [i for i in tied if scores[i] == best]
                     if len(tied) == 1:
@@ -913,8 +929,8 @@ class ProcedureRunner:
         try:
             Budget(self.limits.max_states).spend(size * 2 * (n + 4))
         except BudgetExceeded:
-            raise LimitError(f"contest '{self.proc.name}' with {n} parties is too big to work out exactly",
-                             "max_states", hint="use fewer parties") from None
+            raise self._at(LimitError(f"contest '{self.proc.name}' with {n} parties is too big to work out "
+                                      "exactly", "max_states", hint="use fewer parties")) from None
         ties = self.proc.settings["ties"]
         memo: dict[tuple[int, ...], dict] = {}
 
@@ -949,8 +965,8 @@ class ProcedureRunner:
                         out[(w, self._winner_result(w, rows, group) if w is not None else None)] += p * q
             if self_loop:
                 if self_loop == 1:
-                    raise RulesEngineError(f"contest '{self.proc.name}' can never be decided: the parties always tie",
-                                           code=E_PROCEDURE)
+                    raise self._at(RulesEngineError(f"contest '{self.proc.name}' can never be decided: the parties "
+                                                    "always tie", code=E_PROCEDURE))
                 out = defaultdict(Fraction, {k: v / (1 - self_loop) for k, v in out.items()})
             memo[group] = dict(out)
             return memo[group]
@@ -1014,8 +1030,11 @@ class ProcedureRunner:
 
         dists = {}
         for i in group:
-            o = Expression(e.text, self.limits).odds({k: v for k, v in rows[i][2].items()
-                                                     if isinstance(v, (int, bool, str))})
+            try:
+                o = Expression(e.text, self.limits).odds({k: v for k, v in rows[i][2].items()
+                                                         if isinstance(v, (int, bool, str))})
+            except RulesEngineError as exc:  # at the column of the roll-off in the file
+                raise self._at(exc, e) from None
             dists[i] = o.distribution
         memo: dict = {}
         budget = Budget(self.limits.max_states)
@@ -1031,9 +1050,11 @@ class ProcedureRunner:
             try:
                 budget.spend(4 * len(g) * lineups)
             except BudgetExceeded:
-                raise LimitError(f"the roll-off {e.text!r} of contest '{self.proc.name}' is too big to work out "
-                                 f"exactly for {len(g)} tied parties", "max_states",
-                                 hint="roll it instead, or use a roll-off with fewer possible values") from None
+                raise self._at(LimitError(f"the roll-off {e.text!r} of contest '{self.proc.name}' is too big to "
+                                          f"work out exactly for {len(g)} tied parties", "max_states",
+                                          Location(column=1, source_line=e.text),
+                                          "roll it instead, or use a roll-off with fewer possible values"),
+                               e) from None
             combos = [((), Fraction(1))]
             for i in g:
                 combos = [(c + (v,), p * q) for c, p in combos for v, q in dists[i].items()]
@@ -1071,12 +1092,13 @@ class ProcedureRunner:
         return proc_values, check_values
 
     def _max_rounds(self, env: Mapping[str, Any]) -> int:
-        n = self._eval(self.proc.settings["max_rounds"], env)
+        e = self.proc.settings["max_rounds"]
+        n = self._eval(e, env)
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise InputError(f"the round limit of '{self.proc.name}' must be a whole number 1 or more, not {n!r}")
         if n > 1000:
-            raise LimitError(f"{n} rounds is more than an extended check may run", "max_rounds",
-                             hint="at most 1000 rounds")
+            raise self._at(LimitError(f"{n} rounds is more than an extended check may run", "max_rounds",
+                                      hint="at most 1000 rounds"), e)
         return n
 
     def _round_values(self, base: dict[str, Any], env: Mapping[str, Any]) -> dict[str, Any]:
@@ -1176,9 +1198,9 @@ class ProcedureRunner:
                 try:  # a transition: a state update and Fraction products (~10 µs)
                     budget.spend(20 * len(cache[vkey]))
                 except BudgetExceeded:
-                    raise LimitError(f"extended check '{self.proc.name}' over {limit} rounds is too big to "
-                                     "work out exactly", "max_states",
-                                     hint="use fewer rounds or a smaller goal") from None
+                    raise self._at(LimitError(f"extended check '{self.proc.name}' over {limit} rounds is too big "
+                                              "to work out exactly", "max_states",
+                                              hint="use fewer rounds or a smaller goal")) from None
                 for penv, q, fp in cache[vkey]:
                     # The same state and an outcome the rules can't tell apart move alike.
                     memo_key = (key, vkey, fp, n if reads_round else None)
@@ -1197,8 +1219,8 @@ class ProcedureRunner:
                         else:
                             nxt[k] = [new, p * q]
             if len(nxt) > self.limits.max_states:
-                raise LimitError(f"extended check '{self.proc.name}' has too many states to work out exactly",
-                                 "max_states")
+                raise self._at(LimitError(f"extended check '{self.proc.name}' has too many states to work out "
+                                          "exactly", "max_states", hint="use fewer rounds or a smaller goal"))
             succeeded += s_n
             failed += f_n
             if s_n or f_n:

@@ -51,9 +51,19 @@ def test_validate_json_lists_diagnostics(capsys):
     code, out, _ = run(capsys, "validate", "--format", "json", CORPUS / "E402_unknown_key.yaml")
     data = json.loads(out)
     assert code == 1
-    assert {"path", "line", "column", "pointer", "code", "severity", "message", "hint"} == set(data[0])
+    assert {"path", "line", "column", "pointer", "code", "severity", "message", "hint", "limit"} == set(data[0])
     unknown = next(d for d in data if d["code"] == "E402")
     assert (unknown["line"], unknown["column"], unknown["hint"]) == (9, 5, "did you mean 'outcomes'?")
+
+
+def test_validate_json_names_the_limit_an_expression_hits(capsys, tmp_path):
+    path = tmp_path / "many-dice.yaml"
+    path.write_text(DEEP.replace("1d6+" * 249 + "1d6", "20000d6"), encoding="utf-8")
+    code, out, _ = run(capsys, "validate", "--format", "json", path)
+    (found,) = [d for d in json.loads(out) if d["code"] == "E210"]
+    assert code == 1 and found["limit"] == "max_dice" and (found["line"], found["column"]) == (9, 12)
+    code, out, _ = run(capsys, "validate", "--format", "json", CORPUS / "E402_unknown_key.yaml")
+    assert all(d["limit"] is None for d in json.loads(out))
 
 
 def test_validate_github_annotations(capsys):
@@ -245,6 +255,14 @@ def test_a_ruleset_with_the_deepest_expressions_the_limits_admit_works_in_every_
         assert code == 0 and "error" not in err, (argv, err)
     exact = dice.odds("250d6 >= 745").probability(True)  # 250d6 + 255 x 1 >= 1000
     assert json.loads(out)["success"]["exact"] == f"{exact.numerator}/{exact.denominator}"
+
+
+def test_a_limit_a_procedure_hits_is_reported_at_its_place_in_the_file(capsys):
+    code, _, err = run(capsys, "odds", ROOT / "rulesets" / "rps.yaml", "sustained", "goal=100", "skill=0",
+                       "attribute=0", "max_rounds=1000")
+    line = next(i for i, text in enumerate(RPS.splitlines(), 1) if text == "  sustained:")
+    assert code == 1 and f"rps.yaml:{line}:3: error[E210]: extended check 'sustained' over 1000 rounds" in err, err
+    assert "  sustained:\n    ^^^^^^^^^" in err and "hint: use fewer rounds or a smaller goal" in err
 
 
 def test_contest_inputs_per_party(capsys):

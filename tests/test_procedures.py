@@ -330,3 +330,107 @@ def test_the_work_of_a_roll_off_is_charged_to_the_budget():
         duel.odds(parties=[{"sides": 1000}] * 3)
     assert info.value.limit == "max_states" and "roll-off 'd(sides)'" in info.value.message
     assert time.perf_counter() - start < 2
+
+
+LIMITED = """\
+ruleset: limited
+name: Procedures that run into limits
+version: "1"
+source: tests
+checks:
+  d:
+    inputs:
+      sides: {type: integer, default: 6, min: 1, max: 1000000}
+    roll: 1d(sides)
+    result: roll
+    outcomes:
+      - {name: hit, success: true, when: roll >= 4}
+      - {name: miss, success: false}
+  even:
+    inputs:
+      sides: {type: integer, default: 6, min: 1, max: 1000000}
+    roll: 1d2
+    result: 0
+    outcomes:
+      - {name: done, success: true}
+procedures:
+  duel: {kind: contest, check: even, rank_by: [0], ties: [{roll: "(sides)d(sides)"}]}
+  crowd: {kind: contest, check: d, rank_by: [result], ties: stand}
+  race:
+    kind: extended
+    check: d
+    inputs: {rounds: {type: integer, default: 3}}
+    state: {pool: 0}
+    each_round:
+      - {when: success, set: {pool: pool + 1}}
+    succeed_when: pool >= 100
+    max_rounds: rounds
+  helped:
+    kind: assisted
+    check: d
+    helpers: {min: 1, max: 7}
+    totals: {sum: result}
+    bonus: 0
+    bonus_to: sides
+"""
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory):
+    import dataclasses
+
+    from rulesengine import DEFAULT_LIMITS
+    from rulesengine.ruleset import load
+
+    path = tmp_path_factory.mktemp("limited") / "limited.yaml"
+    path.write_text(LIMITED, encoding="utf-8")
+    return str(path), lambda **kw: load(path, limits=dataclasses.replace(DEFAULT_LIMITS, **kw))
+
+
+def _limit_error(call):
+    from rulesengine.errors import LimitError
+
+    with pytest.raises(LimitError) as info:
+        call()
+    return info.value
+
+
+@pytest.mark.parametrize("name,call,limit,line,column,pointer", [
+    # the whole procedure is too big: at its name
+    ("extended check's work", lambda rs: rs.procedure("race").odds({"rounds": 1000}), "max_states", 24, 3,
+     "/procedures/race"),
+    ("contest's line-ups", lambda rs: rs.procedure("crowd").odds(parties=[{"sides": 20}] * 3), "max_states", 23, 3,
+     "/procedures/crowd"),
+    ("helpers' states", lambda rs: rs.procedure("helped").odds(parties=[{"sides": 20}] * 8), "max_states", 33, 3,
+     "/procedures/helped"),
+    # one of its expressions: at that expression (at the term, inside a dice expression)
+    ("round cap", lambda rs: rs.procedure("race").odds({"rounds": 5000}), "max_rounds", 32, 17,
+     "/procedures/race/max_rounds"),
+    ("roll-off's work", lambda rs: rs.procedure("duel").odds(parties=[{"sides": 5}] * 3), "max_states", 22, 67,
+     "/procedures/duel/ties/0/roll"),
+    ("roll-off's odds", lambda rs: rs.procedure("duel").odds(parties=[{"sides": 1000}] * 2), "max_states", 22, 67,
+     "/procedures/duel/ties/0/roll"),
+    ("roll-off's dice", lambda rs: rs.procedure("duel").roll(parties=[{"sides": 20000}] * 2, faces=[1, 1] + [1] * 4),
+     "max_dice", 22, 67, "/procedures/duel/ties/0/roll"),
+])
+def test_a_procedures_limit_errors_name_the_limit_and_point_into_the_file(limited, name, call, limit, line, column,
+                                                                          pointer):
+    """Like every other ruleset error, a limit a procedure hits is reported at its place in the
+    file (line and column), and keeps the name of the limit (LimitError.limit)."""
+    path, load_with = limited
+    err = _limit_error(lambda: call(load_with(max_states=20_000)))
+    assert (err.limit, err.code) == (limit, "E210"), err.message
+    loc = err.location
+    assert (loc.path, loc.line, loc.column, loc.pointer) == (path, line, column, pointer), (name, loc)
+
+
+def test_a_limit_one_value_of_a_sweep_hits_keeps_its_name_and_place_and_says_which_value(limited):
+    """A value too big on its own (not the sweep's shared budget running out): its own error,
+    the limit named and the place in the file kept, prefixed with the value it was at."""
+    from rulesengine.describe import sweep
+
+    path, load_with = limited
+    err = _limit_error(lambda: sweep(load_with(max_states=20_000).check("d"), {"sides": "999999..1000000"}, {},
+                                     False))
+    assert err.limit == "max_states" and err.message.startswith("at sides=999999: '1d(sides)' is too big")
+    assert (err.location.path, err.location.pointer, err.location.line) == (path, "/checks/d/roll", 9)
