@@ -224,29 +224,21 @@ class Exact:
 
     def lift(self, fn: Callable[..., Any], parts: list[Compiled], node: ast.Node) -> Compiled:
         def run(ctx: Context) -> Dist:
-            dists = [p(ctx) for p in parts]
-            try:
-                if len(dists) == 1:
-                    return dists[0].map(fn)
-                if len(dists) == 2:
-                    return combine2(fn, dists[0], dists[1], ctx.budget)  # type: ignore[arg-type]
-                return combine(fn, dists, ctx.budget)  # type: ignore[arg-type]
-            except OpError as exc:
-                raise _fail(ctx, node.span, exc) from None
-            except BudgetExceeded:
-                raise _too_big(ctx, node) from None
+            return _apply(ctx, node, fn, [p(ctx) for p in parts])
 
         return run
 
     def lazy_logic(self, op: str, left: Compiled, right: Compiled, node: ast.Node) -> Compiled:
-        both = self.lift(logic_and if op == "and" else logic_or, [left, right], node)
+        fn = logic_and if op == "and" else logic_or
         decides = op == "or"
 
         def run(ctx: Context) -> Dist:
             a = left(ctx)
             if a.is_point() and next(iter(a.weights)) is decides:
                 return a
-            return both(ctx)
+            # Combine the left side already worked out: working it out again would double
+            # the work at every link of `a and b and c …` (2^n steps for n links).
+            return _apply(ctx, node, fn, [a, right(ctx)])
 
         return run
 
@@ -300,6 +292,20 @@ class Exact:
                 self._pool_cache.clear()
             self._pool_cache[key] = cached
         return cached
+
+
+def _apply(ctx: Context, node: ast.Node, fn: Callable[..., Any], dists: list[Dist]) -> Dist:
+    """An operator applied to every combination of its operands' outcomes."""
+    try:
+        if len(dists) == 1:
+            return dists[0].map(fn)
+        if len(dists) == 2:
+            return combine2(fn, dists[0], dists[1], ctx.budget)  # type: ignore[arg-type]
+        return combine(fn, dists, ctx.budget)  # type: ignore[arg-type]
+    except OpError as exc:
+        raise _fail(ctx, node.span, exc) from None
+    except BudgetExceeded:
+        raise _too_big(ctx, node) from None
 
 
 def _dice_failure(ctx: Context, node: ast.Dice, text: str,

@@ -187,5 +187,8 @@ def _from_document(doc: Document, limits: Limits) -> Ruleset:
         first = errors[0] if errors else Diagnostic("E501", "invalid ruleset")
         cls = SchemaError if first.code.startswith("E4") else RulesetError
         extra = f" (and {len(errors) - 1} more; run 'rulesengine validate')" if len(errors) > 1 else ""
-        raise cls(first.message + extra, first.location, first.hint, code=first.code)
+        error = cls(first.message + extra, first.location, first.hint, code=first.code)
+        if first.limit is not None:  # still a file error, but it says which limit, as LimitError does
+            error.limit = first.limit  # type: ignore[attr-defined]
+        raise error
     return Ruleset(model, doc, limits, tuple(d for d in diagnostics if d.severity == "warning"))

@@ -130,7 +130,6 @@ def engine_frame(exc: BaseException) -> str | None:
 #   ("sweep-work-unbudgeted", (CaseTimedOut,), "rulesengine/describe.py:sweep"),
 KNOWN_BUGS: list[tuple[str, tuple[type[BaseException], ...], str]] = [
     # (id, exception types, "file:qualname" prefix of an engine function on the stack)
-    ("logic-chain-odds-exponential", (CaseTimedOut,), "rulesengine/evaluate.py:Exact.lazy_logic"),
 ]
 
 

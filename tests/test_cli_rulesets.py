@@ -289,3 +289,15 @@ def test_bad_arguments_get_one_clear_error(capsys, argv, code, needle):
     got, out, err = run(capsys, *argv)
     assert got == code and needle in err
     assert "Traceback" not in err
+
+
+def test_loading_a_ruleset_that_hits_a_limit_says_which_limit(tmp_path):
+    from rulesengine.errors import RulesetError
+    from rulesengine.ruleset import load
+
+    path = tmp_path / "many-dice.yaml"
+    path.write_text(DEEP.replace("1d6+" * 249 + "1d6", "20000d6"), encoding="utf-8")
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
+    assert info.value.limit == "max_dice"
+    assert (info.value.location.line, info.value.location.column) == (9, 12)

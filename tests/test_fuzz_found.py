@@ -295,17 +295,15 @@ def test_a_call_with_the_wrong_number_of_arguments_is_a_diagnostic_at_its_file_p
     assert ("E501", 8, 13) in found or any(line == 8 for _, line, _ in found), found
 
 
-# ---- open ------------------------------------------------------------------------------------------
-
-
-@pytest.mark.xfail(strict=True, reason="bug: Exact.lazy_logic (rulesengine/evaluate.py) works out its left "
-                   "operand, and when that does not decide the answer, works it out again inside `both` "
-                   "(lift over [left, right]): each `and`/`or` of a chain doubles the work, and nothing is "
-                   "charged to max_states (point distributions are free), so the exact odds of "
-                   "`x and x and ...` with x=true take 2^n steps: 20 terms 1.6 s, 24 terms minutes, "
-                   "30 hours (`rulesengine dice \"x and x and ...\" x=true --odds`, 150 characters). "
-                   "Fix in evaluate.py: combine the `a` already computed with right(ctx)")
 def test_exact_odds_of_a_chain_of_ands_end_quickly():
+    """Found: Exact.lazy_logic (rulesengine/evaluate.py) worked out its left operand, and when
+    that did not decide the answer, worked it out again inside a lift over [left, right]:
+    each `and`/`or` of a chain doubled the work, uncharged to max_states, so the odds of
+    `x and x and ...` (30 terms, 150 characters) took hours"""
     text = " and ".join(["x"] * 30)
     with case_time_limit(f"odds of {text!r}", seconds=2):
         assert dice.odds(text, env={"x": True}).distribution == {True: 1}
+        assert dice.odds(" or ".join(["x"] * 200), env={"x": False}).distribution == {False: 1}
+
+
+# ---- open ------------------------------------------------------------------------------------------
