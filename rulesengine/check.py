@@ -77,8 +77,9 @@ class PreRoll(NamedTuple):
     resolved: dict | None = None  # (roll values, player's choice) → Resolution, see finish
 
 
-RESOLVED_PER_INPUTS = 4096  # resolutions remembered per set of inputs (see CheckRunner.finish)
 PREPARED_INPUTS = 256  # sets of inputs whose coerced values and PreRoll are remembered
+RESOLVED_PER_INPUTS = 4096  # resolutions remembered per set of inputs (CheckRunner._resolve_known)
+RESOLVED_IN_ALL = 8192  # ... and by one check in all: a few MB at most, however it is used
 
 
 class Sample(NamedTuple):
@@ -230,6 +231,7 @@ class CheckRunner:
         self._exact_rolls: dict[str, Any] = {}
         self._odds_cache: dict[tuple, CheckOdds] = {}
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
+        self._resolved_in_all = 0
         self._roll_terms = [(name, e, id(node) if (node := _single_dice(e.tree)) is not None else None)
                             for name, e in check.rolls]
 
@@ -506,6 +508,7 @@ class CheckRunner:
             entry = (values, self.before_roll(values)._replace(resolved={}))
             if len(self._prepared) >= PREPARED_INPUTS:
                 self._prepared.clear()
+                self._resolved_in_all = 0
             self._prepared[key] = entry
         return dict(entry[0]), entry[1]
 
@@ -567,8 +570,9 @@ class CheckRunner:
         res = memo.get(key)
         if res is None:
             res = self.resolve({**pre.env, **rolls}, choice)
-            if len(memo) < RESOLVED_PER_INPUTS:
+            if len(memo) < RESOLVED_PER_INPUTS and self._resolved_in_all < RESOLVED_IN_ALL:
                 memo[key] = res
+                self._resolved_in_all += 1
         return res
 
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],

@@ -11,6 +11,7 @@ way for a caller to change what is remembered.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -116,10 +117,13 @@ checks:
 def test_what_is_remembered_is_bounded(monkeypatch):
     monkeypatch.setattr(check_module, "PREPARED_INPUTS", 4)
     monkeypatch.setattr(check_module, "RESOLVED_PER_INPUTS", 3)
-    chk = load("gurps-4e").check("success_roll")
+    monkeypatch.setattr(check_module, "RESOLVED_IN_ALL", 7)
+    path = Path(__file__).resolve().parent.parent / "rulesets" / "gurps-4e.yaml"
+    chk = loads(path.read_text(encoding="utf-8"), "gurps-4e.yaml").check("success_roll")  # not shared
+    runner = chk._runner
     for skill in range(3, 20):
         for total_faces in ([1, 1, 1], [2, 2, 2], [3, 3, 3], [4, 4, 4], [6, 6, 6]):
             chk.roll({"skill": skill}, faces=total_faces)
-    runner = chk._runner
-    assert len(runner._prepared) <= 4
-    assert all(len(pre.resolved) <= 3 for _values, pre in runner._prepared.values())
+            assert len(runner._prepared) <= 4
+            assert all(len(pre.resolved) <= 3 for _values, pre in runner._prepared.values())
+            assert sum(len(pre.resolved) for _values, pre in runner._prepared.values()) <= 7
