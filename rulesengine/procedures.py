@@ -21,15 +21,18 @@ import random
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import gcd
 from typing import Any, Mapping, Sequence
 
 from .check import NOT_ALLOWED, CheckOdds, CheckResult, Resolution, _jsonable, probability_json
 from .dist import Budget, BudgetExceeded
 from .errors import InputError, LimitError, Location, RulesEngineError
 from .evaluate import Context
+from .expr import ast
 from .expr.parse import closest
 from .model import Expr, Procedure
 from .pool import FacesSource, RandomSource
+from .values import Rolled
 
 E_PROCEDURE = "E510"
 MAX_PARTIES = 8
@@ -1156,87 +1159,177 @@ class ProcedureRunner:
     @property
     def _round_names(self) -> tuple[str, ...]:
         """The names the round rules read from a round's check."""
+        return tuple(sorted(set().union(*(e.names for e in self._round_exprs()))))
+
+    def _round_exprs(self) -> list[Expr]:
+        """The expressions evaluated after each round: the rules, succeed_when, fail_when."""
         st = self.proc.settings
         exprs = [st["succeed_when"], st["fail_when"]] + [w for w, _ in st["each_round"]] + \
                 [e for _, sets in st["each_round"] for _, e in sets]
-        return tuple(sorted(set().union(*(e.names for e in exprs if e is not None))))
+        return [e for e in exprs if e is not None]
 
     def _odds_extended(self, inputs) -> ExtendedOdds:
+        """Exact odds of an extended check: the Markov chain over the state, round by round.
+
+        **Transitions are worked out once.** After a round the next state (or the verdict)
+        depends only on the state, on what the round rules read of the check's resolution
+        (its *fingerprint*: the values of the names in the rules, ``_round_names``) and,
+        when a round rule or a round input reads ``round``, on the round number: nothing
+        else in the rules' environment changes from round to round (the inputs are fixed
+        and the rules roll no dice). So each state gets one *row* — the check's outcomes
+        merged by fingerprint, each one's target (a next state, success or failure), the
+        weights of equal targets added — made the first time the state is met and reused
+        in every later round (rows are remade each round only when ``round`` is read).
+        The fingerprint keeps what the rules can see: a roll's total, or its dice too when
+        its name is passed to a function (``count(roll, 6)``), and a name the check does
+        not define apart from one it defines as None.
+
+        **Integer weights.** The check's resolutions come as integer weights over a
+        denominator (``CheckRunner.resolutions``); the states of round n carry integer
+        weights over one denominator D_n = D_{n-1} · L_n, L_n being the least common
+        multiple of the denominators of that round's rows (one, unless round inputs change
+        the dice). Success, failure and the expected number of rounds are integers over
+        the same D_n, scaled along. Fractions are made only for the result, so the odds
+        are exactly those of a Fraction walk. Mass lost to truncated explosions is the
+        part of D_n no weight accounts for, and is reported as ``truncated``; tasks still
+        going after ``max_rounds`` are ``unfinished``, as before.
+
+        **Work budget** (``max_states``). Every round charges, for every state still
+        going, a number of steps per outcome of its row (per merged outcome, before equal
+        targets are added up) — whether the row was just made or reused. The steps stand
+        for the round's bookkeeping (a multiply-add per row entry) and also cover making
+        the row, which happens at most once per (state, outcome) charged, so the total
+        bounds the whole computation: rule evaluations, bookkeeping and dictionary traffic
+        alike, whatever the memo saves. The step count per outcome is 20 — the charge of
+        one transition in the Fraction walk this replaced, so the same computations fit and
+        the same are refused, at the same round, only sooner — until the weights outgrow
+        20,480 bits: a multiply-add then costs about as much per 1,024 bits of the
+        denominator as a step does, and that is charged instead (``bit_length() >> 10``).
+        No shipped ruleset gets there (a thousand 2d10 or 3d6 rounds make 6,644 and 7,755
+        bits), but a check with a large denominator does (100d6: 259 bits a round), and
+        without it a computation inside the budget could take minutes of big-integer
+        arithmetic. The charge is a function of the inputs alone, so a refusal comes at the
+        same place on every machine; a resolution or result taken from a cache costs
+        nothing more, as elsewhere.
+        """
         proc_values, check_values = self._extended_inputs(inputs)
         env, state0, limit = self._initial(proc_values, check_values)
+        names = self._round_names
+        dice_names = _call_arguments(self._round_exprs())  # rolls whose dice the rules may read
+        round_inputs = self.proc.settings["round_inputs"]
+        inputs_read_round = any("round" in e.names for e in round_inputs.values())
+        by_round_number = "round" in names or inputs_read_round
         freeze = lambda st: tuple(sorted((k, _jsonable(v)) for k, v in st.items()))  # noqa: E731
-        states: dict[tuple, tuple[dict, Fraction]] = {freeze(state0): (state0, Fraction(1))}
-        cache: dict[tuple, list] = {}
-        advanced: dict[tuple, tuple] = {}
-        reads_round = "round" in self._round_names
+
+        outcomes: dict[tuple, tuple[list, int]] = {}  # round values -> merged outcomes, denominator
+        rows: dict[tuple, tuple[list, int, int]] = {}  # state -> (targets and weights, denominator, outcomes)
+        state_of: dict[tuple, dict[str, Any]] = {freeze(state0): state0}
         budget = Budget(self.limits.max_states)
-        succeeded = failed = Fraction(0)
-        by_round = []
+
+        def too_big() -> LimitError:
+            return self._at(LimitError(f"extended check '{self.proc.name}' over {limit} rounds is too big "
+                                       "to work out exactly", "max_states", hint="use fewer rounds or a smaller goal"))
+
+        def outcomes_of(values: dict[str, Any], n: int) -> tuple[list, int]:
+            vkey = tuple(sorted((k, str(v)) for k, v in values.items()))
+            if vkey not in outcomes:
+                outs, denom = self.runner.resolutions(values)
+                # Outcomes the round rules can't tell apart move the state alike: merge them
+                # first (2d10 has 100 ordered rolls but a handful of distinct SLs).
+                merged: dict[tuple, list] = {}
+                for res, e, w in outs:
+                    if res.outcome == NOT_ALLOWED:
+                        raise _not_allowed(None, res.reason, n)
+                    penv = self._party_env(res, e)
+                    fp = tuple((_ABSENT if k not in penv else
+                                penv[k] if k in dice_names and isinstance(penv[k], Rolled) else
+                                _fingerprint(penv[k])) for k in names)
+                    if fp in merged:
+                        merged[fp][1] += w
+                    else:
+                        merged[fp] = [penv, w]
+                g = denom
+                for _, w in merged.values():
+                    g = gcd(g, w)
+                outcomes[vkey] = ([(penv, w // g) for penv, w in merged.values()], denom // g)
+            return outcomes[vkey]
+
+        def row_of(key: tuple, n: int, step: int) -> tuple[list, int, int]:
+            state = state_of[key]
+            renv = {**env, **state, "round": n}
+            outs, denom = outcomes_of(self._round_values(check_values, renv), n)
+            charge(step * len(outs))
+            targets: dict[Any, int] = {}
+            for penv, w in outs:
+                new, verdict = self._advance(state, {**renv, **penv})
+                if verdict is None:
+                    verdict = freeze(new)
+                    state_of.setdefault(verdict, new)
+                targets[verdict] = targets.get(verdict, 0) + w
+            return list(targets.items()), denom, len(outs)
+
+        def charge(steps: int) -> None:
+            try:
+                budget.spend(steps)
+            except BudgetExceeded:
+                raise too_big() from None
+
+        weights: dict[tuple, int] = {freeze(state0): 1}  # the states still going, over denom
+        denom = 1
+        succeeded = failed = ended = 0  # over denom; ended: Σ n · P(done or failed in round n)
+        by_round: list[tuple[Fraction, Fraction]] = []
         rounds_dist: dict[int, Fraction] = {}
         for n in range(1, limit + 1):
-            nxt: dict[tuple, list] = {}
-            s_n = f_n = Fraction(0)
-            for key, (state, p) in states.items():
-                renv = {**env, **state, "round": n}
-                values = self._round_values(check_values, renv)
-                vkey = tuple(sorted((k, str(v)) for k, v in values.items()))
-                if vkey not in cache:
-                    outs, denom = self.runner.resolutions(values)
-                    # Outcomes the round rules can't tell apart move the state alike: merge
-                    # them first (2d10 has 100 ordered rolls but a handful of distinct SLs).
-                    merged: dict[tuple, list] = {}
-                    for res, e, w in outs:
-                        if res.outcome == NOT_ALLOWED:
-                            raise _not_allowed(None, res.reason, n)
-                        penv = self._party_env(res, e)
-                        fp = tuple(_fingerprint(penv.get(k)) for k in self._round_names)
-                        if fp in merged:
-                            merged[fp][1] += Fraction(w, denom)
-                        else:
-                            merged[fp] = [penv, Fraction(w, denom), fp]
-                    cache[vkey] = [(penv, q, fp) for penv, q, fp in merged.values()]
-                try:  # a transition: a state update and Fraction products (~10 µs)
-                    budget.spend(20 * len(cache[vkey]))
-                except BudgetExceeded:
-                    raise self._at(LimitError(f"extended check '{self.proc.name}' over {limit} rounds is too big "
-                                              "to work out exactly", "max_states",
-                                              hint="use fewer rounds or a smaller goal")) from None
-                for penv, q, fp in cache[vkey]:
-                    # The same state and an outcome the rules can't tell apart move alike.
-                    memo_key = (key, vkey, fp, n if reads_round else None)
-                    moved = advanced.get(memo_key)
-                    if moved is None:
-                        moved = advanced[memo_key] = self._advance(state, {**renv, **penv})
-                    new, verdict = moved
-                    if verdict == "success":
-                        s_n += p * q
-                    elif verdict == "failure":
-                        f_n += p * q
+            if by_round_number:
+                rows.clear()
+            step = max(20, denom.bit_length() >> 10)  # per outcome of a state: see the docstring
+            this_round = []
+            for key, p in weights.items():
+                row = rows.get(key)
+                if row is None:
+                    row = rows[key] = row_of(key, n, step)
+                else:
+                    charge(step * row[2])
+                this_round.append((p, row))
+            common = 1
+            for d in {row[1] for _, row in this_round}:
+                common = common * d // gcd(common, d)
+            nxt: dict[tuple, int] = {}
+            s_n = f_n = 0
+            for p, (targets, d, _) in this_round:
+                if d != common:
+                    p *= common // d
+                for target, w in targets:
+                    if target == "success":
+                        s_n += p * w
+                    elif target == "failure":
+                        f_n += p * w
+                    elif target in nxt:
+                        nxt[target] += p * w
                     else:
-                        k = freeze(new)
-                        if k in nxt:
-                            nxt[k][1] += p * q
-                        else:
-                            nxt[k] = [new, p * q]
+                        nxt[target] = p * w
             if len(nxt) > self.limits.max_states:
                 raise self._at(LimitError(f"extended check '{self.proc.name}' has too many states to work out "
                                           "exactly", "max_states", hint="use fewer rounds or a smaller goal"))
-            succeeded += s_n
-            failed += f_n
+            denom *= common
+            succeeded = succeeded * common + s_n
+            failed = failed * common + f_n
+            ended = ended * common + n * (s_n + f_n)
             if s_n or f_n:
-                rounds_dist[n] = s_n + f_n
-            by_round.append((succeeded, failed))
-            states = {k: (v[0], v[1]) for k, v in nxt.items()}
-            if not states:
+                rounds_dist[n] = Fraction(s_n + f_n, denom)
+            by_round.append((Fraction(succeeded, denom), Fraction(failed, denom)))
+            weights = nxt
+            if not weights:
                 break
-        unfinished = sum((p for _, p in states.values()), Fraction(0))
+        unfinished = sum(weights.values())
         if unfinished:
-            rounds_dist[limit] = rounds_dist.get(limit, Fraction(0)) + unfinished
-        total = succeeded + failed + unfinished
-        expected = sum((n * p for n, p in rounds_dist.items()), Fraction(0))
+            rounds_dist[limit] = rounds_dist.get(limit, Fraction(0)) + Fraction(unfinished, denom)
         return ExtendedOdds(self.ruleset.id, self.proc.name, {**check_values, **proc_values},
-                            {"success": succeeded, "failure": failed, "unfinished": unfinished},
-                            tuple(by_round), expected, dict(sorted(rounds_dist.items())), 1 - total)
+                            {"success": Fraction(succeeded, denom), "failure": Fraction(failed, denom),
+                             "unfinished": Fraction(unfinished, denom)},
+                            tuple(by_round), Fraction(ended + limit * unfinished, denom),
+                            dict(sorted(rounds_dist.items())),
+                            Fraction(denom - succeeded - failed - unfinished, denom))
 
 
 def _value(e: Expr, ctx: Context) -> Any:
@@ -1249,6 +1342,25 @@ def _not_allowed(index: int | None, reason: str, round_no: int | None = None) ->
     who = f"party {index + 1}" if index is not None else f"round {round_no}"
     return InputError(f"{who} may not make the check" + (f": {reason}" if reason else ""),
                       hint="change that party's inputs so the check is allowed")
+
+
+_ABSENT = object()  # a name a resolution does not define, told apart from one defined as None
+
+
+def _call_arguments(exprs: Sequence[Expr]) -> frozenset[str]:
+    """Names passed straight to a function in ``exprs`` (through parentheses or a label):
+    the only way an expression sees more of a roll than its total (``count(roll, 6)``,
+    ``highest(if(c, a, b))``), so only these keep a roll's dice in a fingerprint."""
+    out = set()
+    for e in exprs:
+        for node in ast.walk(e.tree):
+            if isinstance(node, ast.Call):
+                for arg in node.args:
+                    while isinstance(arg, (ast.Group, ast.Labeled)):
+                        arg = arg.inner
+                    if isinstance(arg, ast.Name):
+                        out.add(arg.name)
+    return frozenset(out)
 
 
 def _fingerprint(value: Any) -> Any:

@@ -215,6 +215,247 @@ def test_extended_check_replayed_with_faces(rs):
     assert r.outcome == "success" and [s["pool"] for s in r.states] == [1, 0, 1, 2]
 
 
+CLIMB = """
+ruleset: climb
+name: Extended checks whose dice change with the state and the round
+version: "1"
+source: tests
+checks:
+  d:
+    inputs:
+      bonus: {type: integer, default: 0, min: -20, max: 20}
+      sides: {type: integer, default: 6, min: 2, max: 20}
+    roll: 1d(sides)!
+    result: roll + bonus
+    outcomes:
+      - {name: botch, success: false, when: roll == 1}
+      - {name: great, success: true, when: result >= 10}
+      - {name: hit, success: true, when: result >= 5}
+      - {name: miss, success: false}
+  pair:
+    roll: 2d6
+    result: roll
+    outcomes:
+      - {name: doubles, success: true, when: "count(roll, 6) == 2 or count(roll, 1) == 2"}
+      - {name: other, success: false}
+procedures:
+  climb:
+    kind: extended
+    check: d
+    inputs: {goal: {type: integer, default: 4}}
+    state: {height: 0, strain: 0}
+    round_inputs: {bonus: height - strain, sides: "if(round > 2, 8, 6)"}
+    each_round:
+      - when: outcome == 'botch'
+        set: {strain: strain + 1, height: "max(0, height - 1)"}
+      - {when: outcome == 'great', set: {height: height + 2}}
+      - {when: outcome == 'hit', set: {height: height + 1}}
+    succeed_when: height >= goal
+    fail_when: strain >= 2 or round >= 5 and height == 0
+    max_rounds: 7
+  steady:
+    kind: extended
+    check: d
+    inputs: {goal: {type: integer, default: 4}}
+    state: {height: 0, strain: 0}
+    round_inputs: {sides: "4 + 2 * min(height, 3)"}
+    each_round:
+      - when: outcome == 'botch'
+        set: {strain: strain + 1, height: "max(0, height - 1)"}
+      - {when: outcome == 'great', set: {height: height + 2}}
+      - {when: outcome == 'hit', set: {height: height + 1}}
+    succeed_when: height >= goal
+    fail_when: strain >= 3
+    max_rounds: 8
+  sixes:
+    kind: extended
+    check: pair
+    state: {sixes: 0}
+    each_round:
+      - {set: {sixes: "sixes + count(roll, 6)"}}
+    succeed_when: sixes >= 1
+    max_rounds: 2
+  tally:
+    kind: extended
+    check: d
+    inputs: {rounds: {type: integer, default: 10}}
+    state: {n: 0}
+    each_round:
+      - {when: success, set: {n: n + 1}}
+    succeed_when: n >= 100
+    max_rounds: rounds
+  tally_by_round:
+    kind: extended
+    check: d
+    inputs: {rounds: {type: integer, default: 10}}
+    state: {n: 0}
+    each_round:
+      - {when: success, set: {n: n + 1}}
+    succeed_when: n >= 100
+    fail_when: round > 1000
+    max_rounds: rounds
+"""
+
+
+def _climb_chain(rs, goal: int, rounds: int, round_inputs, fail_when) -> dict:
+    """The extended check walked by hand with Fractions: each round, every state's check
+    inputs restated here, the probability of each outcome from the check's own exact odds
+    (``Check.odds``), the round rules restated here."""
+    check = rs.check("d")
+    states = {(0, 0): F(1)}
+    succeeded = failed = truncated = F(0)
+    by_round, ended = [], {}
+    for n in range(1, rounds + 1):
+        nxt: dict = {}
+        s_n = f_n = F(0)
+        for (height, strain), p in states.items():
+            odds = check.odds(round_inputs(height, strain, n))
+            truncated += p * odds.truncated
+            for name, q in odds.outcomes.items():
+                h, s = height, strain
+                if name == "botch":
+                    h, s = max(0, h - 1), s + 1
+                elif name == "great":
+                    h += 2
+                elif name == "hit":
+                    h += 1
+                if h >= goal:
+                    s_n += p * q
+                elif fail_when(h, s, n):
+                    f_n += p * q
+                else:
+                    nxt[(h, s)] = nxt.get((h, s), F(0)) + p * q
+        succeeded += s_n
+        failed += f_n
+        if s_n or f_n:
+            ended[n] = s_n + f_n
+        by_round.append((succeeded, failed))
+        states = nxt
+        if not states:
+            break
+    unfinished = sum(states.values(), F(0))
+    if unfinished:
+        ended[rounds] = ended.get(rounds, F(0)) + unfinished
+    return {"outcomes": {"success": succeeded, "failure": failed, "unfinished": unfinished},
+            "by_round": tuple(by_round), "expected_rounds": sum((n * p for n, p in ended.items()), F(0)),
+            "rounds_distribution": ended, "truncated": truncated}
+
+
+@pytest.mark.parametrize("goal", [1, 3, 5])
+def test_extended_odds_are_the_markov_chain_of_the_checks_odds_when_the_dice_change_each_round(goal):
+    """Round inputs that read the state and the round (a bonus from the height reached, bigger
+    dice after round 2) and a fail rule that reads the round: the odds are the chain walked with
+    the check's own exact odds state by state, exactly — by round, expected rounds, and the
+    mass lost to explosions cut off (``truncated``) included."""
+    rs = loads(CLIMB, "climb.yaml")
+    o = rs.procedure("climb").odds({"goal": goal})
+    want = _climb_chain(rs, goal, 7, lambda h, s, n: {"bonus": h - s, "sides": 8 if n > 2 else 6},
+                        lambda h, s, n: s >= 2 or (n >= 5 and h == 0))
+    assert want["truncated"] > 0
+    got = {"outcomes": o.outcomes, "by_round": o.by_round, "expected_rounds": o.expected_rounds,
+           "rounds_distribution": o.rounds_distribution, "truncated": o.truncated}
+    assert got == want
+
+
+@pytest.mark.parametrize("goal", [2, 4, 6])
+def test_extended_odds_are_the_markov_chain_of_the_checks_odds_when_each_state_rolls_other_dice(goal):
+    """Each state rolls a different die (d4 to d10 by height), so the states of one round have
+    different denominators: still exactly the chain of the check's odds."""
+    rs = loads(CLIMB, "climb.yaml")
+    o = rs.procedure("steady").odds({"goal": goal})
+    want = _climb_chain(rs, goal, 8, lambda h, s, n: {"sides": 4 + 2 * min(h, 3)}, lambda h, s, n: s >= 3)
+    got = {"outcomes": o.outcomes, "by_round": o.by_round, "expected_rounds": o.expected_rounds,
+           "rounds_distribution": o.rounds_distribution, "truncated": o.truncated}
+    assert got == want
+
+
+def test_round_rules_that_look_at_the_dice_see_each_rolls_own_dice():
+    """Outcomes are merged by what the round rules read of them; a roll passed to a function
+    (``count(roll, 6)``) is told apart by its dice, not only its total (7 is 1+6 or 3+4)."""
+    rs = loads(CLIMB, "climb.yaml")
+    o = rs.procedure("sixes").odds({})
+    one_round = F(11, 36)  # at least one six on 2d6
+    assert o.by_round[0] == (one_round, 0)
+    assert o.success == 1 - (1 - one_round) ** 2
+
+
+def test_each_transition_of_an_extended_check_is_worked_out_once(monkeypatch):
+    """Exact odds evaluate the round rules once per state and outcome the rules can tell apart,
+    not once per round: a tally (n successes so far) over r rounds meets the states 0..r-1,
+    each with two outcomes (success or not), so 2r evaluations instead of r(r+1). Rules that
+    read ``round`` are evaluated again every round."""
+    from rulesengine.procedures import ProcedureRunner
+    from rulesengine.ruleset import load
+
+    calls = []
+    advance = ProcedureRunner._advance
+    monkeypatch.setattr(ProcedureRunner, "_advance", lambda self, *a: calls.append(1) or advance(self, *a))
+
+    def evaluations(rs, name, inputs):
+        calls.clear()
+        rs.procedure(name).odds(inputs)
+        return len(calls)
+
+    rs = loads(CLIMB, "climb.yaml")
+    assert [evaluations(rs, "tally", {"rounds": r}) for r in (10, 20)] == [20, 40]
+    assert [evaluations(rs, "tally_by_round", {"rounds": r}) for r in (10, 20)] == [110, 420]
+    # RPS-9 sustained, Goal 10: 20 pools going (-10..9), all met within 40 rounds, times 19
+    # (outcome, SL) pairs of the check: 380 evaluations, where the walk once made 36,575.
+    rps, inputs = load("rps"), {"goal": 10, "skill": 8, "attribute": 6}
+    assert evaluations(rps, "sustained", {**inputs, "max_rounds": 100}) == \
+        evaluations(rps, "sustained", {**inputs, "max_rounds": 40}) == 20 * 19
+
+
+def test_an_extended_check_is_charged_for_the_size_of_its_exact_weights():
+    """Exact weights are integers over a denominator that grows every round (6^100 a round
+    for 100d6): past 20,480 bits each outcome of each state costs a step per 1,024 bits,
+    so max_states still bounds the time spent on big-integer arithmetic: 1,000 rounds of
+    100d6 are refused, quickly, instead of taking minutes within the budget."""
+    from fuzz_support import case_time_limit
+    from rulesengine.dist import shared_budget
+    from rulesengine.errors import LimitError
+
+    def steps(rounds: int) -> int:
+        rs = loads(BIG_DENOMINATORS, "big.yaml")  # fresh: the check's odds are worked out each time
+        with shared_budget(10**12) as used:
+            assert rs.procedure("walk").odds({"rounds": rounds}).outcomes["unfinished"] == 1
+        return used.used
+
+    # Round r has r states going (n = 0..r-1), two outcomes each (a hit or not).
+    assert (6 ** (100 * 49)).bit_length() < 20_480 < (6 ** (100 * 99)).bit_length()
+    assert steps(50) - steps(49) == 50 * 2 * 20  # after 49 rounds: 20 steps an outcome
+    assert steps(100) - steps(99) == 100 * 2 * ((6 ** (100 * 99)).bit_length() >> 10)  # after 99: 24
+    with case_time_limit("odds of 1000 rounds of 100d6", seconds=10), pytest.raises(LimitError) as info:
+        loads(BIG_DENOMINATORS, "big.yaml").procedure("walk").odds({"rounds": 1000})
+    assert info.value.limit == "max_states"
+
+
+BIG_DENOMINATORS = """
+ruleset: big
+name: An extended check with a large denominator each round
+version: "1"
+source: tests
+checks:
+  many:
+    roll: 100d6
+    result: roll
+    outcomes:
+      - {name: hit, success: true, when: result > 350}
+      - {name: miss, success: false}
+procedures:
+  walk:
+    kind: extended
+    check: many
+    inputs: {rounds: {type: integer, default: 10, max: 1000}}
+    state: {n: 0}
+    each_round:
+      - {when: success, set: {n: "min(n + 1, 99)"}}
+      - {set: {n: "max(n - 1, 0)"}}
+    succeed_when: false
+    max_rounds: rounds
+"""
+
+
 def test_team_check_rolls_for_the_highest_or_the_lowest_member(rs):
     proc = rs.procedure("team")
     members = [{"bonus": 1}, {"bonus": 4}, {"bonus": 2}]

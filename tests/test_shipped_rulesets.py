@@ -110,3 +110,66 @@ def test_procedure_json_follows_the_published_schemas(rid, name):
         pytest.skip(f"generic inputs don't suit this procedure: {exc}")
     jsonschema.validate(rolled.to_dict(), ROLL_SCHEMA)
     jsonschema.validate(odds.to_dict(), ODDS_SCHEMA)
+
+
+EXTENDED = [(rid, name) for rid, name in PROCEDURES if rulesengine.load(rid).model.procedures[name].kind == "extended"]
+
+
+def _plain_walk(proc, inputs: dict) -> dict:
+    """An extended check's chain walked the plain way: every resolution of every round's check
+    (no merging), the round rules evaluated for each (no memo), Fractions throughout."""
+    from fractions import Fraction as F
+
+    proc_values, check_values = proc._extended_inputs(inputs)
+    env, state, limit = proc._initial(proc_values, check_values)
+    states = [(state, F(1))]
+    succeeded = failed = F(0)
+    by_round, ended = [], {}
+    for n in range(1, limit + 1):
+        nxt: dict = {}
+        s_n = f_n = F(0)
+        for state, p in states:
+            renv = {**env, **state, "round": n}
+            outs, denom = proc.runner.resolutions(proc._round_values(check_values, renv))
+            for res, e, w in outs:
+                new, verdict = proc._advance(state, {**renv, **proc._party_env(res, e)})
+                q = p * F(w, denom)
+                if verdict == "success":
+                    s_n += q
+                elif verdict == "failure":
+                    f_n += q
+                else:
+                    key = tuple(sorted(new.items()))
+                    nxt[key] = (new, nxt.get(key, (new, F(0)))[1] + q)
+        succeeded, failed = succeeded + s_n, failed + f_n
+        if s_n or f_n:
+            ended[n] = s_n + f_n
+        by_round.append((succeeded, failed))
+        states = list(nxt.values())
+        if not states:
+            break
+    unfinished = sum((p for _, p in states), F(0))
+    if unfinished:
+        ended[limit] = ended.get(limit, F(0)) + unfinished
+    return {"outcomes": {"success": succeeded, "failure": failed, "unfinished": unfinished},
+            "by_round": tuple(by_round), "expected_rounds": sum((n * p for n, p in ended.items()), F(0)),
+            "rounds_distribution": ended, "truncated": 1 - succeeded - failed - unfinished}
+
+
+@pytest.mark.parametrize("rid,name", EXTENDED, ids=[f"{r}/{n}" for r, n in EXTENDED])
+@pytest.mark.parametrize("variant", [{}, {"goal": 3, "steps": 3, "failure_steps": 2}, {"no_loss": True, "goal": 2},
+                                     {"critical_success_steps": 2, "modifier": -4}])
+def test_extended_odds_equal_the_plain_walk_over_every_resolution(rid, name, variant):
+    """Exact odds of an extended check merge the outcomes the round rules can't tell apart,
+    work each transition out once and carry integer weights: the same exact odds as walking
+    every resolution of every round with Fractions (12 rounds, inputs from the declarations)."""
+    rs = rulesengine.load(rid)
+    model = rs.model.procedures[name]
+    declared = {i.name for i in model.inputs} | {i.name for i in rs.model.checks[model.check].inputs}
+    inputs = {**sample_inputs(rs.model.checks[model.check].inputs), **sample_inputs(model.inputs),
+              **{k: v for k, v in {"max_rounds": 12, **variant}.items() if k in declared}}
+    proc = rs.procedure(name)
+    o = proc.odds(inputs)
+    got = {"outcomes": o.outcomes, "by_round": o.by_round, "expected_rounds": o.expected_rounds,
+           "rounds_distribution": o.rounds_distribution, "truncated": o.truncated}
+    assert got == _plain_walk(proc, inputs)
