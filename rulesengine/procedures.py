@@ -896,6 +896,7 @@ class ProcedureRunner:
     def _party_dist(self, values: dict[str, Any], index: int) -> tuple[list[tuple[tuple, Any, dict, int]], int]:
         """(rank key, result, env, weight) for each resolution of one party's check."""
         outs, denom = self.runner.resolutions(values)
+        names, dice_names = self._contest_names, _call_arguments(self._contest_exprs())
         merged: dict[tuple, list] = {}
         for res, env, w in outs:
             if res.outcome == NOT_ALLOWED:
@@ -903,8 +904,11 @@ class ProcedureRunner:
             penv = self._party_env(res, env)
             penv["party"] = index + 1
             key = self._key(penv)
-            # Merge only outcomes that agree on everything the contest reads.
-            k = (key, _jsonable(res.result)) + tuple(_fingerprint(penv.get(n)) for n in self._contest_names)
+            # Merge only outcomes that agree on everything the contest reads: a roll's total,
+            # or its dice too when its name is passed to a function (``count(roll, 6)``).
+            k = (key, _jsonable(res.result)) + tuple(
+                penv.get(n) if n in dice_names and isinstance(penv.get(n), Rolled) else _fingerprint(penv.get(n))
+                for n in names)
             if k in merged:
                 merged[k][3] += w
             else:
@@ -914,11 +918,15 @@ class ProcedureRunner:
     @property
     def _contest_names(self) -> tuple[str, ...]:
         """The names a contest's ranking, tie-breakers and winner's result read."""
+        return tuple(sorted(set().union(*(e.names for e in self._contest_exprs()))))
+
+    def _contest_exprs(self) -> list[Expr]:
+        """A contest's ranking, tie-breakers (roll-offs included) and winner's result."""
         st = self.proc.settings
         exprs = list(st["rank_by"]) + [st.get("winner_result")]
         if isinstance(st["ties"], list):
             exprs += [e for _, e in st["ties"]]
-        return tuple(sorted(set().union(*(e.names for e in exprs if e is not None))))
+        return [e for e in exprs if e is not None]
 
     def _odds_contest(self, parties, inputs) -> ContestOdds:
         values = self._parties(parties, inputs)
@@ -1020,8 +1028,11 @@ class ProcedureRunner:
 
     def _roll_off(self, group: tuple[int, ...], e: Expr, rows: dict) -> dict:
         # A roll-off depends only on who is tied and what its expression reads of them:
-        # the same tie in another line-up is the same series (solved once per contest).
-        key = (e.text, group, tuple(tuple(_fingerprint(rows[i][2].get(n)) for n in sorted(e.names))
+        # the same tie in another line-up is the same series (solved once per contest). A
+        # roll passed to a function (``d4 + count(roll, 6)``) is told apart by its dice.
+        dice_names = _call_arguments([e])
+        key = (e.text, group, tuple(tuple(rows[i][2].get(n) if n in dice_names and isinstance(rows[i][2].get(n), Rolled)
+                                          else _fingerprint(rows[i][2].get(n)) for n in sorted(e.names))
                                     for i in group))
         memo_all = self.__dict__.setdefault("_roll_off_memo", {})
         if key not in memo_all:
@@ -1035,7 +1046,7 @@ class ProcedureRunner:
         for i in group:
             try:
                 o = Expression(e.text, self.limits).odds({k: v for k, v in rows[i][2].items()
-                                                         if isinstance(v, (int, bool, str))})
+                                                         if isinstance(v, (int, bool, str, Rolled))})
             except RulesEngineError as exc:  # at the column of the roll-off in the file
                 raise self._at(exc, e) from None
             dists[i] = o.distribution

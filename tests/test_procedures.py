@@ -184,6 +184,101 @@ def test_the_winner_result_is_measured_against_the_runner_up(rs):
     assert (r.winner, r.winner_result) == (0, 3)
 
 
+DICE_CONTEST = """
+ruleset: dice-contest
+name: Contests whose ranking, tie-breakers and winner's result read the dice
+version: "1"
+source: tests
+checks:
+  trio:
+    roll: 3d3
+    result: roll
+    outcomes:
+      - {name: triple, success: true, when: "count(roll, 3) == 3"}
+      - {name: other, success: false}
+procedures:
+  threes: {kind: contest, check: trio, rank_by: [result], ties: [{higher: "count(roll, 3)"}]}
+  top: {kind: contest, check: trio, rank_by: ["highest(roll)"], ties: stand, winner_result: "count(roll, 1)"}
+  rolloff: {kind: contest, check: trio, rank_by: [result], ties: [{roll: "d2 + count(roll, 3)"}]}
+"""
+
+TRIO = list(itertools.product(range(1, 4), repeat=3))
+
+
+def _dice_contest_brute_force(name: str) -> tuple[list, F, dict]:
+    """(wins, tie, winner's results) of a DICE_CONTEST procedure between two parties with no
+    inputs, over every face of both parties' 3d3 (7 is 3+3+1 or 3+2+2: one 3 or two)."""
+    wins, tie, results = [F(0), F(0)], F(0), {}
+    for dice in itertools.product(TRIO, TRIO):
+        p = F(1, 3 ** 6)
+        if name == "threes":  # the higher total, then more 3s; a tie stands
+            keys = [(sum(d), d.count(3)) for d in dice]
+            shares = {0: 1} if keys[0] > keys[1] else {1: 1} if keys[1] > keys[0] else {}
+            result = lambda w: sum(dice[w])  # noqa: E731
+        elif name == "top":  # the higher die; a tie stands; the winner scores its 1s
+            keys = [max(d) for d in dice]
+            shares = {0: 1} if keys[0] > keys[1] else {1: 1} if keys[1] > keys[0] else {}
+            result = lambda w: dice[w].count(1)  # noqa: E731
+        else:  # the higher total, then d2 + its 3s, rolled again while tied
+            totals = [sum(d) for d in dice]
+            result = lambda w: totals[w]  # noqa: E731
+            if totals[0] != totals[1]:
+                shares = {totals.index(max(totals)): 1}
+            else:
+                a = [F(1, 2) * (x + dice[0].count(3) > y + dice[1].count(3)) for x in (1, 2) for y in (1, 2)]
+                b = [F(1, 2) * (y + dice[1].count(3) > x + dice[0].count(3)) for x in (1, 2) for y in (1, 2)]
+                shares = {0: sum(a) / (sum(a) + sum(b)), 1: sum(b) / (sum(a) + sum(b))}
+        if not shares:
+            tie += p
+        for w, q in shares.items():
+            wins[w] += p * q
+            results[result(w)] = results.get(result(w), F(0)) + p * q
+    return wins, tie, results
+
+
+def _dice_contest_rolled_with_every_face(proc) -> tuple[list, F, dict]:
+    """The same from the rolling path: the contest rolled with every faces of both parties'
+    dice given; a tie broken by a roll-off gets every face of one d2 each, a roll-off that
+    ties again dropped (rolled again, it is the same series: its share is renormalised)."""
+    from rulesengine.errors import RulesEngineError
+
+    def roll(faces):
+        try:
+            return proc.roll(parties=[{}, {}], faces=list(faces))
+        except RulesEngineError as exc:
+            assert "faces given" in str(exc)
+            return None
+
+    wins, tie, results = [F(0), F(0)], F(0), {}
+    for a, b in itertools.product(TRIO, TRIO):
+        p = F(1, 3 ** 6)
+        r = roll(a + b)
+        decided = [r] if r is not None else [x for x in (roll(a + b + off) for off in itertools.product((1, 2), repeat=2))
+                                            if x is not None]
+        for r in decided:
+            q = p / len(decided)
+            if r.winner is None:
+                tie += q
+            else:
+                wins[r.winner] += q
+                value = getattr(r.winner_result, "total", r.winner_result)  # the roll, seen as its total
+                results[value] = results.get(value, F(0)) + q
+    return wins, tie, results
+
+
+@pytest.mark.parametrize("name", ["threes", "top", "rolloff"])
+def test_a_contest_that_reads_the_dice_tells_outcomes_apart_by_their_dice_not_only_their_total(name):
+    """Exact odds merge a party's outcomes by what the contest reads of them; a roll passed to
+    a function in rank_by, a tie-breaker, a roll-off or winner_result (``count(roll, 3)``,
+    ``highest(roll)``) is told apart by its dice, not only its total, and a roll-off may read
+    the party's roll: the same odds as every face enumerated, and as rolling with those faces."""
+    rs = loads(DICE_CONTEST, "dice-contest.yaml")
+    o = rs.procedure(name).odds(parties=[{}, {}])
+    want = _dice_contest_brute_force(name)
+    assert (list(o.wins), o.tie, o.winner_result) == want
+    assert _dice_contest_rolled_with_every_face(rs.procedure(name)) == want
+
+
 def test_extended_checks_are_markov_chains(rs):
     o = rs.procedure("race").odds({"goal": 2})
     # Brute force over every sequence of six d6 rolls.
