@@ -10,7 +10,7 @@ tables whose ranges overlap or whose labels repeat, and unreachable outcome rule
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from .errors import Diagnostic, Location, RulesEngineError
@@ -219,6 +219,18 @@ class Builder:
             proc = self.procedure(name, spec, f"/procedures/{_esc(name)}")
             if proc is not None:
                 procedures[name] = proc
+        # A procedure's rules may look at the dice of its check's rolls (a contest ranked by
+        # highest(roll), count(roll, 6) in an extended check's round rules): exact odds of
+        # the check then keep those rolls' dice, as its own rules would make them.
+        from .procedures import party_expressions
+
+        for proc in procedures.values():
+            for check_name, exprs, aliases in party_expressions(proc):
+                check = checks.get(check_name)
+                if check is not None:
+                    more = _faces_needed(check, exprs, aliases) - check.faces_needed
+                    if more:
+                        checks[check_name] = replace(check, faces_needed=check.faces_needed | more)
         if not self.ok:
             return None
         src = data.get("source") or {}
@@ -467,7 +479,11 @@ class Builder:
                            f"{ptr}/secret")
                 secret = None
 
-        faces = _faces_needed(roll_names, [l.expr for l in lets] + [c.value for l in lets for c in l.best_of]
+        check = Check(name=name, description=spec.get("description", ""), inputs=inputs, lets=tuple(lets),
+                      gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(), choose=choose,
+                      result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
+                      secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr)
+        faces = _faces_needed(check, [l.expr for l in lets] + [c.value for l in lets for c in l.best_of]
                               + [e for _, e in (choose.values if choose else ())] + [result]
                               + [o.when for o in outcomes] + [o.result for o in outcomes]
                               + [t.when for t in tags])
@@ -485,20 +501,53 @@ class Builder:
         return build_procedure(self, name, spec, ptr)
 
 
-def _faces_needed(roll_names: list[str], exprs: list) -> set[str]:
-    """Rolls passed to a function that looks at single dice (count, highest, ...)."""
-    pool_functions = {"count", "highest", "lowest"}
-    out = set()
+_POOL_FUNCTIONS = frozenset({"count", "highest", "lowest"})  # the functions that look at single dice
+
+
+def _faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
+    """The rolls of ``check`` passed to a function that looks at single dice (count, highest,
+    lowest) in ``exprs``: by name, or by a name that may hold the roll whole (a let, the
+    result, ``aliases`` such as a procedure's ``roller_result``: the same as ``result``),
+    through parentheses, a label or a branch of ``if()``, as the rolling path passes them."""
+    carries: dict[str, set[str]] = {n: {n} for n, _ in check.rolls}
+    for let in check.lets:  # in order: a let reads only the names before it
+        held = set()
+        for e in ([let.expr] if let.expr is not None else []) + [c.value for c in let.best_of]:
+            held |= _carried(e, carries)
+        if held:
+            carries[let.name] = held
+    held = set()
+    for e in [check.result] + [o.result for o in check.outcomes]:
+        held |= _carried(e, carries)
+    if held:
+        carries["result"] = held
+    for alias, name in (aliases or {}).items():
+        if name in carries:
+            carries[alias] = carries[name]
+    out: set[str] = set()
     for e in exprs:
         if e is None:
             continue
         for node in ast.walk(e.tree):
-            if isinstance(node, ast.Call) and node.name in pool_functions and node.args:
-                arg = node.args[0]
-                while isinstance(arg, (ast.Group, ast.Labeled)):
-                    arg = arg.inner
-                if isinstance(arg, ast.Name) and arg.name in roll_names:
-                    out.add(arg.name)
+            if isinstance(node, ast.Call) and node.name in _POOL_FUNCTIONS and node.args:
+                out |= _carried(node.args[0], carries)
+    return out
+
+
+def _carried(e, carries: dict[str, set[str]]) -> set[str]:
+    """The rolls whose value ``e`` (an Expr or a node) may be, whole."""
+    if e is None:
+        return set()
+    out: set[str] = set()
+    stack = [getattr(e, "tree", e)]
+    while stack:
+        node = stack.pop()
+        while isinstance(node, (ast.Group, ast.Labeled)):
+            node = node.inner
+        if isinstance(node, ast.Name):
+            out |= carries.get(node.name, set())
+        elif isinstance(node, ast.Call) and node.name == "if" and len(node.args) == 3:
+            stack.extend(node.args[1:])
     return out
 
 

@@ -1343,6 +1343,27 @@ class ProcedureRunner:
                             Fraction(denom - succeeded - failed - unfinished, denom))
 
 
+def party_expressions(proc: Procedure) -> list[tuple[str, list[Expr], dict[str, str]]]:
+    """(check, expressions, aliases) for each check whose values after it resolved a
+    procedure's expressions read: the names a party's check defines (its rolls among
+    them), and ``aliases`` naming one of those under another name (a team's
+    ``roller_result`` is the roller's ``result``). The builder keeps the dice of the rolls
+    these pass to count(), highest() or lowest() in exact odds."""
+    st = proc.settings
+    if proc.kind == "contest":
+        ties = [e for _, e in st["ties"]] if isinstance(st["ties"], list) else []
+        return [(proc.check, list(st["rank_by"]) + ties + [st.get("winner_result")], {})]
+    if proc.kind == "extended":
+        return [(proc.check, [st["succeed_when"], st["fail_when"]] + [w for w, _ in st["each_round"]]
+                 + [e for _, sets in st["each_round"] for _, e in sets], {})]
+    if proc.kind == "team":
+        return [(proc.check, list(st["member_values"].values()), {"roller_result": "result"})]
+    if proc.kind == "assisted":
+        return [(st["helper_check"], list(st["totals"].values()) + [st["ruin_when"]], {}),
+                (proc.check, list(st["helper_inputs"].values()), {"leader_result": "result"})]
+    return []
+
+
 def _value(e: Expr, ctx: Context) -> Any:
     v = e.run(ctx)
     return getattr(v, "total", v)

@@ -279,6 +279,58 @@ def test_a_contest_that_reads_the_dice_tells_outcomes_apart_by_their_dice_not_on
     assert _dice_contest_rolled_with_every_face(rs.procedure(name)) == want
 
 
+UNSEEN_DICE = """
+ruleset: unseen-dice
+name: A check that never looks at its dice, and procedures that do
+version: "1"
+source: tests
+checks:
+  pair:
+    inputs: {wild: {type: boolean, default: false}}
+    let: {held: "(roll)"}
+    roll: 2d6
+    result: roll
+    outcomes:
+      - {name: high, success: true, when: result >= 8}
+      - {name: low, success: false}
+procedures:
+  sixes:
+    kind: extended
+    check: pair
+    state: {sixes: 0}
+    each_round:
+      - {set: {sixes: "sixes + count(if(round > 1, roll, (roll)), 6)"}}
+    succeed_when: sixes >= 1
+    max_rounds: 2
+  top: {kind: contest, check: pair, rank_by: ["highest(result)"], ties: [{higher: "if(wild, count(held, 6), 0)"}]}
+"""
+
+
+def test_a_procedure_that_looks_at_dice_its_check_never_looks_at_gets_exact_odds():
+    """A roll whose dice only a procedure looks at (``count(roll, 6)`` in the round rules,
+    ``highest(result)`` in a ranking, through ``if()`` and a let) keeps its dice in exact odds,
+    as rolling does: the check's own rules never read them (it was "count() needs a roll of
+    dice, not the number 2")."""
+    rs = loads(UNSEEN_DICE, "unseen.yaml")
+    assert rs.model.checks["pair"].faces_needed == {"roll"}
+    one_round = F(11, 36)  # at least one six on 2d6
+    o = rs.procedure("sixes").odds({})
+    assert o.by_round[0] == (one_round, 0) and o.success == 1 - (1 - one_round) ** 2
+    pairs = list(itertools.product(D6, D6))
+    for wild in (False, True):
+        wins, tie = [F(0), F(0)], F(0)
+        for a, b in itertools.product(pairs, pairs):
+            ka, kb = [(max(d), d.count(6) if wild else 0) for d in (a, b)]
+            if ka == kb:
+                tie += F(1, 6 ** 4)
+            else:
+                wins[ka < kb] += F(1, 6 ** 4)
+        o = rs.procedure("top").odds(parties=[{"wild": wild}, {"wild": wild}])
+        assert (list(o.wins), o.tie) == (wins, tie)
+        r = rs.procedure("top").roll(parties=[{"wild": wild}, {"wild": wild}], faces=[6, 6, 5, 6])
+        assert r.winner == (0 if wild else None)
+
+
 def test_extended_checks_are_markov_chains(rs):
     o = rs.procedure("race").odds({"goal": 2})
     # Brute force over every sequence of six d6 rolls.
