@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from fuzz_support import cli_code, run_child  # noqa: E402
+from fuzz_support import PICK_TEN, cli_code, run_child  # noqa: E402
 
 # ---- the hostile corpus ---------------------------------------------------------------------------
 
@@ -75,25 +75,6 @@ VALIDATE = ("from rulesengine.validate import validate_file\n"
             "if d is None: return 'valid'\n"
             "raise __import__('rulesengine.errors', fromlist=['x']).RulesEngineError("
             "d.message + f' (line {{d.location.line}}, column {{d.location.column}})', code=d.code)\n")
-PICK_TEN = """\
-ruleset: pick-ten
-name: Keep ten dice of a pool
-version: "1"
-source: {title: a fuzzing find}
-checks:
-  action:
-    inputs:
-      pool: {type: dice_pool}
-    roll: pool
-    choose:
-      from: roll
-      pick: 10
-      values: {total: sum(chosen)}
-      order: [total]
-    result: total
-    outcomes:
-      - {name: done, success: true}
-"""
 
 
 def hostile_files(tmp: Path) -> None:

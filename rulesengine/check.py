@@ -567,7 +567,10 @@ class CheckRunner:
             return self.resolve({**pre.env, **rolls}, choose)
         choice = tuple(choose) if choose is not None else None
         key = (tuple(rolls.values()), choice)
-        res = memo.get(key)
+        try:
+            res = memo.get(key)
+        except TypeError:  # a choice that is not a list of faces: resolve says what is wrong
+            return self.resolve({**pre.env, **rolls}, choice)
         if res is None:
             res = self.resolve({**pre.env, **rolls}, choice)
             if len(memo) < RESOLVED_PER_INPUTS and self._resolved_in_all < RESOLVED_IN_ALL:

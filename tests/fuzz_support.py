@@ -754,3 +754,25 @@ def limits_for_fuzz(r: random.Random) -> Limits:
         max_states=r.choice([1, 100, 10_000, 2_000_000]),
     )
 
+
+# A check that chooses ten dice of a pool: the fuzzing find behind max_choices, used by the
+# tests of that limit and by bench/fuzz_figures.py.
+PICK_TEN = """\
+ruleset: pick-ten
+name: Keep ten dice of a pool
+version: "1"
+source: {title: a fuzzing find}
+checks:
+  action:
+    inputs:
+      pool: {type: dice_pool}
+    roll: pool
+    choose:
+      from: roll
+      pick: 10
+      values: {total: sum(chosen)}
+      order: [total]
+    result: total
+    outcomes:
+      - {name: done, success: true}
+"""

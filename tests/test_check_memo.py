@@ -127,3 +127,10 @@ def test_what_is_remembered_is_bounded(monkeypatch):
             assert len(runner._prepared) <= 4
             assert all(len(pre.resolved) <= 3 for _values, pre in runner._prepared.values())
             assert sum(len(pre.resolved) for _values, pre in runner._prepared.values()) <= 7
+
+
+def test_a_choice_that_is_not_faces_is_an_input_error_not_a_crash():
+    chk = load("mudd").check("action")
+    inputs = {"pool": "d8/d4/d4", "precision_target": 8, "impact_target": 2}
+    with pytest.raises(InputError):
+        chk.roll(inputs, faces=[8, 4, 1], choose=[[8], [1]])

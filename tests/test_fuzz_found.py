@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from fuzz_support import case_time_limit, cli_code, run_child
+from fuzz_support import PICK_TEN, case_time_limit, cli_code, run_child
 from rulesengine import dice
 from rulesengine.errors import RulesEngineError
 from rulesengine.ruleset import load, loads
@@ -57,25 +57,6 @@ def test_a_pool_with_a_billion_dice_is_refused_without_allocating_it():
 
 # ---- choosing dice of a pool ----------------------------------------------------------------------
 
-PICK_TEN = """\
-ruleset: pick-ten
-name: Keep ten dice of a pool
-version: "1"
-source: {title: a fuzzing find}
-checks:
-  action:
-    inputs:
-      pool: {type: dice_pool}
-    roll: pool
-    choose:
-      from: roll
-      pick: 10
-      values: {total: sum(chosen)}
-      order: [total]
-    result: total
-    outcomes:
-      - {name: done, success: true}
-"""
 
 
 def test_choosing_ten_dice_of_a_large_pool_ends_quickly():

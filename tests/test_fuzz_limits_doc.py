@@ -20,6 +20,8 @@ from rulesengine.ruleset import load, loads
 from rulesengine.source import load_text
 from rulesengine.values import DicePool
 
+from fuzz_support import PICK_TEN
+
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "limits.md").read_text(encoding="utf-8")
 FIELDS = [f.name for f in dataclasses.fields(Limits)]
 
@@ -47,25 +49,6 @@ def test_other_limits_have_a_row_with_their_value(name, value):
 
 
 GURPS = (Path(__file__).resolve().parent.parent / "rulesets" / "gurps-4e.yaml").read_text(encoding="utf-8")
-PICK_TEN = """\
-ruleset: pick-ten
-name: Keep ten dice of a pool
-version: "1"
-source: {title: test}
-checks:
-  action:
-    inputs:
-      pool: {type: dice_pool}
-    roll: pool
-    choose:
-      from: roll
-      pick: 10
-      values: {total: sum(chosen)}
-      order: [total]
-    result: total
-    outcomes:
-      - {name: done, success: true}
-"""
 
 
 def _alias_bomb() -> str:
