@@ -185,7 +185,7 @@ def _percent(p) -> str:
 
 def format_odds_table(odds) -> str:
     """An AnyDice-style table: value, exact fraction, %, at least, at most, a bar."""
-    from .render import format_value
+    from .dice.trace import format_value
 
     rows = odds.rows()
     head = odds.expression + (f"    mean {float(odds.mean):.4g}" if odds.mean is not None else "")
@@ -221,7 +221,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    from .schema import schema_path
+    from .rules.schema import schema_path
 
     print(schema_path().read_text(encoding="utf-8"), end="")
     return EXIT_OK
@@ -246,7 +246,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from .describe import describe_ruleset, describe_runnable
+    from .present.describe import describe_ruleset, describe_runnable
     from .ruleset import load
 
     rs = load(args.ruleset)
@@ -255,7 +255,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from .describe import export
+    from .present.describe import export
     from .ruleset import load
 
     print(json.dumps(export(load(args.ruleset)), indent=2, ensure_ascii=False))
@@ -292,7 +292,7 @@ def _party_list(parties: dict[int, dict[str, str]]) -> list[dict[str, str]] | No
     if not parties:
         return None
     n = max(parties)
-    from .procedures import MAX_PARTIES
+    from .limits import MAX_PARTIES
 
     if n > MAX_PARTIES:
         raise UsageError(f"party{n}: a procedure takes at most {MAX_PARTIES} parties",
@@ -304,7 +304,7 @@ def _party_list(parties: dict[int, dict[str, str]]) -> list[dict[str, str]] | No
 
 
 def _cmd_roll(args: argparse.Namespace) -> int:
-    from .describe import format_roll
+    from .present.describe import format_roll
     from .ruleset import load
 
     rs = load(args.ruleset)
@@ -328,7 +328,7 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
-    from .describe import format_odds, format_sweep, sweep
+    from .present.describe import format_odds, format_sweep, sweep
     from .ruleset import load
 
     rs = load(args.ruleset)

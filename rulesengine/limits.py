@@ -53,3 +53,9 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+# --- procedures: fixed caps (a ruleset's own ``parties: {max: N}`` may only lower them) -------
+MAX_PARTIES = 8
+"""Parties in one contest or team check; the leader and helpers of an assisted check."""
+MAX_TIE_ROUNDS = 100
+"""Times tied parties of a contest roll again, when rolling, before it is reported still tied."""

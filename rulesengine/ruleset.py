@@ -16,13 +16,13 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .build import Builder, table_functions
-from .check import CheckOdds, CheckResult, CheckRunner
+from .rules.build import Builder, ruleset_functions
+from .run.check import CheckOdds, CheckResult, CheckRunner
 from .errors import Diagnostic, InputError, RulesetError, SchemaError
-from .expr.parse import closest
+from .dice.parser import closest
 from .limits import DEFAULT_LIMITS, Limits
-from .model import RulesetModel
-from .source import Document, load_file, load_text
+from .rules.model import RulesetModel
+from .rules.document import Document, load_file, load_text
 
 
 def rulesets_dir() -> Path:
@@ -55,7 +55,7 @@ def resolve_path(name_or_path: str | os.PathLike) -> Path:
 
 def analyse(doc: Document, limits: Limits = DEFAULT_LIMITS) -> tuple[RulesetModel | None, list[Diagnostic]]:
     """Schema, then semantics: the model (None if invalid) and every diagnostic found."""
-    from .schema import validate_document
+    from .rules.schema import validate_document
 
     diagnostics = validate_document(doc)
     if any(d.severity == "error" for d in diagnostics):
@@ -69,7 +69,7 @@ class Check:
     """One check of a loaded ruleset: roll it, or get its exact odds."""
 
     def __init__(self, runner: CheckRunner) -> None:
-        self._runner = runner
+        self.runner = runner
         self.model = runner.check
 
     @property
@@ -80,13 +80,13 @@ class Check:
              faces: Iterable[int] | None = None, choose: Iterable[int] | None = None) -> CheckResult:
         """Roll once. ``faces``: the faces of physical dice, in order; ``choose``: the dice the
         player picks, where the check chooses dice (else its declared policy picks)."""
-        return self._runner.roll(inputs, rng=rng, seed=seed, faces=faces, choose=choose)
+        return self.runner.roll(inputs, rng=rng, seed=seed, faces=faces, choose=choose)
 
     def odds(self, inputs: Mapping[str, Any] | None = None) -> CheckOdds:
-        return self._runner.odds(inputs)
+        return self.runner.odds(inputs)
 
     def coerce_inputs(self, inputs: Mapping[str, Any] | None) -> dict[str, Any]:
-        return self._runner.coerce_inputs(inputs)
+        return self.runner.coerce_inputs(inputs)
 
 
 class Ruleset:
@@ -98,10 +98,7 @@ class Ruleset:
         self.document = doc
         self.limits = limits
         self.warnings = warnings
-        self.functions = table_functions(model.tables)
-        from .expr.functions import FUNCTIONS
-
-        self.functions = {**FUNCTIONS, **self.functions}
+        self.functions = ruleset_functions(model)
         self._checks: dict[str, Check] = {}
 
     @property
@@ -129,14 +126,14 @@ class Ruleset:
         return self._checks[name]
 
     def procedure(self, name: str):
-        from .procedures import ProcedureRunner
+        from .run.procedures import procedure_runner
 
         if name not in self.model.procedures:
             near = closest(name, list(self.model.procedures))
             raise InputError(f"ruleset '{self.id}' has no procedure '{name}'",
                              hint=f"did you mean '{near}'?" if near else
                              "procedures: " + (", ".join(self.model.procedures) or "none"))
-        return ProcedureRunner(self, self.model.procedures[name])
+        return procedure_runner(self, self.model.procedures[name])
 
     def runnable(self, name: str):
         """A check or a procedure, by name (for the command line)."""

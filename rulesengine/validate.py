@@ -1,7 +1,7 @@
 """``rulesengine validate``: every diagnostic of every ruleset file, for people and CI.
 
-Three layers, each reported with a file position: YAML (:mod:`rulesengine.source`), the
-JSON Schema (:mod:`rulesengine.schema`) and semantics (:mod:`rulesengine.build`). Each
+Three layers, each reported with a file position: YAML (:mod:`rulesengine.rules.document`), the
+JSON Schema (:mod:`rulesengine.rules.schema`) and semantics (:mod:`rulesengine.rules.build`). Each
 file is read, parsed and walked once. Output formats: text (``path:line:col:
 error[CODE]: message``, the source line with a caret, a hint), JSON (a list of
 diagnostics) and GitHub Actions annotations.
@@ -49,7 +49,7 @@ def expand(paths: Iterable[str]) -> list[str]:
 
 def validate_file(path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:
     from .ruleset import analyse
-    from .source import load_file
+    from .rules.document import load_file
 
     try:
         doc = load_file(path, limits)
@@ -62,10 +62,9 @@ def validate_file(path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:
         return FileReport(path, (Diagnostic(exc.code, exc.message, loc, exc.hint),))
     model, diagnostics = analyse(doc, limits)
     if model is not None:
-        from .reach import unreachable_outcomes
-        from .ruleset import Ruleset
+        from .run.reach import unreachable_outcomes
 
-        diagnostics = diagnostics + unreachable_outcomes(Ruleset(model, doc, limits))
+        diagnostics = diagnostics + unreachable_outcomes(model, doc, limits)
     return FileReport(path, tuple(diagnostics))
 
 

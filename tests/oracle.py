@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable
 from rulesengine import dice
 from rulesengine.errors import DiceEvalError
 from rulesengine.limits import DEFAULT_LIMITS, Limits
-from rulesengine.pool import FacesError
+from rulesengine.dice.pool import FacesError
 
 
 def product_dist(faces_per_die: Iterable[Iterable[int]], fn: Callable[..., Any]) -> dict:
@@ -65,8 +65,8 @@ class _ReplaySource:
 
 def _truncated(expr: dice.Expression, pools) -> bool:
     """Did a die stop exploding only because it hit the depth limit?"""
-    from rulesengine.pool import PoolSpec
-    from rulesengine.expr import ast
+    from rulesengine.dice.pool import PoolSpec
+    from rulesengine.dice import ast
 
     specs = {}
     for node in ast.walk(expr.tree):
@@ -88,8 +88,8 @@ def _truncated(expr: dice.Expression, pools) -> bool:
 def replay_dist(text: str, env: dict | None = None, limits: Limits = DEFAULT_LIMITS,
                 max_paths: int = 200_000) -> tuple[dict, Fraction]:
     """(distribution, truncated mass) of ``text`` by walking every face sequence."""
-    from rulesengine.evaluate import Context, Sampling, compile_expression
-    from rulesengine.pool import DiceCounter
+    from rulesengine.dice.evaluate import Context, Sampling, compile_expression
+    from rulesengine.dice.pool import DiceCounter
 
     expr = dice.Expression(text, limits)
     run = compile_expression(expr.tree, Sampling(), limits, text)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesengine import check as check_module
+from rulesengine.run import check as check_module
 from rulesengine.errors import InputError
 from rulesengine.ruleset import load, loads
 
@@ -32,7 +32,7 @@ SEED_CHECKS = [
 def _fresh(rid: str, name: str):
     """A check whose runner remembers nothing: every roll is worked out from scratch."""
     chk = load(rid).check(name)
-    runner = chk._runner
+    runner = chk.runner
 
     def roll(inputs, rng):
         values = runner.coerce_inputs(inputs)
@@ -120,7 +120,7 @@ def test_what_is_remembered_is_bounded(monkeypatch):
     monkeypatch.setattr(check_module, "RESOLVED_IN_ALL", 7)
     path = Path(__file__).resolve().parent.parent / "rulesets" / "gurps-4e.yaml"
     chk = loads(path.read_text(encoding="utf-8"), "gurps-4e.yaml").check("success_roll")  # not shared
-    runner = chk._runner
+    runner = chk.runner
     for skill in range(3, 20):
         for total_faces in ([1, 1, 1], [2, 2, 2], [3, 3, 3], [4, 4, 4], [6, 6, 6]):
             chk.roll({"skill": skill}, faces=total_faces)

@@ -181,7 +181,7 @@ def _sweep_rounds(text: str, max_states: int):
     import dataclasses
 
     from rulesengine import DEFAULT_LIMITS
-    from rulesengine.describe import sweep
+    from rulesengine.present.describe import sweep
     from rulesengine.ruleset import loads
 
     rs = loads(RPS, limits=dataclasses.replace(DEFAULT_LIMITS, max_states=max_states))  # fresh: no cached odds
@@ -218,7 +218,7 @@ def test_a_sweep_within_the_budget_gives_the_odds_of_each_value():
 def test_a_sweep_never_works_past_its_budget():
     """Everything the odds of a sweep work out is charged to the sweep's one budget (measured
     here by an outer shared budget, which the sweep's own budget charges in turn)."""
-    from rulesengine.dist import shared_budget
+    from rulesengine.dice.dist import shared_budget
     from rulesengine.errors import LimitError
 
     with shared_budget(10**12) as outer:

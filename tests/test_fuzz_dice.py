@@ -25,7 +25,7 @@ from fuzz_support import check_error, fuzz_settings, limits_for_fuzz, measured
 from rulesengine import dice
 from rulesengine.errors import RulesEngineError
 from rulesengine.limits import DEFAULT_LIMITS
-from rulesengine.values import DicePool, Rolled
+from rulesengine.dice.values import DicePool, Rolled
 from test_dice_properties import ENV as BASE_ENV
 from test_dice_properties import _mutations, expressions
 

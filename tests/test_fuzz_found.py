@@ -21,7 +21,7 @@ from fuzz_support import PICK_TEN, case_time_limit, cli_code, run_child
 from rulesengine import dice
 from rulesengine.errors import RulesEngineError
 from rulesengine.ruleset import load, loads
-from rulesengine.values import DicePool
+from rulesengine.dice.values import DicePool
 
 MEMORY_MB = 500  # a child's address-space limit: the engine should need far less
 

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from rulesengine import dice, procedures
-from rulesengine.describe import MAX_SWEEP
+from rulesengine import dice
+from rulesengine import limits
+from rulesengine.present.describe import MAX_SWEEP
 from rulesengine.errors import LimitError, LoadError, RulesEngineError
 from rulesengine.limits import DEFAULT_LIMITS, Limits
 from rulesengine.ruleset import load, loads
-from rulesengine.source import load_text
-from rulesengine.values import DicePool
+from rulesengine.rules.document import load_text
+from rulesengine.dice.values import DicePool
 
 from fuzz_support import PICK_TEN
 
@@ -39,8 +40,8 @@ def test_every_limits_field_has_a_row_with_its_default(name):
 
 
 @pytest.mark.parametrize("name,value", [
-    ("MAX_PARTIES", procedures.MAX_PARTIES),
-    ("MAX_TIE_ROUNDS", procedures.MAX_TIE_ROUNDS),
+    ("MAX_PARTIES", limits.MAX_PARTIES),
+    ("MAX_TIE_ROUNDS", limits.MAX_TIE_ROUNDS),
     ("MAX_SWEEP", MAX_SWEEP),
     ("DicePool.parse", inspect.signature(DicePool.parse).parameters["max_dice"].default),
 ])

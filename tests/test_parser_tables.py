@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rulesengine.expr import _tables
-from rulesengine.expr.parse import _grammar
+from rulesengine.dice import _tables
+from rulesengine.dice.parser import _grammar
 
 
 def test_stored_parse_tables_match_the_grammar():
-    # If this fails: run `python -m rulesengine.expr.parse` and commit _tables.py.
+    # If this fails: run `python -m rulesengine.dice.parser` and commit _tables.py.
     assert _tables.GRAMMAR_SHA256 == _grammar()[1]

@@ -531,12 +531,13 @@ def test_each_transition_of_an_extended_check_is_worked_out_once(monkeypatch):
     not once per round: a tally (n successes so far) over r rounds meets the states 0..r-1,
     each with two outcomes (success or not), so 2r evaluations instead of r(r+1). Rules that
     read ``round`` are evaluated again every round."""
-    from rulesengine.procedures import ProcedureRunner
+    from rulesengine.run.procedures import RUNNERS
     from rulesengine.ruleset import load
 
     calls = []
-    advance = ProcedureRunner._advance
-    monkeypatch.setattr(ProcedureRunner, "_advance", lambda self, *a: calls.append(1) or advance(self, *a))
+    extended = RUNNERS["extended"]
+    advance = extended._advance
+    monkeypatch.setattr(extended, "_advance", lambda self, *a: calls.append(1) or advance(self, *a))
 
     def evaluations(rs, name, inputs):
         calls.clear()
@@ -559,7 +560,7 @@ def test_an_extended_check_is_charged_for_the_size_of_its_exact_weights():
     so max_states still bounds the time spent on big-integer arithmetic: 1,000 rounds of
     100d6 are refused, quickly, instead of taking minutes within the budget."""
     from fuzz_support import case_time_limit
-    from rulesengine.dist import shared_budget
+    from rulesengine.dice.dist import shared_budget
     from rulesengine.errors import LimitError
 
     def steps(rounds: int) -> int:
@@ -815,7 +816,7 @@ def test_a_procedures_limit_errors_name_the_limit_and_point_into_the_file(limite
 def test_a_limit_one_value_of_a_sweep_hits_keeps_its_name_and_place_and_says_which_value(limited):
     """A value too big on its own (not the sweep's shared budget running out): its own error,
     the limit named and the place in the file kept, prefixed with the value it was at."""
-    from rulesengine.describe import sweep
+    from rulesengine.present.describe import sweep
 
     path, load_with = limited
     err = _limit_error(lambda: sweep(load_with(max_states=20_000).check("d"), {"sides": "999999..1000000"}, {},

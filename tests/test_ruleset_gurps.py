@@ -14,7 +14,7 @@ import pytest
 
 import rulesengine.ruleset as R
 from rulesengine.errors import InputError
-from rulesengine.source import load_file
+from rulesengine.rules.document import load_file
 
 PATH = Path(__file__).resolve().parent.parent / "rulesets" / "gurps-4e.yaml"
 

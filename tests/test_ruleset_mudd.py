@@ -17,7 +17,7 @@ import pytest
 
 from rulesengine.errors import InputError, RulesEngineError
 from rulesengine.ruleset import analyse, load
-from rulesengine.source import load_file
+from rulesengine.rules.document import load_file
 
 PATH = Path(__file__).resolve().parent.parent / "rulesets" / "mudd.yaml"
 

@@ -23,7 +23,7 @@ import pytest
 
 from rulesengine.errors import InputError
 from rulesengine.ruleset import analyse, load
-from rulesengine.source import load_file
+from rulesengine.rules.document import load_file
 
 PATH = Path(__file__).resolve().parent.parent / "rulesets" / "spycraft-2e.yaml"
 

@@ -1,4 +1,4 @@
-"""Tests for rulesengine.source: the safe, position-keeping YAML loader.
+"""Tests for rulesengine.rules.document: the safe, position-keeping YAML loader.
 
 Ruleset files are untrusted, so most of these tests feed hostile or broken input and
 check that the loader answers with a precise LoadError (right code, right line and
@@ -17,10 +17,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesengine import source
+from rulesengine.rules import document as source
 from rulesengine.errors import LoadError
 from rulesengine.limits import DEFAULT_LIMITS
-from rulesengine.source import Document, load_file, load_text, to_pointer
+from rulesengine.rules.document import Document, load_file, load_text, to_pointer
 
 LOADERS = [pytest.param(yaml.SafeLoader, id="pure")]
 if getattr(yaml, "CSafeLoader", None) is not None:

@@ -1,6 +1,6 @@
 """The quick structural check (rulesengine/structure.py) never contradicts jsonschema.
 
-Loading a ruleset asks :func:`rulesengine.structure.verdict` first and imports jsonschema
+Loading a ruleset asks :func:`rulesengine.rules.structure.verdict` first and imports jsonschema
 only when the answer is not "certainly valid". The answer is True, False or None (not
 sure). The rules these tests pin:
 
@@ -30,10 +30,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fuzz_support import fuzz_settings, mutate_ruleset, shipped_texts
-from rulesengine import schema as schema_layer
+from rulesengine.rules import schema as schema_layer
 from rulesengine.errors import LoadError
-from rulesengine.source import load_file, load_text
-from rulesengine.structure import ANNOTATIONS, IMPLEMENTED, ROOT_ONLY, certainly_valid, verdict
+from rulesengine.rules.document import load_file, load_text
+from rulesengine.rules.structure import ANNOTATIONS, IMPLEMENTED, ROOT_ONLY, certainly_valid, verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "schemas" / "ruleset.schema.json").read_text(encoding="utf-8"))
@@ -509,7 +509,7 @@ def test_loading_a_ruleset_and_rolling_does_not_import_jsonschema():
 
 
 def test_importing_the_quick_check_does_not_import_jsonschema():
-    code = "import sys, rulesengine.structure, rulesengine.schema; print('jsonschema' in sys.modules)"
+    code = "import sys, rulesengine.rules.structure, rulesengine.rules.schema; print('jsonschema' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.stdout.strip() == "False", proc.stderr
 

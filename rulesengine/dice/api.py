@@ -7,7 +7,7 @@
 Fraction(1, 6)
 
 Both :meth:`Expression.roll` and :meth:`Expression.odds` run the same compiled evaluator
-(:mod:`rulesengine.evaluate`); only the driver differs.
+(:mod:`rulesengine.dice.evaluate`); only the driver differs.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from .dist import Budget, Dist
-from .errors import DiceEvalError, InputError, LimitError, Location
+from ..errors import DiceEvalError, InputError, LimitError, Location
 from .evaluate import E_FACES, Context, Exact, Sampling, compile_expression
-from .expr import ast
-from .expr.parse import parse as parse_tree
-from .limits import DEFAULT_LIMITS, Limits
-from .pool import DiceCounter, DieRoll, FacesSource, PoolRoll, RandomSource
-from .render import format_value, trace
+from . import ast
+from .parser import parse as parse_tree
+from ..limits import DEFAULT_LIMITS, Limits
+from .pool import DiceCounter, DieRoll, PoolRoll, dice_source
+from .trace import format_value, trace
 from .values import DicePool, Rolled
 
 __all__ = ["Expression", "RollResult", "Odds", "parse", "roll", "odds"]
@@ -213,14 +213,7 @@ class Expression:
         if self._sampler is None:
             self._sampler = compile_expression(self.tree, Sampling(), self.limits, self.text)
         values = _check_env(env, self.limits)
-        if faces is not None:
-            source: Any = FacesSource(faces)
-        else:
-            if rng is not None and seed is not None:
-                raise InputError("give either rng or seed, not both")
-            if rng is None:
-                rng = random.Random(seed)
-            source = RandomSource(rng)
+        source: Any = dice_source(rng=rng, seed=seed, faces=faces)
         ctx = Context(self.text, values, self.limits, source=source, counter=DiceCounter(self.limits))
         total = self._sampler(ctx)
         if faces is not None and source.used < len(source.faces):

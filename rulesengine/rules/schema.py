@@ -1,13 +1,13 @@
 """The JSON Schema layer of validation, with every error mapped back to the YAML.
 
 ``schemas/ruleset.schema.json`` is the single source of truth of the file format. Each
-jsonschema error carries the path of the offending value; :class:`~rulesengine.source.
+jsonschema error carries the path of the offending value; :class:`~rulesengine.rules.document.
 Document` turns that path into a line and column. An unknown key points at the key itself
 and suggests the nearest valid name; a value failing a ``oneOf`` is explained by its most
 relevant branch rather than by jsonschema's generic "not valid under any of the given
 schemas".
 
-jsonschema is imported only when a document may have errors: :mod:`rulesengine.structure`
+jsonschema is imported only when a document may have errors: :mod:`rulesengine.rules.structure`
 first decides, without it, whether the document is certainly valid (the common case, and
 ~55 ms of start-up saved); only if it is not certain do the errors come from jsonschema,
 so every diagnostic is the same either way.
@@ -20,9 +20,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .errors import Diagnostic
-from .expr.parse import closest
-from .source import Document, to_pointer
+from ..errors import Diagnostic
+from ..dice.parser import closest
+from .document import Document, to_pointer
 from .structure import certainly_valid
 
 E_SCHEMA = "E401"  # a value of the wrong type or shape
@@ -32,7 +32,7 @@ E_BAD_VALUE = "E404"  # a value not among the allowed ones, out of range, or bad
 
 
 def schema_path() -> Path:
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent
     for candidate in (here.parent / "schemas" / "ruleset.schema.json", here / "schemas" / "ruleset.schema.json"):
         if candidate.exists():
             return candidate

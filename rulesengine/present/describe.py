@@ -11,14 +11,14 @@ import dataclasses
 import io
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Mapping
 
-from .check import CheckOdds, CheckResult, describe_input
-from .dist import shared_budget
-from .errors import LimitError, RulesEngineError, UsageError
-from .expr import ast
-from .model import Expr, Grid, Ladder, Ranges, Tiers
-from .render import format_value
+from ..run.check import CheckOdds, CheckResult, describe_input
+from ..dice.dist import shared_budget
+from ..errors import LimitError, RulesEngineError, UsageError
+from ..dice import ast
+from ..rules.model import Expr, Grid, Ladder, Ranges, Tiers
+from ..dice.trace import format_value
 
 MAX_SWEEP = 2000  # input combinations of one sweep; their work together is bounded by max_states
 
@@ -34,7 +34,7 @@ def _v(value: Any) -> str:
 
 
 def format_roll(result: Any) -> str:
-    from .procedures import AssistedResult, ContestResult, ExtendedResult, TeamResult
+    from ..run.procedures import AssistedResult, ContestResult, ExtendedResult, TeamResult
 
     if isinstance(result, (ContestResult, TeamResult, AssistedResult)):
         return f"{result.ruleset} / {result.procedure}\n{result.trace}"
@@ -180,7 +180,7 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
         combos = [c + (v,) for c in combos for v in values]
     if len(combos) > MAX_SWEEP:
         raise UsageError(f"a sweep of {len(combos)} combinations is too large", hint=f"at most {MAX_SWEEP}")
-    limits = getattr(runnable, "_runner", runnable).limits  # a Check wraps its runner
+    limits = getattr(runnable, "runner", runnable).limits  # a Check wraps its runner
     rows = []
     with shared_budget(limits.max_states) as total:
         for combo in combos:
@@ -316,44 +316,7 @@ def describe_runnable(rs, name: str) -> str:
         if p.inputs:
             lines.append("inputs:")
             lines += [f"  {describe_input(i)}" for i in p.inputs]
-        st = p.settings
-        if p.kind == "contest":
-            lines.append("each party makes the check; ranked by " + ", then ".join(e.text for e in st["rank_by"])
-                         + " (highest first)")
-            ties = st["ties"]
-            lines.append("a tie for first: " + (ties if isinstance(ties, str) else
-                                               ", then ".join(f"{k} {e.text}" for k, e in ties)))
-            if "winner_result" in st:
-                lines.append(f"the winner's result becomes {st['winner_result'].text}")
-            lines.append(f"parties: give party1.name=value, party2.name=value (inputs of {p.check})")
-        elif p.kind == "team":
-            lines.append(f"one member rolls {p.check} for the team: the {st['roller'].text} by "
-                         + (", then ".join(e.text for e in st["rank_by"]) or "their order"))
-            for k, e in st["member_values"].items():
-                lines.append(f"for every member: {k} = {e.text}")
-            lines.append(f"members: give party1.name=value, party2.name=value (inputs of {p.check})")
-        elif p.kind == "assisted":
-            order = "after the leader's dice (they may use leader_result)" if st["order"] == "leader_first" \
-                else "before the leader rolls"
-            lines.append(f"helpers make {st['helper_check']} {order}; the leader (party1) makes {p.check}")
-            for k, e in st["helper_inputs"].items():
-                lines.append(f"each helper's {k} = {e.text}")
-            for k, e in st["totals"].items():
-                lines.append(f"summed over the helpers: {k} = {e.text}")
-            if st["ruin_when"] is not None:
-                lines.append(f"a helper ruins the task when {st['ruin_when'].text}")
-            lines.append(f"the leader's {st['bonus_to']} gets + {st['bonus'].text}")
-            lines.append(f"helpers: {st['min_helpers']} to {st['max_helpers']} (party2, party3, ...)")
-        else:
-            lines.append("state: " + ", ".join(f"{k} = {e.text}" for k, e in st["state"].items()))
-            lines.append("after each check:")
-            for when, sets in st["each_round"]:
-                lines.append(f"  {'if ' + when.text if when else 'otherwise'}: "
-                             + ", ".join(f"{k} := {e.text}" for k, e in sets))
-            lines.append(f"done when {st['succeed_when'].text}")
-            if st["fail_when"] is not None:
-                lines.append(f"failed when {st['fail_when'].text}")
-            lines.append(f"at most {st['max_rounds'].text} rounds")
+        lines += PROCEDURE_TEXT[p.kind](p)
         return "\n".join(lines)
     c = m.checks[name]
     lines = [f"{m.id} / {name}"]
@@ -480,9 +443,7 @@ def export(rs) -> dict[str, Any]:
         }
     procedures = {}
     for name, p in m.procedures.items():
-        settings = {}
-        for k, v in p.settings.items():
-            settings[k] = _settings_json(v)
+        settings = {f.name: _settings_json(getattr(p.settings, f.name)) for f in dataclasses.fields(p.settings)}
         procedures[name] = {"kind": p.kind, "description": p.description, "check": p.check,
                             "rules": list(p.rules), "inputs": {i.name: inp(i) for i in p.inputs}, **settings}
     src = dataclasses.asdict(m.source)
@@ -497,8 +458,61 @@ def _json_value(v: Any) -> Any:
 def _settings_json(v: Any) -> Any:
     if isinstance(v, Expr):
         return _expr(v)
-    if isinstance(v, dict):
+    if isinstance(v, Mapping):
         return {k: _settings_json(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [_settings_json(x) for x in v]
     return v
+
+
+def _contest_text(p) -> list[str]:
+    st = p.settings
+    lines = ["each party makes the check; ranked by " + ", then ".join(e.text for e in st.rank_by)
+             + " (highest first)"]
+    lines.append("a tie for first: " + (st.ties if isinstance(st.ties, str) else
+                                       ", then ".join(f"{t.how} {t.expr.text}" for t in st.ties)))
+    if st.winner_result is not None:
+        lines.append(f"the winner's result becomes {st.winner_result.text}")
+    lines.append(f"parties: give party1.name=value, party2.name=value (inputs of {p.check})")
+    return lines
+
+
+def _team_text(p) -> list[str]:
+    st = p.settings
+    lines = [f"one member rolls {p.check} for the team: the {st.roller.text} by "
+             + (", then ".join(e.text for e in st.rank_by) or "their order")]
+    lines += [f"for every member: {k} = {e.text}" for k, e in st.member_values.items()]
+    lines.append(f"members: give party1.name=value, party2.name=value (inputs of {p.check})")
+    return lines
+
+
+def _assisted_text(p) -> list[str]:
+    st = p.settings
+    order = "after the leader's dice (they may use leader_result)" if st.order == "leader_first" \
+        else "before the leader rolls"
+    lines = [f"helpers make {st.helper_check} {order}; the leader (party1) makes {p.check}"]
+    lines += [f"each helper's {k} = {e.text}" for k, e in st.helper_inputs.items()]
+    lines += [f"summed over the helpers: {k} = {e.text}" for k, e in st.totals.items()]
+    if st.ruin_when is not None:
+        lines.append(f"a helper ruins the task when {st.ruin_when.text}")
+    lines.append(f"the leader's {st.bonus_to} gets + {st.bonus.text}")
+    lines.append(f"helpers: {st.min_helpers} to {st.max_helpers} (party2, party3, ...)")
+    return lines
+
+
+def _extended_text(p) -> list[str]:
+    st = p.settings
+    lines = ["state: " + ", ".join(f"{k} = {e.text}" for k, e in st.state.items()), "after each check:"]
+    for when, sets in st.each_round:
+        lines.append(f"  {'if ' + when.text if when else 'otherwise'}: "
+                     + ", ".join(f"{k} := {e.text}" for k, e in sets))
+    lines.append(f"done when {st.succeed_when.text}")
+    if st.fail_when is not None:
+        lines.append(f"failed when {st.fail_when.text}")
+    lines.append(f"at most {st.max_rounds.text} rounds")
+    return lines
+
+
+PROCEDURE_TEXT = {"contest": _contest_text, "team": _team_text, "assisted": _assisted_text,
+                  "extended": _extended_text}
+"""A procedure kind's own lines of `show`: one small function per kind."""

@@ -42,8 +42,8 @@ from typing import Any, Iterable, Iterator
 
 import yaml
 
-from rulesengine.errors import LoadError, Location
-from rulesengine.limits import DEFAULT_LIMITS, Limits
+from ..errors import LoadError, Location
+from ..limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
     "Document",

@@ -15,11 +15,16 @@ for any of the N input combinations tried" — a strong hint, though not a proof
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from typing import Any, Iterator
 
-from .errors import Diagnostic, RulesEngineError
-from .model import Check, Input
+from ..errors import Diagnostic, RulesEngineError
+from ..limits import Limits
+from ..rules.build import ruleset_functions
+from ..rules.document import Document
+from ..rules.model import Check, Input, RulesetModel
+from .check import CheckRunner
 
 W_UNREACHABLE_OUTCOME = "W503"
 MAX_TRIES = 200
@@ -91,17 +96,13 @@ def candidates(check: Check) -> Iterator[dict[str, Any]]:
             yield {**base, a: x, b: y}
 
 
-def unreachable_outcomes(ruleset) -> list[Diagnostic]:
+def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> list[Diagnostic]:
     """W503 warnings for outcomes of the ruleset's checks that no input tried can reach."""
-    import dataclasses
-
-    from .ruleset import Ruleset
-
-    small = Ruleset(ruleset.model, ruleset.document,
-                    dataclasses.replace(ruleset.limits, max_states=min(ruleset.limits.max_states, SEARCH_STATES)))
+    small = dataclasses.replace(limits, max_states=min(limits.max_states, SEARCH_STATES))
+    functions = ruleset_functions(model)
     out: list[Diagnostic] = []
-    for name, check in ruleset.model.checks.items():
-        runner = small.check(name)._runner
+    for name, check in model.checks.items():
+        runner = CheckRunner(model, check, functions, doc, small)
         todo = set(check.outcome_names)
         tries = 0
         for inputs in candidates(check):
@@ -120,6 +121,6 @@ def unreachable_outcomes(ruleset) -> list[Diagnostic]:
                     W_UNREACHABLE_OUTCOME,
                     f"outcome '{rule.name}' of check '{name}' never happened for any of the {tries} "
                     f"input combination{'s' if tries != 1 else ''} tried",
-                    ruleset.document.location(rule.pointer),
+                    doc.location(rule.pointer),
                     "check its condition against the rules above it and the dice's range", "warning"))
     return out

@@ -8,7 +8,7 @@ what a dice term is). A *domain* decides only how values flow:
 * :class:`Sampling` — values are plain ints and bools; each dice term is rolled from a
   dice source (a seeded ``random.Random`` or faces read off physical dice) and recorded
   for the trace.
-* :class:`Exact` — values are :class:`~rulesengine.dist.Dist` distributions; a dice term
+* :class:`Exact` — values are :class:`~rulesengine.dice.dist.Dist` distributions; a dice term
   is its exact distribution and an operator applies to every combination of its
   operands' outcomes. Every dice term appears once in an expression, so its operands are
   independent and the product is exact.
@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .dist import Budget, BudgetExceeded, Dist, combine, combine2, mixture
-from .errors import DiceEvalError, LimitError, Location
-from .expr import ast
-from .expr.functions import (ARITHMETIC, COMPARISONS, FUNCTIONS, OpError, division,
+from ..errors import DiceEvalError, LimitError, Location
+from . import ast
+from .functions import (ARITHMETIC, COMPARISONS, FUNCTIONS, OpError, division,
                              logic_and, logic_not, logic_or, negate)
-from .expr.parse import locate
-from .limits import Limits
+from .parser import locate
+from ..limits import Limits
 from .pool import (DiceCounter, DiceLimitReached, DiceSource, FacesError, PoolRoll,
                    PoolSpec, pool_dist, roll_plain, roll_pool)
 
@@ -317,7 +317,7 @@ def _dice_failure(ctx: Context, node: ast.Dice, text: str,
 
 
 def _unknown_name(ctx: Context, node: ast.Name) -> DiceEvalError:
-    from .expr.parse import closest
+    from .parser import closest
 
     known = sorted(ctx.env)
     near = closest(node.name, known)
@@ -343,7 +343,7 @@ def _check_count(ctx: Context, node: ast.Dice, n: Any) -> int:
 
 def _dynamic_spec(ctx: Context, node: ast.Dice, sides: Any) -> PoolSpec:
     """The rules of a ``d(expr)`` term once its number of sides is known."""
-    from .expr.parse import check_modifiers
+    from .parser import check_modifiers
 
     where = node.sides.span if node.sides is not None else node.span
     if isinstance(sides, bool) or not isinstance(sides, int) or sides < 1:
@@ -449,7 +449,7 @@ def compile_expression(node: ast.Node, domain: Sampling | Exact, limits: Limits,
     def build_call(n: ast.Call) -> Compiled:
         entry = functions.get(n.name)
         if entry is None:
-            from .expr.parse import closest
+            from .parser import closest
 
             near = closest(n.name, sorted(functions))
             raise DiceEvalError(f"unknown function '{n.name}'", locate(text, *n.span),

@@ -13,41 +13,31 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from .errors import Diagnostic, Location, RulesEngineError
-from .evaluate import Sampling, compile_expression
-from .expr import ast
-from .expr.functions import FUNCTIONS, OpError
-from .expr.parse import closest, parse
-from .limits import DEFAULT_LIMITS, Limits
+from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_BAD_TABLE, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
+                     E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
+                     W_NO_CATCH_ALL, W_UNREACHABLE)
+from ..errors import Diagnostic, Location, RulesEngineError
+from ..dice.evaluate import Sampling, compile_expression
+from ..dice import ast
+from ..dice.functions import FUNCTIONS, OpError
+from ..dice.parser import closest, parse
+from ..limits import DEFAULT_LIMITS, Limits
 from .model import (Candidate, Check, Choose, Expr, Gate, Grid, Input, Ladder, Let,
                     OutcomeRule, Procedure, RangeRow, Ranges, RulesetModel, Source, TagRule,
                     Tier, Tiers)
-from .source import Document
+from .document import Document
+from .procedures import build_procedure, party_expressions
+from .scope import Scope, escape_pointer
 
 # Semantic error codes (docs/errors.md).
-E_EXPRESSION = "E501"  # an expression that does not parse
-E_UNKNOWN_NAME = "E502"  # a name that is not an input, a value, a roll or a table
-E_UNKNOWN_REFERENCE = "E503"  # an outcome, table, check or roll that does not exist
-E_DUPLICATE = "E504"  # two things with one name
-E_BAD_TABLE = "E505"  # overlapping ranges, ragged grid rows
-E_BAD_DEFAULT = "E506"  # a default outside its bounds, min above max
-E_DICE_OUTSIDE_ROLL = "E507"  # dice written outside `roll`/`rolls`
-E_GATE_AFTER_ROLL = "E508"  # a gate (or secret) that looks at the dice
-E_BAD_CHOOSE = "E509"  # choose from something that is not a roll
-W_UNREACHABLE = "W501"  # an outcome rule after a catch-all
-W_NO_CATCH_ALL = "W502"  # outcome rules that may all fail to match
 
 RESERVED = ("result", "outcome", "success", "chosen")
 
 
-@dataclass
-class _Scope:
-    """The names visible to an expression and where they come from."""
-
-    names: dict[str, str] = field(default_factory=dict)  # name -> what it is
-
-    def with_names(self, **more: str) -> "_Scope":
-        return _Scope({**self.names, **more})
+def ruleset_functions(model: RulesetModel) -> dict[str, tuple[Callable[..., Any], int, int | None]]:
+    """Every function a ruleset's expressions may call: the dice language's own and one per
+    table. Built once per loaded ruleset; checks, procedures and validation share it."""
+    return {**FUNCTIONS, **table_functions(model.tables)}
 
 
 def table_functions(tables: dict) -> dict[str, tuple[Callable[..., Any], int, int | None]]:
@@ -142,7 +132,7 @@ class Builder:
         return not any(d.severity == "error" for d in self.diagnostics)
 
     # ---- expressions -------------------------------------------------------------------
-    def expr(self, value: Any, pointer: str, scope: _Scope, *, dice: bool = False,
+    def expr(self, value: Any, pointer: str, scope: Scope, *, dice: bool = False,
              what: str = "expression") -> Expr | None:
         text = value if isinstance(value, str) else _literal(value)
         if text is None:
@@ -196,18 +186,18 @@ class Builder:
         data = self.doc.data
         tables = {}
         for name, spec in (data.get("tables") or {}).items():
-            table = self.table(name, spec, f"/tables/{_esc(name)}")
+            table = self.table(name, spec, f"/tables/{escape_pointer(name)}")
             if table is not None:
                 tables[name] = table
         for name in tables:
             if name in FUNCTIONS:
                 self.error(E_DUPLICATE, f"table '{name}' has the name of a built-in function",
-                           f"/tables/{_esc(name)}", "rename the table", key=True)
+                           f"/tables/{escape_pointer(name)}", "rename the table", key=True)
         self.functions.update(table_functions(tables))
         self.tables = tables
         checks = {}
         for name, spec in (data.get("checks") or {}).items():
-            check = self.check(name, spec, f"/checks/{_esc(name)}")
+            check = self.check(name, spec, f"/checks/{escape_pointer(name)}")
             if check is not None:
                 checks[name] = check
         self.checks = checks
@@ -215,15 +205,13 @@ class Builder:
         for name, spec in (data.get("procedures") or {}).items():
             if name in checks:
                 self.error(E_DUPLICATE, f"procedure '{name}' has the name of a check",
-                           f"/procedures/{_esc(name)}", key=True)
-            proc = self.procedure(name, spec, f"/procedures/{_esc(name)}")
+                           f"/procedures/{escape_pointer(name)}", key=True)
+            proc = self.procedure(name, spec, f"/procedures/{escape_pointer(name)}")
             if proc is not None:
                 procedures[name] = proc
         # A procedure's rules may look at the dice of its check's rolls (a contest ranked by
         # highest(roll), count(roll, 6) in an extended check's round rules): exact odds of
         # the check then keep those rolls' dice, as its own rules would make them.
-        from .procedures import party_expressions
-
         for proc in procedures.values():
             for check_name, exprs, aliases in party_expressions(proc):
                 check = checks.get(check_name)
@@ -271,7 +259,7 @@ class Builder:
             for label, values in grid["rows"].items():
                 if len(values) != len(columns):
                     self.error(E_BAD_TABLE, f"row '{label}' has {len(values)} values for {len(columns)} columns",
-                               f"{ptr}/grid/rows/{_esc(label)}")
+                               f"{ptr}/grid/rows/{escape_pointer(label)}")
                 rows.append((str(label), tuple(values)))
             return Grid(name, desc, columns, tuple(rows))
         tiers = []
@@ -332,23 +320,23 @@ class Builder:
 
     # ---- checks --------------------------------------------------------------------------
     def check(self, name: str, spec: dict, ptr: str) -> Check | None:
-        inputs = tuple(self.input(n, s, f"{ptr}/inputs/{_esc(n)}") for n, s in (spec.get("inputs") or {}).items())
-        scope = _Scope({i.name: "input" for i in inputs})
+        inputs = tuple(self.input(n, s, f"{ptr}/inputs/{escape_pointer(n)}") for n, s in (spec.get("inputs") or {}).items())
+        scope = Scope({i.name: "input" for i in inputs})
         for i in inputs:
             if i.name in RESERVED or i.name in self.functions:
                 self.error(E_DUPLICATE, f"input '{i.name}' has a reserved or table name", i.pointer, key=True)
 
         raw_rolls = spec.get("rolls") or ({"roll": spec["roll"]} if "roll" in spec else {})
-        roll_ptr = (lambda n: f"{ptr}/rolls/{_esc(n)}") if "rolls" in spec else (lambda n: f"{ptr}/roll")
+        roll_ptr = (lambda n: f"{ptr}/rolls/{escape_pointer(n)}") if "rolls" in spec else (lambda n: f"{ptr}/roll")
         roll_names = list(raw_rolls)
 
         # Lets in order; those that read a roll (directly or through another let) wait for it.
         lets: list[Let] = []
         after: set[str] = set(roll_names)
         full_scope = scope.with_names(**{r: "roll" for r in roll_names})
-        pre_scope = _Scope(dict(scope.names))
+        pre_scope = Scope(dict(scope.names))
         for lname, lspec in (spec.get("let") or {}).items():
-            lptr = f"{ptr}/let/{_esc(lname)}"
+            lptr = f"{ptr}/let/{escape_pointer(lname)}"
             if lname in full_scope.names or lname in RESERVED or lname in self.functions:
                 self.error(E_DUPLICATE, f"'{lname}' is already an input, roll, table or reserved name",
                            lptr, key=True)
@@ -395,16 +383,16 @@ class Builder:
             for rname, rtext in (g.get("rolls") or {}).items():
                 if rname not in roll_names:
                     self.error(E_UNKNOWN_REFERENCE, f"gate sets roll '{rname}', which the check does not roll",
-                               f"{gptr}/rolls/{_esc(rname)}", "rolls: " + ", ".join(roll_names), key=True)
+                               f"{gptr}/rolls/{escape_pointer(rname)}", "rolls: " + ", ".join(roll_names), key=True)
                     continue
-                e = self.expr(rtext, f"{gptr}/rolls/{_esc(rname)}", pre_scope, what="a gate's roll value")
+                e = self.expr(rtext, f"{gptr}/rolls/{escape_pointer(rname)}", pre_scope, what="a gate's roll value")
                 if e is not None:
                     grolls.append((rname, e))
             if when is not None:
                 gates.append(Gate(when, g.get("outcome"), result, tuple(grolls), g.get("reason", ""), gptr))
 
         choose = None
-        scope_after_choose = _Scope(dict(full_scope.names))
+        scope_after_choose = Scope(dict(full_scope.names))
         if "choose" in spec:
             c = spec["choose"]
             cptr = f"{ptr}/choose"
@@ -414,7 +402,7 @@ class Builder:
             inner = full_scope.with_names(chosen="the chosen dice")
             values = []
             for vname, vtext in c["values"].items():
-                e = self.expr(vtext, f"{cptr}/values/{_esc(vname)}", inner, what=f"'{vname}'")
+                e = self.expr(vtext, f"{cptr}/values/{escape_pointer(vname)}", inner, what=f"'{vname}'")
                 if e is not None:
                     values.append((vname, e))
                 inner.names[vname] = "value"
@@ -496,8 +484,6 @@ class Builder:
 
     # ---- procedures ----------------------------------------------------------------------
     def procedure(self, name: str, spec: dict, ptr: str) -> Procedure | None:
-        from .procedures import build_procedure
-
         return build_procedure(self, name, spec, ptr)
 
 
@@ -551,7 +537,7 @@ def _carried(e, carries: dict[str, set[str]]) -> set[str]:
     return out
 
 
-def _known(scope: _Scope) -> str:
+def _known(scope: Scope) -> str:
     names = sorted(scope.names)
     return "known names: " + ", ".join(names[:15]) if names else "this expression can use no names here"
 
@@ -562,10 +548,6 @@ def _literal(value: Any) -> str | None:
     if isinstance(value, int):
         return str(value)
     return None
-
-
-def _esc(name: str) -> str:
-    return str(name).replace("~", "~0").replace("/", "~1")
 
 
 def _overlap(a: RangeRow, b: RangeRow) -> bool:

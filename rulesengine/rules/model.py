@@ -1,6 +1,6 @@
 """The ruleset model: what a validated ruleset file becomes.
 
-Frozen dataclasses, built once by :mod:`rulesengine.build`. Every expression is parsed
+Frozen dataclasses, built once by :mod:`rulesengine.rules.build`. Every expression is parsed
 and compiled when the ruleset is built (never per roll) and keeps the JSON pointer of the
 YAML scalar it came from, so a problem found while running a check still points at the
 file position.
@@ -9,9 +9,9 @@ file position.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
-from .expr import ast
+from ..dice import ast
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,18 +214,26 @@ class Check:
 
 @dataclass(frozen=True, slots=True)
 class Procedure:
-    """A procedure built from checks: a contest, an extended check, a group check.
+    """A procedure built from checks: a contest, an extended, team or assisted check.
 
-    ``settings`` holds the kind-specific fields, already parsed (expressions as Expr)."""
+    ``settings`` is the kind's own typed, frozen spec (:mod:`rulesengine.rules.procedures`),
+    its expressions already parsed."""
 
     name: str
-    kind: str  # "contest" | "extended" | "cooperative" | "team" | "complementary"
+    kind: str  # a key of rulesengine.rules.procedures.KINDS
     description: str
     check: str
-    settings: dict = field(default_factory=dict, compare=False)
+    settings: ProcedureSpec
     inputs: tuple[Input, ...] = ()
     rules: tuple[str, ...] = ()
     pointer: str = ""
+
+
+class ProcedureSpec(Protocol):
+    """What every procedure kind's spec tells the builder: the expressions that read a
+    party's check after it resolved (so exact odds keep the dice those expressions look at)."""
+
+    def party_expressions(self, check: str) -> list[tuple[str, list["Expr"], dict[str, str]]]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,17 +19,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, NamedTuple
 
-from .dist import Budget, BudgetExceeded, Dist
-from .errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError
-from .evaluate import E_FACES, Context, Exact, compile_expression
-from .expr import ast
-from .expr.parse import closest
-from .limits import DEFAULT_LIMITS, Limits
-from .model import Check, Expr, Grid, Input, Ladder, RulesetModel
-from .pool import (DiceCounter, DiceLimitReached, DieRoll, FacesError, FacesSource, PoolRoll, PoolSpec,
-                   RandomSource, dice_pool_dist, faces_dist, roll_dice_pool)
-from .render import format_value, trace
-from .values import DicePool, Rolled
+from ..dice.dist import Budget, BudgetExceeded, Dist
+from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError
+from ..dice.evaluate import E_FACES, Context, Exact, compile_expression
+from ..dice import ast
+from ..dice.parser import closest
+from ..limits import DEFAULT_LIMITS, Limits
+from ..rules.model import Check, Expr, Grid, Input, Ladder, RulesetModel
+from ..dice.pool import (DiceCounter, DiceLimitReached, DieRoll, FacesError, FacesSource, PoolRoll, PoolSpec,
+                   RandomSource, dice_pool_dist, dice_source, faces_dist, roll_dice_pool)
+from ..dice.trace import format_value, trace
+from ..dice.values import DicePool, Rolled
 
 NOT_ALLOWED = "not_allowed"
 
@@ -229,6 +229,7 @@ class CheckRunner:
         self.doc = doc
         self.limits = limits
         self._exact_rolls: dict[str, Any] = {}
+        self._exact_exprs: dict[str, Any] = {}  # expressions outside the check (roll-offs), by pointer
         self._odds_cache: dict[tuple, CheckOdds] = {}
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
         self._resolved_in_all = 0
@@ -474,12 +475,7 @@ class CheckRunner:
              seed: int | str | None = None, faces: Iterable[int] | None = None,
              choose: Iterable[int] | None = None) -> CheckResult:
         values, pre = self.prepare(inputs)
-        if faces is not None:
-            source: Any = FacesSource(faces)
-        else:
-            if rng is not None and seed is not None:
-                raise InputError("give either rng or seed, not both")
-            source = RandomSource(rng if rng is not None else random.Random(seed))
+        source: Any = dice_source(rng=rng, seed=seed, faces=faces)
         result = self.finish(values, self.sample(values, source, pre), choose)
         if faces is not None and source.used < len(source.faces):
             raise InputError(f"{len(source.faces)} faces given, but the check rolled only {source.used}",
@@ -685,6 +681,31 @@ class CheckRunner:
             f"the rolls of check '{self.check.name}' are too big to work out exactly", "max_states",
             Location(column=1, source_line=e.text), "use fewer dice"), e)
 
+    def expression_dist(self, e: Expr, env: Mapping[str, Any], budget: Budget) -> Dist:
+        """The exact distribution of any expression of this ruleset read with a party's names
+        (a contest's roll-off): the check's own exact driver, tables and functions, so what
+        rolls also has odds. Pool values count by their totals."""
+        compiled = self._exact_exprs.get(e.pointer)
+        if compiled is None:
+            compiled = compile_expression(e.tree, Exact(), self.limits, e.text, self.functions)
+            self._exact_exprs[e.pointer] = compiled
+        try:
+            return self._pool_totals(compiled(Context(e.text, env, self.limits, budget=budget)), budget)
+        except BudgetExceeded:
+            raise self._too_big(e) from None
+        except RulesEngineError as exc:
+            raise self._relocate(exc, e) from None
+
+    def _pool_totals(self, dist: Dist, budget: Budget) -> Dist:
+        """``dist`` with each dice-pool value (an input such as d8/d4/d4) replaced by the
+        distribution of what that pool rolls."""
+        if not any(isinstance(v, DicePool) for v in dist.weights):
+            return dist
+        from ..dice.dist import mixture
+
+        return mixture([(dice_pool_dist(v.sides, budget) if isinstance(v, DicePool) else Dist.point(v), w)
+                        for v, w in dist.weights.items()], dist.denom)
+
     def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget) -> Dist:
         """The exact distribution of one roll's value: ``Rolled`` when the rules look at
         its dice (or it rolls a pool), else its total."""
@@ -700,21 +721,15 @@ class CheckRunner:
             if node is not None and name in self.check.faces_needed:
                 return self._faces_roll_dist(node, e, env, budget, domain)
             ctx = Context(e.text, env, self.limits, budget=budget)
-            dist = run(ctx)
-            if any(isinstance(v, DicePool) for v in dist.weights):
-                parts = [(dice_pool_dist(v.sides, budget) if isinstance(v, DicePool) else Dist.point(v), w)
-                         for v, w in dist.weights.items()]
-                from .dist import mixture
-                return mixture(parts, dist.denom)
-            return dist
+            return self._pool_totals(run(ctx), budget)
         except BudgetExceeded:
             raise self._too_big(e) from None
         except RulesEngineError as exc:
             raise self._relocate(exc, e) from None
 
     def _faces_roll_dist(self, node: ast.Dice, e: Expr, env: dict, budget: Budget, domain: Exact) -> Dist:
-        from .dist import mixture
-        from .evaluate import _check_count, _dynamic_spec
+        from ..dice.dist import mixture
+        from ..dice.evaluate import _check_count, _dynamic_spec
 
         ctx = Context(e.text, env, self.limits, budget=budget)
         counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)

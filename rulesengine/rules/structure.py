@@ -14,7 +14,7 @@ Schema draft 2020-12 that the schema uses, each deciding exactly as ``jsonschema
 * ``False``: certainly invalid: jsonschema would report at least one error;
 * ``None``: not sure.
 
-Callers act on ``True`` only (:func:`certainly_valid`): :func:`rulesengine.schema.
+Callers act on ``True`` only (:func:`certainly_valid`): :func:`rulesengine.rules.schema.
 validate_document` runs jsonschema for anything else, so every diagnostic (code,
 position, hint, order) still comes from jsonschema.
 
@@ -43,7 +43,7 @@ schemas). Annotations (``ANNOTATIONS``) and ``$defs`` are skipped; ``$schema`` (
 2020-12 only) and ``$id`` are accepted at the root, where they do not change how a local
 ``$ref`` (``#/$defs/...``) resolves.
 
-Its own module, apart from :mod:`rulesengine.schema`, because it is one concept — deciding
+Its own module, apart from :mod:`rulesengine.rules.schema`, because it is one concept — deciding
 validity, with no diagnostics — and must never import jsonschema; being pure functions of
 ``(instance, schema)``, it is tested against jsonschema on any schema, not only ours.
 """

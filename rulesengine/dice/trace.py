@@ -9,14 +9,14 @@ expression with every dice term replaced by its dice, and the total. In a pool:
 * ``8+`` / ``1-`` a die counted as a success / a failure.
 
 Rendering is separate from rolling (as in avrae's d20): the roller only records
-:class:`~rulesengine.pool.PoolRoll` values; this module only formats them.
+:class:`~rulesengine.dice.pool.PoolRoll` values; this module only formats them.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .expr import ast
+from . import ast
 from .pool import DieRoll, PoolRoll
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..values import DicePool, Rolled
+from .values import DicePool, Rolled
 
 
 class OpError(Exception):

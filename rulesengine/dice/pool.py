@@ -23,6 +23,7 @@ sequence of faces.
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,8 +31,9 @@ from math import comb
 from typing import Callable, NamedTuple, Protocol
 
 from .dist import Budget, Dist, sum_of
-from .expr import ast
-from .limits import Limits
+from . import ast
+from ..errors import InputError
+from ..limits import Limits
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +198,17 @@ class RandomSource:
     def draw_allowed(self, die: ast.Die, allowed: Callable[[int], bool]) -> int:
         faces = [f for f in die.faces if allowed(f)]
         return faces[_randbelow(self.rng, len(faces))]
+
+
+def dice_source(*, rng=None, seed: int | str | None = None, faces=None) -> "RandomSource | FacesSource":
+    """Where a roll's faces come from: physical dice typed in (``faces``), an injected
+    ``rng``, or a ``seed`` (else fresh randomness). The one place every entry point — bare
+    dice, checks and procedures — turns the caller's choice into a dice source."""
+    if faces is not None:
+        return FacesSource(faces)
+    if rng is not None and seed is not None:
+        raise InputError("give either rng or seed, not both")
+    return RandomSource(rng if rng is not None else random.Random(seed))
 
 
 class FacesError(Exception):

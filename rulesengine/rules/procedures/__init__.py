@@ -1,0 +1,59 @@
+"""Procedures built from checks: one typed spec and one small builder per kind, in a registry.
+
+A procedure kind is one module here (its frozen spec and its builder) and one module in
+:mod:`rulesengine.run.procedures` (its runner); adding a kind adds one line to ``KINDS``.
+What every kind shares — the check it is made of, its own inputs, the names a party's
+check defines — is built once, here."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ...dice.parser import closest
+from ...codes import E_UNKNOWN_REFERENCE
+from ..model import Check, Expr, Procedure, ProcedureSpec
+from ..scope import Scope, escape_pointer
+from . import assisted, contest, extended, team
+
+KINDS: dict[str, Callable[..., ProcedureSpec | None]] = {
+    "contest": contest.build,
+    "extended": extended.build,
+    "team": team.build,
+    "assisted": assisted.build,
+}
+
+
+def party_scope(check: Check) -> Scope:
+    """The names a party's check defines once it has resolved: what a procedure's
+    expressions read of each party."""
+    scope = Scope({i.name: "input" for i in check.inputs})
+    scope.names.update({let.name: "value" for let in check.lets})
+    scope.names.update({n: "roll" for n, _ in check.rolls})
+    scope.names.update({r: "value" for r in check.report})
+    if check.choose is not None:
+        scope.names.update({n: "value" for n, _ in check.choose.values})
+    scope.names.update(result="the result", outcome="the outcome", success="whether it succeeded")
+    return scope
+
+
+def build_procedure(builder: Any, name: str, spec: dict, ptr: str) -> Procedure | None:
+    check = builder.checks.get(spec["check"])
+    if check is None:
+        near = closest(spec["check"], list(builder.checks))
+        builder.error(E_UNKNOWN_REFERENCE, f"procedure '{name}' uses check '{spec['check']}', which does not exist",
+                      f"{ptr}/check", f"did you mean '{near}'?" if near else None)
+        return None
+    inputs = tuple(builder.input(n, s, f"{ptr}/inputs/{escape_pointer(n)}")
+                   for n, s in (spec.get("inputs") or {}).items())
+    settings = KINDS[spec["kind"]](builder, name, spec, ptr, check, inputs, party_scope(check))
+    if settings is None:
+        return None
+    return Procedure(name, spec["kind"], spec.get("description", ""), check.name, settings, inputs,
+                     tuple(spec.get("rules", ())), ptr)
+
+
+def party_expressions(proc: Procedure) -> list[tuple[str, list[Expr], dict[str, str]]]:
+    """(check, expressions, aliases) for each check whose values after it resolved a
+    procedure's expressions read (see each spec's ``party_expressions``)."""
+    return proc.settings.party_expressions(proc.check)
+

@@ -1,0 +1,77 @@
+"""An assisted check: helpers make a (helper) check first or after the leader; their totals
+give the leader a bonus to one input, and a ruin rule may spoil the attempt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ...codes import E_UNKNOWN_REFERENCE
+from ...limits import MAX_PARTIES
+from ..model import Check, Expr, Input
+from ..scope import Scope, escape_pointer
+
+ORDERS = ("helpers_first", "leader_first")
+
+
+@dataclass(frozen=True, slots=True)
+class AssistedSpec:
+    helper_check: str
+    order: str  # one of ORDERS
+    helper_inputs: Mapping[str, Expr]
+    totals: Mapping[str, Expr]
+    ruin_when: Expr | None
+    bonus: Expr
+    bonus_to: str  # an integer input of the leader's check
+    min_helpers: int
+    max_helpers: int
+
+    def party_expressions(self, check: str) -> list[tuple[str, list[Expr], dict[str, str]]]:
+        return [(self.helper_check, [*self.totals.values(), *([self.ruin_when] if self.ruin_when else [])], {}),
+                (check, list(self.helper_inputs.values()), {"leader_result": "result"})]
+
+
+def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
+          party: Scope) -> AssistedSpec | None:
+    helper_check = builder.checks.get(spec.get("helper_check", check.name))
+    if helper_check is None:
+        builder.error(E_UNKNOWN_REFERENCE, f"helper check '{spec.get('helper_check')}' does not exist",
+                      f"{ptr}/helper_check")
+        return None
+    own = Scope({i.name: "input" for i in inputs})
+    order = spec.get("order", "helpers_first")
+    inputs_scope = Scope({i.name: "input" for i in helper_check.inputs}).with_names(**own.names)
+    inputs_scope.names.update({f"leader_{i.name}": "the leader's input" for i in check.inputs})
+    if order == "leader_first":
+        inputs_scope.names["leader_result"] = "the leader's result before help"
+    helper_inputs: dict[str, Expr] = {}
+    for n, e in (spec.get("helper_inputs") or {}).items():
+        if helper_check.input(n) is None:
+            builder.error(E_UNKNOWN_REFERENCE, f"'{n}' is not an input of check '{helper_check.name}'",
+                          f"{ptr}/helper_inputs/{escape_pointer(n)}", key=True)
+            continue
+        helper_inputs[n] = builder.expr(e, f"{ptr}/helper_inputs/{escape_pointer(n)}", inputs_scope,
+                                        what=f"helper input '{n}'")
+    helper = Scope({i.name: "input" for i in helper_check.inputs})
+    helper.names.update({let.name: "value" for let in helper_check.lets})
+    helper.names.update({r: "value" for r in helper_check.report})
+    helper.names.update(result="the result", outcome="the outcome", success="whether it succeeded")
+    helper.names.update(own.names)
+    totals = {n: builder.expr(e, f"{ptr}/totals/{escape_pointer(n)}", helper, what=f"total '{n}'")
+              for n, e in (spec.get("totals") or {}).items()}
+    ruin_when = builder.expr(spec["ruin_when"], f"{ptr}/ruin_when", helper, what="ruin_when") \
+        if "ruin_when" in spec else None
+    bonus = builder.expr(spec.get("bonus", 0), f"{ptr}/bonus", own.with_names(**{n: "a total" for n in totals}),
+                         what="bonus")
+    target = spec.get("bonus_to")
+    target_input = check.input(target) if target is not None else None
+    if target_input is None or target_input.type != "integer":
+        builder.error(E_UNKNOWN_REFERENCE, f"bonus_to must name an integer input of check '{check.name}'",
+                      f"{ptr}/bonus_to" if target else ptr,
+                      "inputs: " + ", ".join(i.name for i in check.inputs if i.type == "integer"))
+        return None
+    helpers = spec.get("helpers") or {}
+    return AssistedSpec(helper_check.name, order, MappingProxyType(helper_inputs), MappingProxyType(totals),
+                        ruin_when, bonus, target,
+                        helpers.get("min", 1), helpers.get("max", MAX_PARTIES - 1))

@@ -1,0 +1,60 @@
+"""A contest: each party makes the same check; a ranking orders them; a tie rule settles a
+tie for first place (it stands, the tied parties roll again, the first or last party wins,
+or tie-breakers apply in turn: a higher value, then a roll-off)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ...codes import E_PROCEDURE
+from ...limits import MAX_PARTIES
+from ..model import Check, Expr, Input
+from ..scope import Scope
+
+TIE_RULES = ("stand", "reroll", "first", "last")  # a tie rule given as a word
+
+
+class TieBreaker(NamedTuple):
+    how: str  # "higher": the higher value wins; "roll": the tied parties roll this off
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ContestSpec:
+    rank_by: tuple[Expr, ...]
+    min_parties: int
+    max_parties: int
+    ties: str | tuple[TieBreaker, ...]  # a word of TIE_RULES, or tie-breakers in turn
+    winner_result: Expr | None = None
+
+    def party_expressions(self, check: str) -> list[tuple[str, list[Expr], dict[str, str]]]:
+        ties = [t.expr for t in self.ties] if isinstance(self.ties, tuple) else []
+        return [(check, [*self.rank_by, *ties, *([self.winner_result] if self.winner_result else [])], {})]
+
+
+def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
+          party: Scope) -> ContestSpec | None:
+    party = party.with_names(party="the party's number, 1 for the first")
+    if not spec.get("rank_by"):
+        builder.error(E_PROCEDURE, f"contest '{name}' needs rank_by", ptr, "e.g. rank_by: [result]")
+        return None
+    rank_by = tuple(builder.expr(e, f"{ptr}/rank_by/{i}", party, what="rank_by")
+                    for i, e in enumerate(spec["rank_by"]))
+    parties = spec.get("parties") or {}
+    ties = spec.get("ties", "stand")
+    if isinstance(ties, list):
+        breakers = []
+        for i, t in enumerate(ties):
+            if "higher" in t:
+                breakers.append(TieBreaker("higher", builder.expr(t["higher"], f"{ptr}/ties/{i}/higher", party,
+                                                                  what="a tie-breaker")))
+            else:
+                breakers.append(TieBreaker("roll", builder.expr(t["roll"], f"{ptr}/ties/{i}/roll", party,
+                                                                dice=True, what="a roll-off")))
+        ties = tuple(breakers)
+    winner_result = None
+    if "winner_result" in spec:
+        winner_result = builder.expr(spec["winner_result"], f"{ptr}/winner_result",
+                                     party.with_names(runner_up="the runner-up's result"), what="winner_result")
+    return ContestSpec(rank_by, parties.get("min", 2), parties.get("max", MAX_PARTIES), ties, winner_result)

@@ -1,0 +1,75 @@
+"""An extended check: the check is made round after round; rules update a state (a
+success pool, a clock) from each round's outcome until a success or failure condition holds
+or the round limit is reached."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple
+
+from ...codes import E_PROCEDURE, E_UNKNOWN_REFERENCE
+from ..model import Check, Expr, Input
+from ..scope import Scope, escape_pointer
+
+
+class RoundRule(NamedTuple):
+    when: Expr | None  # None: every round
+    set: tuple[tuple[str, Expr], ...]  # (state name, its new value), in order
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedSpec:
+    state: Mapping[str, Expr]  # each state value and its starting value, in order
+    each_round: tuple[RoundRule, ...]
+    succeed_when: Expr
+    fail_when: Expr | None
+    max_rounds: Expr
+    round_inputs: Mapping[str, Expr]  # inputs of the check, worked out each round
+
+    def party_expressions(self, check: str) -> list[tuple[str, list[Expr], dict[str, str]]]:
+        exprs = [self.succeed_when, *([self.fail_when] if self.fail_when else [])]
+        exprs += [r.when for r in self.each_round if r.when is not None]
+        exprs += [e for r in self.each_round for _, e in r.set]
+        return [(check, exprs, {})]
+
+
+def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
+          party: Scope) -> ExtendedSpec | None:
+    for key in ("state", "each_round", "succeed_when"):
+        if key not in spec:
+            builder.error(E_PROCEDURE, f"extended check '{name}' needs '{key}'", ptr)
+            return None
+    own = Scope({i.name: "input" for i in inputs})
+    own.names.update({i.name: "input" for i in check.inputs})
+    state = {s: builder.expr(text, f"{ptr}/state/{escape_pointer(s)}", own, what=f"state '{s}'")
+             for s, text in spec["state"].items()}
+    names = set(state)
+    round_scope = own.with_names(**{s: "state" for s in names}, round="the round number")
+    after = Scope({**round_scope.names, **party.names})
+    rules = []
+    for i, rule in enumerate(spec["each_round"]):
+        when = builder.expr(rule["when"], f"{ptr}/each_round/{i}/when", after, what="a round rule") \
+            if "when" in rule else None
+        sets = []
+        for s, text in rule["set"].items():
+            where = f"{ptr}/each_round/{i}/set/{escape_pointer(s)}"
+            if s not in names:
+                builder.error(E_UNKNOWN_REFERENCE, f"'{s}' is not part of the state", where,
+                              "state: " + ", ".join(state), key=True)
+                continue
+            sets.append((s, builder.expr(text, where, after, what=f"state '{s}'")))
+        rules.append(RoundRule(when, tuple(sets)))
+    succeed_when = builder.expr(spec["succeed_when"], f"{ptr}/succeed_when", after, what="succeed_when")
+    fail_when = builder.expr(spec["fail_when"], f"{ptr}/fail_when", after, what="fail_when") \
+        if "fail_when" in spec else None
+    max_rounds = builder.expr(spec.get("max_rounds", 100), f"{ptr}/max_rounds", own, what="max_rounds")
+    round_inputs: dict[str, Expr] = {}
+    for n, text in (spec.get("round_inputs") or {}).items():
+        where = f"{ptr}/round_inputs/{escape_pointer(n)}"
+        round_inputs[n] = builder.expr(text, where, round_scope, what=f"round input '{n}'")
+        if check.input(n) is None:
+            builder.error(E_UNKNOWN_REFERENCE, f"round input '{n}' is not an input of check '{check.name}'",
+                          where, key=True)
+    return ExtendedSpec(MappingProxyType(state), tuple(rules), succeed_when, fail_when, max_rounds,
+                        MappingProxyType(round_inputs))

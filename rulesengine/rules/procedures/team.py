@@ -1,0 +1,45 @@
+"""A team check: one member rolls for the team (the best, the worst or the first by a
+ranking); values are then worked out for every member from the roller's result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ...limits import MAX_PARTIES
+from ..model import Check, Expr, Input
+from ..scope import Scope, escape_pointer
+
+
+@dataclass(frozen=True, slots=True)
+class TeamSpec:
+    rank_by: tuple[Expr, ...]
+    roller: Expr  # gives 'highest', 'lowest' or 'first'
+    min_parties: int
+    max_parties: int
+    member_values: Mapping[str, Expr]  # in order: later values may read earlier ones
+
+    def party_expressions(self, check: str) -> list[tuple[str, list[Expr], dict[str, str]]]:
+        return [(check, list(self.member_values.values()), {"roller_result": "result"})]
+
+
+def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
+          party: Scope) -> TeamSpec | None:
+    own = Scope({i.name: "input" for i in inputs})
+    member = Scope({i.name: "input" for i in check.inputs})
+    member.names.update({let.name: "value" for let in check.lets if not let.after_roll})
+    rank_by = tuple(builder.expr(e, f"{ptr}/rank_by/{i}", member.with_names(**own.names), what="rank_by")
+                    for i, e in enumerate(spec.get("rank_by") or []))
+    roller = builder.expr(spec.get("roller", "'highest'"), f"{ptr}/roller", own, what="roller")
+    parties = spec.get("parties") or {}
+    roller_names = {f"roller_{n}": "the roller's value" for n in member.names}
+    roller_names.update(roller_result="the roller's result", roller_success="whether the roller succeeded",
+                        roller_outcome="the roller's outcome")
+    scope = member.with_names(**own.names, **roller_names)
+    values: dict[str, Expr] = {}
+    for n, e in (spec.get("member_values") or {}).items():
+        values[n] = builder.expr(e, f"{ptr}/member_values/{escape_pointer(n)}", scope, what=f"member value '{n}'")
+        scope.names[n] = "a member value"  # later member values may use it
+    return TeamSpec(rank_by, roller, parties.get("min", 1), parties.get("max", MAX_PARTIES),
+                    MappingProxyType(values))

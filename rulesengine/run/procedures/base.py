@@ -1,0 +1,131 @@
+"""What every procedure kind's runner shares: the check it is made of, procedure-level inputs,
+parties, evaluation in the check's own compiled context, and the two entry points.
+
+A kind subclasses :class:`ProcedureRunner` and implements ``_roll`` and ``_odds``; the registry
+in :mod:`rulesengine.run.procedures` picks the subclass by the procedure's kind."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...dice import ast
+from ...dice.evaluate import Context
+from ...dice.pool import FacesSource, dice_source
+from ...errors import InputError, RulesEngineError
+from ...rules.model import Expr, Procedure
+from ..check import CheckResult, Resolution
+
+
+def value_of(e: Expr, ctx: Context) -> Any:
+    v = e.run(ctx)
+    return getattr(v, "total", v)
+
+
+def not_allowed(index: int | None, reason: str, round_no: int | None = None) -> InputError:
+    who = f"party {index + 1}" if index is not None else f"round {round_no}"
+    return InputError(f"{who} may not make the check" + (f": {reason}" if reason else ""),
+                      hint="change that party's inputs so the check is allowed")
+
+
+ABSENT = object()  # a name a resolution does not define, told apart from one defined as None
+
+
+def call_arguments(exprs: Sequence[Expr]) -> frozenset[str]:
+    """Names passed straight to a function in ``exprs`` (through parentheses or a label):
+    the only way an expression sees more of a roll than its total (``count(roll, 6)``,
+    ``highest(if(c, a, b))``), so only these keep a roll's dice in a fingerprint."""
+    out = set()
+    for e in exprs:
+        for node in ast.walk(e.tree):
+            if isinstance(node, ast.Call):
+                for arg in node.args:
+                    while isinstance(arg, (ast.Group, ast.Labeled)):
+                        arg = arg.inner
+                    if isinstance(arg, ast.Name):
+                        out.add(arg.name)
+    return frozenset(out)
+
+
+def fingerprint(value: Any) -> Any:
+    return getattr(value, "total", value) if not isinstance(value, (int, str, bool)) or value is None else value
+
+
+class ProcedureRunner:
+    """A procedure of a loaded ruleset. ``ruleset`` is the facade's ruleset (anything with
+    ``id``, ``limits`` and ``check(name)`` giving an object with a ``runner``): only read."""
+
+    def __init__(self, ruleset, proc: Procedure) -> None:
+        self.ruleset = ruleset
+        self.proc = proc
+        self.check = ruleset.check(proc.check)
+        self.runner = self.check.runner
+        self.limits = ruleset.limits
+
+    @property
+    def name(self) -> str:
+        return self.proc.name
+
+    def _eval(self, e: Expr, env: Mapping[str, Any], **ctx: Any) -> Any:
+        return self.runner._eval(e, env, **ctx)
+
+    def _truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
+        return self.runner._truth(e, env)
+
+    def _at(self, exc: RulesEngineError, e: Expr | None = None) -> RulesEngineError:
+        """Point an error of the procedure at the ruleset file, like every other ruleset
+        error: at the expression ``e`` (at its column, when the error has one), else at the
+        procedure's name. The error itself is kept (a LimitError keeps its ``limit``)."""
+        if e is not None:
+            return self.runner._relocate(exc, e)
+        doc = self.runner.doc
+        if doc is not None and exc.location.path is None:
+            exc.location = doc.location(self.proc.pointer, key=True)
+        return exc
+
+    @staticmethod
+    def _party_env(res: Resolution | CheckResult, env: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every name of a party's check after it resolved: the resolver's own record, the
+        same for a roll and for each enumerated outcome."""
+        out = dict(env or {})
+        out.update(res.env)
+        out.update(res.values)
+        out.update(result=res.result, outcome=res.outcome, success=res.success)
+        return out
+
+    def roll(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
+             rng=None, seed=None, faces=None):
+        """Roll the procedure. Contests, team and assisted checks take ``parties`` (one input
+        mapping per party: for assisted checks the leader first, then the helpers)."""
+        source = dice_source(rng=rng, seed=seed, faces=faces)
+        result = self._roll(parties, source, inputs)
+        if isinstance(source, FacesSource) and source.used < len(source.faces):
+            raise InputError(f"{len(source.faces)} faces given, but '{self.proc.name}' rolled only {source.used}",
+                             hint="give one face per die rolled")
+        return result
+
+    def odds(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None):
+        """Exact odds of the procedure, for the same inputs and parties as :meth:`roll`."""
+        return self._odds(parties, inputs)
+
+    def _roll(self, parties, source, inputs):
+        raise NotImplementedError  # each kind's runner rolls its own way
+
+    def _odds(self, parties, inputs):
+        raise NotImplementedError  # each kind's runner computes its own exact odds
+
+    def _own_inputs(self, inputs) -> dict[str, Any]:
+        return self.runner.coerce_specs(self.proc.inputs, inputs, f"'{self.proc.name}'",
+                                        "give each party's inputs as party1.name=value")
+
+    def _members(self, parties, lo: int, hi: int, runner, what: str = "parties") -> list[dict[str, Any]]:
+        parties = list(parties or [])
+        if not lo <= len(parties) <= hi:
+            raise InputError(f"'{self.proc.name}' needs {lo}" + (f" to {hi}" if hi != lo else "")
+                             + f" {what}, got {len(parties)}", hint="give party1.name=value party2.name=value ...")
+        out = []
+        for i, p in enumerate(parties):
+            try:
+                out.append(runner.coerce_inputs(p))
+            except InputError as exc:
+                raise InputError(f"party {i + 1}: {exc.message}", hint=exc.hint) from None
+        return out

@@ -1,0 +1,326 @@
+"""An extended check, run: the check round after round, rules updating a state until a
+success or failure condition holds or the round limit is reached. Exact odds walk the Markov
+chain over the state, merging equal states, round by round."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd
+from typing import Any, Mapping
+
+from ...dice.dist import Budget, BudgetExceeded
+from ...dice.values import Rolled
+from ...errors import InputError, LimitError
+from ...rules.model import Expr
+from ..check import NOT_ALLOWED, CheckResult, _jsonable, probability_json
+from .base import ABSENT, ProcedureRunner, call_arguments, fingerprint, not_allowed
+
+
+@dataclass(frozen=True)
+class ExtendedResult:
+    ruleset: str
+    procedure: str
+    inputs: dict[str, Any]
+    rounds: tuple[CheckResult, ...]
+    states: tuple[dict[str, Any], ...]  # the state after each round
+    outcome: str  # "success" | "failure" | "unfinished"
+    trace: str
+
+    @property
+    def success(self) -> bool:
+        return self.outcome == "success"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "procedure": self.procedure,
+            "inputs": {k: _jsonable(v) for k, v in self.inputs.items()},
+            "rounds": [dict(r.to_dict(), state=s) for r, s in zip(self.rounds, self.states)],
+            "outcome": self.outcome,
+            "success": self.success,
+            "result": len(self.rounds),
+            "trace": self.trace,
+        }
+
+
+@dataclass(frozen=True)
+class ExtendedOdds:
+    ruleset: str
+    procedure: str
+    inputs: dict[str, Any]
+    outcomes: dict[str, Fraction]  # success, failure, unfinished
+    by_round: tuple[tuple[Fraction, Fraction], ...]  # P(succeeded, failed) by the end of round n
+    expected_rounds: Fraction  # rounds played, the round limit counting for unfinished tasks
+    rounds_distribution: dict[int, Fraction]
+    truncated: Fraction = Fraction(0)
+
+    @property
+    def success(self) -> Fraction:
+        return self.outcomes["success"]
+
+    def to_dict(self) -> dict[str, Any]:
+        prob = probability_json
+
+        return {
+            "ruleset": self.ruleset,
+            "procedure": self.procedure,
+            "inputs": {k: _jsonable(v) for k, v in self.inputs.items()},
+            "outcomes": [dict(name=n, success=n == "success", **prob(p)) for n, p in self.outcomes.items()],
+            "success": prob(self.success),
+            "by_round": [{"round": i + 1, "succeeded": float(s), "failed": float(f)}
+                         for i, (s, f) in enumerate(self.by_round)],
+            "expected_rounds": float(self.expected_rounds),
+            "result": [dict(value=v, **prob(p)) for v, p in self.rounds_distribution.items()],
+            "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}",
+        }
+
+
+class ExtendedRunner(ProcedureRunner):
+    def _extended_inputs(self, inputs) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Split the given inputs into the procedure's own and the check's."""
+        given = dict(inputs or {})
+        own_specs = {i.name: i for i in self.proc.inputs}
+        own = {k: v for k, v in given.items() if k in own_specs}
+        rest = {k: v for k, v in given.items() if k not in own_specs}
+        proc_values = self.runner.coerce_specs(self.proc.inputs, own, f"'{self.proc.name}'")
+        try:
+            check_values = self.runner.coerce_inputs(rest)
+        except InputError as exc:
+            names = list(own_specs) + [i.name for i in self.runner.check.inputs]
+            raise InputError(exc.message.replace(f"check '{self.runner.check.name}'", f"'{self.proc.name}'"),
+                             hint=exc.hint if "unknown" not in exc.message else "inputs: " + ", ".join(names)) from None
+        return proc_values, check_values
+
+    def _max_rounds(self, env: Mapping[str, Any]) -> int:
+        e = self.proc.settings.max_rounds
+        n = self._eval(e, env)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise InputError(f"the round limit of '{self.proc.name}' must be a whole number 1 or more, not {n!r}")
+        if n > 1000:
+            raise self._at(LimitError(f"{n} rounds is more than an extended check may run", "max_rounds",
+                                      hint="at most 1000 rounds"), e)
+        return n
+
+    def _round_values(self, base: dict[str, Any], env: Mapping[str, Any]) -> dict[str, Any]:
+        values = dict(base)
+        for name, e in self.proc.settings.round_inputs.items():
+            values[name] = self._eval(e, env)
+        return values
+
+    def _advance(self, state: dict[str, Any], env: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+        local = dict(env)
+        new = dict(state)
+        for when, sets in self.proc.settings.each_round:
+            if when is None or self._truth(when, local):
+                for name, e in sets:
+                    new[name] = self._eval(e, local)
+                break
+        local.update(new)
+        if self._truth(self.proc.settings.succeed_when, local):
+            return new, "success"
+        fail = self.proc.settings.fail_when
+        if fail is not None and self._truth(fail, local):
+            return new, "failure"
+        return new, None
+
+    def _initial(self, proc_values, check_values) -> tuple[dict[str, Any], dict[str, Any], int]:
+        env = {**check_values, **proc_values}
+        state = {name: self._eval(e, env) for name, e in self.proc.settings.state.items()}
+        return env, state, self._max_rounds(env)
+
+    def _roll(self, parties, source, inputs) -> ExtendedResult:
+        proc_values, check_values = self._extended_inputs(inputs)
+        env, state, limit = self._initial(proc_values, check_values)
+        rounds, states, lines = [], [], []
+        outcome = "unfinished"
+        for n in range(1, limit + 1):
+            renv = {**env, **state, "round": n}
+            values = self._round_values(check_values, renv)
+            result = self.runner.roll_from(values, source)
+            if result.outcome == NOT_ALLOWED:
+                raise not_allowed(None, result.reason, n)
+            after = {**renv, **values, **self._party_env(result)}
+            state, verdict = self._advance(state, after)
+            rounds.append(result)
+            states.append({k: _jsonable(v) for k, v in state.items()})
+            lines.append(f"round {n}: {result.outcome}, result {_jsonable(result.result)} → "
+                         + ", ".join(f"{k} {_jsonable(v)}" for k, v in state.items()))
+            if verdict:
+                outcome = verdict
+                break
+        lines.append(outcome)
+        return ExtendedResult(self.ruleset.id, self.proc.name, {**check_values, **proc_values}, tuple(rounds),
+                              tuple(states), outcome, "\n".join(lines))
+
+    @property
+    def _round_names(self) -> tuple[str, ...]:
+        """The names the round rules read from a round's check."""
+        return tuple(sorted(set().union(*(e.names for e in self._round_exprs()))))
+
+    def _round_exprs(self) -> list[Expr]:
+        """The expressions evaluated after each round: the rules, succeed_when, fail_when."""
+        return [e for _, exprs, _ in self.proc.settings.party_expressions(self.proc.check) for e in exprs]
+
+    def _odds(self, parties, inputs) -> ExtendedOdds:
+        """Exact odds of an extended check: the Markov chain over the state, round by round.
+
+        **Transitions are worked out once.** After a round the next state (or the verdict)
+        depends only on the state, on what the round rules read of the check's resolution
+        (its *fingerprint*: the values of the names in the rules, ``_round_names``) and,
+        when a round rule or a round input reads ``round``, on the round number: nothing
+        else in the rules' environment changes from round to round (the inputs are fixed
+        and the rules roll no dice). So each state gets one *row* — the check's outcomes
+        merged by fingerprint, each one's target (a next state, success or failure), the
+        weights of equal targets added — made the first time the state is met and reused
+        in every later round (rows are remade each round only when ``round`` is read).
+        The fingerprint keeps what the rules can see: a roll's total, or its dice too when
+        its name is passed to a function (``count(roll, 6)``), and a name the check does
+        not define apart from one it defines as None.
+
+        **Integer weights.** The check's resolutions come as integer weights over a
+        denominator (``CheckRunner.resolutions``); the states of round n carry integer
+        weights over one denominator D_n = D_{n-1} · L_n, L_n being the least common
+        multiple of the denominators of that round's rows (one, unless round inputs change
+        the dice). Success, failure and the expected number of rounds are integers over
+        the same D_n, scaled along. Fractions are made only for the result, so the odds
+        are exactly those of a Fraction walk. Mass lost to truncated explosions is the
+        part of D_n no weight accounts for, and is reported as ``truncated``; tasks still
+        going after ``max_rounds`` are ``unfinished``, as before.
+
+        **Work budget** (``max_states``). Every round charges, for every state still
+        going, a number of steps per outcome of its row (per merged outcome, before equal
+        targets are added up) — whether the row was just made or reused. The steps stand
+        for the round's bookkeeping (a multiply-add per row entry) and also cover making
+        the row, which happens at most once per (state, outcome) charged, so the total
+        bounds the whole computation: rule evaluations, bookkeeping and dictionary traffic
+        alike, whatever the memo saves. The step count per outcome is 20 — the charge of
+        one transition in the Fraction walk this replaced, so the same computations fit and
+        the same are refused, at the same round, only sooner — until the weights outgrow
+        20,480 bits: a multiply-add then costs about as much per 1,024 bits of the
+        denominator as a step does, and that is charged instead (``bit_length() >> 10``).
+        No shipped ruleset gets there (a thousand 2d10 or 3d6 rounds make 6,644 and 7,755
+        bits), but a check with a large denominator does (100d6: 259 bits a round), and
+        without it a computation inside the budget could take minutes of big-integer
+        arithmetic. The charge is a function of the inputs alone, so a refusal comes at the
+        same place on every machine; a resolution or result taken from a cache costs
+        nothing more, as elsewhere.
+        """
+        proc_values, check_values = self._extended_inputs(inputs)
+        env, state0, limit = self._initial(proc_values, check_values)
+        names = self._round_names
+        dice_names = call_arguments(self._round_exprs())  # rolls whose dice the rules may read
+        round_inputs = self.proc.settings.round_inputs
+        inputs_read_round = any("round" in e.names for e in round_inputs.values())
+        by_round_number = "round" in names or inputs_read_round
+        freeze = lambda st: tuple(sorted((k, _jsonable(v)) for k, v in st.items()))  # noqa: E731
+
+        outcomes: dict[tuple, tuple[list, int]] = {}  # round values -> merged outcomes, denominator
+        rows: dict[tuple, tuple[list, int, int]] = {}  # state -> (targets and weights, denominator, outcomes)
+        state_of: dict[tuple, dict[str, Any]] = {freeze(state0): state0}
+        budget = Budget(self.limits.max_states)
+
+        def too_big() -> LimitError:
+            return self._at(LimitError(f"extended check '{self.proc.name}' over {limit} rounds is too big "
+                                       "to work out exactly", "max_states", hint="use fewer rounds or a smaller goal"))
+
+        def outcomes_of(values: dict[str, Any], n: int) -> tuple[list, int]:
+            vkey = tuple(sorted((k, str(v)) for k, v in values.items()))
+            if vkey not in outcomes:
+                outs, denom = self.runner.resolutions(values)
+                # Outcomes the round rules can't tell apart move the state alike: merge them
+                # first (2d10 has 100 ordered rolls but a handful of distinct SLs).
+                merged: dict[tuple, list] = {}
+                for res, e, w in outs:
+                    if res.outcome == NOT_ALLOWED:
+                        raise not_allowed(None, res.reason, n)
+                    penv = self._party_env(res, e)
+                    fp = tuple((ABSENT if k not in penv else
+                                penv[k] if k in dice_names and isinstance(penv[k], Rolled) else
+                                fingerprint(penv[k])) for k in names)
+                    if fp in merged:
+                        merged[fp][1] += w
+                    else:
+                        merged[fp] = [penv, w]
+                g = denom
+                for _, w in merged.values():
+                    g = gcd(g, w)
+                outcomes[vkey] = ([(penv, w // g) for penv, w in merged.values()], denom // g)
+            return outcomes[vkey]
+
+        def row_of(key: tuple, n: int, step: int) -> tuple[list, int, int]:
+            state = state_of[key]
+            renv = {**env, **state, "round": n}
+            outs, denom = outcomes_of(self._round_values(check_values, renv), n)
+            charge(step * len(outs))
+            targets: dict[Any, int] = {}
+            for penv, w in outs:
+                new, verdict = self._advance(state, {**renv, **penv})
+                if verdict is None:
+                    verdict = freeze(new)
+                    state_of.setdefault(verdict, new)
+                targets[verdict] = targets.get(verdict, 0) + w
+            return list(targets.items()), denom, len(outs)
+
+        def charge(steps: int) -> None:
+            try:
+                budget.spend(steps)
+            except BudgetExceeded:
+                raise too_big() from None
+
+        weights: dict[tuple, int] = {freeze(state0): 1}  # the states still going, over denom
+        denom = 1
+        succeeded = failed = ended = 0  # over denom; ended: Σ n · P(done or failed in round n)
+        by_round: list[tuple[Fraction, Fraction]] = []
+        rounds_dist: dict[int, Fraction] = {}
+        for n in range(1, limit + 1):
+            if by_round_number:
+                rows.clear()
+            step = max(20, denom.bit_length() >> 10)  # per outcome of a state: see the docstring
+            this_round = []
+            for key, p in weights.items():
+                row = rows.get(key)
+                if row is None:
+                    row = rows[key] = row_of(key, n, step)
+                else:
+                    charge(step * row[2])
+                this_round.append((p, row))
+            common = 1
+            for d in {row[1] for _, row in this_round}:
+                common = common * d // gcd(common, d)
+            nxt: dict[tuple, int] = {}
+            s_n = f_n = 0
+            for p, (targets, d, _) in this_round:
+                if d != common:
+                    p *= common // d
+                for target, w in targets:
+                    if target == "success":
+                        s_n += p * w
+                    elif target == "failure":
+                        f_n += p * w
+                    elif target in nxt:
+                        nxt[target] += p * w
+                    else:
+                        nxt[target] = p * w
+            if len(nxt) > self.limits.max_states:
+                raise self._at(LimitError(f"extended check '{self.proc.name}' has too many states to work out "
+                                          "exactly", "max_states", hint="use fewer rounds or a smaller goal"))
+            denom *= common
+            succeeded = succeeded * common + s_n
+            failed = failed * common + f_n
+            ended = ended * common + n * (s_n + f_n)
+            if s_n or f_n:
+                rounds_dist[n] = Fraction(s_n + f_n, denom)
+            by_round.append((Fraction(succeeded, denom), Fraction(failed, denom)))
+            weights = nxt
+            if not weights:
+                break
+        unfinished = sum(weights.values())
+        if unfinished:
+            rounds_dist[limit] = rounds_dist.get(limit, Fraction(0)) + Fraction(unfinished, denom)
+        return ExtendedOdds(self.ruleset.id, self.proc.name, {**check_values, **proc_values},
+                            {"success": Fraction(succeeded, denom), "failure": Fraction(failed, denom),
+                             "unfinished": Fraction(unfinished, denom)},
+                            tuple(by_round), Fraction(ended + limit * unfinished, denom),
+                            dict(sorted(rounds_dist.items())),
+                            Fraction(denom - succeeded - failed - unfinished, denom))

@@ -1,0 +1,137 @@
+"""A team check, run: one member rolls for the team; every member's values follow from the
+roller's result."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ...codes import E_PROCEDURE
+from ...errors import RulesEngineError
+from ...limits import MAX_PARTIES
+from ..check import CheckOdds, CheckResult, _jsonable
+from .base import ProcedureRunner
+
+
+@dataclass(frozen=True)
+class TeamResult:
+    ruleset: str
+    procedure: str
+    roller: int  # the member who rolled (0-based)
+    check: CheckResult
+    member_values: tuple[dict[str, Any], ...]
+    trace: str
+
+    @property
+    def outcome(self) -> str:
+        return self.check.outcome
+
+    @property
+    def success(self) -> bool:
+        return self.check.success
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "procedure": self.procedure, "roller": self.roller + 1,
+                **{k: v for k, v in self.check.to_dict().items() if k not in ("ruleset",)},
+                "members": [{k: _jsonable(v) for k, v in m.items()} for m in self.member_values],
+                "trace": self.trace}
+
+
+@dataclass(frozen=True)
+class TeamOdds:
+    ruleset: str
+    procedure: str
+    roller: int
+    check: CheckOdds
+    member_values: tuple[dict[str, dict[Any, Fraction]], ...]
+
+    @property
+    def outcomes(self) -> dict[str, Fraction]:
+        return self.check.outcomes
+
+    @property
+    def success(self) -> Fraction:
+        return self.check.success
+
+    @property
+    def truncated(self) -> Fraction:
+        return self.check.truncated
+
+    @property
+    def result_distribution(self) -> dict[Any, Fraction]:
+        return self.check.result_distribution
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.check.to_dict()
+        d.update(procedure=self.procedure, roller=self.roller + 1,
+                 members=[{k: [{"value": _jsonable(v), "probability": float(p),
+                                "exact": f"{p.numerator}/{p.denominator}"} for v, p in dist.items()]
+                           for k, dist in m.items()} for m in self.member_values])
+        return d
+
+
+class TeamRunner(ProcedureRunner):
+    def _choose_roller(self, members: list[dict[str, Any]], own: dict[str, Any]) -> tuple[int, dict, list[dict]]:
+        st = self.proc.settings
+        envs = [self.runner.before_roll(m).env for m in members]
+        how = self._eval(st.roller, own)
+        if how not in ("highest", "lowest", "first"):
+            raise self._at(RulesEngineError(f"roller gives {how!r}; expected 'highest', 'lowest' or 'first'",
+                                            code=E_PROCEDURE), st.roller)
+        if how == "first" or not st.rank_by:
+            return 0, envs[0], envs
+        keys = [tuple(getattr(self._eval(e, {**env, **own}), "total", self._eval(e, {**env, **own}))
+                      for e in st.rank_by) for env in envs]
+        pick = max if how == "highest" else min
+        best = pick(keys)
+        return keys.index(best), envs[keys.index(best)], envs  # the first listed among equals
+
+    def _member_values(self, envs: list[dict], roller_env: dict, own: dict, res) -> tuple[dict[str, Any], ...]:
+        st = self.proc.settings
+        if not st.member_values:
+            return tuple({} for _ in envs)
+        rolled = {f"roller_{k}": v for k, v in roller_env.items()}
+        rolled.update(roller_result=res.result, roller_success=res.success, roller_outcome=res.outcome)
+        out = []
+        for env in envs:
+            local = {**env, **own, **rolled}
+            values: dict[str, Any] = {}
+            for n, e in st.member_values.items():  # in order: each may use the ones before
+                values[n] = local[n] = self._eval(e, local)
+            out.append(values)
+        return tuple(out)
+
+    def _roll(self, parties, source, inputs) -> TeamResult:
+        own = self._own_inputs(inputs)
+        st = self.proc.settings
+        members = self._members(parties, st.min_parties, min(st.max_parties, MAX_PARTIES), self.runner,
+                                "members")
+        who, roller_env, envs = self._choose_roller(members, own)
+        result = self.runner.roll_from(members[who], source)
+        values = self._member_values(envs, roller_env, own, result)
+        lines = [f"member {who + 1} rolls for the team"
+                 + ("   (secret: the GM rolls, only the GM sees)" if result.secret else "")] + result.trace.splitlines()
+        lines.append(f"{result.outcome}, result {_jsonable(result.result)}")
+        for i, v in enumerate(values):
+            if v:
+                lines.append(f"member {i + 1}: " + ", ".join(f"{k} {_jsonable(x)}" for k, x in v.items()))
+        return TeamResult(self.ruleset.id, self.proc.name, who, result, values, "\n".join(lines))
+
+    def _odds(self, parties, inputs) -> TeamOdds:
+        own = self._own_inputs(inputs)
+        st = self.proc.settings
+        members = self._members(parties, st.min_parties, min(st.max_parties, MAX_PARTIES), self.runner,
+                                "members")
+        who, roller_env, envs = self._choose_roller(members, own)
+        check_odds = self.runner.odds(members[who])
+        dists: list[dict[str, dict[Any, Fraction]]] = [defaultdict(lambda: defaultdict(Fraction)) for _ in envs]
+        if st.member_values:
+            outs, denom = self.runner.resolutions(members[who])
+            for res, _env, w in outs:
+                for i, vals in enumerate(self._member_values(envs, roller_env, own, res)):
+                    for k, v in vals.items():
+                        dists[i][k][_jsonable(v)] += Fraction(w, denom)
+        return TeamOdds(self.ruleset.id, self.proc.name, who, check_odds,
+                        tuple({k: dict(v) for k, v in d.items()} for d in dists))
