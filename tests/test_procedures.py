@@ -823,3 +823,68 @@ def test_a_limit_one_value_of_a_sweep_hits_keeps_its_name_and_place_and_says_whi
                                      False))
     assert err.limit == "max_states" and err.message.startswith("at sides=999999: '1d(sides)' is too big")
     assert (err.location.path, err.location.pointer, err.location.line) == (path, "/checks/d/roll", 9)
+
+
+ROLL_OFF_READS_THE_RULESET = """
+ruleset: roll-off-reads
+name: A roll-off that reads a table and an optional input
+version: "1"
+source: tests
+tables:
+  boost:
+    ladder: {low: 0, high: 2}
+checks:
+  d4:
+    inputs:
+      edge: {type: integer, optional: true, min: 0, max: 3}
+    roll: 1d4
+    result: roll
+    outcomes:
+      - {name: done, success: true}
+procedures:
+  duel:
+    kind: contest
+    check: d4
+    rank_by: [result]
+    ties: [{roll: "1d4 + boost('high') + if(given(edge), edge, 0)"}]
+"""
+
+
+def _roll_off_brute_force(edges: list[int | None]) -> list[F]:
+    """Who wins the duel, by enumerating both d4s and then the roll-off as a geometric series:
+    ties on the check go to a roll-off of d4 + 2 (the table's 'high') + edge (0 when not given),
+    and a tied roll-off is rolled again."""
+    bonus = [2 + (e or 0) for e in edges]
+    wins = [F(0), F(0)]
+    one_roll = [F(0), F(0)]
+    again = F(0)
+    for a, b in itertools.product(range(1, 5), repeat=2):
+        x, y = a + bonus[0], b + bonus[1]
+        if x == y:
+            again += F(1, 16)
+        else:
+            one_roll[0 if x > y else 1] += F(1, 16)
+    settle = [p / (1 - again) for p in one_roll]
+    for a, b in itertools.product(range(1, 5), repeat=2):
+        if a != b:
+            wins[0 if a > b else 1] += F(1, 16)
+        else:
+            wins[0] += F(1, 16) * settle[0]
+            wins[1] += F(1, 16) * settle[1]
+    return wins
+
+
+@pytest.mark.parametrize("edges", [[None, None], [1, None], [None, 3], [2, 2]])
+def test_a_roll_off_reads_the_rulesets_tables_and_optional_inputs_in_exact_odds(edges):
+    """A roll-off is an expression of the ruleset like any other: its exact odds use the
+    ruleset's tables (``boost('high')``) and a party's optional input (``given(edge)``), as
+    rolling does. (Found: its odds once went through a bare dice expression that knew neither,
+    failing with 'unknown function' where the roll worked.)"""
+    rs = loads(ROLL_OFF_READS_THE_RULESET, "roll-off.yaml")
+    parties = [{} if e is None else {"edge": e} for e in edges]
+    o = rs.procedure("duel").odds(parties=parties)
+    assert list(o.wins) == _roll_off_brute_force(edges) and o.tie == 0
+    # Rolled: both show 3, then the roll-off's d4s; the bonuses decide who wins it.
+    high, low = (4, 1) if edges[1] != 3 else (1, 4)
+    rolled = rs.procedure("duel").roll(parties=parties, faces=[3, 3, high, low])
+    assert rolled.winner == (0 if edges[1] != 3 else 1)
