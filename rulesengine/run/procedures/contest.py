@@ -241,48 +241,7 @@ class ContestRunner(ProcedureRunner):
         except BudgetExceeded:
             raise self._at(LimitError(f"contest '{self.proc.name}' with {n} parties is too big to work out "
                                       "exactly", "max_states", hint="use fewer parties")) from None
-        ties = self.proc.settings.ties
-        memo: dict[tuple[int, ...], dict] = {}
-        roll_offs: dict = {}  # roll-offs solved in this computation, by what they read
-
-        def round_of(group: tuple[int, ...]) -> dict:
-            """Distribution over (winner or None, winner result) for the parties in group,
-            following the tie rule (rerolls solved as a geometric series)."""
-            if group in memo:
-                return memo[group]
-            out: dict = defaultdict(Fraction)
-            self_loop = Fraction(0)
-            combos = [((), Fraction(1))]
-            for i in group:
-                d, denom = dists[i]
-                combos = [(c + (row,), p * Fraction(row[3], denom)) for c, p in combos for row in d]
-            for combo, p in combos:
-                keys = [row[0] for row in combo]
-                top = max(keys)
-                tied = tuple(group[j] for j, k in enumerate(keys) if k == top)
-                rows = {group[j]: row for j, row in enumerate(combo)}
-                if len(tied) == 1:
-                    w = tied[0]
-                    out[(w, self._winner_result(w, rows, group))] += p
-                elif ties == "reroll":
-                    if tied == group:
-                        self_loop += p
-                    else:
-                        for k, q in round_of(tied).items():
-                            out[k] += p * q
-                else:
-                    for k, q in self._settle_exact(tied, rows, roll_offs).items():
-                        w = k
-                        out[(w, self._winner_result(w, rows, group) if w is not None else None)] += p * q
-            if self_loop:
-                if self_loop == 1:
-                    raise self._at(RulesEngineError(f"contest '{self.proc.name}' can never be decided: the parties "
-                                                    "always tie", code=E_PROCEDURE))
-                out = defaultdict(Fraction, {k: v / (1 - self_loop) for k, v in out.items()})
-            memo[group] = dict(out)
-            return memo[group]
-
-        final = round_of(tuple(range(n)))
+        final = self._round_of(tuple(range(n)), dists, {}, {})
         wins = [Fraction(0)] * n
         tie = Fraction(0)
         wres: dict[Any, Fraction] = defaultdict(Fraction)
@@ -295,6 +254,44 @@ class ContestRunner(ProcedureRunner):
         truncated = 1 - sum(wins) - tie
         return ContestOdds(self.ruleset.id, self.proc.name, tuple(values), tuple(wins), tie,
                            dict(sorted(wres.items(), key=lambda kv: (str(type(kv[0])), kv[0]))), truncated)
+
+    def _round_of(self, group: tuple[int, ...], dists: list, memo: dict, roll_offs: dict) -> dict:
+        """Distribution over (winner or None, winner result) for the parties in group,
+        following the tie rule (rerolls solved as a geometric series)."""
+        ties = self.proc.settings.ties
+        if group in memo:
+            return memo[group]
+        out: dict = defaultdict(Fraction)
+        self_loop = Fraction(0)
+        combos = [((), Fraction(1))]
+        for i in group:
+            d, denom = dists[i]
+            combos = [(c + (row,), p * Fraction(row[3], denom)) for c, p in combos for row in d]
+        for combo, p in combos:
+            keys = [row[0] for row in combo]
+            top = max(keys)
+            tied = tuple(group[j] for j, k in enumerate(keys) if k == top)
+            rows = {group[j]: row for j, row in enumerate(combo)}
+            if len(tied) == 1:
+                w = tied[0]
+                out[(w, self._winner_result(w, rows, group))] += p
+            elif ties == "reroll":
+                if tied == group:
+                    self_loop += p
+                else:
+                    for k, q in self._round_of(tied, dists, memo, roll_offs).items():
+                        out[k] += p * q
+            else:
+                for k, q in self._settle_exact(tied, rows, roll_offs).items():
+                    w = k
+                    out[(w, self._winner_result(w, rows, group) if w is not None else None)] += p * q
+        if self_loop:
+            if self_loop == 1:
+                raise self._at(RulesEngineError(f"contest '{self.proc.name}' can never be decided: the parties "
+                                                "always tie", code=E_PROCEDURE))
+            out = defaultdict(Fraction, {k: v / (1 - self_loop) for k, v in out.items()})
+        memo[group] = dict(out)
+        return memo[group]
 
     def _winner_result(self, w: int, rows: dict, group: tuple[int, ...]) -> Any:
         row = rows[w]

@@ -208,86 +208,94 @@ class ExtendedRunner(ProcedureRunner):
         """
         proc_values, check_values = self._extended_inputs(inputs)
         env, state0, limit = self._initial(proc_values, check_values)
-        names = self._round_names
-        dice_names = call_arguments(self._round_exprs())  # rolls whose dice the rules may read
-        round_inputs = self.proc.settings.round_inputs
-        inputs_read_round = any("round" in e.names for e in round_inputs.values())
-        by_round_number = "round" in names or inputs_read_round
-        freeze = lambda st: tuple(sorted((k, _jsonable(v)) for k, v in st.items()))  # noqa: E731
+        walk = ChainWalk(self, env, check_values, limit)
+        outcomes, by_round, ended, rounds_dist, truncated = walk.run(state0)
+        return ExtendedOdds(self.ruleset.id, self.proc.name, {**check_values, **proc_values}, outcomes,
+                            tuple(by_round), ended, rounds_dist, truncated)
 
-        outcomes: dict[tuple, tuple[list, int]] = {}  # round values -> merged outcomes, denominator
-        rows: dict[tuple, tuple[list, int, int]] = {}  # state -> (targets and weights, denominator, outcomes)
-        state_of: dict[tuple, dict[str, Any]] = {freeze(state0): state0}
-        budget = Budget(self.limits.max_states)
 
-        def too_big() -> LimitError:
-            return self._at(LimitError(f"extended check '{self.proc.name}' over {limit} rounds is too big "
-                                       "to work out exactly", "max_states", hint="use fewer rounds or a smaller goal"))
+def _freeze(state: Mapping[str, Any]) -> tuple:
+    return tuple(sorted((k, _jsonable(v)) for k, v in state.items()))
 
-        def outcomes_of(values: dict[str, Any], n: int) -> tuple[list, int]:
-            vkey = tuple(sorted((k, str(v)) for k, v in values.items()))
-            if vkey not in outcomes:
-                outs, denom = self.runner.resolutions(values)
-                # Outcomes the round rules can't tell apart move the state alike: merge them
-                # first (2d10 has 100 ordered rolls but a handful of distinct SLs).
-                merged: dict[tuple, list] = {}
-                for res, e, w in outs:
-                    if res.outcome == NOT_ALLOWED:
-                        raise not_allowed(None, res.reason, n)
-                    penv = self._party_env(res, e)
-                    fp = tuple((ABSENT if k not in penv else
-                                penv[k] if k in dice_names and isinstance(penv[k], Rolled) else
-                                fingerprint(penv[k])) for k in names)
-                    if fp in merged:
-                        merged[fp][1] += w
-                    else:
-                        merged[fp] = [penv, w]
-                g = denom
-                for _, w in merged.values():
-                    g = gcd(g, w)
-                outcomes[vkey] = ([(penv, w // g) for penv, w in merged.values()], denom // g)
-            return outcomes[vkey]
 
-        def row_of(key: tuple, n: int, step: int) -> tuple[list, int, int]:
-            state = state_of[key]
-            renv = {**env, **state, "round": n}
-            outs, denom = outcomes_of(self._round_values(check_values, renv), n)
-            charge(step * len(outs))
-            targets: dict[Any, int] = {}
-            for penv, w in outs:
-                new, verdict = self._advance(state, {**renv, **penv})
-                if verdict is None:
-                    verdict = freeze(new)
-                    state_of.setdefault(verdict, new)
-                targets[verdict] = targets.get(verdict, 0) + w
-            return list(targets.items()), denom, len(outs)
+class ChainWalk:
+    """One exact-odds computation of an extended check (see :meth:`ExtendedRunner._odds`):
+    the rows and merged outcomes it has worked out, and its work budget. Made per call, so
+    no state of one computation outlives it or leaks into another."""
 
-        def charge(steps: int) -> None:
-            try:
-                budget.spend(steps)
-            except BudgetExceeded:
-                raise too_big() from None
+    def __init__(self, runner: ExtendedRunner, env: dict[str, Any], check_values: dict[str, Any], limit: int) -> None:
+        self.runner, self.env, self.check_values, self.limit = runner, env, check_values, limit
+        self.names = runner._round_names
+        self.dice_names = call_arguments(runner._round_exprs())  # rolls whose dice the rules may read
+        round_inputs = runner.proc.settings.round_inputs
+        self.by_round_number = "round" in self.names or any("round" in e.names for e in round_inputs.values())
+        self.outcomes: dict[tuple, tuple[list, int]] = {}  # round values -> merged outcomes, denominator
+        self.rows: dict[tuple, tuple[list, int, int]] = {}  # state -> (targets and weights, denominator, outcomes)
+        self.state_of: dict[tuple, dict[str, Any]] = {}
+        self.budget = Budget(runner.limits.max_states)
 
-        weights: dict[tuple, int] = {freeze(state0): 1}  # the states still going, over denom
+    def too_big(self) -> LimitError:
+        return self.runner._at(LimitError(f"extended check '{self.runner.proc.name}' over {self.limit} rounds is too "
+                                          "big to work out exactly", "max_states",
+                                          hint="use fewer rounds or a smaller goal"))
+
+    def charge(self, steps: int) -> None:
+        try:
+            self.budget.spend(steps)
+        except BudgetExceeded:
+            raise self.too_big() from None
+
+    def outcomes_of(self, values: dict[str, Any], n: int) -> tuple[list, int]:
+        """The check's outcomes for one set of round values, merged by what the round rules
+        read of them (2d10 has 100 ordered rolls but a handful of distinct SLs)."""
+        vkey = tuple(sorted((k, str(v)) for k, v in values.items()))
+        if vkey not in self.outcomes:
+            outs, denom = self.runner.runner.resolutions(values)
+            merged: dict[tuple, list] = {}
+            for res, e, w in outs:
+                if res.outcome == NOT_ALLOWED:
+                    raise not_allowed(None, res.reason, n)
+                penv = self.runner._party_env(res, e)
+                fp = tuple((ABSENT if k not in penv else
+                            penv[k] if k in self.dice_names and isinstance(penv[k], Rolled) else
+                            fingerprint(penv[k])) for k in self.names)
+                if fp in merged:
+                    merged[fp][1] += w
+                else:
+                    merged[fp] = [penv, w]
+            g = denom
+            for _, w in merged.values():
+                g = gcd(g, w)
+            self.outcomes[vkey] = ([(penv, w // g) for penv, w in merged.values()], denom // g)
+        return self.outcomes[vkey]
+
+    def row_of(self, key: tuple, n: int, step: int) -> tuple[list, int, int]:
+        """Where each outcome of round ``n`` takes the state ``key``: a next state, success or
+        failure, with the weights of equal targets added up."""
+        state = self.state_of[key]
+        renv = {**self.env, **state, "round": n}
+        outs, denom = self.outcomes_of(self.runner._round_values(self.check_values, renv), n)
+        self.charge(step * len(outs))
+        targets: dict[Any, int] = {}
+        for penv, w in outs:
+            new, verdict = self.runner._advance(state, {**renv, **penv})
+            if verdict is None:
+                verdict = _freeze(new)
+                self.state_of.setdefault(verdict, new)
+            targets[verdict] = targets.get(verdict, 0) + w
+        return list(targets.items()), denom, len(outs)
+
+    def run(self, state0: dict[str, Any]) -> tuple[dict[str, Fraction], list, Fraction, dict[int, Fraction], Fraction]:
+        """(outcomes, success/failure by round, expected rounds, rounds distribution, truncated)."""
+        limit = self.limit
+        self.state_of[_freeze(state0)] = state0
+        weights: dict[tuple, int] = {_freeze(state0): 1}  # the states still going, over denom
         denom = 1
         succeeded = failed = ended = 0  # over denom; ended: Σ n · P(done or failed in round n)
         by_round: list[tuple[Fraction, Fraction]] = []
         rounds_dist: dict[int, Fraction] = {}
         for n in range(1, limit + 1):
-            if by_round_number:
-                rows.clear()
-            step = max(20, denom.bit_length() >> 10)  # per outcome of a state: see the docstring
-            this_round = []
-            for key, p in weights.items():
-                row = rows.get(key)
-                if row is None:
-                    row = rows[key] = row_of(key, n, step)
-                else:
-                    charge(step * row[2])
-                this_round.append((p, row))
-            common = 1
-            for d in {row[1] for _, row in this_round}:
-                common = common * d // gcd(common, d)
+            this_round, common = self.round_rows(weights, n, denom)
             nxt: dict[tuple, int] = {}
             s_n = f_n = 0
             for p, (targets, d, _) in this_round:
@@ -298,13 +306,12 @@ class ExtendedRunner(ProcedureRunner):
                         s_n += p * w
                     elif target == "failure":
                         f_n += p * w
-                    elif target in nxt:
-                        nxt[target] += p * w
                     else:
-                        nxt[target] = p * w
-            if len(nxt) > self.limits.max_states:
-                raise self._at(LimitError(f"extended check '{self.proc.name}' has too many states to work out "
-                                          "exactly", "max_states", hint="use fewer rounds or a smaller goal"))
+                        nxt[target] = nxt.get(target, 0) + p * w
+            if len(nxt) > self.runner.limits.max_states:
+                raise self.runner._at(LimitError(f"extended check '{self.runner.proc.name}' has too many states to "
+                                                 "work out exactly", "max_states",
+                                                 hint="use fewer rounds or a smaller goal"))
             denom *= common
             succeeded = succeeded * common + s_n
             failed = failed * common + f_n
@@ -318,9 +325,26 @@ class ExtendedRunner(ProcedureRunner):
         unfinished = sum(weights.values())
         if unfinished:
             rounds_dist[limit] = rounds_dist.get(limit, Fraction(0)) + Fraction(unfinished, denom)
-        return ExtendedOdds(self.ruleset.id, self.proc.name, {**check_values, **proc_values},
-                            {"success": Fraction(succeeded, denom), "failure": Fraction(failed, denom),
-                             "unfinished": Fraction(unfinished, denom)},
-                            tuple(by_round), Fraction(ended + limit * unfinished, denom),
-                            dict(sorted(rounds_dist.items())),
-                            Fraction(denom - succeeded - failed - unfinished, denom))
+        outcomes = {"success": Fraction(succeeded, denom), "failure": Fraction(failed, denom),
+                    "unfinished": Fraction(unfinished, denom)}
+        return (outcomes, by_round, Fraction(ended + limit * unfinished, denom), dict(sorted(rounds_dist.items())),
+                Fraction(denom - succeeded - failed - unfinished, denom))
+
+    def round_rows(self, weights: dict[tuple, int], n: int, denom: int) -> tuple[list, int]:
+        """Each state still going with its row for round ``n`` (made once, or each round when
+        ``round`` is read), charged per outcome; and the rows' common denominator."""
+        if self.by_round_number:
+            self.rows.clear()
+        step = max(20, denom.bit_length() >> 10)  # per outcome of a state: see ExtendedRunner._odds
+        this_round = []
+        for key, p in weights.items():
+            row = self.rows.get(key)
+            if row is None:
+                row = self.rows[key] = self.row_of(key, n, step)
+            else:
+                self.charge(step * row[2])
+            this_round.append((p, row))
+        common = 1
+        for d in {row[1] for _, row in this_round}:
+            common = common * d // gcd(common, d)
+        return this_round, common
