@@ -291,6 +291,11 @@ class Builder:
     def input(self, name: str, spec: dict, ptr: str) -> Input:
         kind = spec["type"]
         low, high = spec.get("min"), spec.get("max")
+        for bound, value in (("min", low), ("max", high)):
+            if isinstance(value, float):  # the schema's "integer" lets 0.0 through; checks compare ints
+                self.error(E_BAD_DEFAULT, f"input '{name}': {bound} {value!r} is not a whole number",
+                           f"{ptr}/{bound}", f"write it without a decimal point: {bound}: {int(value)}"
+                           if value.is_integer() else None)
         if low is not None and high is not None and low > high:
             self.error(E_BAD_DEFAULT, f"input '{name}': min {low} is above max {high}", f"{ptr}/min")
         labels = spec.get("labels")
@@ -319,6 +324,16 @@ class Builder:
         if has_default and kind == "integer" and isinstance(default, str):
             if labels is None:
                 self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number", f"{ptr}/default")
+            elif isinstance(self.tables.get(labels), Ladder) and \
+                    default not in dict(self.tables[labels].entries):
+                self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number or a step "
+                           f"of the ladder '{labels}'", f"{ptr}/default")
+        wrong_type = _default_type_error(kind, default) if has_default else None
+        if wrong_type:
+            shown = str(default).lower() if isinstance(default, bool) else repr(default)
+            self.error(E_BAD_DEFAULT, f"input '{name}': default {shown} is {wrong_type}", f"{ptr}/default",
+                       "write true or false" if kind == "boolean" else
+                       "write a whole number (YAML 1.1 reads on/off/yes/no as true/false)")
         if kind == "choice" and not spec.get("choices"):
             self.error(E_BAD_DEFAULT, f"choice input '{name}' lists no choices", ptr,
                        "add choices: [one, two, ...]", key=True)
@@ -502,6 +517,18 @@ class Builder:
 
 
 _POOL_FUNCTIONS = frozenset({"count", "highest", "lowest"})  # the functions that look at single dice
+
+
+def _default_type_error(kind: str, default: Any) -> str | None:
+    """Why a default cannot be a value of an input of this type (None if it can).
+
+    The schema allows integer, boolean and text defaults for every type, so ``default: on``
+    on an integer (YAML reads true) would pass it and then fail every roll."""
+    if kind == "integer" and (isinstance(default, bool) or isinstance(default, float)):
+        return "not a whole number"
+    if kind == "boolean" and not isinstance(default, bool):
+        return "not true or false"
+    return None
 
 
 def _faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:

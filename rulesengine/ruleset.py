@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -22,7 +23,7 @@ from .errors import Diagnostic, InputError, RulesetError, SchemaError
 from .expr.parse import closest
 from .limits import DEFAULT_LIMITS, Limits
 from .model import RulesetModel
-from .source import Document, load_file, load_text
+from .source import RULESET_SUFFIXES, Document, load_file, load_text
 
 
 def rulesets_dir() -> Path:
@@ -39,18 +40,34 @@ def shipped_ids() -> list[str]:
     return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 
 
+SHIPPED_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}\Z")
+"""The form of a shipped ruleset id (the schema's ``ruleset`` pattern, at most 100 characters).
+Only such a word is looked up among the shipped rulesets: a look-up never becomes a path."""
+
+
 def resolve_path(name_or_path: str | os.PathLike) -> Path:
-    """A shipped id (the file name under rulesets/ without .yaml) or a path to a YAML file."""
-    text = str(name_or_path)
-    if os.sep in text or "/" in text or text.endswith((".yaml", ".yml")):
+    """A shipped id (the file name under rulesets/ without .yaml) or a path to a YAML file.
+
+    Anything with a ``/`` (or the platform's separator) or ending in ``.yaml``/``.yml`` is a
+    path, and only ``*.yaml``/``*.yml`` files are read (see :func:`source.load_file`); a word
+    of the id form is a shipped id; anything else is neither, and refused here without
+    touching the file system (a 300-character word, ``GURPS-4E``, a control character)."""
+    text = os.fspath(name_or_path)
+    text = os.fsdecode(text)
+    if os.sep in text or "/" in text or text.lower().endswith(RULESET_SUFFIXES):
         return Path(text)
-    path = rulesets_dir() / f"{text}.yaml"
-    if not path.exists():
-        ids = shipped_ids()
+    ids = shipped_ids()
+    if SHIPPED_ID.match(text):
+        path = rulesets_dir() / f"{text}.yaml"
+        if path.is_file():
+            return path
         near = closest(text, ids)
         raise InputError(f"no shipped ruleset '{text}'",
                          hint=f"did you mean '{near}'?" if near else "shipped: " + ", ".join(ids))
-    return path
+    near = closest(text.lower(), ids)
+    raise InputError(f"'{text}' is neither a shipped ruleset id nor a path to a .yaml file",
+                     hint=(f"did you mean '{near}'? " if near else "")
+                     + "ids are lower-case letters, digits and dashes; write a path as ./name.yaml")
 
 
 def analyse(doc: Document, limits: Limits = DEFAULT_LIMITS) -> tuple[RulesetModel | None, list[Diagnostic]]:
@@ -158,7 +175,7 @@ def load(name_or_path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Ru
     path = resolve_path(name_or_path)
     try:
         full = str(path.resolve())
-    except (OSError, ValueError):  # a NUL character, a loop of links: load_file reports it
+    except (OSError, ValueError, RuntimeError):  # NUL, a loop of links (RuntimeError): load_file reports it
         full = str(path)
     return _load_cached(full, _mtime(path), limits)
 
