@@ -157,5 +157,6 @@ def test_control_characters_from_a_ruleset_are_escaped_in_every_human_output(tmp
 
 
 def test_a_trace_of_an_expression_with_a_control_character_in_a_label_is_escaped(capsys):
-    code, out, err = run(capsys, "dice", "1d6 [fire\x1b[2J]", "--seed", "1")
+    code, out, err = run(capsys, "dice", "1d6 [fire\x07\x1b]", "--seed", "1")
+    assert code == 0 and "fire\\u0007\\u001b" in out
     assert not RAW_CONTROL.search(out + err)

@@ -26,6 +26,8 @@ from rulesengine.ruleset import load, loads, resolve_path
 from rulesengine.source import E_UNREADABLE, load_file
 from rulesengine.validate import expand, validate_file
 
+from fuzz_support import case_time_limit
+
 validate_module = sys.modules["rulesengine.validate"]  # rulesengine.validate is also a function
 
 CHECK = """\
@@ -126,8 +128,10 @@ def test_a_fifo_is_refused_from_its_file_type_without_blocking(tmp_path, monkeyp
     reads = []
     real_read = os.read
     monkeypatch.setattr(os, "read", lambda *a: reads.append(a) or real_read(*a))
-    with pytest.raises(LoadError) as info:
-        load_file(fifo)  # without O_NONBLOCK and the type check this open() blocks for ever
+    # Without O_NONBLOCK and the type check this open() blocks for ever: the guard (a hang
+    # guard only, 30 s) turns a relapse into a failure instead of a hung test run.
+    with case_time_limit("load_file of a FIFO", seconds=30), pytest.raises(LoadError) as info:
+        load_file(fifo)
     assert info.value.code == E_UNREADABLE and "pipe" in info.value.message
     assert reads == []
 
