@@ -26,6 +26,14 @@ from .model import RulesetModel
 from .source import RULESET_SUFFIXES, Document, load_file, load_text
 
 
+def nearest(name: Any, names: Iterable[Any]) -> str | None:
+    """The known name closest to ``name``, for a "did you mean" hint; never fails on a
+    name that is not text (an API caller's ``check(16)``), it just finds nothing."""
+    if not isinstance(name, str):
+        return None
+    return closest(name, [n for n in names if isinstance(n, str)])
+
+
 def rulesets_dir() -> Path:
     """Where the shipped rulesets live: ``rulesets/`` beside the package (a checkout or an
     editable install), or inside the package (a wheel)."""
@@ -61,10 +69,10 @@ def resolve_path(name_or_path: str | os.PathLike) -> Path:
         path = rulesets_dir() / f"{text}.yaml"
         if path.is_file():
             return path
-        near = closest(text, ids)
+        near = nearest(text, ids)
         raise InputError(f"no shipped ruleset '{text}'",
                          hint=f"did you mean '{near}'?" if near else "shipped: " + ", ".join(ids))
-    near = closest(text.lower(), ids)
+    near = nearest(text.lower(), ids)
     raise InputError(f"'{text}' is neither a shipped ruleset id nor a path to a .yaml file",
                      hint=(f"did you mean '{near}'? " if near else "")
                      + "ids are lower-case letters, digits and dashes; write a path as ./name.yaml")
@@ -136,8 +144,8 @@ class Ruleset:
         return list(self.model.procedures)
 
     def check(self, name: str) -> Check:
-        if name not in self.model.checks:
-            near = closest(name, list(self.model.checks))
+        if not isinstance(name, str) or name not in self.model.checks:
+            near = nearest(name, self.model.checks)
             raise InputError(f"ruleset '{self.id}' has no check '{name}'",
                              hint=f"did you mean '{near}'?" if near else "checks: " + ", ".join(self.model.checks))
         if name not in self._checks:
@@ -148,8 +156,8 @@ class Ruleset:
     def procedure(self, name: str):
         from .procedures import ProcedureRunner
 
-        if name not in self.model.procedures:
-            near = closest(name, list(self.model.procedures))
+        if not isinstance(name, str) or name not in self.model.procedures:
+            near = nearest(name, self.model.procedures)
             raise InputError(f"ruleset '{self.id}' has no procedure '{name}'",
                              hint=f"did you mean '{near}'?" if near else
                              "procedures: " + (", ".join(self.model.procedures) or "none"))
@@ -157,12 +165,12 @@ class Ruleset:
 
     def runnable(self, name: str):
         """A check or a procedure, by name (for the command line)."""
-        if name in self.model.checks:
+        if isinstance(name, str) and name in self.model.checks:
             return self.check(name)
-        if name in self.model.procedures:
+        if isinstance(name, str) and name in self.model.procedures:
             return self.procedure(name)
         names = list(self.model.checks) + list(self.model.procedures)
-        near = closest(name, names)
+        near = nearest(name, names)
         raise InputError(f"ruleset '{self.id}' has no check or procedure '{name}'",
                          hint=f"did you mean '{near}'?" if near else "available: " + ", ".join(names))
 

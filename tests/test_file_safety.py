@@ -210,6 +210,15 @@ def test_a_boolean_key_where_a_name_is_expected_is_a_positioned_error():
     assert info.value.code in ("E311", "E404")
 
 
+@pytest.mark.parametrize("name", [16, None, ("a",), ["unhashable"]])
+def test_a_name_that_is_not_text_gets_an_input_error_not_a_crash_of_the_hint(name):
+    rs = load("rps")
+    for lookup in (rs.check, rs.procedure, rs.runnable):
+        with pytest.raises(InputError) as info:
+            lookup(name)
+        assert "has no" in info.value.message and info.value.hint
+
+
 # ---- smaller: defaults and bounds of the wrong type --------------------------------------
 
 
