@@ -59,7 +59,7 @@ def resolve_path(name_or_path: str | os.PathLike) -> Path:
     Anything with a ``/`` (or the platform's separator) or ending in ``.yaml``/``.yml`` is a
     path, and only ``*.yaml``/``*.yml`` files are read (see :func:`source.load_file`); a word
     of the id form is a shipped id; anything else is neither, and refused here without
-    touching the file system (a 300-character word, ``GURPS-4E``, a control character)."""
+    touching the file system (a 300-character word, ``MY-RULES``, a control character)."""
     text = os.fspath(name_or_path)
     text = os.fsdecode(text)
     if os.sep in text or "/" in text or text.lower().endswith(RULESET_SUFFIXES):
