@@ -160,3 +160,10 @@ def test_a_trace_of_an_expression_with_a_control_character_in_a_label_is_escaped
     code, out, err = run(capsys, "dice", "1d6 [fire\x07\x1b]", "--seed", "1")
     assert code == 0 and "fire\\u0007\\u001b" in out
     assert not RAW_CONTROL.search(out + err)
+
+
+def test_a_trace_an_api_caller_gets_is_printable():
+    from rulesengine import dice
+
+    trace = dice.roll("1d6 [fire\x07]", seed=1).trace
+    assert "fire\\u0007" in trace and not RAW_CONTROL.search(trace)
