@@ -255,7 +255,7 @@ class Builder:
                 if low is not None and high is not None and low > high:
                     self.error(E_BAD_TABLE, f"range {low}..{high} is empty", f"{ptr}/ranges/{i}")
                 rows.append(RangeRow(low, high, row["value"]))
-            for i, j in _overlapping(rows):
+            for i, j in overlapping_ranges(rows):
                 self.error(E_BAD_TABLE, f"ranges {_range_text(rows[i])} and {_range_text(rows[j])} overlap",
                            f"{ptr}/ranges/{j}", "each key must fall in one range only")
             return Ranges(name, desc, tuple(rows))
@@ -592,12 +592,12 @@ def _esc(name: str) -> str:
     return str(name).replace("~", "~0").replace("/", "~1")
 
 
-def _overlapping(rows: list[RangeRow]) -> list[tuple[int, int]]:
+def overlapping_ranges(rows: list[RangeRow]) -> list[tuple[int, int]]:
     """Pairs ``(i, j)``, ``i < j`` in file order, of overlapping ranges: each range that
     overlaps an earlier-starting one, paired with the one of those that reaches furthest.
 
     A sweep over the ranges sorted by their start, so a table of n rows costs n log n and
-    n - 1 calls of :func:`_overlap` (comparing every pair made a 4,000-row table take
+    n - 1 calls of :func:`ranges_overlap` (comparing every pair made a 4,000-row table take
     seconds to load). Every range that overlaps another is reported at least once."""
     def start(i: int) -> float:
         low = rows[i].low
@@ -609,7 +609,7 @@ def _overlapping(rows: list[RangeRow]) -> list[tuple[int, int]]:
         row = rows[index]
         if row.low is not None and row.high is not None and row.low > row.high:
             continue  # an empty range (reported above) overlaps nothing
-        if reach is not None and _overlap(rows[reach], row):
+        if reach is not None and ranges_overlap(rows[reach], row):
             found.append((min(reach, index), max(reach, index)))
         if reach is None or _end(row) > _end(rows[reach]):
             reach = index
@@ -620,7 +620,7 @@ def _end(row: RangeRow) -> float:
     return float("inf") if row.high is None else row.high
 
 
-def _overlap(a: RangeRow, b: RangeRow) -> bool:
+def ranges_overlap(a: RangeRow, b: RangeRow) -> bool:
     lo = max(x for x in (a.low, b.low, -(10**18)) if x is not None)
     hi = min(x for x in (a.high, b.high, 10**18) if x is not None)
     return lo <= hi
