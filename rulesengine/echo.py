@@ -25,8 +25,6 @@ from .limits import MAX_ECHO_CHARS
 # C0 controls but tab and line feed, DEL, C1 controls; the bidirectional overrides and
 # isolates (a "Trojan source" reorders what a reader sees); Unicode line/paragraph separators.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
-
-
 _MARKER_ROOM = 34  # " …[1,048,576 characters cut]… " and a little more
 
 
