@@ -21,8 +21,10 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line and exit 2 through our own path."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        from .echo import echo
+
         self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        print(f"{self.prog}: error: {echo(message)}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
 
@@ -362,6 +364,19 @@ COMMANDS = {"dice": _cmd_dice, "validate": _cmd_validate, "schema": _cmd_schema,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Everything it prints goes through :class:`echo.TerminalWriter`, so no
+    text from a ruleset or an argument can drive the terminal (docs/errors.md)."""
+    from .echo import TerminalWriter
+
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalWriter(out), TerminalWriter(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:  # "→" in traces must not crash a console that cannot show it
         sys.stdout.reconfigure(errors="replace")  # type: ignore[attr-defined]
         sys.stderr.reconfigure(errors="replace")  # type: ignore[attr-defined]
@@ -399,7 +414,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("rulesengine: error: input nests too deeply", file=sys.stderr)
         return EXIT_INVALID
     except Exception as exc:  # pragma: no cover - a bug: still no traceback for the user
-        print(f"rulesengine: internal error (please report): {type(exc).__name__}: {exc}",
+        from .echo import echo
+
+        print(f"rulesengine: internal error (please report): {type(exc).__name__}: {echo(exc)}",
               file=sys.stderr)
         return EXIT_BUG
 

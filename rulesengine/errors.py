@@ -21,9 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .echo import echo, window
+
 
 def _one_line(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\\r").replace("\n", "\\n")
+    """A message or hint as it is echoed: one line, printable, cut to MAX_ECHO_CHARS."""
+    return echo(text.replace("\r\n", "\n").replace("\r", "\\r").replace("\n", "\\n"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +46,7 @@ class Location:
 
     def prefix(self) -> str:
         """``path:line:col`` (as much of it as is known), the way compilers print it."""
-        parts = [self.path or "<expr>"]
+        parts = [echo(self.path) if self.path else "<expr>"]
         if self.line is not None:
             parts.append(str(self.line))
             if self.column is not None:
@@ -54,10 +57,12 @@ class Location:
         """The source line and a caret line under the problem, or None if unknown."""
         if self.source_line is None or self.column is None:
             return None
-        line = self.source_line.rstrip("\n")
+        # Cut to MAX_ECHO_CHARS around the column and made printable, so a 900 KB line or
+        # an escape sequence in the file is not sent to the terminal as it is.
+        line, column, length = window(self.source_line.rstrip("\n"), self.column, self.length)
         # Tabs keep their width so the caret lines up under them.
-        pad = "".join("\t" if ch == "\t" else " " for ch in line[: self.column - 1])
-        return f"{line}\n{pad}{'^' * max(1, self.length)}"
+        pad = "".join("\t" if ch == "\t" else " " for ch in line[: column - 1])
+        return f"{line}\n{pad}{'^' * max(1, length)}"
 
 
 @dataclass(frozen=True, slots=True)

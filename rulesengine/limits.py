@@ -59,3 +59,17 @@ MAX_PARTIES = 8
 """Parties in one contest or team check; the leader and helpers of an assisted check."""
 MAX_TIE_ROUNDS = 100
 """Times tied parties of a contest roll again, when rolling, before it is reported still tied."""
+
+# --- not per call: the command line and error messages ------------------------------------
+# Module constants, not ``Limits`` fields: they bound what the engine *prints* and what
+# ``validate`` *searches*, not what a ruleset or an expression may do.
+
+MAX_ECHO_CHARS = 200
+"""Characters of any one text an error quotes back (a value, a name, an expression, an id,
+a path, a line of the file): longer ones are cut in the middle to this width, so a
+120 KB argument or a 900 KB line of YAML comes back as 200 characters."""
+
+MAX_FOLDER_ENTRIES = 100_000
+"""Directory entries (files and folders) ``validate`` looks at while searching the folders
+it is given for ``*.yaml``/``*.yml`` files, over all of them. ``validate /`` is refused
+with a usage error once this many are seen, instead of walking the whole disk."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -22,7 +23,15 @@ from .errors import Diagnostic, InputError, RulesetError, SchemaError
 from .dice.parser import closest
 from .limits import DEFAULT_LIMITS, Limits
 from .rules.model import RulesetModel
-from .rules.document import Document, load_file, load_text
+from .rules.document import RULESET_SUFFIXES, Document, load_file, load_text
+
+
+def nearest(name: Any, names: Iterable[Any]) -> str | None:
+    """The known name closest to ``name``, for a "did you mean" hint; never fails on a
+    name that is not text (an API caller's ``check(16)``), it just finds nothing."""
+    if not isinstance(name, str):
+        return None
+    return closest(name, [n for n in names if isinstance(n, str)])
 
 
 def rulesets_dir() -> Path:
@@ -39,18 +48,34 @@ def shipped_ids() -> list[str]:
     return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 
 
+SHIPPED_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}\Z")
+"""The form of a shipped ruleset id (the schema's ``ruleset`` pattern, at most 100 characters).
+Only such a word is looked up among the shipped rulesets: a look-up never becomes a path."""
+
+
 def resolve_path(name_or_path: str | os.PathLike) -> Path:
-    """A shipped id (the file name under rulesets/ without .yaml) or a path to a YAML file."""
-    text = str(name_or_path)
-    if os.sep in text or "/" in text or text.endswith((".yaml", ".yml")):
+    """A shipped id (the file name under rulesets/ without .yaml) or a path to a YAML file.
+
+    Anything with a ``/`` (or the platform's separator) or ending in ``.yaml``/``.yml`` is a
+    path, and only ``*.yaml``/``*.yml`` files are read (see :func:`source.load_file`); a word
+    of the id form is a shipped id; anything else is neither, and refused here without
+    touching the file system (a 300-character word, ``MY-RULES``, a control character)."""
+    text = os.fspath(name_or_path)
+    text = os.fsdecode(text)
+    if os.sep in text or "/" in text or text.lower().endswith(RULESET_SUFFIXES):
         return Path(text)
-    path = rulesets_dir() / f"{text}.yaml"
-    if not path.exists():
-        ids = shipped_ids()
-        near = closest(text, ids)
+    ids = shipped_ids()
+    if SHIPPED_ID.match(text):
+        path = rulesets_dir() / f"{text}.yaml"
+        if path.is_file():
+            return path
+        near = nearest(text, ids)
         raise InputError(f"no shipped ruleset '{text}'",
                          hint=f"did you mean '{near}'?" if near else "shipped: " + ", ".join(ids))
-    return path
+    near = nearest(text.lower(), ids)
+    raise InputError(f"'{text}' is neither a shipped ruleset id nor a path to a .yaml file",
+                     hint=(f"did you mean '{near}'? " if near else "")
+                     + "ids are lower-case letters, digits and dashes; write a path as ./name.yaml")
 
 
 def analyse(doc: Document, limits: Limits = DEFAULT_LIMITS) -> tuple[RulesetModel | None, list[Diagnostic]]:
@@ -116,8 +141,8 @@ class Ruleset:
         return list(self.model.procedures)
 
     def check(self, name: str) -> Check:
-        if name not in self.model.checks:
-            near = closest(name, list(self.model.checks))
+        if not isinstance(name, str) or name not in self.model.checks:
+            near = nearest(name, self.model.checks)
             raise InputError(f"ruleset '{self.id}' has no check '{name}'",
                              hint=f"did you mean '{near}'?" if near else "checks: " + ", ".join(self.model.checks))
         if name not in self._checks:
@@ -128,8 +153,8 @@ class Ruleset:
     def procedure(self, name: str):
         from .run.procedures import procedure_runner
 
-        if name not in self.model.procedures:
-            near = closest(name, list(self.model.procedures))
+        if not isinstance(name, str) or name not in self.model.procedures:
+            near = nearest(name, self.model.procedures)
             raise InputError(f"ruleset '{self.id}' has no procedure '{name}'",
                              hint=f"did you mean '{near}'?" if near else
                              "procedures: " + (", ".join(self.model.procedures) or "none"))
@@ -137,12 +162,12 @@ class Ruleset:
 
     def runnable(self, name: str):
         """A check or a procedure, by name (for the command line)."""
-        if name in self.model.checks:
+        if isinstance(name, str) and name in self.model.checks:
             return self.check(name)
-        if name in self.model.procedures:
+        if isinstance(name, str) and name in self.model.procedures:
             return self.procedure(name)
         names = list(self.model.checks) + list(self.model.procedures)
-        near = closest(name, names)
+        near = nearest(name, names)
         raise InputError(f"ruleset '{self.id}' has no check or procedure '{name}'",
                          hint=f"did you mean '{near}'?" if near else "available: " + ", ".join(names))
 
@@ -155,7 +180,7 @@ def load(name_or_path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Ru
     path = resolve_path(name_or_path)
     try:
         full = str(path.resolve())
-    except (OSError, ValueError):  # a NUL character, a loop of links: load_file reports it
+    except (OSError, ValueError, RuntimeError):  # NUL, a loop of links (RuntimeError): load_file reports it
         full = str(path)
     return _load_cached(full, _mtime(path), limits)
 

@@ -9,14 +9,15 @@ diagnostics) and GitHub Actions annotations.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .errors import Diagnostic, LoadError, Location, UsageError
-from .limits import DEFAULT_LIMITS, Limits
+from .limits import DEFAULT_LIMITS, MAX_FOLDER_ENTRIES, Limits
+from .rules.document import RULESET_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -33,18 +34,60 @@ class FileReport:
         return sum(1 for d in self.diagnostics if d.severity == "warning")
 
 
+SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages"})
+"""Folders ``validate`` never searches (besides hidden ones and virtualenvs): they hold
+other tools' YAML, never rulesets, and can be huge."""
+
+
 def expand(paths: Iterable[str]) -> list[str]:
-    """Files as given; folders searched recursively for *.yaml and *.yml."""
+    """Files as given; folders searched for *.yaml and *.yml files.
+
+    The search is bounded and predictable, because a folder may be ``/`` or a checkout with
+    a virtualenv in it: it does not follow symbolic links to folders (so it cannot loop),
+    skips hidden files and folders (``.git``, ``.github``, ``.venv``), virtualenvs (a folder
+    with a ``pyvenv.cfg``) and :data:`SKIPPED_FOLDERS`, and stops with a usage error after
+    looking at :data:`~rulesengine.limits.MAX_FOLDER_ENTRIES` entries. A file named on the
+    command line is always checked (``load_file`` refuses what is not a *.yaml file)."""
     out: list[str] = []
+    budget = [MAX_FOLDER_ENTRIES]
     for p in paths:
         if os.path.isdir(p):
-            found = sorted(str(f) for f in Path(p).rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
-            out.extend(found)
-        elif os.path.exists(p):
+            out.extend(sorted(_ruleset_files(p, budget)))
+        elif os.path.lexists(p):  # a dangling link or a loop of links: load_file says which
             out.append(p)
         else:
             raise UsageError(f"no such file or folder: {p}")
     return out
+
+
+def _ruleset_files(top: str, budget: list[int]) -> Iterator[str]:
+    """The *.yaml/*.yml files under ``top`` (see :func:`expand`), charging ``budget[0]``."""
+    pending = [top]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(itertools.islice(entries, budget[0] + 1))
+        except OSError:
+            continue  # a folder we may not read holds nothing we could check
+        budget[0] -= len(listed)
+        if budget[0] < 0:
+            raise UsageError(f"more than {MAX_FOLDER_ENTRIES:,} files and folders to search under {top}",
+                             hint="name the folders that hold rulesets (the limit is "
+                                  "limits.MAX_FOLDER_ENTRIES)")
+        if any(e.name == "pyvenv.cfg" for e in listed) and folder != top:
+            continue  # a virtualenv
+        for entry in listed:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in SKIPPED_FOLDERS:
+                        pending.append(entry.path)
+                elif entry.name.lower().endswith(RULESET_SUFFIXES) and entry.is_file():
+                    yield entry.path
+            except OSError:
+                continue
 
 
 def validate_file(path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:

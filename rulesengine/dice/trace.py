@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..echo import printable
 from . import ast
 from .pool import DieRoll, PoolRoll
 
@@ -86,4 +87,6 @@ def render(node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any]
 
 def trace(text: str, node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any],
           total: Any) -> str:
-    return f"{' '.join(text.split())} → {render(node, pools, env)} = {format_value(total)}"
+    """The one-line trace, made printable: a bot posts it as it is, and a label or a text
+    value may hold a control character (``1d6 [fire\\a]``)."""
+    return printable(f"{' '.join(text.split())} → {render(node, pools, env)} = {format_value(total)}")

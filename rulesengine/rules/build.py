@@ -243,12 +243,9 @@ class Builder:
                 if low is not None and high is not None and low > high:
                     self.error(E_BAD_TABLE, f"range {low}..{high} is empty", f"{ptr}/ranges/{i}")
                 rows.append(RangeRow(low, high, row["value"]))
-            for i, a in enumerate(rows):
-                for j in range(i + 1, len(rows)):
-                    b = rows[j]
-                    if _overlap(a, b):
-                        self.error(E_BAD_TABLE, f"ranges {_range_text(a)} and {_range_text(b)} overlap",
-                                   f"{ptr}/ranges/{j}", "each key must fall in one range only")
+            for i, j in overlapping_ranges(rows):
+                self.error(E_BAD_TABLE, f"ranges {_range_text(rows[i])} and {_range_text(rows[j])} overlap",
+                           f"{ptr}/ranges/{j}", "each key must fall in one range only")
             return Ranges(name, desc, tuple(rows))
         if "grid" in spec:
             grid = spec["grid"]
@@ -279,6 +276,11 @@ class Builder:
     def input(self, name: str, spec: dict, ptr: str) -> Input:
         kind = spec["type"]
         low, high = spec.get("min"), spec.get("max")
+        for bound, value in (("min", low), ("max", high)):
+            if isinstance(value, float):  # the schema's "integer" lets 0.0 through; checks compare ints
+                self.error(E_BAD_DEFAULT, f"input '{name}': {bound} {value!r} is not a whole number",
+                           f"{ptr}/{bound}", f"write it without a decimal point: {bound}: {int(value)}"
+                           if value.is_integer() else None)
         if low is not None and high is not None and low > high:
             self.error(E_BAD_DEFAULT, f"input '{name}': min {low} is above max {high}", f"{ptr}/min")
         labels = spec.get("labels")
@@ -307,6 +309,16 @@ class Builder:
         if has_default and kind == "integer" and isinstance(default, str):
             if labels is None:
                 self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number", f"{ptr}/default")
+            elif isinstance(self.tables.get(labels), Ladder) and \
+                    default not in dict(self.tables[labels].entries):
+                self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number or a step "
+                           f"of the ladder '{labels}'", f"{ptr}/default")
+        wrong_type = _default_type_error(kind, default) if has_default else None
+        if wrong_type:
+            shown = str(default).lower() if isinstance(default, bool) else repr(default)
+            self.error(E_BAD_DEFAULT, f"input '{name}': default {shown} is {wrong_type}", f"{ptr}/default",
+                       "write true or false" if kind == "boolean" else
+                       "write a whole number (YAML 1.1 reads on/off/yes/no as true/false)")
         if kind == "choice" and not spec.get("choices"):
             self.error(E_BAD_DEFAULT, f"choice input '{name}' lists no choices", ptr,
                        "add choices: [one, two, ...]", key=True)
@@ -490,6 +502,18 @@ class Builder:
 _POOL_FUNCTIONS = frozenset({"count", "highest", "lowest"})  # the functions that look at single dice
 
 
+def _default_type_error(kind: str, default: Any) -> str | None:
+    """Why a default cannot be a value of an input of this type (None if it can).
+
+    The schema allows integer, boolean and text defaults for every type, so ``default: on``
+    on an integer (YAML reads true) would pass it and then fail every roll."""
+    if kind == "integer" and (isinstance(default, bool) or isinstance(default, float)):
+        return "not a whole number"
+    if kind == "boolean" and not isinstance(default, bool):
+        return "not true or false"
+    return None
+
+
 def _faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
     """The rolls of ``check`` passed to a function that looks at single dice (count, highest,
     lowest) in ``exprs``: by name, or by a name that may hold the roll whole (a let, the
@@ -550,7 +574,35 @@ def _literal(value: Any) -> str | None:
     return None
 
 
-def _overlap(a: RangeRow, b: RangeRow) -> bool:
+def overlapping_ranges(rows: list[RangeRow]) -> list[tuple[int, int]]:
+    """Pairs ``(i, j)``, ``i < j`` in file order, of overlapping ranges: each range that
+    overlaps an earlier-starting one, paired with the one of those that reaches furthest.
+
+    A sweep over the ranges sorted by their start, so a table of n rows costs n log n and
+    n - 1 calls of :func:`ranges_overlap` (comparing every pair made a 4,000-row table take
+    seconds to load). Every range that overlaps another is reported at least once."""
+    def start(i: int) -> float:
+        low = rows[i].low
+        return float("-inf") if low is None else low
+
+    found = []
+    reach: int | None = None  # of the ranges swept so far, the one ending last
+    for index in sorted(range(len(rows)), key=lambda i: (start(i), i)):
+        row = rows[index]
+        if row.low is not None and row.high is not None and row.low > row.high:
+            continue  # an empty range (reported above) overlaps nothing
+        if reach is not None and ranges_overlap(rows[reach], row):
+            found.append((min(reach, index), max(reach, index)))
+        if reach is None or _end(row) > _end(rows[reach]):
+            reach = index
+    return sorted(found, key=lambda pair: pair[1])
+
+
+def _end(row: RangeRow) -> float:
+    return float("inf") if row.high is None else row.high
+
+
+def ranges_overlap(a: RangeRow, b: RangeRow) -> bool:
     lo = max(x for x in (a.low, b.low, -(10**18)) if x is not None)
     hi = min(x for x in (a.high, b.high, 10**18) if x is not None)
     return lo <= hi

@@ -62,6 +62,7 @@ __all__ = [
     "E_MULTIPLE_DOCUMENTS",
     "E_BAD_KEY",
     "E_UNREADABLE",
+    "RULESET_SUFFIXES",
 ]
 
 # --- error codes (E3xx: YAML loading) -------------------------------------------------
@@ -984,13 +985,34 @@ def load_text(text: str | bytes, path: str | None = None,
     return builder.document()
 
 
+RULESET_SUFFIXES = (".yaml", ".yml")
+"""A ruleset file's name ends in one of these. Other files are not read at all, so that an
+error can never quote a line of a file that was not written to be read as a ruleset
+(``rulesengine roll /etc/passwd x``, ``/proc/self/environ``)."""
+
+
 def load_file(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Document:
-    """Read and load a ruleset file; the size limit is checked before reading it all."""
+    """Read and load a ruleset file; the size limit is checked before reading it all.
+
+    Only a regular file named ``*.yaml`` or ``*.yml`` is read. The file is opened without
+    blocking and its type checked on the open descriptor before any read, so a FIFO, a
+    device or a folder is refused at once instead of blocking for ever (and the check
+    cannot be raced by swapping the file between a ``stat`` and the ``open``)."""
     name = os.fsdecode(os.fspath(path))
+    if not name.lower().endswith(RULESET_SUFFIXES):
+        raise LoadError("not a ruleset file: its name does not end in .yaml or .yml", Location(name),
+                        hint="ruleset files are named <id>.yaml; rename the file if it is one",
+                        code=E_UNREADABLE)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:
-        with open(name, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            if stat.S_ISREG(info.st_mode) and info.st_size > limits.max_file_bytes:
+        descriptor = os.open(name, flags)
+        with open(descriptor, "rb") as handle:
+            info = os.fstat(descriptor)
+            if not stat.S_ISREG(info.st_mode):
+                raise LoadError(f"cannot read the file: it is {_file_kind(info.st_mode)}, not a regular file",
+                                Location(name), hint="give the path of a ruleset file (*.yaml)",
+                                code=E_UNREADABLE)
+            if info.st_size > limits.max_file_bytes:
                 raise _too_large(name, str(info.st_size), limits)
             data = handle.read(limits.max_file_bytes + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
@@ -1000,3 +1022,16 @@ def load_file(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Docum
     if len(data) > limits.max_file_bytes:
         raise _too_large(name, "more than " + str(limits.max_file_bytes), limits)
     return load_text(data, name, limits)
+
+
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a special file"

@@ -187,6 +187,21 @@ class Check:
     secret: Expr | None
     rules: tuple[str, ...] = ()
     pointer: str = ""
+    # Worked out once from the fields above: odds and validation ask for every outcome's
+    # success, and a scan per question made a check of 3,000 outcome rules quadratic.
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False, default=())
+    _success: dict = field(init=False, repr=False, compare=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        success: dict[str, bool] = {}
+        for o in self.outcomes:
+            success.setdefault(o.name, o.success)  # the first rule of a name decides
+        names = list(success)
+        for g in self.gates:
+            if g.outcome and g.outcome not in success and g.outcome not in names:
+                names.append(g.outcome)
+        object.__setattr__(self, "_names", tuple(names))
+        object.__setattr__(self, "_success", success)
 
     def input(self, name: str) -> Input | None:
         for i in self.inputs:
@@ -196,17 +211,11 @@ class Check:
 
     @property
     def outcome_names(self) -> tuple[str, ...]:
-        names = [o.name for o in self.outcomes]
-        for g in self.gates:
-            if g.outcome and g.outcome not in names:
-                names.append(g.outcome)
-        return tuple(names)
+        """The outcomes' names in file order (each once), then the gates' own outcomes."""
+        return self._names
 
     def outcome_success(self, name: str) -> bool:
-        for o in self.outcomes:
-            if o.name == name:
-                return o.success
-        return False
+        return self._success.get(name, False)
 
 
 # ---- procedures ---------------------------------------------------------------------------

@@ -73,6 +73,8 @@ def _diagnostic(doc: Document, error) -> Diagnostic:
     path = list(error.absolute_path)
     pointer = to_pointer(path)
     v = error.validator
+    if "propertyNames" in error.absolute_schema_path and v in ("type", "pattern"):
+        return _bad_name(doc, path, error.instance)
     if v == "additionalProperties":
         allowed = list(error.schema.get("properties", {}))
         extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
@@ -107,9 +109,7 @@ def _diagnostic(doc: Document, error) -> Diagnostic:
         return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not a valid name{_where(path)}",
                           doc.location(pointer), "use lower case letters, digits and _ (snake_case)")
     if v == "propertyNames":
-        return Diagnostic(E_BAD_VALUE, f"'{error.instance}' is not a valid name{_where(path)}",
-                          doc.location(to_pointer(path + [error.instance]), key=True),
-                          "use lower case letters, digits and _ (snake_case), starting with a letter")
+        return _bad_name(doc, path, error.instance)
     if v in ("minimum", "maximum", "minItems", "maxItems", "minProperties", "minLength"):
         return Diagnostic(E_BAD_VALUE, f"{error.message}{_where(path)}", doc.location(pointer),
                           error.schema.get("description"))
@@ -118,6 +118,24 @@ def _diagnostic(doc: Document, error) -> Diagnostic:
                           doc.location(pointer), error.schema.get("description"))
     return Diagnostic(E_SCHEMA, f"{error.message}{_where(path)}", doc.location(pointer),
                       error.schema.get("description"))
+
+
+def _bad_name(doc: Document, path: list, key: Any) -> Diagnostic:
+    """A mapping key where a name is expected that is not one, at the key itself.
+
+    YAML reads ``16:`` or ``on:`` as a number or a boolean; a name must be text, else every
+    later step that treats names as text (hints, lookups, ``name=value`` inputs) would
+    fail."""
+    where = _where(path)
+    pointer = to_pointer(path + [key])
+    if not isinstance(key, str):
+        return Diagnostic(E_BAD_VALUE, f"the key {key!r} is not text, so it cannot be a name{where}",
+                          doc.location(pointer, key=True),
+                          f"use a name such as 'n{key}' (lower case letters, digits and _, starting "
+                          "with a letter)")
+    return Diagnostic(E_BAD_VALUE, f"{_describe(key)} is not a valid name{where}",
+                      doc.location(pointer, key=True),
+                      "use lower case letters, digits and _ (snake_case), starting with a letter")
 
 
 def _most_relevant(error):
