@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..errors import DiceSyntaxError, LimitError, Location
 from ..limits import DEFAULT_LIMITS, Limits
+from ..numerals import ASCII_DIGITS_HINT, whole_number
 from . import ast
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
@@ -257,7 +258,7 @@ class _Builder:
                 locate(self.text, pos, pos + len(digits)),
                 f"numbers are limited to {self.limits.max_magnitude:,}",
             )
-        return int(digits)
+        return whole_number(digits)  # the one rule for numbers typed in and out of expressions
 
     def keep(self, c):
         tok, num = c
@@ -419,7 +420,8 @@ def _precheck(text: str, limits: Limits) -> None:
             f"expressions are limited to {limits.max_expression_length:,} characters",
         )
     if not text.strip():
-        raise DiceSyntaxError("empty expression", None, "write a dice expression such as 3d6+2")
+        raise DiceSyntaxError("empty expression", locate(text, 0, max(1, len(text))),
+                              "write a dice expression such as 3d6+2")
     depth = 0
     for i, ch in enumerate(text):
         if ch in "({[":
@@ -495,7 +497,7 @@ def _too_deep_at(node: ast.Node, bound: int) -> int:
 def _bad_character(text: str, pos: int) -> DiceSyntaxError:
     ch = text[pos]
     if ch.isdigit() or unicodedata.category(ch) == "Nd":
-        hint = "write digits as ASCII 0-9"
+        hint = ASCII_DIGITS_HINT
     elif unicodedata.category(ch)[0] == "C":
         hint = "remove the control character"
     elif ch in "×÷":
