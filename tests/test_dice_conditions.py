@@ -10,22 +10,19 @@ operator means what it says (issue 19: `==` meant "not equal").
 from __future__ import annotations
 
 import itertools
-import operator
 import re
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from oracle import CONDITION_MEANING as MEANING
 from rulesengine import dice
 from rulesengine.errors import DiceSyntaxError
 from rulesengine.expr import ast
 
 GRAMMAR = Path(dice.__file__).with_name("expr").joinpath("grammar.lark").read_text(encoding="utf-8")
 
-# What each operator means, written independently of the engine's table.
-MEANING = {"=": operator.eq, "==": operator.eq, "!=": operator.ne, "<": operator.lt,
-           "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 EXPLOSION_MARKS = ("!", "!!", "!p")
 CONDITION_MARKS = ("r", "ro", "cs", "cf")  # a condition is required after these
 ARITHMETIC = ("+", "-", "*", "/")

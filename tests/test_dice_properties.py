@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from oracle import product_dist, replay_dist
+from oracle import CONDITION_MEANING as MEANING, product_dist, replay_dist
 from rulesengine import dice
 from rulesengine.errors import RulesEngineError
 from rulesengine.limits import DEFAULT_LIMITS
@@ -191,9 +191,6 @@ def test_sampler_frequencies_agree_with_exact_odds(text):
 
 # ---- every condition operator and every explosion mark against brute force ---------------------
 
-# What each condition operator means, written independently of the engine's table.
-MEANING = {"=": operator.eq, "==": operator.eq, "!=": operator.ne, "<": operator.lt,
-           "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 FACE_SETS = [(1, 2, 3, 4), (-1, 0, 1), (1, 1, 2, 5)]
 
 
