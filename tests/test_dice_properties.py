@@ -164,6 +164,10 @@ def _chi2_critical(df: int, z: float = 3.719) -> float:
 @pytest.mark.parametrize("text", [
     "3d6", "4d6kh3", "2d20kl1 + 5", "10d10cs>=8cf=1", "2d6!", "d6r<=2", "4dF", "d{1,1,2,3}",
     "3d6 > 3d6", "2d6!!kh1", "5d6ro1dl2",
+    # issue 19: `==` in conditions, and explosion marks followed by an operator (little
+    # truncation: sampled chains cut at the depth would land among the exact values)
+    "10d10cs==10", "4d6r==1", "d20!==20", "1d6! >= 5", "dF! - 1", "1d6!-1",
+    "d{2,2,2,2,2,3}!p!=2", "d6!!==1 < 4",
 ])
 def test_sampler_frequencies_agree_with_exact_odds(text):
     e = dice.parse(text)
