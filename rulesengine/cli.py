@@ -29,26 +29,33 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _faces(text: str) -> list[int]:
+    from .numerals import whole_number
+
     try:
-        faces = [int(x) for x in text.replace(" ", "").split(",") if x != ""]
+        faces = [whole_number(x) for x in text.replace(" ", "").split(",") if x != ""]
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"invalid faces {text!r}: give whole numbers separated by commas, e.g. 3,5,6") from None
+            f"invalid faces {text!r}: give whole numbers (ASCII digits 0-9) separated by commas, "
+            "e.g. 3,5,6") from None
     if not faces:
         raise argparse.ArgumentTypeError("no faces given: e.g. --faces 3,5,6")
     return faces
 
 
 def _seed(text: str) -> int:
+    from .numerals import whole_number
+
     try:
-        return int(text)
+        return whole_number(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: give a whole number") from None
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: give a whole number (ASCII digits 0-9)") from None
 
 
 def _depth(text: str) -> int:
+    from .numerals import whole_number
+
     try:
-        value = int(text)
+        value = whole_number(text)
     except ValueError:
         value = -1
     if value < 0:
@@ -59,6 +66,7 @@ def _depth(text: str) -> int:
 def _assignments(items: Sequence[str]) -> dict[str, Any]:
     """``name=value`` words: whole numbers or true/false."""
     from .errors import UsageError
+    from .numerals import ASCII_DIGITS_HINT, whole_number
 
     env: dict[str, Any] = {}
     for item in items:
@@ -72,10 +80,10 @@ def _assignments(items: Sequence[str]) -> dict[str, Any]:
             env[name] = False
         else:
             try:
-                env[name] = int(raw)
+                env[name] = whole_number(raw)
             except ValueError:
                 raise UsageError(f"{name}={raw!r} is not a whole number or true/false",
-                                 hint=f"e.g. {name}=3") from None
+                                 hint=f"e.g. {name}=3; {ASCII_DIGITS_HINT}") from None
     return env
 
 
@@ -267,6 +275,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _split_inputs(items: Sequence[str]) -> tuple[dict[str, str], dict[int, dict[str, str]]]:
     """``name=value`` words, and ``partyN.name=value`` words grouped by party."""
     from .errors import UsageError
+    from .numerals import whole_number
 
     plain: dict[str, str] = {}
     parties: dict[int, dict[str, str]] = {}
@@ -277,7 +286,7 @@ def _split_inputs(items: Sequence[str]) -> tuple[dict[str, str], dict[int, dict[
         if name.startswith("party") and "." in name:
             head, _, key = name.partition(".")
             try:
-                index = int(head[5:])
+                index = whole_number(head[5:])
             except ValueError:
                 raise UsageError(f"bad party in {item!r}", hint="write party1.skill=12") from None
             if index < 1 or not key:
@@ -363,6 +372,30 @@ COMMANDS = {"dice": _cmd_dice, "validate": _cmd_validate, "schema": _cmd_schema,
             "show": _cmd_show, "export": _cmd_export, "roll": _cmd_roll, "odds": _cmd_odds}
 
 
+def _protect_leading_minus(argv: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Let ``rulesengine dice -1d6`` mean the expression -1d6.
+
+    argparse reads any word that starts with ``-`` (other than a plain negative number) as
+    an option, so ``-1d6`` failed with "the following arguments are required". The dice
+    command's only short option is ``-h`` and its others start with ``--``, so a word
+    after ``dice`` that starts with one ``-`` is never an option: it is passed to argparse
+    behind a space (which argparse does not read as an option) and given back unchanged
+    afterwards. Returns the words to parse and {protected word: original word}.
+    """
+    if not argv or argv[0] != "dice":
+        return argv, {}
+    words, protected = [argv[0]], {}
+    for i, word in enumerate(argv[1:], start=1):
+        if word == "--":
+            words.extend(argv[i:])
+            break
+        if len(word) > 1 and word[0] == "-" and word[1] != "-" and word != "-h":
+            protected[" " + word] = word
+            word = " " + word
+        words.append(word)
+    return words, protected
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Everything it prints goes through :class:`echo.TerminalWriter`, so no
     text from a ruleset or an argument can drive the terminal (docs/errors.md)."""
@@ -383,10 +416,13 @@ def _main(argv: Sequence[str] | None) -> int:
     except (AttributeError, ValueError):
         pass
     parser = build_parser()
+    words, protected = _protect_leading_minus(list(sys.argv[1:] if argv is None else argv))
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if getattr(args, "expression", None) in protected:
+        args.expression = protected[args.expression]
     if args.version:
         from . import __version__
 

@@ -13,6 +13,7 @@ Two oracles:
 from __future__ import annotations
 
 import itertools
+import operator
 from collections import defaultdict
 from fractions import Fraction
 from typing import Any, Callable, Iterable
@@ -21,6 +22,12 @@ from rulesengine import dice
 from rulesengine.errors import DiceEvalError
 from rulesengine.limits import DEFAULT_LIMITS, Limits
 from rulesengine.dice.pool import FacesError
+
+
+# What each die-condition operator means (`cs>=8`, `r==1`), written with Python's operators
+# and independently of the engine's table, for tests to compare against.
+CONDITION_MEANING = {"=": operator.eq, "==": operator.eq, "!=": operator.ne, "<": operator.lt,
+                     "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 def product_dist(faces_per_die: Iterable[Iterable[int]], fn: Callable[..., Any]) -> dict:

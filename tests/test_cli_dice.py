@@ -102,6 +102,47 @@ def test_bad_input_exits_1_and_usage_errors_exit_2(capsys, argv, code, needle):
     assert "Traceback" not in err and out == ""
 
 
+@pytest.mark.parametrize("value", ["١٢", "１２", "1_2", "12٢"])
+def test_numbers_on_the_command_line_are_ascii_digits_as_in_the_dice_language(capsys, value):
+    """Issue 19: `skill=١٢`, `1_2` and full-width digits were read by int() although the
+    dice language refuses them; one rule (rulesengine.numerals) now serves both."""
+    got, out, err = run(capsys, "dice", "3d6 <= skill", f"skill={value}", "--seed", "1")
+    assert (got, out) == (2, "") and "ASCII 0-9" in err
+    got, _, err = run(capsys, "dice", "3d6", "--seed", value)
+    assert got == 2 and "ASCII digits 0-9" in err
+    got, _, err = run(capsys, "dice", "3d6", "--faces", f"1,2,{value}")
+    assert got == 2 and "ASCII digits 0-9" in err
+    got, _, err = run(capsys, "roll", "gurps-4e", "success_roll", f"skill={value}", "--seed", "1")
+    assert got == 1 and "not a whole number" in err and "ASCII 0-9" in err
+
+
+def test_a_ruleset_input_in_ascii_digits_still_rolls(capsys):
+    got, out, _ = run(capsys, "roll", "gurps-4e", "success_roll", "skill= 12", "--seed", "1")
+    assert got == 0 and "skill=12" in out
+
+
+@pytest.mark.parametrize("argv, trace", [
+    (["dice", "-1d6", "--faces", "4"], "-1d6 → -[4] = -4"),
+    (["dice", "--faces", "4", "-1d6+1"], "-1d6+1 → -[4] + 1 = -3"),
+    (["dice", "-x", "x=2"], "-x → -x:2 = -2"),
+    (["dice", "4dF", "--faces", "-1,0,1,1"], "4dF → [-1, 0, 1, 1] = 1"),
+    (["dice", "--", "-1d6", "--faces", "4"], None),
+])
+def test_an_expression_may_start_with_a_minus(capsys, argv, trace):
+    """Issue 19: `rulesengine dice -1d6` was read as an unknown option. After `--` every word
+    is an argument, as in any command (so `--faces` there is a name=value mistake)."""
+    got, out, err = run(capsys, *argv)
+    if trace is None:
+        assert got == 2 and "expected name=value, got '--faces'" in err
+    else:
+        assert (got, out.strip(), err) == (0, trace, "")
+
+
+def test_dice_help_still_works(capsys):
+    got, out, _ = run(capsys, "dice", "-h")
+    assert got == 0 and "usage: rulesengine dice" in out
+
+
 def test_error_shows_a_caret_and_a_hint(capsys):
     _, _, err = run(capsys, "dice", "3d6kk3")
     assert err.splitlines() == [

@@ -35,8 +35,8 @@ def error_of(text, **kwargs):
     ("(3d6", "E101", 4, "expression ends too early", "')'"),
     ("3d6)", "E101", 4, "unexpected ')'", "no matching '('"),
     ("3d6 4", "E101", 5, "unexpected '4'", None),
-    ("", "E101", None, "empty expression", None),
-    ("   ", "E101", None, "empty expression", None),
+    ("", "E101", 1, "empty expression", "3d6+2"),  # issue 19: had no column
+    ("   ", "E101", 1, "empty expression", "3d6+2"),
     ("1\x002", "E105", 2, "unexpected character '\\x00'", "control character"),
     ("４d6", "E105", 1, "unexpected character '４'", "ASCII 0-9"),
     ("3d6 × 2", "E105", 5, "unexpected character '×'", "use * and /"),

@@ -9,7 +9,9 @@ frequencies pass a chi-square test against the exact odds (fixed seed: not flaky
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
+import operator
 import random
 from collections import Counter
 from fractions import Fraction
@@ -18,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from oracle import replay_dist
+from oracle import CONDITION_MEANING as MEANING, product_dist, replay_dist
 from rulesengine import dice
 from rulesengine.errors import RulesEngineError
 from rulesengine.limits import DEFAULT_LIMITS
@@ -27,26 +29,39 @@ SMALL = dataclasses.replace(DEFAULT_LIMITS, explode_depth=1, reroll_depth=2, max
 
 # ---- a generator for the grammar ------------------------------------------------------------
 
-conds = st.builds(lambda op, v: f"{op}{v}", st.sampled_from(["", "=", ">=", "<=", ">", "<", "!="]),
-                  st.integers(-1, 7))
+# Every spelling of a condition the grammar accepts (test_dice_conditions checks this list
+# against the grammar), and a bare number, which is never negative.
+CONDITION_OPERATORS = ("=", "==", "!=", "<", "<=", ">", ">=")
+conds = st.one_of(
+    st.builds(lambda op, v: f"{op}{v}", st.sampled_from(CONDITION_OPERATORS), st.integers(-1, 7)),
+    st.integers(0, 7).map(str),
+)
 modifiers = st.one_of(
     st.builds(lambda k, n: f"{k}{n}", st.sampled_from(["kh", "kl", "dh", "dl"]),
               st.sampled_from(["", "1", "2", "3"])),
-    st.builds(lambda e, c: f"{e}{c}", st.sampled_from(["!", "!!", "!p"]), st.sampled_from(["", ">=3", "=4", "=1"])),
+    st.builds(lambda e, c: f"{e}{c}", st.sampled_from(["!", "!!", "!p"]), st.one_of(st.just(""), conds)),
     st.builds(lambda r, c: f"{r}{c}", st.sampled_from(["r", "ro"]), conds),
     st.builds(lambda c, cond: f"{c}{cond}", st.sampled_from(["cs", "cf"]), conds),
     st.builds(lambda c, n: f"{c}{n}", st.sampled_from(["min", "max"]), st.integers(0, 6)),
 )
-dies = st.sampled_from(["d2", "d3", "d4", "d6", "dF", "d{1,1,2}", "d{-1,0,1,3}", "d%", "d1", "d0"])
+dies = st.sampled_from(["d2", "d3", "d4", "d6", "dF", "d{1,1,2}", "d{-1,0,1,3}", "d%", "d1", "d0", "d(x)"])
 dice_terms = st.builds(
     lambda n, d, mods: f"{n}{d}{''.join(mods)}",
     st.sampled_from(["", "1", "2", "3", "0", "(x)"]), dies, st.lists(modifiers, max_size=2))
-leaves = st.one_of(dice_terms, st.integers(-5, 20).map(str), st.sampled_from(["x", "y", "flag", "true"]))
+leaves = st.one_of(dice_terms, st.integers(-5, 20).map(str), st.sampled_from(["x", "y", "flag", "true", "false"]))
+
+# Every binary operator of the grammar. Symbols are written with and without spaces, so that
+# an operator right after an explosion mark or a condition (`2d6!-1`, `d6!>=3<2`, `d6! >=4`)
+# is generated too; words need spaces.
+BINARY_SYMBOLS = ("+", "-", "*", "/", "<", "<=", ">", ">=", "==", "!=")
+SPACINGS = ("{a} {op} {b}", "{a}{op}{b}", "{a} {op}{b}", "{a}{op} {b}")
 
 
 def _combine(children):
-    binary = st.builds(lambda a, op, b: f"{a} {op} {b}", children,
-                       st.sampled_from(["+", "-", "*", "/", "<", ">=", "==", "!=", "and", "or"]), children)
+    binary = st.one_of(
+        st.builds(lambda a, op, spacing, b: spacing.format(a=a, op=op, b=b), children,
+                  st.sampled_from(BINARY_SYMBOLS), st.sampled_from(SPACINGS), children),
+        st.builds(lambda a, op, b: f"{a} {op} {b}", children, st.sampled_from(["and", "or"]), children))
     unary = st.builds(lambda op, a: f"{op}{a}", st.sampled_from(["-", "not ", "+"]), children)
     call = st.builds(lambda f, args: f"{f}({', '.join(args)})",
                      st.sampled_from(["min", "max", "abs", "ceil", "floor", "round"]),
@@ -149,6 +164,10 @@ def _chi2_critical(df: int, z: float = 3.719) -> float:
 @pytest.mark.parametrize("text", [
     "3d6", "4d6kh3", "2d20kl1 + 5", "10d10cs>=8cf=1", "2d6!", "d6r<=2", "4dF", "d{1,1,2,3}",
     "3d6 > 3d6", "2d6!!kh1", "5d6ro1dl2",
+    # issue 19: `==` in conditions, and explosion marks followed by an operator (little
+    # truncation: sampled chains cut at the depth would land among the exact values)
+    "10d10cs==10", "4d6r==1", "d20!==20", "1d6! >= 5", "dF! - 1", "1d6!-1",
+    "d{2,2,2,2,2,3}!p!=2", "d6!!==1 < 4",
 ])
 def test_sampler_frequencies_agree_with_exact_odds(text):
     e = dice.parse(text)
@@ -172,3 +191,121 @@ def test_sampler_frequencies_agree_with_exact_odds(text):
         bins += 1
     assert bins >= 2
     assert stat < _chi2_critical(bins - 1), (text, stat, bins)
+
+
+# ---- every condition operator and every explosion mark against brute force ---------------------
+
+FACE_SETS = [(1, 2, 3, 4), (-1, 0, 1), (1, 1, 2, 5)]
+
+
+def _die(faces) -> str:
+    return "d{" + ",".join(map(str, faces)) + "}"
+
+
+def _condition(op: str, value: int) -> str:
+    return f"{op}{value}" if op else str(value)
+
+
+condition_parts = st.one_of(
+    st.tuples(st.sampled_from(sorted(MEANING)), st.integers(-1, 5)),
+    st.tuples(st.just(""), st.integers(0, 5)),  # a bare number: `cs3` means `cs=3`
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 3), st.sampled_from(FACE_SETS), st.sampled_from(["cs", "cf"]), condition_parts,
+       st.sampled_from(["", "kh2", "dl1", "min1", "max2"]))
+def test_counting_with_every_condition_operator_equals_brute_force(n, faces, kind, cond, extra):
+    """`NdS cs OP v` (and cf) equals counting the matching faces of every tuple of faces,
+    with the operator's meaning taken from Python, exactly and for every rolled tuple."""
+    op, value = cond
+    test = MEANING[op or "="]
+    sign = 1 if kind == "cs" else -1
+    text = f"{n}{_die(faces)}{extra}{kind}{_condition(op, value)}"
+
+    def kept(fs):
+        fs = [max(f, 1) if extra == "min1" else min(f, 2) if extra == "max2" else f for f in fs]
+        ranked = sorted(fs, reverse=True)
+        if extra == "kh2":
+            return ranked[:2]
+        if extra == "dl1":
+            return ranked[:-1]
+        return fs
+
+    def count(*fs):
+        return sign * sum(test(f, value) for f in kept(fs))
+
+    assert dice.odds(text).distribution == product_dist([faces] * n, count)
+    for fs in itertools.product(faces, repeat=n):
+        assert dice.roll(text, faces=list(fs)).total == count(*fs)
+
+
+def _reroll_dist(faces, test) -> dict:
+    """One die rerolled until its face no longer meets ``test``: uniform over the rest."""
+    left = [f for f in faces if not test(f)]
+    return product_dist([left], lambda f: f)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(FACE_SETS), condition_parts)
+def test_rerolling_with_every_condition_operator_equals_brute_force(faces, cond):
+    op, value = cond
+
+    def test(face):
+        return MEANING[op or "="](face, value)
+
+    assume(not all(test(f) for f in faces))  # rerolling every face is refused
+    text = f"{_die(faces)}r{_condition(op, value)}"
+    assert dice.odds(text).distribution == _reroll_dist(faces, test)
+    once = f"{_die(faces)}ro{_condition(op, value)}"
+    want = product_dist([faces, faces], lambda a, b: b if test(a) else a)
+    assert dice.odds(once).distribution == want
+
+
+DEPTH_ONE = dataclasses.replace(DEFAULT_LIMITS, explode_depth=1)
+FOLLOWERS = {  # an operator after a dice term and what it does, written in Python
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv,
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "==": operator.eq, "!=": operator.ne,
+}
+TRUNCATED = object()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(st.sampled_from(["!", "!!", "!p"]), st.sampled_from(FACE_SETS[:2] + [(1, 2, 3)]),
+       st.one_of(st.none(), condition_parts), st.sampled_from(sorted(FOLLOWERS)),
+       st.sampled_from([" {op} {k}", " {op}{k}", "{op}{k}"]), st.integers(1, 3))
+def test_every_explosion_mark_followed_by_an_operator_equals_brute_force(mark, faces, cond, follower,
+                                                                          spacing, k):
+    """An explosion mark, its optional condition, then an operator: the documented reading
+    (docs/dice-language.md, "Conditions") checked three ways at explode depth 1 — the exact
+    odds, every path of the rolling driver, and brute force over the two faces one die can
+    show. Glued comparisons right after a bare mark are conditions, not followers, and are
+    left to test_dice_conditions; so is the refused `!!=N`."""
+    glued = not spacing.startswith(" ")
+    assume(not (glued and cond is None and follower not in "+-*/"))
+    assume(not (glued and follower == "!="))  # a `!` touching the term is a mark: `d6!3!=1`
+    condition = "" if cond is None else _condition(*cond)
+    written = mark + condition
+    assume(not (written.startswith("!!=") and not written.startswith("!!==")))
+    explodes = (lambda f: f == max(faces)) if cond is None else (lambda f: MEANING[cond[0] or "="](f, cond[1]))
+    assume(not all(explodes(f) for f in faces))  # exploding on every face is refused
+    if cond is not None and MEANING[cond[0] or "="] is operator.eq:
+        assume(cond[1] in faces)  # exploding on a face the die lacks is refused
+    text = _die(faces) + mark + condition + spacing.format(op=follower, k=k)
+    penalty = 1 if mark == "!p" else 0
+
+    def outcome(first, second):
+        if not explodes(first):
+            total = first
+        elif explodes(second):
+            return TRUNCATED  # it would explode again past the depth
+        else:
+            total = first + second - penalty
+        return FOLLOWERS[follower](total, k)
+
+    brute = product_dist([faces, faces], outcome)
+    want_cut = brute.pop(TRUNCATED, Fraction(0))
+    odds = dice.Expression(text, DEPTH_ONE).odds()
+    assert (odds.distribution, odds.truncated) == (brute, want_cut)
+    assert replay_dist(text, limits=DEPTH_ONE) == (brute, want_cut)

@@ -9,8 +9,10 @@ here rolls dice or formats output.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
-from typing import Union
+from types import MappingProxyType
+from typing import Callable, Mapping, Union
 
 Span = tuple[int, int]
 
@@ -48,26 +50,39 @@ class Die:
         return max(self.custom) if self.custom is not None else self.sides  # type: ignore[return-value]
 
 
+# The test behind every comparison a die condition may be written with. The grammar's
+# condition operators and this table must list the same spellings (a test checks it); a
+# Cond with any other operator cannot be made, so a missing entry fails loudly instead of
+# falling back to some other test.
+CONDITION_TESTS: Mapping[str, Callable[[int, int], bool]] = MappingProxyType({
+    "=": operator.eq,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+})
+
+
 @dataclass(frozen=True, slots=True)
 class Cond:
-    """A test on one die's face, e.g. ``>=8`` (op is one of = != < <= > >=)."""
+    """A test on one die's face, e.g. ``>=8``; ``op`` is a key of CONDITION_TESTS, kept as
+    written (``==`` and ``=`` both mean equal; a bare number is stored as ``=``)."""
 
     op: str
     value: int
 
+    def __post_init__(self) -> None:
+        if self.op not in CONDITION_TESTS:
+            raise ValueError(f"no test for the die condition operator {self.op!r}")
+
     def __call__(self, face: int) -> bool:
-        op, v = self.op, self.value
-        if op == "=":
-            return face == v
-        if op == ">=":
-            return face >= v
-        if op == "<=":
-            return face <= v
-        if op == ">":
-            return face > v
-        if op == "<":
-            return face < v
-        return face != v
+        return CONDITION_TESTS[self.op](face, self.value)
+
+    @property
+    def is_equality(self) -> bool:
+        return CONDITION_TESTS[self.op] is operator.eq
 
     def text(self) -> str:
         return f"{self.op}{self.value}"
@@ -82,6 +97,9 @@ class Keep:
     span: Span
 
 
+EXPLODE_MARKS: Mapping[str, str] = MappingProxyType({"explode": "!", "compound": "!!", "penetrate": "!p"})
+
+
 @dataclass(frozen=True, slots=True)
 class Explode:
     """``!`` adds a die, ``!!`` adds to the same die, ``!p`` adds a die worth one less."""
@@ -89,6 +107,16 @@ class Explode:
     kind: str  # "explode" | "compound" | "penetrate"
     cond: Cond | None  # None: on the die's highest face
     span: Span
+
+    def text(self) -> str:
+        """The mark and its condition in a form that reads back the same: ``!!`` then
+        ``=N`` would be ambiguous with ``!`` then ``!=N``, so it is written ``!!==N``."""
+        mark = EXPLODE_MARKS[self.kind]
+        if self.cond is None:
+            return mark
+        if self.kind == "compound" and self.cond.is_equality:
+            return f"{mark}=={self.cond.value}"
+        return mark + self.cond.text()
 
 
 @dataclass(frozen=True, slots=True)

@@ -368,8 +368,7 @@ def _dice_text(node: ast.Dice, die: ast.Die | None = None) -> str:
         if isinstance(m, ast.Keep):
             mods.append(f"{m.kind}{m.n}")
         elif isinstance(m, ast.Explode):
-            mods.append({"explode": "!", "compound": "!!", "penetrate": "!p"}[m.kind]
-                        + (m.cond.text() if m.cond else ""))
+            mods.append(m.text())
         elif isinstance(m, ast.Reroll):
             mods.append(("ro" if m.once else "r") + m.cond.text())
         elif isinstance(m, ast.CountDice):

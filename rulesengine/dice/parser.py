@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..errors import DiceSyntaxError, LimitError, Location
 from ..limits import DEFAULT_LIMITS, Limits
+from ..numerals import ASCII_DIGITS_HINT, whole_number
 from . import ast
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
@@ -29,6 +30,11 @@ E_BAD_DIE = "E102"
 E_BAD_MODIFIER = "E103"
 E_CHAINED_COMPARISON = "E104"
 E_BAD_CHARACTER = "E105"
+
+# A modifier token of the grammar (EXPLODE, REROLL, COUNT) taken apart: the lexer has
+# already decided which text belongs to the modifier; this names the pieces.
+_MODIFIER_TEXT = re.compile(
+    r"(?P<mark>ro|r|cs|cf|!!|!p|!)\s*(?P<op>==|!=|>=|<=|>|<|=)?\s*(?P<minus>-\s*)?(?P<num>[0-9]*)\Z")
 
 MODIFIER_NAMES = ("kh", "kl", "dh", "dl", "ro", "r", "cs", "cf", "min", "max", "!", "!!", "!p")
 
@@ -103,14 +109,7 @@ class _Builder:
         return DiceSyntaxError(message, locate(self.text, *span), hint, code)
 
     def _int(self, token) -> int:
-        if len(token) > 18 or int(token) > self.limits.max_magnitude:
-            raise LimitError(
-                f"number {str(token)[:20]}{'...' if len(token) > 20 else ''} is too large",
-                "max_magnitude",
-                locate(self.text, token.start_pos, token.end_pos),
-                f"numbers are limited to {self.limits.max_magnitude:,}",
-            )
-        return int(token)
+        return self._int_at(str(token), token.start_pos)
 
     # -- expressions ----------------------------------------------------------------------
     def number(self, c):
@@ -218,16 +217,48 @@ class _Builder:
     def neg_face(self, c):
         return -self._int(c[1])
 
-    def cmp(self, c):
-        return c[0]
+    def _condition(self, token, required: bool) -> tuple[str, ast.Cond | None]:
+        """Split a modifier token (``!>=5``, ``r1``, ``cs==6``) into its mark and condition,
+        enforcing the rule of docs/dice-language.md: the condition follows the mark with
+        no space, and a bare number is never negative."""
+        text, start = str(token), token.start_pos
+        parts = _MODIFIER_TEXT.match(text)
+        assert parts is not None, f"grammar and _MODIFIER_TEXT disagree on {text!r}"
+        mark, op, minus, digits = parts["mark"], parts["op"], parts["minus"], parts["num"]
+        span = (start, token.end_pos)
+        compact = f"{mark}{op or ''}{'-' if minus else ''}{digits}"
+        if not (op or minus or digits):
+            if required:
+                raise self._fail(f"'{mark}' needs a condition", span,
+                                 f"write it right after '{mark}', e.g. {mark}1 or {mark}>=5", E_BAD_MODIFIER)
+            return mark, None
+        if op and not digits:
+            raise self._fail(f"'{mark}{op}' needs a number", span, _needs_number_hint(mark, op),
+                             E_BAD_MODIFIER)
+        if any(ch.isspace() for ch in text):
+            alternative = (f", or '{mark} {op} {'-' if minus else ''}{digits}' to compare"
+                           if mark.startswith("!") else "")
+            raise self._fail(f"a space inside the condition '{text}'", span,
+                             f"write '{compact}' with no space{alternative}", E_BAD_MODIFIER)
+        if minus and not op:
+            raise self._fail(f"'{mark}-{digits}': a bare condition cannot be negative", span,
+                             f"for the face -{digits} write {mark}=-{digits}", E_BAD_MODIFIER)
+        if mark == "!!" and op == "=":
+            raise self._fail(f"'{text}' is ambiguous: '!!' then '={digits}', or '!' then '!={digits}'",
+                             span, f"write !!=={digits} to compound on {digits}; to explode on every "
+                             f"face but {digits}, use a range such as !>{digits}", E_BAD_MODIFIER)
+        value = self._int_at(digits, start + parts.start("num"))
+        return mark, ast.Cond(op or "=", -value if minus else value)
 
-    def cond(self, c):
-        op, num = c
-        return ast.Cond(str(op) if op is not None else "=", self._int(num)), _span(op, num)
-
-    def neg_cond(self, c):
-        op, _minus, num = c
-        return ast.Cond(str(op) if op is not None else "=", -self._int(num)), _span(op, num)
+    def _int_at(self, digits: str, pos: int) -> int:
+        if len(digits) > 18 or int(digits) > self.limits.max_magnitude:
+            raise LimitError(
+                f"number {digits[:20]}{'...' if len(digits) > 20 else ''} is too large",
+                "max_magnitude",
+                locate(self.text, pos, pos + len(digits)),
+                f"numbers are limited to {self.limits.max_magnitude:,}",
+            )
+        return whole_number(digits)  # the one rule for numbers typed in and out of expressions
 
     def keep(self, c):
         tok, num = c
@@ -239,19 +270,17 @@ class _Builder:
         return ast.Keep(str(tok), n, span)
 
     def explode(self, c):
-        tok, cond = c
-        kind = {"!": "explode", "!!": "compound", "!p": "penetrate"}[str(tok)]
-        if cond is None:
-            return ast.Explode(kind, None, _span(tok))
-        return ast.Explode(kind, cond[0], _span(tok, cond[1]))
+        mark, cond = self._condition(c[0], required=False)
+        kind = {"!": "explode", "!!": "compound", "!p": "penetrate"}[mark]
+        return ast.Explode(kind, cond, _span(c[0]))
 
     def reroll(self, c):
-        tok, cond = c
-        return ast.Reroll(str(tok) == "ro", cond[0], _span(tok, cond[1]))
+        mark, cond = self._condition(c[0], required=True)
+        return ast.Reroll(mark == "ro", cond, _span(c[0]))
 
     def count_mod(self, c):
-        tok, cond = c
-        return ast.CountDice(str(tok) == "cf", cond[0], _span(tok, cond[1]))
+        mark, cond = self._condition(c[0], required=True)
+        return ast.CountDice(mark == "cf", cond, _span(c[0]))
 
     def clamp(self, c):
         tok, num = c
@@ -308,7 +337,7 @@ def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
         if every_face([cond]):
             raise fail(f"'{text[m.span[0]:m.span[1]]}' explodes on every face of {die.text}, forever",
                        m.span, "explode on some faces only, e.g. !=6 or !>=5")
-        if m.cond is not None and m.cond.op == "=" and faces is not None and m.cond.value not in faces:
+        if m.cond is not None and m.cond.is_equality and faces is not None and m.cond.value not in faces:
             raise fail(f"{die.text} has no face {m.cond.value} to explode on", m.span,
                        "for a comparison, put a space before it: '3d6 != 10'")
     if rerolls and len({m.once for m in rerolls}) > 1:
@@ -391,7 +420,8 @@ def _precheck(text: str, limits: Limits) -> None:
             f"expressions are limited to {limits.max_expression_length:,} characters",
         )
     if not text.strip():
-        raise DiceSyntaxError("empty expression", None, "write a dice expression such as 3d6+2")
+        raise DiceSyntaxError("empty expression", locate(text, 0, max(1, len(text))),
+                              "write a dice expression such as 3d6+2")
     depth = 0
     for i, ch in enumerate(text):
         if ch in "({[":
@@ -467,7 +497,7 @@ def _too_deep_at(node: ast.Node, bound: int) -> int:
 def _bad_character(text: str, pos: int) -> DiceSyntaxError:
     ch = text[pos]
     if ch.isdigit() or unicodedata.category(ch) == "Nd":
-        hint = "write digits as ASCII 0-9"
+        hint = ASCII_DIGITS_HINT
     elif unicodedata.category(ch)[0] == "C":
         hint = "remove the control character"
     elif ch in "×÷":
@@ -492,9 +522,43 @@ def closest(word: str, candidates) -> str | None:
     return best
 
 
+# An explosion mark and a comparison with no number (`d6!>=x`, `d6!=`), or a mark, a space
+# and a number (`d6! 6`), just before a token the parser cannot take.
+_DANGLING_CONDITION = re.compile(r"(?<!\s)(?P<mark>!!|!p|!)(?P<op>==|!=|>=|<=|>|<|=)\s*\Z")
+_SPACED_CONDITION = re.compile(r"(?<!\s)(?P<mark>!!|!p|!)\s+\Z")
+
+
+def _needs_number_hint(mark: str, op: str) -> str:
+    hint = f"write e.g. {mark}{op}5"
+    if op != "=":
+        hint += f"; to compare, put a space before the comparison: '{mark} {op} x'"
+    return hint
+
+
+def _misplaced_condition(text: str, tok) -> DiceSyntaxError | None:
+    """The error for a condition torn from its explosion mark, or None if that is not it."""
+    pos = len(text) if tok.type == "$END" else tok.start_pos
+    dangling = _DANGLING_CONDITION.search(text[:pos])
+    if dangling:
+        mark, op = dangling["mark"], dangling["op"]
+        return DiceSyntaxError(
+            f"'{mark}{op}' needs a number", locate(text, dangling.start(), dangling.end("op")),
+            _needs_number_hint(mark, op), E_BAD_MODIFIER)
+    spaced = _SPACED_CONDITION.search(text[:pos])
+    if spaced and tok.type == "INT":
+        mark = spaced["mark"]
+        return DiceSyntaxError(
+            f"a space between '{mark}' and its condition", locate(text, spaced.start(), tok.end_pos),
+            f"write '{mark}{tok}' with no space, or an operator such as '{mark} + {tok}'", E_BAD_MODIFIER)
+    return None
+
+
 def _unexpected_token(text: str, exc) -> DiceSyntaxError:
     tok = exc.token
     expected = set(getattr(exc, "expected", ()) or ())
+    misplaced = _misplaced_condition(text, tok)
+    if misplaced is not None:
+        return misplaced
     if tok.type == "$END":
         pos = len(text.rstrip())
         words = _expected_words(expected)

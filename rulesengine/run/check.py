@@ -25,6 +25,7 @@ from ..dice.evaluate import E_FACES, Context, Exact, compile_expression
 from ..dice import ast
 from ..dice.parser import closest
 from ..limits import DEFAULT_LIMITS, Limits
+from ..numerals import ASCII_DIGITS_HINT, whole_number
 from ..rules.model import Check, Expr, Grid, Input, Ladder, RulesetModel
 from ..dice.pool import (DiceCounter, DiceLimitReached, DieRoll, FacesError, FacesSource, PoolRoll, PoolSpec,
                    RandomSource, dice_pool_dist, dice_source, faces_dist, roll_dice_pool)
@@ -295,7 +296,7 @@ class CheckRunner:
         elif isinstance(value, str):
             text = value.strip()
             try:
-                number = int(text)
+                number = whole_number(text)  # ASCII digits, as in the dice language
             except ValueError:
                 number = self._label(spec, text)
         if number is None:
@@ -312,7 +313,9 @@ class CheckRunner:
     def _label(self, spec: Input, text: str) -> int:
         table = self.model.tables.get(spec.labels) if spec.labels else None
         if table is None:
-            raise InputError(f"{spec.name}={_short(text)} is not a whole number", hint=describe_input(spec))
+            digits = any(ch.isdigit() or ch == "_" for ch in text)
+            raise InputError(f"{spec.name}={_short(text)} is not a whole number",
+                             hint=describe_input(spec) + (f"; {ASCII_DIGITS_HINT}" if digits else ""))
         if isinstance(table, Ladder):
             entries = dict(table.entries)
         elif isinstance(table, Grid):
