@@ -1,20 +1,119 @@
-"""Every diagnostic code once: its constant, and a one-line meaning.
+"""Every diagnostic code once: its constant, the error class that raises it, and its meaning.
 
-``docs/errors.md`` documents each code; a test keeps the two in step. Modules import the
-constant they raise, never a bare string, so a code can't be spelled two ways."""
+``docs/errors.md`` documents each code and ``tests/test_codes.py`` keeps the two in step:
+every code in the table is in the docs and the other way round, every code is raised by
+the one class named here, and no module spells a code as a bare string. Modules import the
+constant they raise.
+"""
 
 from __future__ import annotations
 
-# ---- building a ruleset (E5xx, W5xx) -------------------------------------------------------
-E_EXPRESSION = "E501"  # an expression that does not parse
-E_UNKNOWN_NAME = "E502"  # a name that is not an input, a value, a roll or a table
-E_UNKNOWN_REFERENCE = "E503"  # an outcome, table, check or roll that does not exist
-E_DUPLICATE = "E504"  # two things with one name
-E_BAD_TABLE = "E505"  # overlapping ranges, ragged grid rows
-E_BAD_DEFAULT = "E506"  # a default outside its bounds, min above max
-E_DICE_OUTSIDE_ROLL = "E507"  # dice written outside `roll`/`rolls`
-E_GATE_AFTER_ROLL = "E508"  # a gate (or secret) that looks at the dice
-E_BAD_CHOOSE = "E509"  # choose from something that is not a roll
-E_PROCEDURE = "E510"  # a procedure that can't be built or run as written
-W_UNREACHABLE = "W501"  # an outcome rule after a catch-all
-W_NO_CATCH_ALL = "W502"  # outcome rules that may all fail to match
+from typing import NamedTuple
+
+
+class Code(NamedTuple):
+    code: str
+    raised_as: str  # the class in rulesengine.errors that carries it; "warning" for W codes
+    meaning: str
+
+
+# ---- dice expressions: syntax (E1xx) ---------------------------------------------------------
+E_DICE_SYNTAX = "E101"
+E_BAD_DIE = "E102"
+E_BAD_MODIFIER = "E103"
+E_CHAINED_COMPARISON = "E104"
+E_BAD_CHARACTER = "E105"
+# ---- dice expressions: evaluation and limits (E2xx) -------------------------------------------
+E_EVAL = "E201"
+E_DIVISION_BY_ZERO = "E202"
+E_UNKNOWN_VARIABLE = "E203"
+E_FACES = "E204"
+E_UNKNOWN_FUNCTION = "E205"
+E_BAD_COUNT = "E206"
+E_LIMIT = "E210"
+# ---- reading the YAML file (E3xx) -------------------------------------------------------------
+E_YAML_SYNTAX = "E301"
+E_TOO_DEEP = "E302"
+E_DUPLICATE_KEY = "E303"
+E_ALIAS = "E304"
+E_TAG = "E305"
+E_FILE_TOO_LARGE = "E306"
+E_ENCODING = "E307"
+E_TAB = "E308"
+E_NOT_A_MAPPING = "E309"
+E_MULTIPLE_DOCUMENTS = "E310"
+E_BAD_KEY = "E311"
+E_UNREADABLE = "E312"
+# ---- the JSON Schema (E4xx) -------------------------------------------------------------------
+E_SCHEMA = "E401"
+E_UNKNOWN_KEY = "E402"
+E_MISSING_KEY = "E403"
+E_BAD_VALUE = "E404"
+# ---- the ruleset's meaning (E5xx, W5xx) -------------------------------------------------------
+E_EXPRESSION = "E501"
+E_UNKNOWN_NAME = "E502"
+E_UNKNOWN_REFERENCE = "E503"
+E_DUPLICATE = "E504"
+E_BAD_TABLE = "E505"
+E_BAD_DEFAULT = "E506"
+E_DICE_OUTSIDE_ROLL = "E507"
+E_GATE_AFTER_ROLL = "E508"
+E_BAD_CHOOSE = "E509"
+E_PROCEDURE = "E510"
+E_NOT_A_CONDITION = "E511"
+E_NO_OUTCOME = "E512"
+W_UNREACHABLE = "W501"
+W_NO_CATCH_ALL = "W502"
+W_UNREACHABLE_OUTCOME = "W503"
+# ---- inputs and usage (E6xx, E9xx) ------------------------------------------------------------
+E_INPUT = "E601"
+E_USAGE = "E901"
+
+CODES: dict[str, Code] = {c.code: c for c in (
+    Code(E_DICE_SYNTAX, "DiceSyntaxError", "syntax: something unexpected, or the expression ends too early"),
+    Code(E_BAD_DIE, "DiceSyntaxError", "an impossible die"),
+    Code(E_BAD_MODIFIER, "DiceSyntaxError", "an unknown or impossible modifier, or a condition not written right "
+                                            "after its mark"),
+    Code(E_CHAINED_COMPARISON, "DiceSyntaxError", "comparisons chained"),
+    Code(E_BAD_CHARACTER, "DiceSyntaxError", "a character the language doesn't use"),
+    Code(E_EVAL, "DiceEvalError", "a value of the wrong kind, or a wrong number of arguments"),
+    Code(E_DIVISION_BY_ZERO, "DiceEvalError", "division by zero (in exact odds: by any possible outcome)"),
+    Code(E_UNKNOWN_VARIABLE, "DiceEvalError", "an unknown name"),
+    Code(E_FACES, "DiceEvalError", "faces given for a roll: too few, too many, or impossible"),
+    Code(E_UNKNOWN_FUNCTION, "DiceEvalError", "an unknown function"),
+    Code(E_BAD_COUNT, "DiceEvalError", "a dice count or number of sides that is negative or not a number"),
+    Code(E_LIMIT, "LimitError", "a limit was hit; the message names it"),
+    Code(E_YAML_SYNTAX, "LoadError", "invalid YAML syntax"),
+    Code(E_TOO_DEEP, "LoadError", "mappings and lists nested more than max_yaml_depth levels"),
+    Code(E_DUPLICATE_KEY, "LoadError", "a key repeated in one mapping"),
+    Code(E_ALIAS, "LoadError", "too many aliases or alias expansion, an unknown or self-containing alias"),
+    Code(E_TAG, "LoadError", "a forbidden tag or a merge key"),
+    Code(E_FILE_TOO_LARGE, "LoadError", "the file is larger than max_file_bytes"),
+    Code(E_ENCODING, "LoadError", "bytes that are not UTF-8, or control characters YAML forbids"),
+    Code(E_TAB, "LoadError", "a tab used for indentation"),
+    Code(E_NOT_A_MAPPING, "LoadError", "an empty file, or a top level that is not a mapping"),
+    Code(E_MULTIPLE_DOCUMENTS, "LoadError", "more than one YAML document in a file"),
+    Code(E_BAD_KEY, "LoadError", "a key that is not text or a whole number"),
+    Code(E_UNREADABLE, "LoadError", "the file cannot be read, is not a regular file, or is not named *.yaml/*.yml"),
+    Code(E_SCHEMA, "SchemaError", "a value of the wrong type or shape"),
+    Code(E_UNKNOWN_KEY, "SchemaError", "a key the format doesn't have"),
+    Code(E_MISSING_KEY, "SchemaError", "a required key is missing"),
+    Code(E_BAD_VALUE, "SchemaError", "a value not among the allowed ones, out of range, or not a valid name"),
+    Code(E_EXPRESSION, "RulesetError", "an expression that does not parse"),
+    Code(E_UNKNOWN_NAME, "RulesetError", "a name or function that is not defined where it is used"),
+    Code(E_UNKNOWN_REFERENCE, "RulesetError", "a reference to an outcome, table, check or roll that does not exist"),
+    Code(E_DUPLICATE, "RulesetError", "two things with one name"),
+    Code(E_BAD_TABLE, "RulesetError", "a malformed table"),
+    Code(E_BAD_DEFAULT, "RulesetError", "an input default or bound that is out of range or of the wrong type"),
+    Code(E_DICE_OUTSIDE_ROLL, "RulesetError", "dice outside a check's roll/rolls"),
+    Code(E_GATE_AFTER_ROLL, "RulesetError", "a gate (or secret) that reads the dice"),
+    Code(E_BAD_CHOOSE, "RulesetError", "choose from something that is not a roll of the check"),
+    Code(E_PROCEDURE, "RulesetError", "a procedure that is incomplete or cannot be decided"),
+    Code(E_NOT_A_CONDITION, "RulesetError", "(when running) a condition that is not true or false"),
+    Code(E_NO_OUTCOME, "RulesetError", "(when running) no outcome rule matched"),
+    Code(W_UNREACHABLE, "warning", "an outcome rule after a catch-all can never apply"),
+    Code(W_NO_CATCH_ALL, "warning", "every outcome rule has a condition, so a roll may match none"),
+    Code(W_UNREACHABLE_OUTCOME, "warning", "an outcome that no input combination tried can reach"),
+    Code(E_INPUT, "InputError", "an input given to a check or procedure that it can't take"),
+    Code(E_USAGE, "UsageError", "a command-line usage error"),
+)}
