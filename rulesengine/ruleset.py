@@ -22,17 +22,13 @@ from .errors import Diagnostic, InputError, RulesetError, SchemaError
 from .expr.parse import closest
 from .limits import DEFAULT_LIMITS, Limits
 from .model import RulesetModel
+from .shipped import rulesets_folder
 from .source import Document, load_file, load_text
 
 
 def rulesets_dir() -> Path:
-    """Where the shipped rulesets live: ``rulesets/`` beside the package (a checkout or an
-    editable install), or inside the package (a wheel)."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "rulesets", here / "rulesets"):
-        if candidate.is_dir():
-            return candidate
-    return here.parent / "rulesets"
+    """Where the shipped rulesets live, in a checkout and in any install (rulesengine/shipped.py)."""
+    return rulesets_folder()
 
 
 def shipped_ids() -> list[str]:
