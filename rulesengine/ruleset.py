@@ -22,12 +22,13 @@ from .errors import Diagnostic, InputError, RulesetError, SchemaError
 from .expr.parse import closest
 from .limits import DEFAULT_LIMITS, Limits
 from .model import RulesetModel
-from .shipped import rulesets_folder
 from .source import Document, load_file, load_text
 
 
 def rulesets_dir() -> Path:
     """Where the shipped rulesets live, in a checkout and in any install (rulesengine/shipped.py)."""
+    from .shipped import rulesets_folder
+
     return rulesets_folder()
 
 
