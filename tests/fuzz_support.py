@@ -150,14 +150,19 @@ def known_bug(exc: BaseException) -> str | None:
 
 
 @contextlib.contextmanager
-def case_time_limit(what: Any) -> Iterator[None]:
-    """Fail with a clear message if the body hangs: runs longer than CASE_SECONDS (wall clock).
+def case_time_limit(what: Any, seconds: float | None = None) -> Iterator[None]:
+    """Fail with a clear message if the body hangs: runs longer than ``seconds`` (wall clock;
+    default CASE_SECONDS). A limit under HANG_GUARD_SECONDS is refused: it would be a speed
+    assertion, which belongs in bench/.
 
     Uses SIGALRM (``setitimer``), so it interrupts Python code but not one long C call;
     for that, ``faulthandler`` is armed as a backstop at 4x the limit + 30 s: it prints every
     thread's stack and ends the process, so CI fails instead of hanging. Outside the main
     thread, or on a platform without SIGALRM, the body just runs."""
-    seconds = CASE_SECONDS
+    seconds = CASE_SECONDS if seconds is None else seconds
+    if seconds < HANG_GUARD_SECONDS:
+        raise ValueError(f"case_time_limit({seconds:g} s) is a speed assertion, not a hang guard "
+                         f"(at least {HANG_GUARD_SECONDS:g} s)")
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if not usable:
         yield
