@@ -10,7 +10,7 @@ from .errors import (DiceEvalError, DiceSyntaxError, InputError, LimitError, Loc
                      RulesEngineError)
 from .limits import DEFAULT_LIMITS, Limits
 
-__version__ = "0.1.0"
+from .version import __version__
 
 
 def load(name_or_path, limits: Limits = DEFAULT_LIMITS):

@@ -115,8 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output format (default: github when GITHUB_ACTIONS is set, else text)")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
-    sub.add_parser("schema", help="print the ruleset JSON Schema",
-                   description="Print schemas/ruleset.schema.json, the file format's source of truth.")
+    p = sub.add_parser("schema", help="print or save the ruleset JSON Schema",
+                       description="Print schemas/ruleset.schema.json, the file format's source of truth; "
+                       "--output saves it, e.g. into your own repository for editor completion.")
+    p.add_argument("--output", "-o", metavar="PATH", help="write the schema to PATH instead of printing it")
 
     p = sub.add_parser("list", help="list the shipped rulesets")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -231,9 +233,19 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
+    from .errors import UsageError
     from .rules.schema import schema_path
 
-    print(schema_path().read_text(encoding="utf-8"), end="")
+    text = schema_path().read_text(encoding="utf-8")
+    if args.output is None:
+        print(text, end="")
+        return EXIT_OK
+    try:
+        with open(args.output, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output!r}: {exc.strerror or exc}",
+                         hint="give a file path in a folder that exists and you may write to") from None
     return EXIT_OK
 
 
@@ -424,7 +436,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if getattr(args, "expression", None) in protected:
         args.expression = protected[args.expression]
     if args.version:
-        from . import __version__
+        from .version import __version__
 
         print(f"rulesengine {__version__}")
         return EXIT_OK

@@ -35,13 +35,10 @@ def nearest(name: Any, names: Iterable[Any]) -> str | None:
 
 
 def rulesets_dir() -> Path:
-    """Where the shipped rulesets live: ``rulesets/`` beside the package (a checkout or an
-    editable install), or inside the package (a wheel)."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "rulesets", here / "rulesets"):
-        if candidate.is_dir():
-            return candidate
-    return here.parent / "rulesets"
+    """Where the shipped rulesets live, in a checkout and in any install (rulesengine/shipped.py)."""
+    from .shipped import rulesets_folder
+
+    return rulesets_folder()
 
 
 def shipped_ids() -> list[str]:

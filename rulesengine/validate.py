@@ -127,7 +127,12 @@ def format_text(reports: list[FileReport]) -> str:
 
 
 def format_json(reports: list[FileReport]) -> str:
-    return json.dumps([d.to_dict() for r in reports for d in r.diagnostics], indent=2)
+    """One object: which engine judged (so a CI log says so), how many files, and every
+    diagnostic (docs/errors.md, schemas/validate-result.schema.json)."""
+    from .version import __version__
+
+    return json.dumps({"engine": "rulesengine", "version": __version__, "files": len(reports),
+                       "diagnostics": [d.to_dict() for r in reports for d in r.diagnostics]}, indent=2)
 
 
 def _escape_data(text: str) -> str:

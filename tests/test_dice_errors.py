@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import pytest
+
+from fuzz_support import case_time_limit
 
 from rulesengine import dice
 from rulesengine.errors import LimitError, RulesEngineError
@@ -80,14 +81,14 @@ def test_unknown_name_suggests_the_nearest_known_name():
     ("10000d6!", "max_states"),
     ("(1000000)d6", "max_dice"),
 ])
-def test_limits_end_in_a_named_error_within_a_second(text, limit):
-    start = time.perf_counter()
-    with pytest.raises(LimitError) as info:
+def test_limits_end_in_a_named_error_not_a_hang(text, limit):
+    """The engine refuses by what it counts (length, nesting, magnitude, states, dice), so the
+    same input is refused with the same limit on any machine; the clock only guards a hang."""
+    with case_time_limit(text), pytest.raises(LimitError) as info:
         e = dice.parse(text)
         e.odds()
         for seed in range(20):
             e.roll(seed=seed)
-    assert time.perf_counter() - start < 2
     assert info.value.limit == limit
 
 

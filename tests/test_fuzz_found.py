@@ -19,19 +19,19 @@ import pytest
 
 from fuzz_support import PICK_TEN, case_time_limit, cli_code, run_child
 from rulesengine import dice
-from rulesengine.errors import RulesEngineError
+from rulesengine.errors import LimitError, RulesEngineError
 from rulesengine.ruleset import load, loads
 from rulesengine.dice.values import DicePool
 
 MEMORY_MB = 500  # a child's address-space limit: the engine should need far less
 
 
-def assert_clean_exit(run, seconds: float = 3.0) -> None:
-    """A CLI child ended like a user error: exit 1 or 2, a message, no internal error, fast."""
-    assert not run.timed_out, f"still running after {run.seconds:.1f} s"
+def assert_clean_exit(run) -> None:
+    """A CLI child ended like a user error, within its memory cap: exit 1 or 2, a message, no
+    internal error (a MemoryError past the cap would be one), no hang."""
+    assert not run.timed_out, f"still running after {run.seconds:.1f} s (a hang?)"
     assert run.returncode in (1, 2), (run.returncode, run.stderr[-500:])
     assert "internal error" not in run.stderr and "Traceback" not in run.stderr, run.stderr[-500:]
-    assert run.seconds < seconds, run.seconds
 
 
 MUDD_INPUTS = {"precision_target": 5, "impact_target": 2}
@@ -51,7 +51,7 @@ def test_a_pool_with_a_billion_dice_is_refused_without_allocating_it():
     """Found: DicePool.parse builds [sides] * count first: '999999999d4' allocates 8 GB (MemoryError,
     exit 3) before 'more than 100 dice'"""
     run = run_child(cli_code(["roll", "mudd", "action", "pool=999999999d4", "precision_target=5",
-                              "impact_target=2"]), timeout=4, memory_mb=MEMORY_MB)
+                              "impact_target=2"]), memory_mb=MEMORY_MB)
     assert_clean_exit(run)
 
 
@@ -64,11 +64,9 @@ def test_choosing_ten_dice_of_a_large_pool_ends_quickly():
     maximum) of a 100-die pool (the pool maximum) is C(100, 10) = 1.7e13 combinations; 30
     dice already take 4 s. No limit applies."""
     check = loads(PICK_TEN).check("action")
-    with case_time_limit("roll pick 10 of 100d4", seconds=2):
-        try:
-            check.roll({"pool": "100d4"}, seed=1)
-        except RulesEngineError:
-            pass
+    with case_time_limit("roll pick 10 of 100d4"), pytest.raises(LimitError) as info:
+        check.roll({"pool": "100d4"}, seed=1)
+    assert info.value.limit == "max_choices" and "17,310,309,456,440 ways" in info.value.message
 
 
 def test_odds_of_the_shipped_mudd_check_with_ten_dice_end_quickly():
@@ -76,11 +74,9 @@ def test_odds_of_the_shipped_mudd_check_with_ten_dice_end_quickly():
     _choose inside) outside the max_states budget: the shipped mudd action with a 10-die
     pool runs for minutes (7 dice: 4 s, x4 per die)"""
     check = load("mudd").check("action")
-    with case_time_limit("odds mudd action, 10 dice", seconds=2):
-        try:
-            check.odds({"pool": "d12/d10/d8/d6/d4/d12/d10/d8/d6/d4", **MUDD_INPUTS})
-        except RulesEngineError:
-            pass
+    with case_time_limit("odds mudd action, 10 dice"), pytest.raises(LimitError) as info:
+        check.odds({"pool": "d12/d10/d8/d6/d4/d12/d10/d8/d6/d4", **MUDD_INPUTS})
+    assert info.value.limit == "max_states"
 
 
 # ---- the command line ---------------------------------------------------------------------------
@@ -90,7 +86,7 @@ def test_a_huge_party_number_is_a_usage_error():
     """Found: cli._party_list lists every missing party number up to the largest given:
     party100000000000.skill=10 allocates until MemoryError (exit 3)"""
     run = run_child(cli_code(["roll", "gurps-4e", "quick_contest", "party1.skill=10",
-                              "party100000000000.skill=10"]), timeout=4, memory_mb=MEMORY_MB)
+                              "party100000000000.skill=10"]), memory_mb=MEMORY_MB)
     assert_clean_exit(run)
 
 
@@ -99,7 +95,7 @@ def test_a_huge_sweep_is_refused_before_it_is_built():
     skill=1..100000000000 is a MemoryError (exit 3); 1..10000000 takes ~3 s and ~1 GB to say
     'too large'"""
     run = run_child(cli_code(["odds", "gurps-4e", "success_roll", "skill=1..100000000000"]),
-                    timeout=4, memory_mb=MEMORY_MB)
+                    memory_mb=MEMORY_MB)
     assert_clean_exit(run)
 
 
@@ -107,7 +103,7 @@ def test_a_huge_two_way_sweep_is_refused_before_it_is_built():
     """Found: describe.sweep builds every combination of two ranges before the MAX_SWEEP check:
     1..5000 x 1..5000 is 25 million tuples (MemoryError, exit 3)"""
     run = run_child(cli_code(["odds", "gurps-4e", "success_roll", "skill=1..5000", "modifier=1..5000"]),
-                    timeout=4, memory_mb=MEMORY_MB)
+                    memory_mb=MEMORY_MB)
     assert_clean_exit(run)
 
 
@@ -120,7 +116,7 @@ def test_a_sweep_of_costly_odds_ends_quickly(capsys):
     stops after one budget's worth of work (a single value of this sweep takes as long)"""
     from rulesengine.cli import main
 
-    with case_time_limit("odds rps sustained_attribute goal=5 max_rounds=991..1000", seconds=10):
+    with case_time_limit("odds rps sustained_attribute goal=5 max_rounds=991..1000"):
         code = main(["odds", "rps", "sustained_attribute", "goal=5", "max_rounds=991..1000", "attribute=0",
                      "other_modifier=-40", "retry=-5", "--csv"])
     err = capsys.readouterr().err
@@ -135,9 +131,9 @@ def test_odds_of_a_million_sided_die_end_quickly_in_little_memory():
     """Found: no limit on the number of outcomes: d1000000 is allowed (max_sides) and within
     max_states, but `dice d1000000 --odds` takes ~35 s and ~1 GB (Fraction arithmetic per
     row in Odds.rows / format_odds_table; --json: 1.7 GB)"""
-    run = run_child(cli_code(["dice", "d1000000", "--odds"]), timeout=4, memory_mb=MEMORY_MB)
-    assert not run.timed_out and "internal error" not in run.stderr, run.stderr[-300:]
-    assert run.returncode in (0, 1) and run.seconds < 3.0, (run.returncode, run.seconds)
+    run = run_child(cli_code(["dice", "d1000000", "--odds"]), memory_mb=MEMORY_MB)
+    assert_clean_exit(run)
+    assert "'d1000000' has 1,000,000 possible values, too many to list" in run.stderr, run.stderr[-300:]
 
 
 def test_odds_of_a_pool_valued_expression_convert_to_a_dict():
@@ -185,11 +181,9 @@ def test_odds_of_a_four_party_contest_end_quickly():
     rs = load("spycraft-2e")
     proc = rs.procedure("opposed")
     party = _required_inputs(rs.check(proc.proc.check).model.inputs)
-    with case_time_limit("odds spycraft-2e opposed, 4 parties", seconds=2):
-        try:
-            proc.odds(_required_inputs(proc.proc.inputs), parties=[party] * 4)
-        except RulesEngineError:
-            pass
+    with case_time_limit("odds spycraft-2e opposed, 4 parties"), pytest.raises(LimitError) as info:
+        proc.odds(_required_inputs(proc.proc.inputs), parties=[party] * 4)
+    assert info.value.limit == "max_states" and "4 parties is too big" in info.value.message
 
 
 def test_validating_a_small_file_that_chooses_from_a_large_default_pool_ends_quickly(tmp_path):
@@ -203,8 +197,9 @@ def test_validating_a_small_file_that_chooses_from_a_large_default_pool_ends_qui
         "      - {name: done, success: true}")
     path = tmp_path / "pick.yaml"
     path.write_text(text, encoding="utf-8")
-    with case_time_limit("validate pick 10 of a 30d2 default pool", seconds=2):
-        validate_file(str(path))
+    with case_time_limit("validate pick 10 of a 30d2 default pool"):
+        report = validate_file(str(path))
+    assert report.diagnostics == [] or all(d.severity == "warning" for d in report.diagnostics), report.diagnostics
 
 
 def test_odds_of_a_long_extended_check_end_quickly():
@@ -212,11 +207,9 @@ def test_odds_of_a_long_extended_check_end_quickly():
     round by max_states but not the rounds' total work: the shipped rps 'sustained' action
     with max_rounds=1000 (its input's maximum) takes ~70 s"""
     proc = load("rps").procedure("sustained")
-    with case_time_limit("odds rps sustained, goal 100, skill 0, 1000 rounds", seconds=2):
-        try:
-            proc.odds({"goal": 100, "skill": 0, "attribute": 0, "max_rounds": 1000})
-        except RulesEngineError:
-            pass
+    with case_time_limit("odds rps sustained, goal 100, skill 0, 1000 rounds"), pytest.raises(LimitError) as info:
+        proc.odds({"goal": 100, "skill": 0, "attribute": 0, "max_rounds": 1000})
+    assert info.value.limit == "max_states" and "over 1000 rounds is too big" in info.value.message
 
 
 # ---- validation ----------------------------------------------------------------------------------
@@ -282,7 +275,7 @@ def test_exact_odds_of_a_chain_of_ands_end_quickly():
     each `and`/`or` of a chain doubled the work, uncharged to max_states, so the odds of
     `x and x and ...` (30 terms, 150 characters) took hours"""
     text = " and ".join(["x"] * 30)
-    with case_time_limit(f"odds of {text!r}", seconds=2):
+    with case_time_limit(f"odds of {text!r}"):
         assert dice.odds(text, env={"x": True}).distribution == {True: 1}
         assert dice.odds(" or ".join(["x"] * 200), env={"x": False}).distribution == {False: 1}
 

@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rulesengine"
 
 # Lower numbers are lower layers; a module may import its own layer and the ones below.
 LAYERS: dict[str, int] = {
-    "errors": 0, "limits": 0, "text": 0, "codes": 0, "echo": 0, "numerals": 0,
+    "errors": 0, "limits": 0, "text": 0, "codes": 0, "echo": 0, "numerals": 0, "shipped": 0, "version": 0,
     "dice": 1,
     "rules": 2,
     "run": 3,
@@ -118,3 +118,16 @@ def test_no_module_imports_another_modules_private_names():
 def test_the_layer_table_knows_every_module():
     for mod in modules():
         layer(mod)
+
+
+def test_every_package_of_the_source_is_in_the_wheel():
+    """pyproject.toml lists the packages explicitly (two of them are data folders mapped
+    from the repository's top level): a new layer or sub-package must be listed too, or a
+    regular install would lack it while an editable one still works."""
+    import tomllib
+
+    pyproject = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(pyproject["tool"]["setuptools"]["packages"])
+    on_disk = {".".join(("rulesengine", *p.parent.relative_to(PACKAGE).parts))
+               for p in PACKAGE.rglob("__init__.py")}
+    assert on_disk <= listed, sorted(on_disk - listed)

@@ -8,6 +8,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+VENV = "python3 -m venv .venv && . .venv/bin/activate && "
+
+
 def quick_start_commands() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("## Quick start", 1)[1]
@@ -18,8 +21,17 @@ def quick_start_commands() -> list[str]:
 def test_quick_start_is_exactly_two_commands():
     commands = quick_start_commands()
     assert len(commands) == 2
-    assert commands[0].startswith("pip install -e . && rulesengine ")
-    assert commands[1] == 'pip install -e ".[test]" && pytest'
+    assert commands[0].startswith(VENV + "pip install -e . && rulesengine ")
+    assert commands[1] == VENV + 'pip install -e ".[test]" && pytest'
+
+
+def test_quick_start_makes_its_virtualenv_where_git_and_pytest_ignore_it():
+    """The system Python may refuse `pip install` (externally managed), so each line makes
+    and activates .venv inside the clone; it must not be committed or collected as tests."""
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert ".venv/" in ignored
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'testpaths = ["tests"]' in pyproject
 
 
 def test_ci_runs_the_readme_commands_word_for_word():

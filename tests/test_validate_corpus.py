@@ -7,7 +7,6 @@ Each file in tests/corpus/broken/ starts with `# expect: CODE LINE:COL [hint tex
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -36,9 +35,7 @@ def test_the_corpus_covers_every_documented_file_error_code():
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_broken_ruleset_gets_its_exact_diagnostic(path):
     code, line, col, hint = expectation(path)
-    start = time.perf_counter()
     report = validate_file(str(path))
-    assert time.perf_counter() - start < 1.0
     found = [(d.code, d.location.line, d.location.column) for d in report.diagnostics]
     assert (code, line, col) in found, found
     diag = next(d for d in report.diagnostics if (d.code, d.location.line, d.location.column) == (code, line, col))

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import Diagnostic
 from ..dice.parser import closest
+from ..shipped import ruleset_schema_file
 from .document import Document, to_pointer
 from .structure import certainly_valid
 
@@ -32,11 +33,8 @@ E_BAD_VALUE = "E404"  # a value not among the allowed ones, out of range, or bad
 
 
 def schema_path() -> Path:
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (here.parent / "schemas" / "ruleset.schema.json", here / "schemas" / "ruleset.schema.json"):
-        if candidate.exists():
-            return candidate
-    return here.parent / "schemas" / "ruleset.schema.json"
+    """``ruleset.schema.json``, found in a checkout and in any install (rulesengine/shipped.py)."""
+    return ruleset_schema_file()
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,0 +1,38 @@
+"""Where the data that ships with the engine lives: the rulesets and the JSON Schemas.
+
+They stay at the repository's top level (``rulesets/``, ``schemas/``), where people read and
+edit them, and travel inside the wheel and the sdist as the data-only sub-packages
+``rulesengine.rulesets`` and ``rulesengine.schemas`` (``package-dir`` in pyproject.toml).
+Reading them through ``importlib.resources`` finds them the same way in a wheel, an sdist
+build and an editable install, from any working directory, instead of guessing paths
+relative to this file. A checkout put on ``sys.path`` without installing (no package
+mapping) falls back to the top-level folders beside the package.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+
+RULESETS_PACKAGE = "rulesengine.rulesets"
+SCHEMAS_PACKAGE = "rulesengine.schemas"
+RULESET_SCHEMA_FILE = "ruleset.schema.json"
+
+
+def data_folder(package: str) -> Path:
+    """The folder of a data sub-package as a real path (pip installs wheels unzipped, so the
+    resources are files; callers glob, stat and name them in messages)."""
+    try:
+        return Path(str(importlib.resources.files(package)))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / package.rsplit(".", 1)[1]
+
+
+def rulesets_folder() -> Path:
+    """The folder of the shipped rulesets (``<id>.yaml``)."""
+    return data_folder(RULESETS_PACKAGE)
+
+
+def ruleset_schema_file() -> Path:
+    """``ruleset.schema.json``, the file format's source of truth."""
+    return data_folder(SCHEMAS_PACKAGE) / RULESET_SCHEMA_FILE
