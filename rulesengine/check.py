@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, NamedTuple
 
+from .exact_text import fraction_text
 from .dist import Budget, BudgetExceeded, Dist
 from .errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError
 from .evaluate import E_FACES, Context, Exact, compile_expression
@@ -194,13 +195,13 @@ class CheckOdds:
             "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
             "values": {k: [dict(value=_jsonable(v), **prob(p)) for v, p in d.items()]
                        for k, d in self.values.items()},
-            "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}",
+            "truncated": fraction_text(self.truncated),
         }
 
 
 def probability_json(p: Fraction) -> dict[str, Any]:
     """A probability in results' JSON: a float for display and the exact fraction as text."""
-    return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+    return {"probability": float(p), "exact": fraction_text(p)}
 
 
 def _jsonable(v: Any) -> Any:

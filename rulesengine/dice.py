@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from .dist import Budget, Dist
+from .exact_text import fraction_text
 from .errors import DiceEvalError, InputError, LimitError, Location
 from .evaluate import E_FACES, Context, Exact, Sampling, compile_expression
 from .expr import ast
@@ -136,13 +137,13 @@ class Odds:
             "distribution": [
                 {"value": r["value"] if isinstance(r["value"], (int, str)) else str(r["value"]),
                  "probability": float(r["probability"]),
-                 "exact": _fraction_text(r["probability"]),
+                 "exact": fraction_text(r["probability"]),
                  "at_least": float(r["at_least"]), "at_most": float(r["at_most"])}
                 for r in self.rows()
             ],
             "mean": None if self.mean is None else float(self.mean),
-            "mean_exact": None if self.mean is None else _fraction_text(self.mean),
-            "truncated": _fraction_text(self.truncated),
+            "mean_exact": None if self.mean is None else fraction_text(self.mean),
+            "truncated": fraction_text(self.truncated),
             "explode_depth": self.explode_depth,
         }
 
@@ -154,10 +155,6 @@ def _value_order(v: Any) -> tuple:
     if isinstance(v, int):
         return (0, v, "")
     return (2, 0, str(v))
-
-
-def _fraction_text(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
 
 
 def _check_env(env: Mapping[str, Any] | None, limits: Limits) -> dict[str, Value]:

@@ -53,3 +53,17 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+# --- presentation and memory (process-wide, not per call) ---------------------------
+
+EXACT_DECIMAL_DIGITS = 4000
+"""Digits up to which an exact fraction's numerator and denominator are written in decimal.
+Past it (Python refuses to turn integers of more than 4,300 digits into text, and nobody
+reads them), ``--json``/``to_dict()`` carry the exact value in hexadecimal (``0x…/0x…``) and
+the text table shows the fraction's size and the float instead (see ``exact_text``)."""
+
+MAX_CACHED_WEIGHTS = 2_000_000
+"""Distribution entries the process-wide caches of exact odds (pool distributions and
+finished odds) hold at once, all expressions together; least recently used go first. One
+entry of a million-sided die counts one. Bounds what a long-running process keeps."""
