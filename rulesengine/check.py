@@ -706,7 +706,7 @@ class CheckRunner:
                 parts = [(dice_pool_dist(v.sides, budget) if isinstance(v, DicePool) else Dist.point(v), w)
                          for v, w in dist.weights.items()]
                 from .dist import mixture
-                return mixture(parts, dist.denom)
+                return mixture(parts, dist.denom, budget)
             return dist
         except BudgetExceeded:
             raise self._too_big(e) from None
@@ -721,6 +721,7 @@ class CheckRunner:
         counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)
         if node.die is None:
             side_dist = compile_expression(node.sides, domain, self.limits, e.text, self.functions)(ctx)
+            budget.spend(len(side_dist.weights) * len(counts.weights))  # the pools, before they are made
             specs = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
             sdenom = side_dist.denom
         else:
@@ -731,7 +732,7 @@ class CheckRunner:
                 parts.append((faces_dist(spec, _check_count(ctx, node, n), self.limits, budget), w * ws))
         if len(parts) == 1 and counts.is_point() and sdenom == 1:
             return parts[0][0]
-        return mixture(parts, counts.denom * sdenom)
+        return mixture(parts, counts.denom * sdenom, budget)
 
 
 def _chosen_line(chosen: Choice) -> str:

@@ -256,7 +256,7 @@ class Exact:
                                                         "compare it first, e.g. if(x >= 10, a, b)"))
             if len(parts) == 1 and c.is_point():
                 return parts[0][0]
-            return mixture(parts, c.denom)
+            return _mix(ctx, node, parts, c.denom)
 
         return run
 
@@ -266,6 +266,8 @@ class Exact:
             counts = count(ctx)
             if spec is None:  # d(expr): one pool per possible number of sides
                 side_dist = sides(ctx)  # type: ignore[misc]
+                # One pool per (sides, count) pair: charge for the pairs before making them.
+                _charge(ctx, node, len(side_dist.weights) * len(counts.weights))
                 options = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
                 denom = side_dist.denom
             else:
@@ -276,7 +278,7 @@ class Exact:
                     parts.append((self._pool(ctx, node, rule, _check_count(ctx, node, n)), w * ws))
             if len(parts) == 1 and counts.is_point() and denom == 1:
                 return parts[0][0]
-            return mixture(parts, counts.denom * denom)
+            return _mix(ctx, node, parts, counts.denom * denom)
 
         return run
 
@@ -292,6 +294,22 @@ class Exact:
                 self._pool_cache.clear()
             self._pool_cache[key] = cached
         return cached
+
+
+def _charge(ctx: Context, node: ast.Node, steps: int) -> None:
+    """Charge work about to be done to the budget, as the error of ``node`` if it runs out."""
+    try:
+        ctx.budget.spend(steps)  # type: ignore[union-attr]
+    except BudgetExceeded:
+        raise _too_big(ctx, node) from None
+
+
+def _mix(ctx: Context, node: ast.Node, parts: list[tuple[Dist, int]], denom: int) -> Dist:
+    """:func:`dist.mixture`, charged to the budget as the error of ``node``."""
+    try:
+        return mixture(parts, denom, ctx.budget)  # type: ignore[arg-type]
+    except BudgetExceeded:
+        raise _too_big(ctx, node) from None
 
 
 def _apply(ctx: Context, node: ast.Node, fn: Callable[..., Any], dists: list[Dist]) -> Dist:

@@ -15,7 +15,7 @@ import pytest
 from rulesengine import dice
 from rulesengine.cli import main
 from rulesengine.exact_text import fraction_display, fraction_text
-from rulesengine.limits import EXACT_DECIMAL_DIGITS
+from rulesengine.limits import DEFAULT_LIMITS, EXACT_DECIMAL_DIGITS
 
 
 # ---- item 3: exact values longer than Python's int-to-text limit -------------------------
@@ -62,3 +62,83 @@ def test_the_odds_result_schema_admits_the_hexadecimal_form_and_rejects_others()
     jsonschema.validate("1/6", pattern)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate("0x1f/6", pattern)
+
+
+# ---- items 4 and 8: the budget is charged before the work --------------------------------
+
+class CountingBudget:
+    """Wraps ``dist.Budget`` to count its charges: how many were made and how much work
+    each promised, so a test can say *when* a refusal came, in steps, not seconds."""
+
+    def __init__(self, monkeypatch):
+        import rulesengine.dice as dice_module
+        from rulesengine.dist import Budget
+
+        self.charges: list[int] = []
+        charges = self.charges
+
+        class Counting(Budget):
+            __slots__ = ()
+
+            def spend(self, amount: int) -> None:
+                charges.append(amount)
+                super().spend(amount)
+
+        monkeypatch.setattr(dice_module, "Budget", Counting)
+
+
+@pytest.mark.parametrize("text", [
+    "1000d1000000kh1",      # was MemoryError after 31 s at 1 GB
+    "200d1000000kh1",       # was refused after 5 s and 500 MB
+    "10000d1000000kh9999",  # was 13 s
+    "d(d(1000000))",        # was 11 s and 394 MB: a million pools made before any charge
+    "floor((1000d%!!>3cf1) / 10dFdh1)",  # compound explosions of 1000 big-weighted dice
+])
+def test_a_term_too_big_for_the_budget_is_refused_by_its_first_charges(text, monkeypatch):
+    budget = CountingBudget(monkeypatch)
+    with pytest.raises(dice.LimitError) as info:
+        dice.odds(dice.Expression(text))
+    assert info.value.limit == "max_states"
+    # Each step's whole cost is charged before it is done: a few dozen charges at most
+    # (the die's faces, one per explosion depth, one per convolution of the doubling,
+    # the floor of a keep), not one per face or per pool made before the budget ran out.
+    assert len(budget.charges) <= 2 * DEFAULT_LIMITS.explode_depth + 20, budget.charges[:40]
+
+
+def test_weights_of_many_bits_cost_more_than_one_step_each():
+    from rulesengine.dist import WORD_BITS, Budget, Dist, add, step_cost
+
+    assert step_cost(0) == step_cost(WORD_BITS - 1) == 1
+    assert step_cost(16 * WORD_BITS) == 1 + 16 * 4
+    big = Dist({0: 1, 1: 1}, 2**(10 * WORD_BITS))
+    budget = Budget(10**9)
+    add(big, big, budget)
+    assert budget.used == 4 * step_cost(20 * WORD_BITS + 2)
+
+
+@pytest.mark.parametrize("text", ["1000d100000kh1", "10000d100000kh9999"])
+def test_refusing_a_term_too_big_allocates_little(text):
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(dice.LimitError):
+            dice.odds(dice.Expression(text))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # the die's 100,000 faces (about 15 MB traced), not a DP of weights of 17,000 to
+    # 170,000 bits
+    assert peak < 40 * 2**20, peak
+
+
+def test_a_die_of_rolled_sides_is_charged_before_its_pools_are_made(monkeypatch):
+    import rulesengine.evaluate as evaluate
+
+    made = []
+    real = evaluate._dynamic_spec
+    monkeypatch.setattr(evaluate, "_dynamic_spec", lambda *a: made.append(a) or real(*a))
+    with pytest.raises(dice.LimitError) as info:
+        dice.odds(dice.Expression("d(d(1000000))"))
+    assert info.value.limit == "max_states"
+    assert len(made) == 1  # the inner d(1000000); was: a million more before the first charge
