@@ -63,7 +63,9 @@ Past it (Python refuses to turn integers of more than 4,300 digits into text, an
 reads them), ``--json``/``to_dict()`` carry the exact value in hexadecimal (``0x…/0x…``) and
 the text table shows the fraction's size and the float instead (see ``exact_text``)."""
 
-MAX_CACHED_WEIGHTS = 2_000_000
-"""Distribution entries the process-wide caches of exact odds (pool distributions and
-finished odds) hold at once, all expressions together; least recently used go first. One
-entry of a million-sided die counts one. Bounds what a long-running process keeps."""
+MAX_CACHED_WEIGHTS = 1_000_000
+"""Size of what the process-wide caches of exact odds (dice terms' distributions and
+finished odds) hold at once, all expressions together; least recently used go first. An
+entry of a distribution counts one, plus one per 64 bits of its weight: a million-sided
+die's distribution counts 1,000,000 (about 100 MB), 3d6's 16. Bounds what a long-running
+process keeps (see ``cache.py``)."""

@@ -142,3 +142,73 @@ def test_a_die_of_rolled_sides_is_charged_before_its_pools_are_made(monkeypatch)
         dice.odds(dice.Expression("d(d(1000000))"))
     assert info.value.limit == "max_states"
     assert len(made) == 1  # the inner d(1000000); was: a million more before the first charge
+
+
+# ---- item 9: work served from a cache is charged ----------------------------------------
+
+def _fresh_caches():
+    from rulesengine import cache
+
+    cache.POOL_DISTS.clear()
+    cache.ODDS.clear()
+
+
+def test_a_cached_dice_term_is_charged_what_it_cost_so_a_second_call_is_refused_as_a_fresh_one():
+    text = "d1000000 < d(x)"  # d1000000: 1,000,000 steps; comparing with d(x): 1,000,000 · x
+    _fresh_caches()
+    with pytest.raises(dice.LimitError):
+        dice.odds(text, env={"x": 1})  # a fresh process: 2,000,001 steps, one too many
+    _fresh_caches()
+    with pytest.raises(dice.LimitError):
+        dice.odds(text, env={"x": 1000})  # leaves d1000000 in the cache
+    with pytest.raises(dice.LimitError) as info:
+        dice.odds(text, env={"x": 1})  # was: answered, the cached million entries free
+    assert info.value.limit == "max_states"
+
+
+# ---- item 11: what a long-running process keeps is bounded ----------------------------
+
+BYTES_PER_CACHED_UNIT = 250
+"""Traced bytes one unit of cache size may take (docs/limits.md: a dict entry of a small
+int weight is about 100 bytes, a Fraction of a finished odds about 200)."""
+
+
+def test_many_distinct_odds_and_rolls_in_one_process_keep_memory_under_the_cache_bound(monkeypatch):
+    import gc
+    import tracemalloc
+
+    from rulesengine import cache
+
+    import dataclasses
+
+    small = dataclasses.replace(DEFAULT_LIMITS, max_outcomes=10_000, max_states=200_000)
+    bound = 30_000
+    monkeypatch.setattr(cache.ACCOUNT, "bound", bound)
+    _fresh_caches()
+    dice.parse.cache_clear()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        start, _ = tracemalloc.get_traced_memory()
+        refused = answered = 0
+        for i in range(10):
+            for text in (f"d{15000 - i} + 1",      # refused: too many values (max_outcomes)
+                         f"d{6000 - i} + {i}",     # answered: 6,000 values
+                         f"d{100000 - i} < d(x)",  # refused: max_states
+                         f"{i + 3}d6kh3"):         # answered, small
+                try:
+                    dice.odds(text, env={"x": 100}, limits=small)
+                    answered += 1
+                except dice.LimitError:
+                    refused += 1
+                dice.roll(text, seed=i, env={"x": 100}, limits=small)
+            assert cache.ACCOUNT.held <= bound
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - start
+    finally:
+        tracemalloc.stop()
+        _fresh_caches()
+    assert refused == 20 and answered == 20
+    # Before the bound: every expression in dice.parse's cache kept its dice terms'
+    # distributions (10 × ~121,000 entries) and its odds.
+    assert kept < bound * BYTES_PER_CACHED_UNIT, kept
