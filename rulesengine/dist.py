@@ -63,8 +63,9 @@ _SHARED: ContextVar[Budget | None] = ContextVar("rulesengine_shared_budget", def
 @contextmanager
 def shared_budget(limit: int) -> Iterator[Budget]:
     """Charge every budget made inside the block to one more, with ``limit``: the whole
-    block may do at most that much work. Only work done is charged: a result taken from a
-    cache costs nothing, as nothing is worked out again. When the shared budget runs out,
+    block may do at most that much work. A check's finished odds taken from its cache
+    cost nothing, as nothing is worked out again; a dice term's distribution taken from
+    the process-wide cache is charged the steps it cost (``cache.POOL_DISTS``). When the shared budget runs out,
     the computation under way fails as it would on its own budget (a LimitError naming
     ``max_states``); the caller tells the two apart by the shared budget's ``exhausted``."""
     total = Budget(limit)  # inside an outer shared budget, charges that one in turn
