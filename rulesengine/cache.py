@@ -39,11 +39,10 @@ def fractions_size(fractions) -> int:
 
 
 class SizedCache:
-    """A least-recently-used mapping whose values' sizes add up to at most ``bound``.
-
-    ``held`` is the total size held by this cache and every other cache sharing its
-    account (by default the process-wide one), so that several caches together stay
-    within one bound. Thread-safe: the engine may be called from many threads."""
+    """A least-recently-used mapping whose values' sizes, with those of every other cache
+    of its :class:`SizeAccount`, add up to at most the account's ``bound``; ``held`` is
+    this cache's part. Thread-safe (one lock per account): the engine may be called from
+    many threads."""
 
     def __init__(self, account: "SizeAccount") -> None:
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()

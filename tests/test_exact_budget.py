@@ -213,3 +213,18 @@ def test_many_distinct_odds_and_rolls_in_one_process_keep_memory_under_the_cache
     # Before the bound: every expression in dice.parse's cache kept its dice terms'
     # distributions (10 × ~121,000 entries) and its odds.
     assert kept < bound * BYTES_PER_CACHED_UNIT, kept
+
+
+def test_sized_caches_share_one_bound_and_drop_the_least_recently_used_first():
+    from rulesengine.cache import SizeAccount, SizedCache
+
+    account = SizeAccount(10)
+    a, b = SizedCache(account), SizedCache(account)
+    a.put("x", 1, 4)
+    a.put("y", 2, 4)
+    assert a.get("x") == 1  # now y is the least recently used
+    b.put("z", 3, 4)  # 12 > 10: the cache holding most (a) drops y
+    assert (a.get("y"), a.get("x"), b.get("z")) == (None, 1, 3)
+    assert account.held == 8
+    b.put("huge", 4, 11)  # bigger than the whole bound: not kept, nothing dropped
+    assert b.get("huge") is None and account.held == 8
