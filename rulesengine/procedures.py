@@ -24,6 +24,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any, Mapping, Sequence
 
+from .exact_text import fraction_text
 from .check import NOT_ALLOWED, CheckOdds, CheckResult, Resolution, _jsonable, probability_json
 from .dist import Budget, BudgetExceeded
 from .errors import InputError, LimitError, Location, RulesEngineError
@@ -256,7 +257,7 @@ class ContestOdds:
             "parties": [{k: _jsonable(v) for k, v in p.items()} for p in self.parties],
             "outcomes": [dict(name=n, success=n != "tie", **prob(p)) for n, p in self.outcomes.items()],
             "result": [dict(value=_jsonable(v), **prob(p)) for v, p in self.winner_result.items()],
-            "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}",
+            "truncated": fraction_text(self.truncated),
         }
 
 
@@ -315,7 +316,7 @@ class ExtendedOdds:
                          for i, (s, f) in enumerate(self.by_round)],
             "expected_rounds": float(self.expected_rounds),
             "result": [dict(value=v, **prob(p)) for v, p in self.rounds_distribution.items()],
-            "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}",
+            "truncated": fraction_text(self.truncated),
         }
 
 
@@ -371,7 +372,7 @@ class TeamOdds:
         d = self.check.to_dict()
         d.update(procedure=self.procedure, roller=self.roller + 1,
                  members=[{k: [{"value": _jsonable(v), "probability": float(p),
-                                "exact": f"{p.numerator}/{p.denominator}"} for v, p in dist.items()]
+                                "exact": fraction_text(p)} for v, p in dist.items()]
                            for k, dist in m.items()} for m in self.member_values])
         return d
 
@@ -435,7 +436,7 @@ class AssistedOdds:
                 "success": prob(self.success),
                 "result": [dict(value=_jsonable(v), **prob(p)) for v, p in self.result_distribution.items()],
                 "bonus": [dict(value=v, **prob(p)) for v, p in self.bonus_distribution.items()],
-                "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}"}
+                "truncated": fraction_text(self.truncated)}
 
 
 # ---- running -------------------------------------------------------------------------------------
