@@ -68,7 +68,7 @@ def _indent(code: str) -> str:
     return "\n".join("    " + line for line in code.strip("\n").splitlines())
 
 
-DICE = "from rulesengine import dice\n"
+DICE = "import rulesengine\nfrom rulesengine import dice\n"
 VALIDATE = ("from rulesengine.validate import validate_file\n"
             "r = validate_file(tmp + '/{name}')\n"
             "d = next((d for d in r.diagnostics if d.severity == 'error'), None)\n"
@@ -197,6 +197,25 @@ def corpus() -> list[tuple[str, str, str]]:
          cli_code(["odds", "rps", "sustained_attribute", "goal=5", "max_rounds=801..1000", "attribute=0",
                    "other_modifier=-40", "retry=-5", "--csv"])),
         ("CLI `dice \"'hard'\" --odds` (text odds)", "cli", cli_code(["dice", "'hard'", "--odds"])),
+        # issue 19, items 3, 4, 8, 9, 11
+        ("CLI `dice \"2000d2!cs=3\" --odds --json` (6,623-digit fractions)", "cli",
+         cli_code(["dice", "2000d2!cs=3", "--odds", "--json"])),
+        ("CLI `dice \"10000d2!!cs10\" --odds --explode-depth 1`", "cli",
+         cli_code(["dice", "10000d2!!cs10", "--odds", "--explode-depth", "1"])),
+        ("CLI `dice \"750d1000cs=1 > 0 and 750d1000cs=1 > 0\" --odds`", "cli",
+         cli_code(["dice", "750d1000cs=1 > 0 and 750d1000cs=1 > 0", "--odds"])),
+        ("`1000d1000000kh1` exact odds", "api", DICE + "return dice.odds('1000d1000000kh1').mean"),
+        ("`200d1000000kh1` exact odds", "api", DICE + "return dice.odds('200d1000000kh1').mean"),
+        ("`10000d1000000kh9999` exact odds", "api", DICE + "return dice.odds('10000d1000000kh9999').mean"),
+        ("`d(d(1000000))` exact odds", "api", DICE + "return dice.odds('d(d(1000000))').mean"),
+        ("`floor((1000d%r=-1!!>3cf=1) / 10dFdh1)` exact odds", "api",
+         DICE + "return dice.odds('floor((1000d%r=-1!!>3cf=1) / 10dFdh1)').mean"),
+        ("`d1000000 < d(x)`: refused at x = 1000, then x = 1 (cached d1000000 charged)", "api",
+         DICE + "try:\n    dice.odds('d1000000 < d(x)', env={'x': 1000})\nexcept Exception:\n    pass\n"
+         "return dice.odds('d1000000 < d(x)', env={'x': 1}).mean"),
+        ("30 refused `dice.odds('d1000000 + {i}')` in one process", "api",
+         DICE + "for i in range(30):\n    try:\n        dice.odds(f'd{1000000 - i} + {i}')\n"
+         "    except rulesengine.LimitError:\n        pass\nreturn 'all refused'"),
     ]
     return cases
 

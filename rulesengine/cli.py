@@ -198,15 +198,16 @@ def _percent(p) -> str:
 def format_odds_table(odds) -> str:
     """An AnyDice-style table: value, exact fraction, %, at least, at most, a bar."""
     from .dice.trace import format_value
+    from .exact_text import fraction_display
 
     rows = odds.rows()
     head = odds.expression + (f"    mean {float(odds.mean):.4g}" if odds.mean is not None else "")
     if odds.truncated:
-        head += (f"    truncated {odds.truncated.numerator}/{odds.truncated.denominator}"
+        head += (f"    truncated {fraction_display(odds.truncated)}"
                  f" (~{float(odds.truncated):.2g}, explosions deeper than {odds.explode_depth})")
     if not rows:
         return head + "\n(no outcome)"
-    exact = [f"{r['probability'].numerator}/{r['probability'].denominator}" for r in rows]
+    exact = [fraction_display(r['probability']) for r in rows]
     width_v = max(5, *(len(format_value(r["value"])) for r in rows))
     width_e = max(5, *(len(e) for e in exact))
     peak = max(r["probability"] for r in rows)

@@ -73,3 +73,18 @@ MAX_FOLDER_ENTRIES = 100_000
 """Directory entries (files and folders) ``validate`` looks at while searching the folders
 it is given for ``*.yaml``/``*.yml`` files, over all of them. ``validate /`` is refused
 with a usage error once this many are seen, instead of walking the whole disk."""
+
+# --- presentation and memory (process-wide, not per call) ---------------------------
+
+EXACT_DECIMAL_DIGITS = 4000
+"""Digits up to which an exact fraction's numerator and denominator are written in decimal.
+Past it (Python refuses to turn integers of more than 4,300 digits into text, and nobody
+reads them), ``--json``/``to_dict()`` carry the exact value in hexadecimal (``0x…/0x…``) and
+the text table shows the fraction's size and the float instead (see ``exact_text``)."""
+
+MAX_CACHED_WEIGHTS = 1_000_000
+"""Size of what the process-wide caches of exact odds (dice terms' distributions and
+finished odds) hold at once, all expressions together; least recently used go first. An
+entry of a distribution counts one, plus one per 64 bits of its weight: a million-sided
+die's distribution counts 1,000,000 (about 100 MB), 3d6's 16. Bounds what a long-running
+process keeps (see ``cache.py``)."""

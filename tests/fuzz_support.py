@@ -196,6 +196,47 @@ def _short(what: Any, n: int = 300) -> str:
     return text if len(text) <= n else text[:n] + f"... ({len(text)} characters)"
 
 
+# ---- the exact-odds budget is charged before the work ---------------------------------------------
+
+
+@contextlib.contextmanager
+def budgets_watched(max_states: int) -> Iterator[list[str]]:
+    """Watch every work budget charged in the block; the yielded list gains a line for
+    each breach of the promise that a refusal is as cheap as the limit says:
+
+    - a budget charged again after it refused (work going on past a refusal, or a
+      refusal swallowed);
+    - work charged to a budget larger than ``max_states`` (the unlimited default budget
+      of ``dist`` reached from an exact-odds path that forgot to pass its own);
+    - a budget that accepted more than its limit in all.
+
+    Counted in steps, so the check is the same on every machine."""
+    from rulesengine.dice import dist
+
+    breaches: list[str] = []
+    refused: set[int] = set()
+    real = dist.Budget.spend
+
+    def spend(budget, amount):
+        if id(budget) in refused:
+            breaches.append(f"a budget charged {amount:,} steps after it refused")
+        if budget.limit > max_states and amount:
+            breaches.append(f"{amount:,} steps charged to an unlimited budget")
+        try:
+            real(budget, amount)
+        except dist.BudgetExceeded:
+            refused.add(id(budget))
+            if budget.used - amount > budget.limit:
+                breaches.append(f"a budget accepted {budget.used - amount:,} steps, over {budget.limit:,}")
+            raise
+
+    dist.Budget.spend = spend
+    try:
+        yield breaches
+    finally:
+        dist.Budget.spend = real
+
+
 # ---- statistics for the figures ---------------------------------------------------------------------
 
 
@@ -709,15 +750,19 @@ def cap(r: random.Random, items: list, n: int) -> list:
 
 def run_ruleset(rs, r: random.Random, per_check: int = 6) -> Counter:
     """Roll and get the odds of every check and procedure of a loaded ruleset, with input
-    sets made from their specs, each call under :func:`case_time_limit`. Anything but a
+    sets made from their specs, each call under :func:`case_time_limit` and
+    :func:`budgets_watched`. Anything but a
     result, a RulesEngineError or an open bug propagates. Returns a count of outcomes ("ok",
     an error code, "known-bug:<id>")."""
     seen: Counter = Counter()
 
     def attempt(fn: Callable[[], Any], what: str) -> None:
         try:
-            with case_time_limit(what):
-                fn()
+            with case_time_limit(what), budgets_watched(rs.limits.max_states) as breaches:
+                try:
+                    fn()
+                finally:
+                    assert not breaches, (what, breaches[:3])
             seen["ok"] += 1
         except RulesEngineError as exc:
             seen[check_error(exc)] += 1

@@ -21,7 +21,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz_support import check_error, fuzz_settings, limits_for_fuzz, measured
+from fuzz_support import budgets_watched, check_error, fuzz_settings, limits_for_fuzz, measured
 from rulesengine import dice
 from rulesengine.errors import RulesEngineError
 from rulesengine.limits import DEFAULT_LIMITS
@@ -107,11 +107,13 @@ def check_expression(text: str, limits=DEFAULT_LIMITS, env=None, explode_depth=N
     with measured(kind, text) as outcome:
         try:
             e = dice.Expression(text, limits)
-            try:
-                o = e.odds(env, explode_depth=explode_depth)
-            except RulesEngineError as exc:
-                check_error(exc, text)
-                o = None
+            with budgets_watched(limits.max_states) as breaches:
+                try:
+                    o = e.odds(env, explode_depth=explode_depth)
+                except RulesEngineError as exc:
+                    check_error(exc, text)
+                    o = None
+            assert not breaches, (text, breaches[:3])
             if o is not None:
                 assert sum(o.distribution.values(), Fraction(0)) + o.truncated == 1, (text, o.truncated)
                 assert all(p > 0 for p in o.distribution.values()), text

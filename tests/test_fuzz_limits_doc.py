@@ -16,6 +16,7 @@ from rulesengine import dice
 from rulesengine import limits
 from rulesengine.present.describe import MAX_SWEEP
 from rulesengine.errors import LimitError, LoadError, RulesEngineError
+from rulesengine import limits as limits_module
 from rulesengine.limits import DEFAULT_LIMITS, Limits
 from rulesengine.ruleset import load, loads
 from rulesengine.rules.document import load_text
@@ -44,6 +45,8 @@ def test_every_limits_field_has_a_row_with_its_default(name):
     ("MAX_TIE_ROUNDS", limits.MAX_TIE_ROUNDS),
     ("MAX_SWEEP", MAX_SWEEP),
     ("DicePool.parse", inspect.signature(DicePool.parse).parameters["max_dice"].default),
+    ("EXACT_DECIMAL_DIGITS", limits_module.EXACT_DECIMAL_DIGITS),
+    ("MAX_CACHED_WEIGHTS", limits_module.MAX_CACHED_WEIGHTS),
 ])
 def test_other_limits_have_a_row_with_their_value(name, value):
     assert f"{value:,}" in _row(name).split("|")[2], (name, value)

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
+from ..cache import ODDS, fractions_size
 from .dist import Budget, Dist
 from ..errors import DiceEvalError, InputError, LimitError, Location
+from ..exact_text import fraction_text
 from .evaluate import E_FACES, Context, Exact, Sampling, compile_expression
 from . import ast
 from .parser import parse as parse_tree
@@ -136,13 +138,13 @@ class Odds:
             "distribution": [
                 {"value": r["value"] if isinstance(r["value"], (int, str)) else str(r["value"]),
                  "probability": float(r["probability"]),
-                 "exact": _fraction_text(r["probability"]),
+                 "exact": fraction_text(r["probability"]),
                  "at_least": float(r["at_least"]), "at_most": float(r["at_most"])}
                 for r in self.rows()
             ],
             "mean": None if self.mean is None else float(self.mean),
-            "mean_exact": None if self.mean is None else _fraction_text(self.mean),
-            "truncated": _fraction_text(self.truncated),
+            "mean_exact": None if self.mean is None else fraction_text(self.mean),
+            "truncated": fraction_text(self.truncated),
             "explode_depth": self.explode_depth,
         }
 
@@ -156,8 +158,8 @@ def _value_order(v: Any) -> tuple:
     return (2, 0, str(v))
 
 
-def _fraction_text(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
+def _env_order(item: tuple[str, Any]) -> str:
+    return item[0]
 
 
 def _check_env(env: Mapping[str, Any] | None, limits: Limits) -> dict[str, Value]:
@@ -185,7 +187,7 @@ def _check_env(env: Mapping[str, Any] | None, limits: Limits) -> dict[str, Value
 class Expression:
     """A parsed expression, compiled once for each driver on first use."""
 
-    __slots__ = ("text", "tree", "limits", "_sampler", "_exact", "_exact_domain", "_odds_cache",
+    __slots__ = ("text", "tree", "limits", "_sampler", "_exact", "_exact_domain",
                  "__weakref__")
 
     def __init__(self, text: str, limits: Limits = DEFAULT_LIMITS) -> None:
@@ -195,7 +197,6 @@ class Expression:
         self._sampler = None
         self._exact = None
         self._exact_domain: Exact | None = None
-        self._odds_cache: dict[tuple, Odds] = {}
 
     def __repr__(self) -> str:
         return f"Expression({self.text!r})"
@@ -233,8 +234,10 @@ class Expression:
             if isinstance(explode_depth, bool) or not isinstance(explode_depth, int) or explode_depth < 0:
                 raise InputError(f"explode_depth must be a whole number 0 or more, not {explode_depth!r}")
             limits = dataclasses.replace(limits, explode_depth=explode_depth)
-        key = (tuple(sorted(values.items())), limits)
-        cached = self._odds_cache.get(key)
+        # the type too: 1 and true are equal as keys, not as inputs
+        key = (self.text, self.limits, tuple((k, type(v), v) for k, v in sorted(values.items(), key=_env_order)),
+               limits)
+        cached = ODDS.get(key)
         if cached is not None:
             return cached
         if self._exact is None:
@@ -242,9 +245,7 @@ class Expression:
             self._exact = compile_expression(self.tree, self._exact_domain, self.limits, self.text)
         ctx = Context(self.text, values, limits, budget=Budget(limits.max_states))
         result = Odds.from_dist(self.text, self._exact(ctx), limits.explode_depth, limits)
-        if len(self._odds_cache) > 256:
-            self._odds_cache.clear()
-        self._odds_cache[key] = result
+        ODDS.put(key, result, fractions_size(result.distribution.values()))
         return result
 
 

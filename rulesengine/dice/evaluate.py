@@ -23,6 +23,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from ..cache import POOL_DISTS, weights_size
 from .dist import Budget, BudgetExceeded, Dist, combine, combine2, mixture
 from ..errors import DiceEvalError, LimitError, Location
 from . import ast
@@ -203,9 +204,6 @@ class Sampling:
 class Exact:
     """Exact distributions; every operation is checked against ``ctx.budget``."""
 
-    def __init__(self) -> None:
-        self._pool_cache: dict[tuple, Dist] = {}
-
     def const(self, value: Any) -> Compiled:
         d = Dist.point(value)
         return lambda ctx: d
@@ -256,7 +254,7 @@ class Exact:
                                                         "compare it first, e.g. if(x >= 10, a, b)"))
             if len(parts) == 1 and c.is_point():
                 return parts[0][0]
-            return mixture(parts, c.denom)
+            return _mix(ctx, node, parts, c.denom)
 
         return run
 
@@ -266,6 +264,8 @@ class Exact:
             counts = count(ctx)
             if spec is None:  # d(expr): one pool per possible number of sides
                 side_dist = sides(ctx)  # type: ignore[misc]
+                # One pool per (sides, count) pair: charge for the pairs before making them.
+                _charge(ctx, node, len(side_dist.weights) * len(counts.weights))
                 options = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
                 denom = side_dist.denom
             else:
@@ -276,22 +276,44 @@ class Exact:
                     parts.append((self._pool(ctx, node, rule, _check_count(ctx, node, n)), w * ws))
             if len(parts) == 1 and counts.is_point() and denom == 1:
                 return parts[0][0]
-            return mixture(parts, counts.denom * denom)
+            return _mix(ctx, node, parts, counts.denom * denom)
 
         return run
 
     def _pool(self, ctx: Context, node: ast.Dice, spec: PoolSpec, n: int) -> Dist:
+        """A dice term's distribution, from the process-wide cache when it is there. A
+        cached one is charged the steps it cost to work out: a computation must be
+        refused at the same point whether or not an earlier call left work behind."""
         key = (spec, n, ctx.limits)
-        cached = self._pool_cache.get(key)
-        if cached is None:
-            try:
-                cached = pool_dist(spec, n, ctx.limits, ctx.budget)  # type: ignore[arg-type]
-            except BudgetExceeded:
-                raise _too_big(ctx, node) from None
-            if len(self._pool_cache) > 512:
-                self._pool_cache.clear()
-            self._pool_cache[key] = cached
-        return cached
+        budget: Budget = ctx.budget  # type: ignore[assignment]
+        try:
+            cached = POOL_DISTS.get(key)
+            if cached is not None:
+                dist, steps = cached
+                budget.spend(steps)
+                return dist
+            before = budget.used
+            dist = pool_dist(spec, n, ctx.limits, budget)
+        except BudgetExceeded:
+            raise _too_big(ctx, node) from None
+        POOL_DISTS.put(key, (dist, budget.used - before), weights_size(len(dist.weights), dist.denom.bit_length()))
+        return dist
+
+
+def _charge(ctx: Context, node: ast.Node, steps: int) -> None:
+    """Charge work about to be done to the budget, as the error of ``node`` if it runs out."""
+    try:
+        ctx.budget.spend(steps)  # type: ignore[union-attr]
+    except BudgetExceeded:
+        raise _too_big(ctx, node) from None
+
+
+def _mix(ctx: Context, node: ast.Node, parts: list[tuple[Dist, int]], denom: int) -> Dist:
+    """:func:`dist.mixture`, charged to the budget as the error of ``node``."""
+    try:
+        return mixture(parts, denom, ctx.budget)  # type: ignore[arg-type]
+    except BudgetExceeded:
+        raise _too_big(ctx, node) from None
 
 
 def _apply(ctx: Context, node: ast.Node, fn: Callable[..., Any], dists: list[Dist]) -> Dist:

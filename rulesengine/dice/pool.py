@@ -30,7 +30,7 @@ from functools import lru_cache
 from math import comb
 from typing import Callable, NamedTuple, Protocol
 
-from .dist import Budget, Dist, sum_of
+from .dist import Budget, Dist, step_cost, sum_of
 from . import ast
 from ..errors import InputError
 from ..limits import Limits
@@ -475,6 +475,8 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
     """
     fd = face_dist(spec, budget)
     if spec.explode is None:
+        if mode != "values" and not spec.counting and spec.low is None and spec.high is None:
+            return fd  # each face is its own value: no copy (a million-sided die is big)
         if mode == "total":
             return fd.map(lambda f: spec.score(spec.clamp(f)))
         if mode == "value":
@@ -507,7 +509,7 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
     depth = 0
     while active and depth < limits.explode_depth:
         depth += 1
-        budget.spend(len(active) * len(faces) + len(finished))
+        budget.spend((len(active) * len(faces) + len(finished)) * step_cost(denom.bit_length() + fd.denom.bit_length()))
         finished = defaultdict(int, {s: w * fd.denom for s, w in finished.items()})
         denom *= fd.denom
         nxt: dict = defaultdict(int)
@@ -548,6 +550,12 @@ def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
     if lo > 0 and hi == n:  # keeping the lowest: walk upwards, ranks mirrored
         values.reverse()
         lo, hi = 0, n - lo
+    # Every value costs at least one state's (hi + 1) steps, at the size of the final
+    # weights (n · bits of one die): charge that floor before anything is built, so a term
+    # too big for the budget (1000d1000000kh1) is refused at once; the loop charges the
+    # states beyond the first.
+    cost = (hi + 1) * step_cost(n * d.denom.bit_length())
+    budget.spend(len(values) * cost)
     suffix = [0] * (len(values) + 1)
     for i in range(len(values) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + values[i][1]
@@ -557,7 +565,7 @@ def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
     for i, (v, w) in enumerate(values):
         sv = score(v)
         rest = suffix[i + 1]
-        budget.spend(len(states) * (hi + 1))
+        budget.spend((len(states) - 1) * cost)
         nxt: dict[tuple[int, int], int] = defaultdict(int)
         for (placed, acc), weight in states.items():
             left = n - placed
@@ -597,8 +605,9 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
         trim = (lambda t: t[:k]) if spec.keeps[0][0] == "kh" else (lambda t: t[-k:])  # noqa: E731
     states: dict[tuple, int] = {(): 1}
     items = list(d.weights.items())
-    for _ in range(n):
-        budget.spend(len(states) * len(items))
+    bits = d.denom.bit_length()
+    for i in range(n):
+        budget.spend(len(states) * len(items) * step_cost((i + 1) * bits))
         nxt: dict[tuple, int] = defaultdict(int)
         for t, w in states.items():
             for t2, w2 in items:
@@ -630,7 +639,8 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Di
     items = list(d.weights.items())
     states: dict[tuple, int] = {(): 1}
     for i in range(count):
-        budget.spend(len(states) * len(items) * (i + 1))  # sorting tuples of i + 1 dice
+        # sorting tuples of i + 1 dice, weights of (i + 1) dice's bits
+        budget.spend(len(states) * len(items) * (i + 1) * step_cost((i + 1) * d.denom.bit_length()))
         nxt: dict[tuple, int] = defaultdict(int)
         for t, w in states.items():
             for t2, w2 in items:

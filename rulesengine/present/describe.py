@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
+from ..exact_text import fraction_display, fraction_text
 from ..run.check import CheckOdds, CheckResult, describe_input
 from ..dice.dist import shared_budget
 from ..errors import LimitError, RulesEngineError, UsageError
@@ -77,16 +78,16 @@ def format_odds(odds: Any, csv_out: bool = False) -> str:
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["kind", "name", "exact", "probability"])
         for n, p in outcomes.items():
-            w.writerow(["outcome", n, f"{p.numerator}/{p.denominator}", float(p)])
+            w.writerow(["outcome", n, fraction_text(p), float(p)])
         for v, p in result.items():
-            w.writerow(["result", _v(v), f"{p.numerator}/{p.denominator}", float(p)])
+            w.writerow(["result", _v(v), fraction_text(p), float(p)])
         return buf.getvalue().rstrip("\n")
     name = getattr(odds, "procedure", None) or getattr(odds, "check", "")
     lines = [f"{odds.ruleset} / {name}"]
     inputs = getattr(odds, "inputs", None)
     if inputs:
         lines.append("inputs: " + ", ".join(f"{k}={_v(v)}" for k, v in inputs.items()))
-    exact = {n: f"{p.numerator}/{p.denominator}" for n, p in outcomes.items()}
+    exact = {n: fraction_display(p) for n, p in outcomes.items()}
     width = max([10] + [len(n) for n in outcomes])
     ewidth = max([5] + [len(e) for e in exact.values()])
     peak = max(outcomes.values(), default=Fraction(0))
@@ -95,7 +96,7 @@ def format_odds(odds: Any, csv_out: bool = False) -> str:
         lines.append(f"{n:<{width}}  {exact[n]:>{ewidth}}  {_pct(p):>7}  {_bar(p, peak)}")
     success = getattr(odds, "success", None)
     if isinstance(success, Fraction):
-        lines.append(f"{'P(success)':<{width}}  {f'{success.numerator}/{success.denominator}':>{ewidth}}  {_pct(success):>7}"
+        lines.append(f"{'P(success)':<{width}}  {fraction_display(success):>{ewidth}}  {_pct(success):>7}"
                      "  (all outcomes that count as a success)")
     for label, dist in (("tags", getattr(odds, "tags", {})), ("tiers", getattr(odds, "tiers", {}))):
         if dist:
@@ -117,7 +118,7 @@ def format_odds(odds: Any, csv_out: bool = False) -> str:
             lines.append(f"{_v(v):>{vw}}  {_pct(p):>7}  {_bar(p, peak)}")
     truncated = getattr(odds, "truncated", Fraction(0))
     if truncated:
-        lines.append(f"truncated: {truncated.numerator}/{truncated.denominator} (~{float(truncated):.2g})")
+        lines.append(f"truncated: {fraction_display(truncated)} (~{float(truncated):.2g})")
     return "\n".join(lines)
 
 

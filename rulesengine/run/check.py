@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, NamedTuple
 
+from ..exact_text import fraction_text
 from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError
 from ..dice.evaluate import E_FACES, Context, Exact, compile_expression
@@ -195,13 +196,13 @@ class CheckOdds:
             "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
             "values": {k: [dict(value=_jsonable(v), **prob(p)) for v, p in d.items()]
                        for k, d in self.values.items()},
-            "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}",
+            "truncated": fraction_text(self.truncated),
         }
 
 
 def probability_json(p: Fraction) -> dict[str, Any]:
     """A probability in results' JSON: a float for display and the exact fraction as text."""
-    return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+    return {"probability": float(p), "exact": fraction_text(p)}
 
 
 def _jsonable(v: Any) -> Any:
@@ -707,7 +708,7 @@ class CheckRunner:
         from ..dice.dist import mixture
 
         return mixture([(dice_pool_dist(v.sides, budget) if isinstance(v, DicePool) else Dist.point(v), w)
-                        for v, w in dist.weights.items()], dist.denom)
+                        for v, w in dist.weights.items()], dist.denom, budget)
 
     def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget) -> Dist:
         """The exact distribution of one roll's value: ``Rolled`` when the rules look at
@@ -738,6 +739,7 @@ class CheckRunner:
         counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)
         if node.die is None:
             side_dist = compile_expression(node.sides, domain, self.limits, e.text, self.functions)(ctx)
+            budget.spend(len(side_dist.weights) * len(counts.weights))  # the pools, before they are made
             specs = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
             sdenom = side_dist.denom
         else:
@@ -748,7 +750,7 @@ class CheckRunner:
                 parts.append((faces_dist(spec, _check_count(ctx, node, n), self.limits, budget), w * ws))
         if len(parts) == 1 and counts.is_point() and sdenom == 1:
             return parts[0][0]
-        return mixture(parts, counts.denom * sdenom)
+        return mixture(parts, counts.denom * sdenom, budget)
 
 
 def _chosen_line(chosen: Choice) -> str:

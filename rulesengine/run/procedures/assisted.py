@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
+from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
 from ...errors import InputError, LimitError
 from ..check import CheckResult, _jsonable, probability_json
@@ -73,7 +74,7 @@ class AssistedOdds:
                 "success": prob(self.success),
                 "result": [dict(value=_jsonable(v), **prob(p)) for v, p in self.result_distribution.items()],
                 "bonus": [dict(value=v, **prob(p)) for v, p in self.bonus_distribution.items()],
-                "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}"}
+                "truncated": fraction_text(self.truncated)}
 
 
 class AssistedRunner(ProcedureRunner):

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from ...codes import E_PROCEDURE
+from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
 from ...dice.evaluate import Context
 from ...dice.values import Rolled
@@ -76,7 +77,7 @@ class ContestOdds:
             "parties": [{k: _jsonable(v) for k, v in p.items()} for p in self.parties],
             "outcomes": [dict(name=n, success=n != "tie", **prob(p)) for n, p in self.outcomes.items()],
             "result": [dict(value=_jsonable(v), **prob(p)) for v, p in self.winner_result.items()],
-            "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}",
+            "truncated": fraction_text(self.truncated),
         }
 
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any, Mapping
 
+from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
 from ...dice.values import Rolled
 from ...errors import InputError, LimitError
@@ -72,7 +73,7 @@ class ExtendedOdds:
                          for i, (s, f) in enumerate(self.by_round)],
             "expected_rounds": float(self.expected_rounds),
             "result": [dict(value=v, **prob(p)) for v, p in self.rounds_distribution.items()],
-            "truncated": f"{self.truncated.numerator}/{self.truncated.denominator}",
+            "truncated": fraction_text(self.truncated),
         }
 
 

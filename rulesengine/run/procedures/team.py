@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...codes import E_PROCEDURE
+from ...exact_text import fraction_text
 from ...errors import RulesEngineError
 from ...limits import MAX_PARTIES
 from ..check import CheckOdds, CheckResult, _jsonable
@@ -67,7 +68,7 @@ class TeamOdds:
         d = self.check.to_dict()
         d.update(procedure=self.procedure, roller=self.roller + 1,
                  members=[{k: [{"value": _jsonable(v), "probability": float(p),
-                                "exact": f"{p.numerator}/{p.denominator}"} for v, p in dist.items()]
+                                "exact": fraction_text(p)} for v, p in dist.items()]
                            for k, dist in m.items()} for m in self.member_values])
         return d
 

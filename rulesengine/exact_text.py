@@ -1,0 +1,45 @@
+"""Exact fractions as text, however long: one place decides how a probability is written.
+
+Exact odds can have numerators and denominators of tens of thousands of digits
+(``2000d2!cs=3``). Python refuses to write an integer of more than 4,300 digits in decimal
+(a guard against quadratic-time conversions), and a person cannot read one anyway. So:
+up to ``limits.EXACT_DECIMAL_DIGITS`` digits the fraction is ``p/q`` in decimal; past it
+the machine form (JSON) is ``0xP/0xQ`` in hexadecimal, which is exact, linear-time and
+not limited, and the human form says how long the fraction is next to its float. The
+decimal length is judged from ``bit_length()`` before anything is converted, so the
+check itself costs nothing. Python's global limit is left alone.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .limits import EXACT_DECIMAL_DIGITS
+
+_DIGITS_PER_BIT = 0.30103  # log10(2)
+
+
+def decimal_digits(n: int) -> int:
+    """An upper bound on the decimal digits of ``n`` (no conversion done)."""
+    return int(abs(n).bit_length() * _DIGITS_PER_BIT) + 1
+
+
+def fits_in_decimal(p: Fraction) -> bool:
+    return max(decimal_digits(p.numerator), decimal_digits(p.denominator)) <= EXACT_DECIMAL_DIGITS
+
+
+def fraction_text(p: Fraction) -> str:
+    """The exact value for machines: ``p/q`` in decimal, or ``0xP/0xQ`` when too long
+    (a minus sign, if any, leads: ``-0x…/0x…``)."""
+    if fits_in_decimal(p):
+        return f"{p.numerator}/{p.denominator}"
+    sign = "-" if p < 0 else ""
+    return f"{sign}{hex(abs(p.numerator))}/{hex(p.denominator)}"
+
+
+def fraction_display(p: Fraction) -> str:
+    """The exact value for people: ``p/q``, or, when too long, the number of digits of
+    each part (``[4,512-digit fraction]``) so that a table stays readable."""
+    if fits_in_decimal(p):
+        return f"{p.numerator}/{p.denominator}"
+    return f"[{decimal_digits(p.denominator):,}-digit fraction]"
