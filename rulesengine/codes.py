@@ -68,6 +68,8 @@ W_UNREACHABLE_OUTCOME = "W503"
 # ---- inputs and usage (E6xx, E9xx) ------------------------------------------------------------
 E_INPUT = "E601"
 E_USAGE = "E901"
+# ---- not a diagnostic: the base class's placeholder, never raised or documented ----------------
+E_UNCLASSIFIED = "E000"
 
 CODES: dict[str, Code] = {c.code: c for c in (
     Code(E_DICE_SYNTAX, "DiceSyntaxError", "syntax: something unexpected, or the expression ends too early"),

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .codes import (E_DICE_SYNTAX, E_EVAL, E_EXPRESSION, E_INPUT, E_LIMIT, E_SCHEMA, E_UNCLASSIFIED,
+                    E_USAGE, E_YAML_SYNTAX)
 from .echo import echo, window
 
 
@@ -114,7 +116,7 @@ class Diagnostic:
 class RulesEngineError(Exception):
     """Base of every error the engine raises on bad input."""
 
-    code = "E000"
+    code = E_UNCLASSIFIED  # never raised as such: each subclass has its default code from codes.CODES
 
     def __init__(
         self,
@@ -122,6 +124,8 @@ class RulesEngineError(Exception):
         location: Location | None = None,
         hint: str | None = None,
         code: str | None = None,
+        *,
+        limit: str | None = None,
     ) -> None:
         message = _one_line(message)
         super().__init__(message)
@@ -130,9 +134,12 @@ class RulesEngineError(Exception):
         self.hint = _one_line(hint) if hint is not None else None
         if code is not None:
             self.code = code
+        # The field of ``Limits`` this error hit, or None. Set here, not patched on later,
+        # so that a file error reporting a limit (a LoadError, say) carries it like a LimitError.
+        self.limit = limit
 
     def diagnostic(self) -> Diagnostic:
-        return Diagnostic(self.code, self.message, self.location, self.hint, "error", getattr(self, "limit", None))
+        return Diagnostic(self.code, self.message, self.location, self.hint, "error", self.limit)
 
     def render(self) -> str:
         return self.diagnostic().render()
@@ -153,51 +160,50 @@ class RulesEngineError(Exception):
 class DiceSyntaxError(RulesEngineError):
     """A dice expression that does not parse."""
 
-    code = "E101"
+    code = E_DICE_SYNTAX
 
 
 class DiceEvalError(RulesEngineError):
     """A dice expression that parses but cannot be evaluated (type error, 1/0, d0...)."""
 
-    code = "E201"
+    code = E_EVAL
 
 
 class LimitError(RulesEngineError):
     """A documented limit was hit; the message names the limit (see docs/limits.md)."""
 
-    code = "E210"
+    code = E_LIMIT
 
     def __init__(self, message: str, limit: str, location: Location | None = None,
                  hint: str | None = None, code: str | None = None) -> None:
-        super().__init__(message, location, hint, code)
-        self.limit = limit
+        super().__init__(message, location, hint, code, limit=limit)
 
 
 class LoadError(RulesEngineError):
     """A ruleset file that cannot be read safely as YAML."""
 
-    code = "E301"
+    code = E_YAML_SYNTAX
 
 
 class SchemaError(RulesEngineError):
     """A ruleset that does not match the JSON Schema."""
 
-    code = "E401"
+    code = E_SCHEMA
 
 
 class RulesetError(RulesEngineError):
     """A ruleset that is well formed but means something impossible."""
 
-    code = "E501"
+    code = E_EXPRESSION
 
 
 class InputError(RulesEngineError):
     """Inputs given to a check that are unknown, missing, out of range or mistyped."""
 
-    code = "E601"
+    code = E_INPUT
 
 
 class UsageError(RulesEngineError):
     """A command-line usage error (exit status 2)."""
 
-    code = "E901"
+    code = E_USAGE

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping
 
 from .rules.build import Builder, ruleset_functions
 from .run.check import CheckOdds, CheckResult, CheckRunner
+from .codes import E_EXPRESSION
 from .errors import Diagnostic, InputError, RulesetError, SchemaError
 from .dice.parser import closest
 from .limits import DEFAULT_LIMITS, Limits
@@ -203,11 +204,9 @@ def _from_document(doc: Document, limits: Limits) -> Ruleset:
     model, diagnostics = analyse(doc, limits)
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors or model is None:
-        first = errors[0] if errors else Diagnostic("E501", "invalid ruleset")
+        first = errors[0] if errors else Diagnostic(E_EXPRESSION, "invalid ruleset")
         cls = SchemaError if first.code.startswith("E4") else RulesetError
         extra = f" (and {len(errors) - 1} more; run 'rulesengine validate')" if len(errors) > 1 else ""
-        error = cls(first.message + extra, first.location, first.hint, code=first.code)
-        if first.limit is not None:  # still a file error, but it says which limit, as LimitError does
-            error.limit = first.limit  # type: ignore[attr-defined]
-        raise error
+        # Still a file error, but when it hit a limit it says which, as LimitError does.
+        raise cls(first.message + extra, first.location, first.hint, code=first.code, limit=first.limit)
     return Ruleset(model, doc, limits, tuple(d for d in diagnostics if d.severity == "warning"))

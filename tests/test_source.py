@@ -307,9 +307,9 @@ def test_odd_resolver_matches_are_kept_as_text(loader):
 def test_huge_integer_literal_is_refused_quickly(loader):
     """Python refuses >4300-digit int strings and base 60 is quadratic: refuse early."""
     err = load_error("a: " + "1:" * 100_000 + "1\n")
-    assert err.code == source.E_SYNTAX
+    assert err.code == source.E_YAML_SYNTAX
     err = load_error("a: " + "9" * 5000 + "\n")
-    assert err.code == source.E_SYNTAX and "too long" in err.message
+    assert err.code == source.E_YAML_SYNTAX and "too long" in err.message
 
 
 # --- keys ---------------------------------------------------------------------------
@@ -620,7 +620,7 @@ def test_tabs_inside_values_and_flow_collections_are_fine(loader):
 def test_syntax_errors_have_one_based_positions(loader, text, position):
     """Syntax errors come with a 1-based line/column, a one-line message and a hint."""
     err = load_error(text)
-    assert err.code == source.E_SYNTAX
+    assert err.code == source.E_YAML_SYNTAX
     assert where(err) == position
     assert "\n" not in err.message
     assert err.hint

@@ -23,7 +23,8 @@ from ..cache import ODDS, fractions_size
 from .dist import Budget, Dist
 from ..errors import DiceEvalError, InputError, LimitError, Location
 from ..exact_text import fraction_text
-from .evaluate import E_FACES, Context, Exact, Sampling, compile_expression
+from ..codes import E_FACES
+from .evaluate import Context, Exact, Sampling, compile_expression
 from . import ast
 from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, Limits

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..cache import POOL_DISTS, weights_size
+from ..codes import E_BAD_COUNT, E_EVAL, E_FACES, E_UNKNOWN_FUNCTION, E_UNKNOWN_VARIABLE
 from .dist import Budget, BudgetExceeded, Dist, combine, combine2, mixture
 from ..errors import DiceEvalError, LimitError, Location
 from . import ast
@@ -33,13 +34,6 @@ from .parser import locate
 from ..limits import Limits
 from .pool import (DiceCounter, DiceLimitReached, DiceSource, FacesError, PoolRoll,
                    PoolSpec, pool_dist, roll_plain, roll_pool)
-
-E_EVAL = "E201"
-E_DIVISION_BY_ZERO = "E202"
-E_UNKNOWN_NAME = "E203"
-E_FACES = "E204"
-E_UNKNOWN_FUNCTION = "E205"
-E_BAD_COUNT = "E206"
 
 
 @dataclass(slots=True)
@@ -64,9 +58,7 @@ Compiled = Callable[[Context], Any]
 def _fail(ctx: Context, span: ast.Span, exc: OpError, code: str = E_EVAL) -> DiceEvalError | LimitError:
     if exc.limit is not None:
         return LimitError(exc.message, exc.limit, ctx.where(span), exc.hint)
-    if exc.message == "division by zero":
-        code = E_DIVISION_BY_ZERO
-    return DiceEvalError(exc.message, ctx.where(span), exc.hint, code)
+    return DiceEvalError(exc.message, ctx.where(span), exc.hint, exc.code or code)
 
 
 def _too_big(ctx: Context, node: ast.Node) -> LimitError:
@@ -349,7 +341,7 @@ def _unknown_name(ctx: Context, node: ast.Name) -> DiceEvalError:
         hint = "known names: " + ", ".join(known[:12])
     else:
         hint = f"give '{node.name}' a value (e.g. {node.name}=3)"
-    return DiceEvalError(f"unknown name '{node.name}'", ctx.where(node.span), hint, E_UNKNOWN_NAME)
+    return DiceEvalError(f"unknown name '{node.name}'", ctx.where(node.span), hint, E_UNKNOWN_VARIABLE)
 
 
 def _check_count(ctx: Context, node: ast.Dice, n: Any) -> int:

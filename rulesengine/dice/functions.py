@@ -12,14 +12,18 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..codes import E_DIVISION_BY_ZERO
 from .values import DicePool, Rolled
 
 
 class OpError(Exception):
-    def __init__(self, message: str, hint: str | None = None, limit: str | None = None) -> None:
+    def __init__(self, message: str, hint: str | None = None, limit: str | None = None,
+                 code: str | None = None) -> None:
         super().__init__(message)
         self.message, self.hint = message, hint
         self.limit = limit  # set when a documented limit was hit (see limits.py)
+        # The code when the failure has its own (see codes.py); None: the caller's general one.
+        self.code = code
 
 
 def describe(value: Any) -> str:
@@ -84,7 +88,7 @@ def division(rounding: str) -> Callable[[Any, Any], int]:
     def divide(a: Any, b: Any) -> int:
         a, b = _number(a, "'/'"), _number(b, "'/'")
         if b == 0:
-            raise OpError("division by zero", "make sure the divisor cannot be 0")
+            raise OpError("division by zero", "make sure the divisor cannot be 0", code=E_DIVISION_BY_ZERO)
         return rounder(a, b)
 
     return divide

@@ -17,19 +17,13 @@ import threading
 import unicodedata
 from pathlib import Path
 
+from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX
 from ..errors import DiceSyntaxError, LimitError, Location
 from ..limits import DEFAULT_LIMITS, Limits
 from ..numerals import ASCII_DIGITS_HINT, whole_number
 from . import ast
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
-
-# Syntax error codes (listed in docs/errors.md).
-E_SYNTAX = "E101"
-E_BAD_DIE = "E102"
-E_BAD_MODIFIER = "E103"
-E_CHAINED_COMPARISON = "E104"
-E_BAD_CHARACTER = "E105"
 
 # A modifier token of the grammar (EXPLODE, REROLL, COUNT) taken apart: the lexer has
 # already decided which text belongs to the modifier; this names the pieces.
@@ -105,7 +99,7 @@ class _Builder:
 
     # -- helpers --------------------------------------------------------------------------
     def _fail(self, message: str, span: ast.Span, hint: str | None = None,
-              code: str = E_SYNTAX) -> DiceSyntaxError:
+              code: str = E_DICE_SYNTAX) -> DiceSyntaxError:
         return DiceSyntaxError(message, locate(self.text, *span), hint, code)
 
     def _int(self, token) -> int:

@@ -42,6 +42,8 @@ from typing import Any, Iterable, Iterator
 
 import yaml
 
+from ..codes import (E_ALIAS, E_BAD_KEY, E_DUPLICATE_KEY, E_ENCODING, E_FILE_TOO_LARGE, E_MULTIPLE_DOCUMENTS,
+                     E_NOT_A_MAPPING, E_TAB, E_TAG, E_TOO_DEEP, E_UNREADABLE, E_YAML_SYNTAX)
 from ..errors import LoadError, Location
 from ..limits import DEFAULT_LIMITS, Limits
 
@@ -50,7 +52,7 @@ __all__ = [
     "load_text",
     "load_file",
     "to_pointer",
-    "E_SYNTAX",
+    "E_YAML_SYNTAX",
     "E_TOO_DEEP",
     "E_DUPLICATE_KEY",
     "E_ALIAS",
@@ -64,23 +66,6 @@ __all__ = [
     "E_UNREADABLE",
     "RULESET_SUFFIXES",
 ]
-
-# --- error codes (E3xx: YAML loading) -------------------------------------------------
-E_SYNTAX = "E301"  # YAML syntax error (also: an integer literal too long to convert).
-E_TOO_DEEP = "E302"  # Mappings/sequences nested deeper than Limits.max_yaml_depth.
-E_DUPLICATE_KEY = "E303"  # The same key twice in one mapping (reported at the second).
-# Anchors/aliases: over max_yaml_aliases or max_yaml_nodes (counting expansions), an
-# unknown or self-containing alias, an anchor defined twice.
-E_ALIAS = "E304"
-# A forbidden or misused tag (!!python/..., !custom, !!set, !!int on "abc") or a merge key.
-E_TAG = "E305"
-E_FILE_TOO_LARGE = "E306"  # Larger than Limits.max_file_bytes (checked before reading).
-E_ENCODING = "E307"  # Not UTF-8, or a control character YAML forbids (NUL, ESC, ...).
-E_TAB = "E308"  # A tab used for indentation (YAML indents with spaces only).
-E_NOT_A_MAPPING = "E309"  # Empty document, or a top level that is not a mapping.
-E_MULTIPLE_DOCUMENTS = "E310"  # More than one YAML document ("---") in one file.
-E_BAD_KEY = "E311"  # A mapping key that is not a string or an integer (bool, null, list...).
-E_UNREADABLE = "E312"  # The file cannot be opened or read (missing, a directory, no access).
 
 # libyaml is ~20x faster; the pure-Python parser produces the same events and marks.
 # Tests switch this to exercise both.
@@ -610,7 +595,7 @@ class _Builder:
                 return _to_float(value), tag
         except OverflowError:
             raise self.error(
-                E_SYNTAX,
+                E_YAML_SYNTAX,
                 f"integer literal is too long ({len(value)} characters; at most "
                 f"{_MAX_INT_CHARS})",
                 event.start_mark, "quote it if it is meant as text", self.span(event),
@@ -939,7 +924,7 @@ def _syntax_error(src: _Source, exc: yaml.YAMLError) -> LoadError:
     hint = next((h for needle, h in _SYNTAX_HINTS if needle in joined),
                 "fix the YAML syntax at the marked position; quote strings that contain "
                 "':', '#', '{', '[' or start with a special character")
-    return LoadError(message, src.loc(line0, col0), hint=hint, code=E_SYNTAX)
+    return LoadError(message, src.loc(line0, col0), hint=hint, code=E_YAML_SYNTAX)
 
 
 # --- public entry points --------------------------------------------------------------

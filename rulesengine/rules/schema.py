@@ -20,16 +20,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..codes import E_BAD_VALUE, E_MISSING_KEY, E_SCHEMA, E_UNKNOWN_KEY
 from ..errors import Diagnostic
 from ..dice.parser import closest
 from ..shipped import ruleset_schema_file
 from .document import Document, to_pointer
 from .structure import certainly_valid
-
-E_SCHEMA = "E401"  # a value of the wrong type or shape
-E_UNKNOWN_KEY = "E402"  # a key the format doesn't have (a typo)
-E_MISSING_KEY = "E403"  # a required key is missing
-E_BAD_VALUE = "E404"  # a value not among the allowed ones, out of range, or badly formed
 
 
 def schema_path() -> Path:

@@ -21,8 +21,9 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..exact_text import fraction_text
 from ..dice.dist import Budget, BudgetExceeded, Dist
-from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError
-from ..dice.evaluate import E_FACES, Context, Exact, compile_expression
+from ..codes import E_FACES, E_NO_OUTCOME, E_NOT_A_CONDITION
+from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
+from ..dice.evaluate import Context, Exact, compile_expression
 from ..dice import ast
 from ..dice.parser import closest
 from ..limits import DEFAULT_LIMITS, Limits
@@ -353,9 +354,9 @@ class CheckRunner:
     def _truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
         value = self._eval(e, env)
         if not isinstance(value, bool):
-            raise self._relocate(RulesEngineError(
+            raise self._relocate(RulesetError(
                 f"condition '{e.text}' gives {format_value(value)}, not true or false",
-                code="E511", hint="write a comparison, e.g. roll >= 10"), e)
+                code=E_NOT_A_CONDITION, hint="write a comparison, e.g. roll >= 10"), e)
         return value
 
     def _let(self, let, env: Mapping[str, Any]) -> Any:
@@ -418,8 +419,8 @@ class CheckRunner:
                     result = self._eval(rule.result, env)
                 break
         if outcome is None:
-            raise RulesEngineError(f"no outcome rule of check '{self.check.name}' matched",
-                                   code="E512", hint="end the outcome rules with one that has no 'when'")
+            raise RulesetError(f"no outcome rule of check '{self.check.name}' matched",
+                               code=E_NO_OUTCOME, hint="end the outcome rules with one that has no 'when'")
         env["result"], env["outcome"], env["success"] = result, outcome, success
         tags = tuple(t.name for t in self.check.tags if self._truth(t.when, env))
         return Resolution(outcome, success, result, tags, self._report(env), self._tier(result),

@@ -19,6 +19,7 @@ import dataclasses
 import itertools
 from typing import Any, Iterator
 
+from ..codes import W_UNREACHABLE_OUTCOME
 from ..errors import Diagnostic, RulesEngineError
 from ..limits import Limits
 from ..rules.build import ruleset_functions
@@ -26,7 +27,6 @@ from ..rules.document import Document
 from ..rules.model import Check, Input, RulesetModel
 from .check import CheckRunner
 
-W_UNREACHABLE_OUTCOME = "W503"
 MAX_TRIES = 200
 SEARCH_STATES = 2000
 """Work budget of each exact-odds run during the search: input combinations whose rolls

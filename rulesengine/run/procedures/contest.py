@@ -15,7 +15,7 @@ from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
 from ...dice.evaluate import Context
 from ...dice.values import Rolled
-from ...errors import InputError, LimitError, Location, RulesEngineError
+from ...errors import InputError, LimitError, Location, RulesEngineError, RulesetError
 from ...limits import MAX_PARTIES, MAX_TIE_ROUNDS
 from ...rules.model import Expr
 from ..check import NOT_ALLOWED, CheckResult, _jsonable, probability_json
@@ -122,9 +122,9 @@ class ContestRunner(ProcedureRunner):
             if len(tied) == 1 or ties != "reroll":
                 break
             if round_no == MAX_TIE_ROUNDS:
-                raise self._at(RulesEngineError(f"contest '{self.proc.name}' is still tied after {MAX_TIE_ROUNDS} "
-                                                "rolls again", code=E_PROCEDURE,
-                                                hint="a tie that always repeats can never be decided"))
+                raise self._at(RulesetError(f"contest '{self.proc.name}' is still tied after {MAX_TIE_ROUNDS} "
+                                            "rolls again", code=E_PROCEDURE,
+                                            hint="a tie that always repeats can never be decided"))
             rolled = [self._roll_party(values[i], source, i) for i in tied]
             rounds.append(tuple(tied))
             extra.append(tuple(rolled))
@@ -288,8 +288,8 @@ class ContestRunner(ProcedureRunner):
                     out[(w, self._winner_result(w, rows, group) if w is not None else None)] += p * q
         if self_loop:
             if self_loop == 1:
-                raise self._at(RulesEngineError(f"contest '{self.proc.name}' can never be decided: the parties "
-                                                "always tie", code=E_PROCEDURE))
+                raise self._at(RulesetError(f"contest '{self.proc.name}' can never be decided: the parties "
+                                            "always tie", code=E_PROCEDURE))
             out = defaultdict(Fraction, {k: v / (1 - self_loop) for k, v in out.items()})
         memo[group] = dict(out)
         return memo[group]

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...codes import E_PROCEDURE
 from ...exact_text import fraction_text
-from ...errors import RulesEngineError
+from ...errors import RulesetError
 from ...limits import MAX_PARTIES
 from ..check import CheckOdds, CheckResult, _jsonable
 from .base import ProcedureRunner
@@ -79,8 +79,8 @@ class TeamRunner(ProcedureRunner):
         envs = [self.runner.before_roll(m).env for m in members]
         how = self._eval(st.roller, own)
         if how not in ("highest", "lowest", "first"):
-            raise self._at(RulesEngineError(f"roller gives {how!r}; expected 'highest', 'lowest' or 'first'",
-                                            code=E_PROCEDURE), st.roller)
+            raise self._at(RulesetError(f"roller gives {how!r}; expected 'highest', 'lowest' or 'first'",
+                                        code=E_PROCEDURE), st.roller)
         if how == "first" or not st.rank_by:
             return 0, envs[0], envs
         keys = [tuple(getattr(self._eval(e, {**env, **own}), "total", self._eval(e, {**env, **own}))
