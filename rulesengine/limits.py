@@ -59,6 +59,29 @@ MAX_PARTIES = 8
 """Parties in one contest or team check; the leader and helpers of an assisted check."""
 MAX_TIE_ROUNDS = 100
 """Times tied parties of a contest roll again, when rolling, before it is reported still tied."""
+MAX_EXTENDED_ROUNDS = 1000
+"""Rounds an extended check may run: its ``max_rounds`` setting evaluating to more is a
+``LimitError`` named ``max_rounds``."""
+
+# --- inputs: fixed caps on values given to a check or to the dice API ------------------------
+MAX_POOL_DICE = 100
+"""Dice in a ``dice_pool`` input (``101d4`` is refused); the default of ``DicePool.parse``."""
+MAX_POOL_SIDES = 1000
+"""Sides of one die of a ``dice_pool`` input (``d1001`` is refused)."""
+MAX_TEXT_VALUE_CHARS = 200
+"""Characters of a text value bound to a name by a ``dice`` API caller (``env={"x": ...}``)."""
+MAX_YAML_INT_CHARS = 4300
+"""Characters of an integer literal in a ruleset file, checked before it is converted:
+Python refuses decimal strings of more than 4,300 digits, and YAML's base-60 integers
+(``1:2:3…``) convert in quadratic time, so the loader stops here first."""
+
+# --- validation: the search for inputs that reach each outcome (``run/reach.py``) ----------
+REACH_MAX_TRIES = 200
+"""Input combinations ``validate`` tries, per check, looking for one that reaches each outcome."""
+REACH_SEARCH_STATES = 2000
+"""Work budget (``max_states``) of each exact-odds run of that search: input combinations
+whose rolls need more are skipped, which keeps validation fast and deterministic; they
+rarely reveal an outcome the smaller ones don't."""
 
 # --- not per call: the command line and error messages ------------------------------------
 # Module constants, not ``Limits`` fields: they bound what the engine *prints* and what
@@ -68,6 +91,10 @@ MAX_ECHO_CHARS = 200
 """Characters of any one text an error quotes back (a value, a name, an expression, an id,
 a path, a line of the file): longer ones are cut in the middle to this width, so a
 120 KB argument or a 900 KB line of YAML comes back as 200 characters."""
+
+MAX_SWEEP = 2000
+"""Input combinations of one command-line sweep (``odds ... skill=1..18``); the work of all
+their odds together is bounded by ``max_states``."""
 
 MAX_FOLDER_ENTRIES = 100_000
 """Directory entries (files and folders) ``validate`` looks at while searching the folders

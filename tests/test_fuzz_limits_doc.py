@@ -14,7 +14,6 @@ import pytest
 
 from rulesengine import dice
 from rulesengine import limits
-from rulesengine.present.describe import MAX_SWEEP
 from rulesengine.errors import LimitError, LoadError, RulesEngineError
 from rulesengine import limits as limits_module
 from rulesengine.limits import DEFAULT_LIMITS, Limits
@@ -40,16 +39,21 @@ def test_every_limits_field_has_a_row_with_its_default(name):
     assert f"{default:,}" in _row(name).split("|")[2], (name, default)
 
 
-@pytest.mark.parametrize("name,value", [
-    ("MAX_PARTIES", limits.MAX_PARTIES),
-    ("MAX_TIE_ROUNDS", limits.MAX_TIE_ROUNDS),
-    ("MAX_SWEEP", MAX_SWEEP),
-    ("DicePool.parse", inspect.signature(DicePool.parse).parameters["max_dice"].default),
-    ("EXACT_DECIMAL_DIGITS", limits_module.EXACT_DECIMAL_DIGITS),
-    ("MAX_CACHED_WEIGHTS", limits_module.MAX_CACHED_WEIGHTS),
-])
-def test_other_limits_have_a_row_with_their_value(name, value):
+CONSTANTS = sorted((name, value) for name, value in vars(limits_module).items()
+                   if name.isupper() and type(value) is int)
+
+
+@pytest.mark.parametrize("name,value", CONSTANTS)
+def test_every_other_limit_of_the_limits_module_has_a_row_with_its_value(name, value):
     assert f"{value:,}" in _row(name).split("|")[2], (name, value)
+
+
+def test_the_limits_module_holds_the_caps_the_engine_uses():
+    from rulesengine.present import describe
+    assert len(CONSTANTS) >= 12
+    assert describe.MAX_SWEEP is limits.MAX_SWEEP
+    pool = inspect.signature(DicePool.parse).parameters
+    assert (pool["max_dice"].default, pool["max_sides"].default) == (limits.MAX_POOL_DICE, limits.MAX_POOL_SIDES)
 
 
 GURPS = (Path(__file__).resolve().parent.parent / "rulesets" / "gurps-4e.yaml").read_text(encoding="utf-8")

@@ -27,7 +27,7 @@ from ..codes import E_FACES
 from .evaluate import Context, Exact, Sampling, compile_expression
 from . import ast
 from .parser import parse as parse_tree
-from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
 from .pool import DiceCounter, DieRoll, PoolRoll, dice_source
 from .trace import format_value, trace
 from .values import DicePool, Rolled
@@ -176,7 +176,7 @@ def _check_env(env: Mapping[str, Any] | None, limits: Limits) -> dict[str, Value
             out[key] = value
         elif isinstance(value, int):
             raise InputError(f"{key}={value} is too large", hint=f"limit: ±{limits.max_magnitude:,}")
-        elif isinstance(value, str) and len(value) <= 200:
+        elif isinstance(value, str) and len(value) <= MAX_TEXT_VALUE_CHARS:
             out[key] = value
         elif isinstance(value, (DicePool, Rolled)):
             out[key] = value

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..limits import MAX_POOL_DICE, MAX_POOL_SIDES
+
 
 @dataclass(frozen=True, slots=True)
 class Rolled:
@@ -30,7 +32,7 @@ class DicePool:
     sides: tuple[int, ...]  # one entry per die, e.g. (8, 4, 4)
 
     @staticmethod
-    def parse(text: str, max_dice: int = 100, max_sides: int = 1000) -> "DicePool":
+    def parse(text: str, max_dice: int = MAX_POOL_DICE, max_sides: int = MAX_POOL_SIDES) -> "DicePool":
         """``"d8/d4/d4"``, ``"d8 / 2d4"``, ``"d8+d4"`` → DicePool((8, 4, 4)).
 
         Raises ValueError with a readable message."""

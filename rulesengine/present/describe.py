@@ -20,8 +20,7 @@ from ..errors import LimitError, RulesEngineError, UsageError
 from ..dice import ast
 from ..rules.model import Expr, Grid, Ladder, Ranges, Tiers
 from ..dice.trace import format_value
-
-MAX_SWEEP = 2000  # input combinations of one sweep; their work together is bounded by max_states
+from ..limits import MAX_SWEEP  # still importable from here, as before
 
 
 # ---- roll and odds -----------------------------------------------------------------------------

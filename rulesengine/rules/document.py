@@ -45,7 +45,7 @@ import yaml
 from ..codes import (E_ALIAS, E_BAD_KEY, E_DUPLICATE_KEY, E_ENCODING, E_FILE_TOO_LARGE, E_MULTIPLE_DOCUMENTS,
                      E_NOT_A_MAPPING, E_TAB, E_TAG, E_TOO_DEEP, E_UNREADABLE, E_YAML_SYNTAX)
 from ..errors import LoadError, Location
-from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import DEFAULT_LIMITS, MAX_YAML_INT_CHARS, Limits
 
 __all__ = [
     "Document",
@@ -88,10 +88,6 @@ _RESOLVER = yaml.resolver.Resolver()
 
 _BOOL_VALUES = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 _NULL_VALUES = frozenset({"", "~", "null", "Null", "NULL"})
-
-# Longest integer literal converted. Python 3.11 refuses decimal strings over 4300 digits
-# by default, and base-60 ("1:2:3...") conversion is quadratic, so we stop here first.
-_MAX_INT_CHARS = 4300
 
 # Characters YAML 1.1 forbids in a stream (same set as PyYAML's Reader.NON_PRINTABLE).
 # Lone surrogates are outside every allowed range, so they are caught here too.
@@ -347,8 +343,8 @@ def _map_offset(text: str, style: str | None, start: int, end: int, raw: str,
 
 
 def _to_int(value: str) -> int:
-    """SafeConstructor.construct_yaml_int, with a length guard (see _MAX_INT_CHARS)."""
-    if len(value) > _MAX_INT_CHARS:
+    """SafeConstructor.construct_yaml_int, with a length guard (see MAX_YAML_INT_CHARS)."""
+    if len(value) > MAX_YAML_INT_CHARS:
         raise OverflowError
     value = value.replace("_", "")
     sign = -1 if value[0] == "-" else 1
@@ -597,7 +593,7 @@ class _Builder:
             raise self.error(
                 E_YAML_SYNTAX,
                 f"integer literal is too long ({len(value)} characters; at most "
-                f"{_MAX_INT_CHARS})",
+                f"{MAX_YAML_INT_CHARS})",
                 event.start_mark, "quote it if it is meant as text", self.span(event),
                 pointer) from None
         except (ValueError, KeyError, IndexError):

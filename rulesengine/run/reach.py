@@ -21,17 +21,12 @@ from typing import Any, Iterator
 
 from ..codes import W_UNREACHABLE_OUTCOME
 from ..errors import Diagnostic, RulesEngineError
-from ..limits import Limits
+from ..limits import REACH_MAX_TRIES, REACH_SEARCH_STATES, Limits
 from ..rules.build import ruleset_functions
 from ..rules.document import Document
 from ..rules.model import Check, Input, RulesetModel
 from .check import CheckRunner
 
-MAX_TRIES = 200
-SEARCH_STATES = 2000
-"""Work budget of each exact-odds run during the search: input combinations whose rolls
-are bigger than this (ten d20 action dice) are skipped, which keeps validation fast and
-deterministic; they rarely reveal an outcome the smaller ones don't."""
 
 
 def telling_values(spec: Input) -> list[Any]:
@@ -98,7 +93,7 @@ def candidates(check: Check) -> Iterator[dict[str, Any]]:
 
 def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> list[Diagnostic]:
     """W503 warnings for outcomes of the ruleset's checks that no input tried can reach."""
-    small = dataclasses.replace(limits, max_states=min(limits.max_states, SEARCH_STATES))
+    small = dataclasses.replace(limits, max_states=min(limits.max_states, REACH_SEARCH_STATES))
     functions = ruleset_functions(model)
     out: list[Diagnostic] = []
     for name, check in model.checks.items():
@@ -106,7 +101,7 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
         todo = set(check.outcome_names)
         tries = 0
         for inputs in candidates(check):
-            if not todo or tries >= MAX_TRIES:
+            if not todo or tries >= REACH_MAX_TRIES:
                 break
             tries += 1
             given = {k: v for k, v in inputs.items() if v is not None}

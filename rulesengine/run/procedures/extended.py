@@ -13,6 +13,7 @@ from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
 from ...dice.values import Rolled
 from ...errors import InputError, LimitError
+from ...limits import MAX_EXTENDED_ROUNDS
 from ...rules.model import Expr
 from ..check import NOT_ALLOWED, CheckResult, _jsonable, probability_json
 from .base import ABSENT, ProcedureRunner, call_arguments, fingerprint, not_allowed
@@ -98,9 +99,9 @@ class ExtendedRunner(ProcedureRunner):
         n = self._eval(e, env)
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise InputError(f"the round limit of '{self.proc.name}' must be a whole number 1 or more, not {n!r}")
-        if n > 1000:
+        if n > MAX_EXTENDED_ROUNDS:
             raise self._at(LimitError(f"{n} rounds is more than an extended check may run", "max_rounds",
-                                      hint="at most 1000 rounds"), e)
+                                      hint=f"at most {MAX_EXTENDED_ROUNDS} rounds"), e)
         return n
 
     def _round_values(self, base: dict[str, Any], env: Mapping[str, Any]) -> dict[str, Any]:
