@@ -93,7 +93,7 @@ a path, a line of the file): longer ones are cut in the middle to this width, so
 120 KB argument or a 900 KB line of YAML comes back as 200 characters."""
 
 MAX_SWEEP = 2000
-"""Input combinations of one command-line sweep (``odds ... skill=1..18``); the work of all
+"""Input combinations of one command-line sweep (``odds ... bonus=1..18``); the work of all
 their odds together is bounded by ``max_states``."""
 
 MAX_FOLDER_ENTRIES = 100_000

@@ -246,17 +246,17 @@ def _sum(value: Any) -> int:
 def _pool(value: Any, what: str) -> DicePool:
     if isinstance(value, DicePool):
         return value
-    raise OpError(f"{what} needs a dice pool such as d8/d4/d4, not {describe(value)}")
+    raise OpError(f"{what} needs a pool of mixed dice such as d8/d6, not {describe(value)}")
 
 
 def _drop_highest(value: Any) -> DicePool:
-    """The pool without one of its largest dice (a d8 from d8/d4/d4)."""
+    """The pool without one of its largest dice (a d8 from d8/d6/d6)."""
     sides = _pool(value, "drop_highest()").sides
     return DicePool(sides[1:]) if len(sides) > 1 else DicePool(sides)
 
 
 def _drop_lowest(value: Any) -> DicePool:
-    """The pool without one of its smallest dice (a d4 from d8/d4/d4)."""
+    """The pool without one of its smallest dice (a d6 from d8/d6/d6)."""
     sides = _pool(value, "drop_lowest()").sides
     return DicePool(sides[:-1]) if len(sides) > 1 else DicePool(sides)
 

@@ -655,7 +655,7 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Di
 
 
 def dice_pool_dist(sides: tuple[int, ...], budget: Budget) -> Dist:
-    """Rolling a mixed pool such as d8/d4/d4 once: ``Rolled(sum, faces highest first)``."""
+    """Rolling a pool of mixed dice such as d8/d6 once: ``Rolled(sum, faces highest first)``."""
     from .values import Rolled
 
     states: dict[tuple, int] = {(): 1}

@@ -8,7 +8,7 @@ expression with every dice term replaced by its dice, and the total. In a pool:
 * ``5→4`` a die whose value differs from its face (penetration −1, ``min``/``max``);
 * ``8+`` / ``1-`` a die counted as a success / a failure.
 
-Rendering is separate from rolling (as in avrae's d20): the roller only records
+Rendering is separate from rolling: the roller only records
 :class:`~rulesengine.dice.pool.PoolRoll` values; this module only formats them.
 """
 

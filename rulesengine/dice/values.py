@@ -3,7 +3,7 @@
 * text — choice inputs and table labels (``'hard'``, ``"minor"``);
 * :class:`Rolled` — a rolled dice term seen whole: its total and its kept dice, so rules
   can look at the faces ("double 1s", "a natural 3"); used as a number it is its total;
-* :class:`DicePool` — dice still to be rolled, such as a ``d8/d4/d4`` pool input; a check
+* :class:`DicePool` — dice still to be rolled, such as a ``d8/d6`` pool input; a check
   whose roll is a pool rolls each of its dice.
 """
 
@@ -33,7 +33,7 @@ class DicePool:
 
     @staticmethod
     def parse(text: str, max_dice: int = MAX_POOL_DICE, max_sides: int = MAX_POOL_SIDES) -> "DicePool":
-        """``"d8/d4/d4"``, ``"d8 / 2d4"``, ``"d8+d4"`` → DicePool((8, 4, 4)).
+        """``"d8/d6/d6"``, ``"d8 / 2d6"``, ``"d8+2d6"`` → DicePool((8, 6, 6)).
 
         Raises ValueError with a readable message."""
         sides: list[int] = []

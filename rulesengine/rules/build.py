@@ -41,8 +41,8 @@ def ruleset_functions(model: RulesetModel) -> dict[str, tuple[Callable[..., Any]
 
 
 def table_functions(tables: dict) -> dict[str, tuple[Callable[..., Any], int, int | None]]:
-    """One function per table: ``difficulty('hard')``, ``result_cap(ranks)``, ``dn('hard',
-    'skill')``, ``success_tier(sl)``."""
+    """One function per table, named after it: ``difficulty('hard')`` (a lookup),
+    ``bonus(level)`` (ranges), ``target('hard', 'quick')`` (a grid), ``tier(degree)`` (tiers)."""
     out: dict[str, tuple[Callable[..., Any], int, int | None]] = {}
     for name, table in tables.items():
         out[name] = _table_function(name, table)

@@ -50,7 +50,7 @@ class RangeRow:
 
 @dataclass(frozen=True, slots=True)
 class Ranges:
-    """A number in a range → a value (ranks 1–3 → cap 20)."""
+    """A number in a range → a value (any number from 1 to 3 → 20)."""
 
     name: str
     description: str
@@ -60,7 +60,7 @@ class Ranges:
 
 @dataclass(frozen=True, slots=True)
 class Grid:
-    """Row label × column label → number (task difficulty × test type → DN)."""
+    """Row label × column label → number (a difficulty table: 'hard' × 'quick' → 14)."""
 
     name: str
     description: str
@@ -78,7 +78,8 @@ class Tier:
 
 @dataclass(frozen=True, slots=True)
 class Tiers:
-    """Descriptive tiers: the highest tier whose minimum a number reaches (SL 5 is "good")."""
+    """Descriptive tiers: the highest tier whose minimum a number reaches (a degree of
+    success of 5 is "good")."""
 
     name: str
     description: str
@@ -129,7 +130,8 @@ class Let:
 @dataclass(frozen=True, slots=True)
 class Gate:
     """Before rolling: when ``when`` holds, the check ends with ``outcome`` (no roll), or
-    its rolls take the values of ``rolls`` instead of being rolled (take 10)."""
+    its rolls take the values of ``rolls`` instead of being rolled (a fixed result chosen in
+    place of a roll)."""
 
     when: Expr
     outcome: str | None = None

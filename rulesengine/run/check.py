@@ -74,7 +74,7 @@ class PreRoll(NamedTuple):
 
     env: dict[str, Any]  # inputs and the values that read no roll
     gated: Resolution | None  # a gate's verdict: the check ends without rolling
-    fixed: dict[str, Any]  # roll values a gate fixed instead of rolling (take 10)
+    fixed: dict[str, Any]  # roll values a gate fixed instead of rolling them
     secret: bool
     reason: str  # the reason of the gate that applied, if any
     resolved: dict | None = None  # (roll values, player's choice) → Resolution, see finish
@@ -290,7 +290,7 @@ class CheckRunner:
             try:
                 return DicePool.parse(str(value))
             except ValueError as exc:
-                raise InputError(f"{where} is not a dice pool: {exc}", hint="e.g. d8/d4/d4") from None
+                raise InputError(f"{where} is not a dice pool: {exc}", hint="e.g. d8/d6") from None
         # integer, possibly a label from a table
         number = None
         if isinstance(value, int) and not isinstance(value, bool):
@@ -702,7 +702,7 @@ class CheckRunner:
             raise self._relocate(exc, e) from None
 
     def _pool_totals(self, dist: Dist, budget: Budget) -> Dist:
-        """``dist`` with each dice-pool value (an input such as d8/d4/d4) replaced by the
+        """``dist`` with each dice-pool value (an input such as d8/d6) replaced by the
         distribution of what that pool rolls."""
         if not any(isinstance(v, DicePool) for v in dist.weights):
             return dist
@@ -834,7 +834,7 @@ def describe_input(spec: Input) -> str:
     elif spec.type == "choice":
         text = f"{spec.name}: one of {', '.join(spec.choices)}"
     else:
-        text = f"{spec.name}: a dice pool such as d8/d4/d4"
+        text = f"{spec.name}: a pool of mixed dice such as d8/d6"
     if spec.has_default:
         text += f" (default {format_value(spec.default)})"
     elif spec.optional:
