@@ -97,7 +97,7 @@ class ContestRunner(ProcedureRunner):
         lo, hi = self.proc.settings.min_parties, min(self.proc.settings.max_parties, MAX_PARTIES)
         if not lo <= len(parties) <= hi:
             raise InputError(f"contest '{self.proc.name}' needs {lo}" + (f" to {hi}" if hi != lo else "")
-                             + f" parties, got {len(parties)}", hint="give party1.NAME=... party2.NAME=...")
+                             + f" parties, got {len(parties)}", hint="give party1.skill=... party2.skill=...")
         out = []
         for i, p in enumerate(parties):
             try:
