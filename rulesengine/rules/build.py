@@ -10,8 +10,8 @@ tables whose ranges overlap or whose labels repeat, and unreachable outcome rule
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from dataclasses import replace
+from typing import Any
 
 from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_BAD_TABLE, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
                      E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
@@ -19,93 +19,24 @@ from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_BAD_TABLE, E_DICE_OUTSIDE_RO
 from ..errors import Diagnostic, Location, RulesEngineError
 from ..dice.evaluate import Sampling, compile_expression
 from ..dice import ast
-from ..dice.functions import FUNCTIONS, OpError
+from ..dice.functions import FUNCTIONS
 from ..dice.parser import closest, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from .model import (Candidate, Check, Choose, Expr, Gate, Grid, Input, Ladder, Let,
                     OutcomeRule, Procedure, RangeRow, Ranges, RulesetModel, Source, TagRule,
                     Tier, Tiers)
 from .document import Document
+from .faces import faces_needed
 from .procedures import build_procedure, party_expressions
+from .ranges import overlapping_ranges, range_text
 from .scope import Scope, escape_pointer
+from .table_functions import ruleset_functions, table_functions
+
+__all__ = ["Builder", "RESERVED", "ruleset_functions"]  # ruleset_functions: re-exported for callers
 
 # Semantic error codes (docs/errors.md).
 
 RESERVED = ("result", "outcome", "success", "chosen")
-
-
-def ruleset_functions(model: RulesetModel) -> dict[str, tuple[Callable[..., Any], int, int | None]]:
-    """Every function a ruleset's expressions may call: the dice language's own and one per
-    table. Built once per loaded ruleset; checks, procedures and validation share it."""
-    return {**FUNCTIONS, **table_functions(model.tables)}
-
-
-def table_functions(tables: dict) -> dict[str, tuple[Callable[..., Any], int, int | None]]:
-    """One function per table: ``difficulty('hard')``, ``result_cap(ranks)``, ``dn('hard',
-    'skill')``, ``success_tier(sl)``."""
-    out: dict[str, tuple[Callable[..., Any], int, int | None]] = {}
-    for name, table in tables.items():
-        out[name] = _table_function(name, table)
-    return out
-
-
-def _label(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise OpError(f"{what} needs a label in quotes, not {value!r}")
-    return value
-
-
-def _table_function(name: str, table) -> tuple[Callable[..., Any], int, int | None]:
-    if isinstance(table, Ladder):
-        entries = dict(table.entries)
-
-        def ladder(label: Any) -> int:
-            key = _label(label, f"{name}()")
-            if key not in entries:
-                near = closest(key, list(entries))
-                raise OpError(f"'{key}' is not in the table {name}",
-                              f"did you mean '{near}'?" if near else "labels: " + ", ".join(entries))
-            return entries[key]
-
-        return ladder, 1, 1
-    if isinstance(table, Ranges):
-        rows = table.rows
-
-        def ranges(key: Any) -> Any:
-            if isinstance(key, bool) or not isinstance(key, int):
-                key = getattr(key, "total", key)
-            for row in rows:
-                if (row.low is None or key >= row.low) and (row.high is None or key <= row.high):
-                    return row.value
-            raise OpError(f"{key} is outside the table {name}")
-
-        return ranges, 1, 1
-    if isinstance(table, Grid):
-        columns = list(table.columns)
-        grid = {label: dict(zip(columns, values)) for label, values in table.rows}
-
-        def lookup(row: Any, column: Any) -> int:
-            r, c = _label(row, f"{name}()"), _label(column, f"{name}()")
-            if r not in grid:
-                near = closest(r, list(grid))
-                raise OpError(f"'{r}' is not a row of the table {name}",
-                              f"did you mean '{near}'?" if near else "rows: " + ", ".join(grid))
-            if c not in grid[r]:
-                raise OpError(f"'{c}' is not a column of the table {name}", "columns: " + ", ".join(columns))
-            return grid[r][c]
-
-        return lookup, 2, 2
-    tiers = table.tiers
-
-    def tier(value: Any) -> str:
-        n = getattr(value, "total", value)
-        label = ""
-        for t in tiers:
-            if n >= t.min:
-                label = t.label
-        return label
-
-    return tier, 1, 1
 
 
 class Builder:
@@ -216,7 +147,7 @@ class Builder:
             for check_name, exprs, aliases in party_expressions(proc):
                 check = checks.get(check_name)
                 if check is not None:
-                    more = _faces_needed(check, exprs, aliases) - check.faces_needed
+                    more = faces_needed(check, exprs, aliases) - check.faces_needed
                     if more:
                         checks[check_name] = replace(check, faces_needed=check.faces_needed | more)
         if not self.ok:
@@ -244,7 +175,7 @@ class Builder:
                     self.error(E_BAD_TABLE, f"range {low}..{high} is empty", f"{ptr}/ranges/{i}")
                 rows.append(RangeRow(low, high, row["value"]))
             for i, j in overlapping_ranges(rows):
-                self.error(E_BAD_TABLE, f"ranges {_range_text(rows[i])} and {_range_text(rows[j])} overlap",
+                self.error(E_BAD_TABLE, f"ranges {range_text(rows[i])} and {range_text(rows[j])} overlap",
                            f"{ptr}/ranges/{j}", "each key must fall in one range only")
             return Ranges(name, desc, tuple(rows))
         if "grid" in spec:
@@ -483,7 +414,7 @@ class Builder:
                       gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(), choose=choose,
                       result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
                       secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr)
-        faces = _faces_needed(check, [l.expr for l in lets] + [c.value for l in lets for c in l.best_of]
+        faces = faces_needed(check, [l.expr for l in lets] + [c.value for l in lets for c in l.best_of]
                               + [e for _, e in (choose.values if choose else ())] + [result]
                               + [o.when for o in outcomes] + [o.result for o in outcomes]
                               + [t.when for t in tags])
@@ -499,9 +430,6 @@ class Builder:
         return build_procedure(self, name, spec, ptr)
 
 
-_POOL_FUNCTIONS = frozenset({"count", "highest", "lowest"})  # the functions that look at single dice
-
-
 def _default_type_error(kind: str, default: Any) -> str | None:
     """Why a default cannot be a value of an input of this type (None if it can).
 
@@ -512,53 +440,6 @@ def _default_type_error(kind: str, default: Any) -> str | None:
     if kind == "boolean" and not isinstance(default, bool):
         return "not true or false"
     return None
-
-
-def _faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
-    """The rolls of ``check`` passed to a function that looks at single dice (count, highest,
-    lowest) in ``exprs``: by name, or by a name that may hold the roll whole (a let, the
-    result, ``aliases`` such as a procedure's ``roller_result``: the same as ``result``),
-    through parentheses, a label or a branch of ``if()``, as the rolling path passes them."""
-    carries: dict[str, set[str]] = {n: {n} for n, _ in check.rolls}
-    for let in check.lets:  # in order: a let reads only the names before it
-        held = set()
-        for e in ([let.expr] if let.expr is not None else []) + [c.value for c in let.best_of]:
-            held |= _carried(e, carries)
-        if held:
-            carries[let.name] = held
-    held = set()
-    for e in [check.result] + [o.result for o in check.outcomes]:
-        held |= _carried(e, carries)
-    if held:
-        carries["result"] = held
-    for alias, name in (aliases or {}).items():
-        if name in carries:
-            carries[alias] = carries[name]
-    out: set[str] = set()
-    for e in exprs:
-        if e is None:
-            continue
-        for node in ast.walk(e.tree):
-            if isinstance(node, ast.Call) and node.name in _POOL_FUNCTIONS and node.args:
-                out |= _carried(node.args[0], carries)
-    return out
-
-
-def _carried(e, carries: dict[str, set[str]]) -> set[str]:
-    """The rolls whose value ``e`` (an Expr or a node) may be, whole."""
-    if e is None:
-        return set()
-    out: set[str] = set()
-    stack = [getattr(e, "tree", e)]
-    while stack:
-        node = stack.pop()
-        while isinstance(node, (ast.Group, ast.Labeled)):
-            node = node.inner
-        if isinstance(node, ast.Name):
-            out |= carries.get(node.name, set())
-        elif isinstance(node, ast.Call) and node.name == "if" and len(node.args) == 3:
-            stack.extend(node.args[1:])
-    return out
 
 
 def _known(scope: Scope) -> str:
@@ -572,45 +453,3 @@ def _literal(value: Any) -> str | None:
     if isinstance(value, int):
         return str(value)
     return None
-
-
-def overlapping_ranges(rows: list[RangeRow]) -> list[tuple[int, int]]:
-    """Pairs ``(i, j)``, ``i < j`` in file order, of overlapping ranges: each range that
-    overlaps an earlier-starting one, paired with the one of those that reaches furthest.
-
-    A sweep over the ranges sorted by their start, so a table of n rows costs n log n and
-    n - 1 calls of :func:`ranges_overlap` (comparing every pair made a 4,000-row table take
-    seconds to load). Every range that overlaps another is reported at least once."""
-    def start(i: int) -> float:
-        low = rows[i].low
-        return float("-inf") if low is None else low
-
-    found = []
-    reach: int | None = None  # of the ranges swept so far, the one ending last
-    for index in sorted(range(len(rows)), key=lambda i: (start(i), i)):
-        row = rows[index]
-        if row.low is not None and row.high is not None and row.low > row.high:
-            continue  # an empty range (reported above) overlaps nothing
-        if reach is not None and ranges_overlap(rows[reach], row):
-            found.append((min(reach, index), max(reach, index)))
-        if reach is None or _end(row) > _end(rows[reach]):
-            reach = index
-    return sorted(found, key=lambda pair: pair[1])
-
-
-def _end(row: RangeRow) -> float:
-    return float("inf") if row.high is None else row.high
-
-
-def ranges_overlap(a: RangeRow, b: RangeRow) -> bool:
-    lo = max(x for x in (a.low, b.low, -(10**18)) if x is not None)
-    hi = min(x for x in (a.high, b.high, 10**18) if x is not None)
-    return lo <= hi
-
-
-def _range_text(r: RangeRow) -> str:
-    if r.low is None:
-        return f"up to {r.high}"
-    if r.high is None:
-        return f"{r.low} and up"
-    return f"{r.low}..{r.high}"
