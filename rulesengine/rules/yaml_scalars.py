@@ -5,7 +5,7 @@ that nothing is ever constructed from a tag, with a length guard on integer lite
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
@@ -41,9 +41,7 @@ def yaml_int(value: str) -> int:
     if len(value) > MAX_INT_CHARS:
         raise OverflowError
     value = value.replace("_", "")
-    sign = -1 if value[0] == "-" else 1
-    if value[0] in "+-":
-        value = value[1:]
+    sign, value = _sign(value)
     if value == "0":
         return 0
     if value.startswith("0b"):
@@ -53,31 +51,39 @@ def yaml_int(value: str) -> int:
     if value[0] == "0":
         return sign * int(value, 8)
     if ":" in value:
-        result, base = 0, 1
-        for part in reversed(value.split(":")):
-            result += int(part) * base
-            base *= 60
-        return sign * result
+        return sign * _base_60(value, int)
     return sign * int(value)
 
 
 def yaml_float(value: str) -> float:
     """SafeConstructor.construct_yaml_float."""
     value = value.replace("_", "").lower()
-    sign = -1 if value[0] == "-" else 1
-    if value[0] in "+-":
-        value = value[1:]
+    sign, value = _sign(value)
     if value == ".inf":
         return sign * float("inf")
     if value == ".nan":
         return float("nan")
     if ":" in value:
-        result, base = 0.0, 1.0
-        for part in reversed(value.split(":")):
-            result += float(part) * base
-            base *= 60
-        return sign * result
+        return sign * _base_60(value, float)
     return sign * float(value)
+
+
+def _sign(value: str) -> tuple[int, str]:
+    """A literal's sign (-1 or 1) and its digits without the sign, as both constructors read it."""
+    sign = -1 if value[0] == "-" else 1
+    return sign, value[1:] if value[0] in "+-" else value
+
+
+def _base_60(value: str, number: Callable[[str], Any]) -> Any:
+    """YAML 1.1's sexagesimal literals (``1:30`` is 90), for ``int`` and ``float`` alike.
+
+    The sum starts from ``number("0")`` and the place value from ``number("1")``, so an int
+    literal is summed in exact integers and a float one in floats, as PyYAML does."""
+    result, base = number("0"), number("1")
+    for part in reversed(value.split(":")):
+        result += number(part) * base
+        base *= 60
+    return result
 
 
 def type_name(value: Any) -> str:
