@@ -4,24 +4,29 @@ The lark parser is built once per process, on first use (LALR tables for this gr
 take ~40 ms; ``import rulesengine`` itself stays cheap). The tree is built *during* the
 LALR parse by an inline transformer, so there is no recursive tree walk that a deeply
 nested expression could overflow; limits on length and depth are checked before and
-after parsing. Parsed expressions are cached by (text, limits).
+after parsing. Parsed expressions are cached by (text, limits). Turning lark's errors
+into messages with hints is :mod:`rulesengine.dice.syntax_errors`.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import re
 import threading
-import unicodedata
 from pathlib import Path
 
-from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX
 from ..errors import DiceSyntaxError, LimitError, Location
 from ..limits import DEFAULT_LIMITS, Limits
-from ..numerals import ASCII_DIGITS_HINT, whole_number
+from ..numerals import whole_number
 from . import ast
+from .syntax_errors import (E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX,
+                            MODIFIER_NAMES, bad_character, closest, locate, needs_number_hint,
+                            unexpected_token)
+
+__all__ = ["parse", "check_modifiers", "write_tables", "locate", "closest", "MODIFIER_NAMES",
+           "TREE_DEPTH_PER_NESTING", "E_DICE_SYNTAX", "E_BAD_DIE", "E_BAD_MODIFIER",
+           "E_CHAINED_COMPARISON", "E_BAD_CHARACTER"]  # locate, closest, the codes: re-exported
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
@@ -29,43 +34,6 @@ GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 # already decided which text belongs to the modifier; this names the pieces.
 _MODIFIER_TEXT = re.compile(
     r"(?P<mark>ro|r|cs|cf|!!|!p|!)\s*(?P<op>==|!=|>=|<=|>|<|=)?\s*(?P<minus>-\s*)?(?P<num>[0-9]*)\Z")
-
-MODIFIER_NAMES = ("kh", "kl", "dh", "dl", "ro", "r", "cs", "cf", "min", "max", "!", "!!", "!p")
-
-# Most useful first: hints list at most four of them, in this order.
-_EXPECTED_WORDS = {
-    "INT": "a number",
-    "DIE": "a die such as d6",
-    "NAME": "a name",
-    "LPAR": "'('",
-    "STRING": "text in quotes",
-    "RPAR": "')'",
-    "RBRACE": "'}'",
-    "COMMA": "','",
-    "MINUS": "'-'",
-    "PLUS": "'+'",
-    "NOT": "'not'",
-    "TRUE": "'true'",
-    "FALSE": "'false'",
-    "$END": "the end of the expression",
-}
-
-
-def locate(text: str, start: int, end: int | None = None) -> Location:
-    """A Location on the (single) expression line; multi-line text is located by line."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    if line_end < 0:
-        line_end = len(text)
-    line_no = text.count("\n", 0, start) + 1
-    length = max(1, min((end or start + 1), line_end) - start)
-    return Location(
-        path=None,
-        line=line_no if "\n" in text else None,
-        column=start - line_start + 1,
-        length=length,
-        source_line=text[line_start:line_end],
-    )
 
 
 def _span(*items) -> ast.Span:
@@ -227,7 +195,7 @@ class _Builder:
                                  f"write it right after '{mark}', e.g. {mark}1 or {mark}>=5", E_BAD_MODIFIER)
             return mark, None
         if op and not digits:
-            raise self._fail(f"'{mark}{op}' needs a number", span, _needs_number_hint(mark, op),
+            raise self._fail(f"'{mark}{op}' needs a number", span, needs_number_hint(mark, op),
                              E_BAD_MODIFIER)
         if any(ch.isspace() for ch in text):
             alternative = (f", or '{mark} {op} {'-' if minus else ''}{digits}' to compare"
@@ -488,101 +456,6 @@ def _too_deep_at(node: ast.Node, bound: int) -> int:
     return node.span[0]
 
 
-def _bad_character(text: str, pos: int) -> DiceSyntaxError:
-    ch = text[pos]
-    if ch.isdigit() or unicodedata.category(ch) == "Nd":
-        hint = ASCII_DIGITS_HINT
-    elif unicodedata.category(ch)[0] == "C":
-        hint = "remove the control character"
-    elif ch in "×÷":
-        hint = "use * and / for multiplication and division"
-    else:
-        hint = "see docs/dice-language.md for the characters the language uses"
-    shown = repr(ch)[1:-1] if not ch.isprintable() else ch
-    return DiceSyntaxError(f"unexpected character '{shown}'", locate(text, pos), hint, E_BAD_CHARACTER)
-
-
-def _expected_words(expected) -> list[str]:
-    return [word for term, word in _EXPECTED_WORDS.items() if term in expected]
-
-
-def closest(word: str, candidates) -> str | None:
-    """The most similar candidate (ties go to the one listed first), or None."""
-    best, best_score = None, 0.5
-    for cand in candidates:
-        score = difflib.SequenceMatcher(None, word, cand).ratio()
-        if score > best_score or (score == best_score and best is None):
-            best, best_score = cand, score
-    return best
-
-
-# An explosion mark and a comparison with no number (`d6!>=x`, `d6!=`), or a mark, a space
-# and a number (`d6! 6`), just before a token the parser cannot take.
-_DANGLING_CONDITION = re.compile(r"(?<!\s)(?P<mark>!!|!p|!)(?P<op>==|!=|>=|<=|>|<|=)\s*\Z")
-_SPACED_CONDITION = re.compile(r"(?<!\s)(?P<mark>!!|!p|!)\s+\Z")
-
-
-def _needs_number_hint(mark: str, op: str) -> str:
-    hint = f"write e.g. {mark}{op}5"
-    if op != "=":
-        hint += f"; to compare, put a space before the comparison: '{mark} {op} x'"
-    return hint
-
-
-def _misplaced_condition(text: str, tok) -> DiceSyntaxError | None:
-    """The error for a condition torn from its explosion mark, or None if that is not it."""
-    pos = len(text) if tok.type == "$END" else tok.start_pos
-    dangling = _DANGLING_CONDITION.search(text[:pos])
-    if dangling:
-        mark, op = dangling["mark"], dangling["op"]
-        return DiceSyntaxError(
-            f"'{mark}{op}' needs a number", locate(text, dangling.start(), dangling.end("op")),
-            _needs_number_hint(mark, op), E_BAD_MODIFIER)
-    spaced = _SPACED_CONDITION.search(text[:pos])
-    if spaced and tok.type == "INT":
-        mark = spaced["mark"]
-        return DiceSyntaxError(
-            f"a space between '{mark}' and its condition", locate(text, spaced.start(), tok.end_pos),
-            f"write '{mark}{tok}' with no space, or an operator such as '{mark} + {tok}'", E_BAD_MODIFIER)
-    return None
-
-
-def _unexpected_token(text: str, exc) -> DiceSyntaxError:
-    tok = exc.token
-    expected = set(getattr(exc, "expected", ()) or ())
-    misplaced = _misplaced_condition(text, tok)
-    if misplaced is not None:
-        return misplaced
-    if tok.type == "$END":
-        pos = len(text.rstrip())
-        words = _expected_words(expected)
-        hint = f"expected {' or '.join(words[:4])}" if words else None
-        return DiceSyntaxError("expression ends too early", locate(text, max(0, pos - 1)), hint)
-    start = tok.start_pos
-    value = str(tok)
-    # Letters right after a dice term (no space) are a modifier the language lacks.
-    if "KEEP" in expected and value[:1].isalpha() and start > 0 and not text[start - 1].isspace():
-        word = re.match(r"[A-Za-z]+", value)
-        word = word.group(0) if word else value
-        close = closest(word, MODIFIER_NAMES)
-        hint = f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES)
-        return DiceSyntaxError(f"unknown modifier '{word}'", locate(text, start, start + len(word)),
-                               hint, E_BAD_MODIFIER)
-    if tok.type == "COMPOP" and "COMPOP" not in expected:
-        return DiceSyntaxError("comparisons do not chain", locate(text, start, tok.end_pos),
-                               "write 'a < b and b < c' instead of 'a < b < c'", E_CHAINED_COMPARISON)
-    words = _expected_words(expected)
-    if tok.type == "RPAR" and "RPAR" not in expected:
-        hint = "this ')' has no matching '('"
-    elif "RPAR" in expected and tok.type != "RPAR":
-        hint = "a '(' is not closed, or an operator is missing"
-    elif words:
-        hint = f"expected {' or '.join(words[:4])}"
-    else:
-        hint = "an operator such as + or a comparison is missing here"
-    return DiceSyntaxError(f"unexpected '{value}'", locate(text, start, tok.end_pos), hint)
-
-
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str, limits: Limits) -> ast.Node:
     import lark
@@ -594,9 +467,9 @@ def _parse_cached(text: str, limits: Limits) -> ast.Node:
             builder.text, builder.limits = text, limits
             tree = parser.parse(text)
     except lark.exceptions.UnexpectedCharacters as exc:
-        raise _bad_character(text, exc.pos_in_stream) from None
+        raise bad_character(text, exc.pos_in_stream) from None
     except lark.exceptions.UnexpectedToken as exc:
-        raise _unexpected_token(text, exc) from None
+        raise unexpected_token(text, exc) from None
     except lark.exceptions.UnexpectedEOF as exc:  # pragma: no cover - LALR reports tokens
         raise DiceSyntaxError("expression ends too early", locate(text, len(text) - 1)) from None
     nesting, depth = _depths(tree)

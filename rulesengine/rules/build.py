@@ -10,7 +10,7 @@ tables whose ranges overlap or whose labels repeat, and unreachable outcome rule
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Callable
 
 from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_BAD_TABLE, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
@@ -19,93 +19,24 @@ from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_BAD_TABLE, E_DICE_OUTSIDE_RO
 from ..errors import Diagnostic, Location, RulesEngineError
 from ..dice.evaluate import Sampling, compile_expression
 from ..dice import ast
-from ..dice.functions import FUNCTIONS, OpError
+from ..dice.functions import FUNCTIONS
 from ..dice.parser import closest, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from .model import (Candidate, Check, Choose, Expr, Gate, Grid, Input, Ladder, Let,
                     OutcomeRule, Procedure, RangeRow, Ranges, RulesetModel, Source, TagRule,
                     Tier, Tiers)
 from .document import Document
+from .faces import faces_needed
 from .procedures import build_procedure, party_expressions
+from .ranges import overlapping_ranges, range_text
 from .scope import Scope, escape_pointer
+from .table_functions import ruleset_functions, table_functions
+
+__all__ = ["Builder", "RESERVED", "ruleset_functions"]  # ruleset_functions: re-exported for callers
 
 # Semantic error codes (docs/errors.md).
 
 RESERVED = ("result", "outcome", "success", "chosen")
-
-
-def ruleset_functions(model: RulesetModel) -> dict[str, tuple[Callable[..., Any], int, int | None]]:
-    """Every function a ruleset's expressions may call: the dice language's own and one per
-    table. Built once per loaded ruleset; checks, procedures and validation share it."""
-    return {**FUNCTIONS, **table_functions(model.tables)}
-
-
-def table_functions(tables: dict) -> dict[str, tuple[Callable[..., Any], int, int | None]]:
-    """One function per table, named after it: ``difficulty('hard')`` (a lookup),
-    ``bonus(level)`` (ranges), ``target('hard', 'quick')`` (a grid), ``tier(degree)`` (tiers)."""
-    out: dict[str, tuple[Callable[..., Any], int, int | None]] = {}
-    for name, table in tables.items():
-        out[name] = _table_function(name, table)
-    return out
-
-
-def _label(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise OpError(f"{what} needs a label in quotes, not {value!r}")
-    return value
-
-
-def _table_function(name: str, table) -> tuple[Callable[..., Any], int, int | None]:
-    if isinstance(table, Ladder):
-        entries = dict(table.entries)
-
-        def ladder(label: Any) -> int:
-            key = _label(label, f"{name}()")
-            if key not in entries:
-                near = closest(key, list(entries))
-                raise OpError(f"'{key}' is not in the table {name}",
-                              f"did you mean '{near}'?" if near else "labels: " + ", ".join(entries))
-            return entries[key]
-
-        return ladder, 1, 1
-    if isinstance(table, Ranges):
-        rows = table.rows
-
-        def ranges(key: Any) -> Any:
-            if isinstance(key, bool) or not isinstance(key, int):
-                key = getattr(key, "total", key)
-            for row in rows:
-                if (row.low is None or key >= row.low) and (row.high is None or key <= row.high):
-                    return row.value
-            raise OpError(f"{key} is outside the table {name}")
-
-        return ranges, 1, 1
-    if isinstance(table, Grid):
-        columns = list(table.columns)
-        grid = {label: dict(zip(columns, values)) for label, values in table.rows}
-
-        def lookup(row: Any, column: Any) -> int:
-            r, c = _label(row, f"{name}()"), _label(column, f"{name}()")
-            if r not in grid:
-                near = closest(r, list(grid))
-                raise OpError(f"'{r}' is not a row of the table {name}",
-                              f"did you mean '{near}'?" if near else "rows: " + ", ".join(grid))
-            if c not in grid[r]:
-                raise OpError(f"'{c}' is not a column of the table {name}", "columns: " + ", ".join(columns))
-            return grid[r][c]
-
-        return lookup, 2, 2
-    tiers = table.tiers
-
-    def tier(value: Any) -> str:
-        n = getattr(value, "total", value)
-        label = ""
-        for t in tiers:
-            if n >= t.min:
-                label = t.label
-        return label
-
-    return tier, 1, 1
 
 
 class Builder:
@@ -216,7 +147,7 @@ class Builder:
             for check_name, exprs, aliases in party_expressions(proc):
                 check = checks.get(check_name)
                 if check is not None:
-                    more = _faces_needed(check, exprs, aliases) - check.faces_needed
+                    more = faces_needed(check, exprs, aliases) - check.faces_needed
                     if more:
                         checks[check_name] = replace(check, faces_needed=check.faces_needed | more)
         if not self.ok:
@@ -244,7 +175,7 @@ class Builder:
                     self.error(E_BAD_TABLE, f"range {low}..{high} is empty", f"{ptr}/ranges/{i}")
                 rows.append(RangeRow(low, high, row["value"]))
             for i, j in overlapping_ranges(rows):
-                self.error(E_BAD_TABLE, f"ranges {_range_text(rows[i])} and {_range_text(rows[j])} overlap",
+                self.error(E_BAD_TABLE, f"ranges {range_text(rows[i])} and {range_text(rows[j])} overlap",
                            f"{ptr}/ranges/{j}", "each key must fall in one range only")
             return Ranges(name, desc, tuple(rows))
         if "grid" in spec:
@@ -332,17 +263,52 @@ class Builder:
 
     # ---- checks --------------------------------------------------------------------------
     def check(self, name: str, spec: dict, ptr: str) -> Check | None:
+        """One check, built in the order its parts see each other: inputs, lets and rolls,
+        gates (before the dice), choose, the result, outcomes, tags, report and secret."""
+        inputs, scope = self.check_inputs(spec, ptr)
+        raw_rolls = spec.get("rolls") or ({"roll": spec["roll"]} if "roll" in spec else {})
+        roll_ptr = (lambda n: f"{ptr}/rolls/{escape_pointer(n)}") if "rolls" in spec else (lambda n: f"{ptr}/roll")
+        roll_names = list(raw_rolls)
+        lets, after, full_scope, pre_scope = self.check_lets(spec, ptr, scope, roll_names)
+        rolls = self.check_rolls(raw_rolls, roll_ptr, scope, pre_scope)
+        gates = self.check_gates(spec, ptr, roll_names, full_scope, pre_scope, after)
+        choose, scope_after_choose = self.check_choose(spec, ptr, roll_names, full_scope)
+        result = self.expr(spec["result"], f"{ptr}/result", scope_after_choose, what="the result") \
+            if "result" in spec else None
+        outcome_scope = scope_after_choose.with_names(result="the result")
+        outcomes, seen = self.check_outcomes(name, spec, ptr, outcome_scope)
+        self.check_gate_outcomes(gates, seen)
+        tags = self.check_tags(spec, ptr, outcome_scope)
+        report, tiers = self.check_report_and_tiers(spec, ptr, scope_after_choose)
+        secret = self.check_secret(spec, ptr, full_scope, after)
+
+        check = Check(name=name, description=spec.get("description", ""), inputs=inputs, lets=tuple(lets),
+                      gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(), choose=choose,
+                      result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
+                      secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr)
+        faces = faces_needed(check, [l.expr for l in lets] + [c.value for l in lets for c in l.best_of]
+                             + [e for _, e in (choose.values if choose else ())] + [result]
+                             + [o.when for o in outcomes] + [o.result for o in outcomes]
+                             + [t.when for t in tags])
+        if choose is not None:
+            faces |= {choose.source}
+        return replace(check, faces_needed=frozenset(faces))
+
+    def check_inputs(self, spec: dict, ptr: str) -> tuple[tuple[Input, ...], Scope]:
+        """A check's inputs and the scope they open; an input may not take a reserved or table name."""
         inputs = tuple(self.input(n, s, f"{ptr}/inputs/{escape_pointer(n)}") for n, s in (spec.get("inputs") or {}).items())
         scope = Scope({i.name: "input" for i in inputs})
         for i in inputs:
             if i.name in RESERVED or i.name in self.functions:
                 self.error(E_DUPLICATE, f"input '{i.name}' has a reserved or table name", i.pointer, key=True)
+        return inputs, scope
 
-        raw_rolls = spec.get("rolls") or ({"roll": spec["roll"]} if "roll" in spec else {})
-        roll_ptr = (lambda n: f"{ptr}/rolls/{escape_pointer(n)}") if "rolls" in spec else (lambda n: f"{ptr}/roll")
-        roll_names = list(raw_rolls)
+    def check_lets(self, spec: dict, ptr: str, scope: Scope,
+                   roll_names: list[str]) -> tuple[list[Let], set[str], Scope, Scope]:
+        """Lets in order; those that read a roll (directly or through another let) wait for it.
 
-        # Lets in order; those that read a roll (directly or through another let) wait for it.
+        Returns the lets, the names known only after rolling, the scope of everything
+        (inputs, rolls, lets) and the scope known before rolling."""
         lets: list[Let] = []
         after: set[str] = set(roll_names)
         full_scope = scope.with_names(**{r: "roll" for r in roll_names})
@@ -354,15 +320,7 @@ class Builder:
                            lptr, key=True)
                 continue
             if isinstance(lspec, dict) and "best_of" in lspec:
-                cands = []
-                for i, c in enumerate(lspec["best_of"]):
-                    cptr = f"{lptr}/best_of/{i}"
-                    value = self.expr(c["value"], f"{cptr}/value", full_scope, what=f"'{lname}'")
-                    when = self.expr(c["when"], f"{cptr}/when", full_scope, what=f"'{lname}'") if "when" in c else None
-                    if value is not None:
-                        cands.append(Candidate(value, when, c.get("label", "")))
-                names = set().union(*(c.value.names | (c.when.names if c.when else set()) for c in cands)) if cands else set()
-                let = Let(lname, best_of=tuple(cands), after_roll=bool(names & after), pointer=lptr)
+                let = self.best_of_let(lname, lspec, lptr, full_scope, after)
             else:
                 e = self.expr(lspec, lptr, full_scope, what=f"'{lname}'")
                 let = Let(lname, expr=e, after_roll=bool(e and e.names & after), pointer=lptr)
@@ -372,8 +330,23 @@ class Builder:
                 pre_scope.names[lname] = "value"
             full_scope.names[lname] = "value"
             lets.append(let)
+        return lets, after, full_scope, pre_scope
 
-        # Rolls may use inputs and the values known before rolling.
+    def best_of_let(self, lname: str, lspec: dict, lptr: str, full_scope: Scope, after: set[str]) -> Let:
+        """A ``best_of`` let: its candidates (value, optional ``when``, label)."""
+        cands = []
+        for i, c in enumerate(lspec["best_of"]):
+            cptr = f"{lptr}/best_of/{i}"
+            value = self.expr(c["value"], f"{cptr}/value", full_scope, what=f"'{lname}'")
+            when = self.expr(c["when"], f"{cptr}/when", full_scope, what=f"'{lname}'") if "when" in c else None
+            if value is not None:
+                cands.append(Candidate(value, when, c.get("label", "")))
+        names = set().union(*(c.value.names | (c.when.names if c.when else set()) for c in cands)) if cands else set()
+        return Let(lname, best_of=tuple(cands), after_roll=bool(names & after), pointer=lptr)
+
+    def check_rolls(self, raw_rolls: dict, roll_ptr: Callable[[str], str], scope: Scope,
+                    pre_scope: Scope) -> list[tuple[str, Expr]]:
+        """Rolls may use inputs and the values known before rolling."""
         rolls = []
         for rname, rtext in raw_rolls.items():
             if rname in scope.names or rname in RESERVED:
@@ -381,7 +354,11 @@ class Builder:
             e = self.expr(rtext, roll_ptr(rname), pre_scope, dice=True, what=f"roll '{rname}'")
             if e is not None:
                 rolls.append((rname, e))
+        return rolls
 
+    def check_gates(self, spec: dict, ptr: str, roll_names: list[str], full_scope: Scope,
+                    pre_scope: Scope, after: set[str]) -> list[Gate]:
+        """Gates are decided before rolling: a gate whose ``when`` reads the dice is an error."""
         gates = []
         for i, g in enumerate(spec.get("gates") or []):
             gptr = f"{ptr}/gates/{i}"
@@ -402,34 +379,39 @@ class Builder:
                     grolls.append((rname, e))
             if when is not None:
                 gates.append(Gate(when, g.get("outcome"), result, tuple(grolls), g.get("reason", ""), gptr))
+        return gates
 
-        choose = None
+    def check_choose(self, spec: dict, ptr: str, roll_names: list[str],
+                     full_scope: Scope) -> tuple[Choose | None, Scope]:
+        """The optional ``choose`` block and the scope after it (its values become names)."""
         scope_after_choose = Scope(dict(full_scope.names))
-        if "choose" in spec:
-            c = spec["choose"]
-            cptr = f"{ptr}/choose"
-            if c["from"] not in roll_names:
-                self.error(E_BAD_CHOOSE, f"choose from '{c['from']}', which is not a roll of this check",
-                           f"{cptr}/from", "rolls: " + ", ".join(roll_names))
-            inner = full_scope.with_names(chosen="the chosen dice")
-            values = []
-            for vname, vtext in c["values"].items():
-                e = self.expr(vtext, f"{cptr}/values/{escape_pointer(vname)}", inner, what=f"'{vname}'")
-                if e is not None:
-                    values.append((vname, e))
-                inner.names[vname] = "value"
-                scope_after_choose.names[vname] = "value"
-            prefer = self.expr(c["prefer"], f"{cptr}/prefer", inner, what="'prefer'") if "prefer" in c else None
-            order = tuple(c.get("order", [v for v, _ in values]))
-            for o in order:
-                if o not in dict(values):
-                    self.error(E_UNKNOWN_REFERENCE, f"order by '{o}', which is not one of the chosen values",
-                               f"{cptr}/order")
-            choose = Choose(c["from"], c.get("pick", 2), tuple(values), prefer, order, cptr)
+        if "choose" not in spec:
+            return None, scope_after_choose
+        c = spec["choose"]
+        cptr = f"{ptr}/choose"
+        if c["from"] not in roll_names:
+            self.error(E_BAD_CHOOSE, f"choose from '{c['from']}', which is not a roll of this check",
+                       f"{cptr}/from", "rolls: " + ", ".join(roll_names))
+        inner = full_scope.with_names(chosen="the chosen dice")
+        values = []
+        for vname, vtext in c["values"].items():
+            e = self.expr(vtext, f"{cptr}/values/{escape_pointer(vname)}", inner, what=f"'{vname}'")
+            if e is not None:
+                values.append((vname, e))
+            inner.names[vname] = "value"
+            scope_after_choose.names[vname] = "value"
+        prefer = self.expr(c["prefer"], f"{cptr}/prefer", inner, what="'prefer'") if "prefer" in c else None
+        order = tuple(c.get("order", [v for v, _ in values]))
+        for o in order:
+            if o not in dict(values):
+                self.error(E_UNKNOWN_REFERENCE, f"order by '{o}', which is not one of the chosen values",
+                           f"{cptr}/order")
+        return Choose(c["from"], c.get("pick", 2), tuple(values), prefer, order, cptr), scope_after_choose
 
-        result = self.expr(spec["result"], f"{ptr}/result", scope_after_choose, what="the result") \
-            if "result" in spec else None
-        outcome_scope = scope_after_choose.with_names(result="the result")
+    def check_outcomes(self, name: str, spec: dict, ptr: str,
+                       outcome_scope: Scope) -> tuple[list[OutcomeRule], dict[str, str]]:
+        """Outcome rules in order, with the names seen; warns about rules after a catch-all
+        and about a list with no catch-all at all."""
         outcomes = []
         seen: dict[str, str] = {}
         catch_all = None
@@ -452,10 +434,17 @@ class Builder:
         if outcomes and catch_all is None:
             self.warning(W_NO_CATCH_ALL, f"check '{name}': every outcome rule has a condition; a roll that "
                          "matches none has no outcome", f"{ptr}/outcomes", "end with a rule without 'when'")
+        return outcomes, seen
+
+    def check_gate_outcomes(self, gates: list[Gate], seen: dict[str, str]) -> None:
+        """A gate's outcome must be one of the check's outcomes (or ``not_allowed``)."""
         for g in gates:
             if g.outcome and g.outcome not in seen and g.outcome != "not_allowed":
                 self.error(E_UNKNOWN_REFERENCE, f"gate outcome '{g.outcome}' is not an outcome of this check",
                            f"{g.pointer}/outcome", "use 'not_allowed' or one of: " + ", ".join(seen))
+
+    def check_tags(self, spec: dict, ptr: str, outcome_scope: Scope) -> list[TagRule]:
+        """Tag rules, which may also read the outcome and whether it succeeded."""
         tag_scope = outcome_scope.with_names(outcome="the outcome", success="whether it succeeded")
         tags = []
         for i, t in enumerate(spec.get("tags") or []):
@@ -463,6 +452,11 @@ class Builder:
             when = self.expr(t["when"], f"{tptr}/when", tag_scope, what=f"tag '{t['name']}'")
             if when is not None:
                 tags.append(TagRule(t["name"], when, t.get("description", ""), tptr))
+        return tags
+
+    def check_report_and_tiers(self, spec: dict, ptr: str,
+                               scope_after_choose: Scope) -> tuple[tuple[str, ...], str | None]:
+        """The values a check reports (each must be a name of the check) and its tiers table."""
         report = tuple(spec.get("report") or ())
         for i, r in enumerate(report):
             if r not in scope_after_choose.names:
@@ -471,35 +465,22 @@ class Builder:
         tiers = spec.get("tiers")
         if tiers is not None and not isinstance(self.tables.get(tiers), Tiers):
             self.error(E_UNKNOWN_REFERENCE, f"tiers '{tiers}' is not a tiers table", f"{ptr}/tiers")
-        secret = None
-        if "secret" in spec:
-            secret = self.expr(spec["secret"], f"{ptr}/secret", full_scope, what="'secret'")
-            if secret is not None and secret.names & after:
-                self.error(E_GATE_AFTER_ROLL, "whether a roll is secret must be known before rolling",
-                           f"{ptr}/secret")
-                secret = None
+        return report, tiers
 
-        check = Check(name=name, description=spec.get("description", ""), inputs=inputs, lets=tuple(lets),
-                      gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(), choose=choose,
-                      result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
-                      secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr)
-        faces = _faces_needed(check, [l.expr for l in lets] + [c.value for l in lets for c in l.best_of]
-                              + [e for _, e in (choose.values if choose else ())] + [result]
-                              + [o.when for o in outcomes] + [o.result for o in outcomes]
-                              + [t.when for t in tags])
-        if choose is not None:
-            faces |= {choose.source}
-        return Check(name=name, description=spec.get("description", ""), inputs=inputs, lets=tuple(lets),
-                     gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(faces), choose=choose,
-                     result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
-                     secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr)
+    def check_secret(self, spec: dict, ptr: str, full_scope: Scope, after: set[str]) -> Expr | None:
+        """Whether a roll is secret, which must be known before rolling."""
+        if "secret" not in spec:
+            return None
+        secret = self.expr(spec["secret"], f"{ptr}/secret", full_scope, what="'secret'")
+        if secret is not None and secret.names & after:
+            self.error(E_GATE_AFTER_ROLL, "whether a roll is secret must be known before rolling",
+                       f"{ptr}/secret")
+            secret = None
+        return secret
 
     # ---- procedures ----------------------------------------------------------------------
     def procedure(self, name: str, spec: dict, ptr: str) -> Procedure | None:
         return build_procedure(self, name, spec, ptr)
-
-
-_POOL_FUNCTIONS = frozenset({"count", "highest", "lowest"})  # the functions that look at single dice
 
 
 def _default_type_error(kind: str, default: Any) -> str | None:
@@ -514,53 +495,6 @@ def _default_type_error(kind: str, default: Any) -> str | None:
     return None
 
 
-def _faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
-    """The rolls of ``check`` passed to a function that looks at single dice (count, highest,
-    lowest) in ``exprs``: by name, or by a name that may hold the roll whole (a let, the
-    result, ``aliases`` such as a procedure's ``roller_result``: the same as ``result``),
-    through parentheses, a label or a branch of ``if()``, as the rolling path passes them."""
-    carries: dict[str, set[str]] = {n: {n} for n, _ in check.rolls}
-    for let in check.lets:  # in order: a let reads only the names before it
-        held = set()
-        for e in ([let.expr] if let.expr is not None else []) + [c.value for c in let.best_of]:
-            held |= _carried(e, carries)
-        if held:
-            carries[let.name] = held
-    held = set()
-    for e in [check.result] + [o.result for o in check.outcomes]:
-        held |= _carried(e, carries)
-    if held:
-        carries["result"] = held
-    for alias, name in (aliases or {}).items():
-        if name in carries:
-            carries[alias] = carries[name]
-    out: set[str] = set()
-    for e in exprs:
-        if e is None:
-            continue
-        for node in ast.walk(e.tree):
-            if isinstance(node, ast.Call) and node.name in _POOL_FUNCTIONS and node.args:
-                out |= _carried(node.args[0], carries)
-    return out
-
-
-def _carried(e, carries: dict[str, set[str]]) -> set[str]:
-    """The rolls whose value ``e`` (an Expr or a node) may be, whole."""
-    if e is None:
-        return set()
-    out: set[str] = set()
-    stack = [getattr(e, "tree", e)]
-    while stack:
-        node = stack.pop()
-        while isinstance(node, (ast.Group, ast.Labeled)):
-            node = node.inner
-        if isinstance(node, ast.Name):
-            out |= carries.get(node.name, set())
-        elif isinstance(node, ast.Call) and node.name == "if" and len(node.args) == 3:
-            stack.extend(node.args[1:])
-    return out
-
-
 def _known(scope: Scope) -> str:
     names = sorted(scope.names)
     return "known names: " + ", ".join(names[:15]) if names else "this expression can use no names here"
@@ -572,45 +506,3 @@ def _literal(value: Any) -> str | None:
     if isinstance(value, int):
         return str(value)
     return None
-
-
-def overlapping_ranges(rows: list[RangeRow]) -> list[tuple[int, int]]:
-    """Pairs ``(i, j)``, ``i < j`` in file order, of overlapping ranges: each range that
-    overlaps an earlier-starting one, paired with the one of those that reaches furthest.
-
-    A sweep over the ranges sorted by their start, so a table of n rows costs n log n and
-    n - 1 calls of :func:`ranges_overlap` (comparing every pair made a 4,000-row table take
-    seconds to load). Every range that overlaps another is reported at least once."""
-    def start(i: int) -> float:
-        low = rows[i].low
-        return float("-inf") if low is None else low
-
-    found = []
-    reach: int | None = None  # of the ranges swept so far, the one ending last
-    for index in sorted(range(len(rows)), key=lambda i: (start(i), i)):
-        row = rows[index]
-        if row.low is not None and row.high is not None and row.low > row.high:
-            continue  # an empty range (reported above) overlaps nothing
-        if reach is not None and ranges_overlap(rows[reach], row):
-            found.append((min(reach, index), max(reach, index)))
-        if reach is None or _end(row) > _end(rows[reach]):
-            reach = index
-    return sorted(found, key=lambda pair: pair[1])
-
-
-def _end(row: RangeRow) -> float:
-    return float("inf") if row.high is None else row.high
-
-
-def ranges_overlap(a: RangeRow, b: RangeRow) -> bool:
-    lo = max(x for x in (a.low, b.low, -(10**18)) if x is not None)
-    hi = min(x for x in (a.high, b.high, 10**18) if x is not None)
-    return lo <= hi
-
-
-def _range_text(r: RangeRow) -> str:
-    if r.low is None:
-        return f"up to {r.high}"
-    if r.high is None:
-        return f"{r.low} and up"
-    return f"{r.low}..{r.high}"

@@ -16,7 +16,7 @@ import rulesengine.ruleset as R
 from rulesengine.errors import InputError
 from rulesengine.rules.document import load_file
 
-PATH = Path(__file__).resolve().parent.parent / "rulesets" / "gurps-4e.yaml"
+PATH = Path(__file__).resolve().parents[2] / "rulesets" / "gurps-4e.yaml"
 
 
 @pytest.fixture(scope="module")

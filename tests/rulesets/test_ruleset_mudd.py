@@ -19,7 +19,7 @@ from rulesengine.errors import InputError, RulesEngineError
 from rulesengine.ruleset import analyse, load
 from rulesengine.rules.document import load_file
 
-PATH = Path(__file__).resolve().parent.parent / "rulesets" / "mudd.yaml"
+PATH = Path(__file__).resolve().parents[2] / "rulesets" / "mudd.yaml"
 
 # A face a dice pool cannot show: the project's own error (E204), as for a dice term.
 BAD_FACE = RulesEngineError

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HANG_GUARD_SECONDS = 900  # building the hook's environment downloads and installs packages
 
 pytestmark = pytest.mark.skipif(not (ROOT / ".git").exists() or shutil.which("git") is None,

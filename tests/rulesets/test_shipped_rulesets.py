@@ -19,7 +19,7 @@ import pytest
 import rulesengine
 from rulesengine.ruleset import shipped_ids
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ROLL_SCHEMA = json.loads((ROOT / "schemas" / "roll-result.schema.json").read_text())
 ODDS_SCHEMA = json.loads((ROOT / "schemas" / "odds-result.schema.json").read_text())
 

@@ -25,8 +25,7 @@ from fuzz_support import fuzz_settings, known_bug, measured
 from rulesengine import cli
 from rulesengine.errors import RulesEngineError
 from rulesengine.ruleset import load, shipped_ids
-from test_dice_properties import expressions
-from test_fuzz_dice import near_misses, wide_expressions
+from dice_grammar import expressions, near_misses, wide_expressions
 
 IDS = shipped_ids()
 

@@ -25,77 +25,8 @@ from fuzz_support import budgets_watched, check_error, fuzz_settings, limits_for
 from rulesengine import dice
 from rulesengine.errors import RulesEngineError
 from rulesengine.limits import DEFAULT_LIMITS
-from rulesengine.dice.values import DicePool, Rolled
-from test_dice_properties import ENV as BASE_ENV
-from test_dice_properties import _mutations, expressions
-
-ENV = {**BASE_ENV, "big": 10**12, "zero": 0, "neg": -3, "label": "hard", "no": False,
-       "pool": DicePool.parse("d8/d4/d4"), "rolled": Rolled(7, (4, 3))}
-
-# ---- a wider generator: the rest of the grammar ---------------------------------------------------
-
-_counts = st.sampled_from(["", "1", "2", "3", "0", "10", "(x)", "(zero)", "(neg)", "(big)", "(1d4)", "(2 - 3)"])
-_dies = st.sampled_from(["d2", "d6", "D20", "d100", "d%", "dF", "d{1,1,2}", "d{-1,0,1}", "d{}", "d0", "d1",
-                         "d(x)", "d(1d6)", "d(zero)", "d(neg)", "d(big)", "d(true)", "d('hard')", "d1000",
-                         "d10000000"])
-# Not d1000000 (allowed by max_sides): computing its exact odds takes about a second before
-# max_outcomes refuses them; the hostile corpus of bench/fuzz_figures.py measures it.
-_conds = st.builds(lambda op, v: f"{op}{v}", st.sampled_from(["", "=", ">=", "<=", ">", "<", "!=", "=-"]),
-                   st.integers(-2, 25))
-_mods = st.one_of(
-    st.builds(lambda k, n: f"{k}{n}", st.sampled_from(["kh", "kl", "dh", "dl"]), st.sampled_from(["", "0", "1", "3", "99"])),
-    st.builds(lambda e, c: f"{e}{c}", st.sampled_from(["!", "!!", "!p"]), st.one_of(st.just(""), _conds)),
-    st.builds(lambda r, c: f"{r}{c}", st.sampled_from(["r", "ro"]), _conds),
-    st.builds(lambda c, cond: f"{c}{cond}", st.sampled_from(["cs", "cf"]), _conds),
-    st.builds(lambda c, n: f"{c}{n}", st.sampled_from(["min", "max"]), st.integers(-1, 30)),
-)
-_dice = st.builds(lambda n, d, mods: f"{n}{d}{''.join(mods)}", _counts, _dies, st.lists(_mods, max_size=3))
-_leaves = st.one_of(
-    _dice,
-    st.integers(-10, 10**6).map(str),
-    st.sampled_from(["x", "y", "flag", "big", "zero", "neg", "label", "no", "pool", "rolled", "missing",
-                     "true", "false", "'hard'", '"easy"', "''", "999999999999999", "1000000000000000"]),
-)
-
-
-def _wider(children):
-    binary = st.builds(lambda a, op, b: f"{a} {op} {b}", children,
-                       st.sampled_from(["+", "-", "*", "/", "<", "<=", ">", ">=", "==", "!=", "and", "or"]),
-                       children)
-    call = st.builds(lambda f, args: f"{f}({', '.join(args)})",
-                     st.sampled_from(["min", "max", "abs", "ceil", "floor", "round", "if", "given", "count",
-                                      "highest", "lowest", "sum", "drop_highest", "drop_lowest", "nope"]),
-                     st.lists(children, max_size=3))
-    dynamic = st.builds(lambda a, b: f"({a})d({b})", children, children)
-    return st.one_of(binary, call, dynamic, children.map(lambda a: f"({a})"),
-                     children.map(lambda a: f"-{a}"), children.map(lambda a: f"not {a}"),
-                     children.map(lambda a: f"{a}[tag]"))
-
-
-wide_expressions = st.recursive(_leaves, _wider, max_leaves=8)
-
-# Near misses: the edits of test_dice_properties (cut, insert a character, delete one)
-# plus the edits a typing player or a hostile one makes.
-_INSERTS = ["(", ")", "d", "D", "!", "!!", "k", "kh", "r", "ro", "cs", "min", "max", "+", "-", "*", "/",
-            "<", ">=", "==", "=", ",", "{", "}", "[", "]", "'", '"', " and ", " or ", "not ", "true",
-            "999999999999999999999", "1000000", "d10000000", "0", "%", "F", "\t", "\n", "\x00", "é", "６",
-            "×", "@", "#", "$", "^", "**", "..", "(" * 70, ")" * 70, "-" * 70, "x" * 1100]
-
-
-def _edits(text):
-    n = len(text)
-    return st.one_of(
-        _mutations(text),
-        st.tuples(st.integers(0, n), st.sampled_from(_INSERTS)).map(lambda t: text[:t[0]] + t[1] + text[t[0]:]),
-        st.tuples(st.integers(0, n), st.integers(0, n)).map(lambda t: text[:min(t)] + text[max(t):]),
-        st.tuples(st.integers(0, n), st.integers(0, n)).map(lambda t: text[:min(t)] + text[min(t):max(t)] * 2
-                                                             + text[max(t):]),
-        st.integers(1, 4).map(lambda k: text * k),
-    )
-
-
-near_misses = st.one_of(wide_expressions, expressions).flatmap(_edits)
-
+from dice_grammar import WIDE_ENV as ENV
+from dice_grammar import expressions, near_misses, wide_expressions
 
 # ---- the invariant ----------------------------------------------------------------------------------
 

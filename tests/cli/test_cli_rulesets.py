@@ -13,7 +13,7 @@ from fuzz_support import case_time_limit
 from rulesengine import dice
 from rulesengine.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "corpus" / "broken"
 
 

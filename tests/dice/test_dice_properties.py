@@ -25,64 +25,7 @@ from rulesengine import dice
 from rulesengine.errors import RulesEngineError
 from rulesengine.limits import DEFAULT_LIMITS
 
-SMALL = dataclasses.replace(DEFAULT_LIMITS, explode_depth=1, reroll_depth=2, max_states=200_000)
-
-# ---- a generator for the grammar ------------------------------------------------------------
-
-# Every spelling of a condition the grammar accepts (test_dice_conditions checks this list
-# against the grammar), and a bare number, which is never negative.
-CONDITION_OPERATORS = ("=", "==", "!=", "<", "<=", ">", ">=")
-conds = st.one_of(
-    st.builds(lambda op, v: f"{op}{v}", st.sampled_from(CONDITION_OPERATORS), st.integers(-1, 7)),
-    st.integers(0, 7).map(str),
-)
-modifiers = st.one_of(
-    st.builds(lambda k, n: f"{k}{n}", st.sampled_from(["kh", "kl", "dh", "dl"]),
-              st.sampled_from(["", "1", "2", "3"])),
-    st.builds(lambda e, c: f"{e}{c}", st.sampled_from(["!", "!!", "!p"]), st.one_of(st.just(""), conds)),
-    st.builds(lambda r, c: f"{r}{c}", st.sampled_from(["r", "ro"]), conds),
-    st.builds(lambda c, cond: f"{c}{cond}", st.sampled_from(["cs", "cf"]), conds),
-    st.builds(lambda c, n: f"{c}{n}", st.sampled_from(["min", "max"]), st.integers(0, 6)),
-)
-dies = st.sampled_from(["d2", "d3", "d4", "d6", "dF", "d{1,1,2}", "d{-1,0,1,3}", "d%", "d1", "d0", "d(x)"])
-dice_terms = st.builds(
-    lambda n, d, mods: f"{n}{d}{''.join(mods)}",
-    st.sampled_from(["", "1", "2", "3", "0", "(x)"]), dies, st.lists(modifiers, max_size=2))
-leaves = st.one_of(dice_terms, st.integers(-5, 20).map(str), st.sampled_from(["x", "y", "flag", "true", "false"]))
-
-# Every binary operator of the grammar. Symbols are written with and without spaces, so that
-# an operator right after an explosion mark or a condition (`2d6!-1`, `d6!>=3<2`, `d6! >=4`)
-# is generated too; words need spaces.
-BINARY_SYMBOLS = ("+", "-", "*", "/", "<", "<=", ">", ">=", "==", "!=")
-SPACINGS = ("{a} {op} {b}", "{a}{op}{b}", "{a} {op}{b}", "{a}{op} {b}")
-
-
-def _combine(children):
-    binary = st.one_of(
-        st.builds(lambda a, op, spacing, b: spacing.format(a=a, op=op, b=b), children,
-                  st.sampled_from(BINARY_SYMBOLS), st.sampled_from(SPACINGS), children),
-        st.builds(lambda a, op, b: f"{a} {op} {b}", children, st.sampled_from(["and", "or"]), children))
-    unary = st.builds(lambda op, a: f"{op}{a}", st.sampled_from(["-", "not ", "+"]), children)
-    call = st.builds(lambda f, args: f"{f}({', '.join(args)})",
-                     st.sampled_from(["min", "max", "abs", "ceil", "floor", "round"]),
-                     st.lists(children, min_size=1, max_size=3))
-    return st.one_of(binary, unary, call, children.map(lambda a: f"({a})"),
-                     children.map(lambda a: f"{a}[label]"))
-
-
-expressions = st.recursive(leaves, _combine, max_leaves=6)
-ENV = {"x": 2, "y": -1, "flag": True}
-
-
-def _mutations(text):
-    return st.one_of(
-        st.integers(0, len(text)).map(lambda i: text[:i]),
-        st.tuples(st.integers(0, len(text)), st.characters()).map(lambda t: text[:t[0]] + t[1] + text[t[0]:]),
-        st.integers(0, max(0, len(text) - 1)).map(lambda i: text[:i] + text[i + 1:]),
-    )
-
-
-near_valid = expressions.flatmap(_mutations)
+from dice_grammar import ENV, SMALL, expressions, near_valid
 
 # ---- properties ------------------------------------------------------------------------------
 

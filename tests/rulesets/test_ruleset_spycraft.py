@@ -25,7 +25,7 @@ from rulesengine.errors import InputError
 from rulesengine.ruleset import analyse, load
 from rulesengine.rules.document import load_file
 
-PATH = Path(__file__).resolve().parent.parent / "rulesets" / "spycraft-2e.yaml"
+PATH = Path(__file__).resolve().parents[2] / "rulesets" / "spycraft-2e.yaml"
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from rulesengine.errors import InputError
 from rulesengine.ruleset import analyse
 from rulesengine.rules.document import load_file
 
-PATH = Path(__file__).resolve().parent.parent / "rulesets" / "cyberpunk-3d6.yaml"
+PATH = Path(__file__).resolve().parents[2] / "rulesets" / "cyberpunk-3d6.yaml"
 ROLLS = [sum(f) for f in itertools.product(range(1, 7), repeat=3)]  # all 216 outcomes of 3d6
 OUTCOMES = ("critical_success", "success", "failure", "critical_failure")
 

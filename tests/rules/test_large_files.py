@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import rulesengine.rules.build as build
+import rulesengine.rules.ranges as ranges
 from rulesengine.rules.model import Check, OutcomeRule
 from rulesengine.ruleset import loads
 
@@ -23,8 +23,8 @@ def ranges_ruleset(rows: int, overlap_at: int | None = None) -> str:
 
 def test_overlapping_ranges_are_found_with_one_comparison_per_row(monkeypatch):
     calls = []
-    real = build.ranges_overlap
-    monkeypatch.setattr(build, "ranges_overlap", lambda a, b: calls.append(1) or real(a, b))
+    real = ranges.ranges_overlap
+    monkeypatch.setattr(ranges, "ranges_overlap", lambda a, b: calls.append(1) or real(a, b))
     loads(ranges_ruleset(2000))
     assert len(calls) < 2000  # every pair would be 1,999,000
 

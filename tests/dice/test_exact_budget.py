@@ -58,7 +58,7 @@ def test_odds_with_fractions_past_the_int_to_text_limit_print_as_text_and_json(a
 
 def test_the_odds_result_schema_admits_the_hexadecimal_form_and_rejects_others():
     from pathlib import Path
-    schema = json.loads((Path(__file__).parent.parent / "schemas" / "odds-result.schema.json").read_text())
+    schema = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "odds-result.schema.json").read_text())
     pattern = schema["properties"]["truncated"]
     jsonschema.validate("0x1f/0x200", pattern)
     jsonschema.validate("1/6", pattern)

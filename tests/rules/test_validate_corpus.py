@@ -13,7 +13,7 @@ import pytest
 
 from rulesengine.validate import validate_file
 
-CORPUS = Path(__file__).parent / "corpus" / "broken"
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "broken"
 FILES = sorted(CORPUS.glob("*.yaml"))
 
 

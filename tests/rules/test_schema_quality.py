@@ -11,7 +11,7 @@ from pathlib import Path
 
 import jsonschema
 
-SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schemas" / "ruleset.schema.json").read_text())
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "ruleset.schema.json").read_text())
 
 
 def walk(node, path="#"):

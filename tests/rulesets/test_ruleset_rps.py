@@ -19,7 +19,7 @@ from rulesengine.errors import InputError
 from rulesengine.ruleset import analyse, load
 from rulesengine.rules.document import load_file
 
-PATH = Path(__file__).resolve().parent.parent / "rulesets" / "rps.yaml"
+PATH = Path(__file__).resolve().parents[2] / "rulesets" / "rps.yaml"
 
 OUTCOMES = ("critical_success", "automatic_success", "success", "failure",
             "automatic_failure", "critical_failure")

@@ -35,7 +35,7 @@ from rulesengine.errors import LoadError
 from rulesengine.rules.document import load_file, load_text
 from rulesengine.rules.structure import ANNOTATIONS, IMPLEMENTED, ROOT_ONLY, certainly_valid, verdict
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "ruleset.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 TEXTS = shipped_texts()

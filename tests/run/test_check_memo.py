@@ -118,7 +118,7 @@ def test_what_is_remembered_is_bounded(monkeypatch):
     monkeypatch.setattr(check_module, "PREPARED_INPUTS", 4)
     monkeypatch.setattr(check_module, "RESOLVED_PER_INPUTS", 3)
     monkeypatch.setattr(check_module, "RESOLVED_IN_ALL", 7)
-    path = Path(__file__).resolve().parent.parent / "rulesets" / "gurps-4e.yaml"
+    path = Path(__file__).resolve().parents[2] / "rulesets" / "gurps-4e.yaml"
     chk = loads(path.read_text(encoding="utf-8"), "gurps-4e.yaml").check("success_roll")  # not shared
     runner = chk.runner
     for skill in range(3, 20):

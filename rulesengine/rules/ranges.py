@@ -1,0 +1,49 @@
+"""Overlapping rows of a ranges table (``min``/``max`` per row, either end open), found with
+one sweep so that a large table loads in n log n, and the words a message uses for a range.
+"""
+
+from __future__ import annotations
+
+from .model import RangeRow
+
+
+def overlapping_ranges(rows: list[RangeRow]) -> list[tuple[int, int]]:
+    """Pairs ``(i, j)``, ``i < j`` in file order, of overlapping ranges: each range that
+    overlaps an earlier-starting one, paired with the one of those that reaches furthest.
+
+    A sweep over the ranges sorted by their start, so a table of n rows costs n log n and
+    n - 1 calls of :func:`ranges_overlap` (comparing every pair made a 4,000-row table take
+    seconds to load). Every range that overlaps another is reported at least once."""
+    def start(i: int) -> float:
+        low = rows[i].low
+        return float("-inf") if low is None else low
+
+    found = []
+    reach: int | None = None  # of the ranges swept so far, the one ending last
+    for index in sorted(range(len(rows)), key=lambda i: (start(i), i)):
+        row = rows[index]
+        if row.low is not None and row.high is not None and row.low > row.high:
+            continue  # an empty range (reported above) overlaps nothing
+        if reach is not None and ranges_overlap(rows[reach], row):
+            found.append((min(reach, index), max(reach, index)))
+        if reach is None or _end(row) > _end(rows[reach]):
+            reach = index
+    return sorted(found, key=lambda pair: pair[1])
+
+
+def _end(row: RangeRow) -> float:
+    return float("inf") if row.high is None else row.high
+
+
+def ranges_overlap(a: RangeRow, b: RangeRow) -> bool:
+    lo = max(x for x in (a.low, b.low, -(10**18)) if x is not None)
+    hi = min(x for x in (a.high, b.high, 10**18) if x is not None)
+    return lo <= hi
+
+
+def range_text(r: RangeRow) -> str:
+    if r.low is None:
+        return f"up to {r.high}"
+    if r.high is None:
+        return f"{r.low} and up"
+    return f"{r.low}..{r.high}"
