@@ -14,7 +14,7 @@ import pytest
 
 from rulesengine import dice
 from rulesengine import limits
-from rulesengine.present.describe import MAX_SWEEP
+from rulesengine.limits import MAX_SWEEP
 from rulesengine.errors import LimitError, LoadError, RulesEngineError
 from rulesengine import limits as limits_module
 from rulesengine.limits import DEFAULT_LIMITS, Limits

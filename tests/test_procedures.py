@@ -813,7 +813,7 @@ def test_a_procedures_limit_errors_name_the_limit_and_point_into_the_file(limite
 def test_a_limit_one_value_of_a_sweep_hits_keeps_its_name_and_place_and_says_which_value(limited):
     """A value too big on its own (not the sweep's shared budget running out): its own error,
     the limit named and the place in the file kept, prefixed with the value it was at."""
-    from rulesengine.present.describe import sweep
+    from rulesengine.run.sweep import sweep
 
     path, load_with = limited
     err = _limit_error(lambda: sweep(load_with(max_states=20_000).check("d"), {"sides": "999999..1000000"}, {},
