@@ -12,7 +12,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from rulesengine.errors import InputError
+from rulesengine.errors import InputError, RulesEngineError
 from rulesengine.ruleset import loads
 
 YAML = """
@@ -651,6 +651,22 @@ def test_assisted_check_after_the_leader_reuses_the_leaders_dice(rs):
     r = proc.roll(parties=[{}, {}], faces=[3, 5])  # leader 3; helper 5 ≥ max(4, 3): +1 → 4, a hit
     assert (r.bonus, r.outcome, r.result) == (1, "hit", 4)
     assert r.leader.dice[0].face == 3
+
+
+@pytest.mark.parametrize("field, text", [("totals", "{hits: outcome}"), ("bonus", "\"'two'\"")])
+def test_an_assisted_total_or_bonus_that_is_not_a_number_is_an_error_at_its_expression(field, text):
+    """Totals are summed over the helpers and the bonus is added to the leader's input: a
+    word there (a fuzzed ruleset's ``outcome``) is an E510 at the expression, not a crash."""
+    other = {"totals": "bonus: 1", "bonus": "totals: {hits: 1}"}[field]
+    bad = loads(YAML.replace("procedures:\n", "procedures:\n  worded:\n    kind: assisted\n    check: d6\n"
+                             f"    helpers: {{min: 1, max: 1}}\n    {field}: {text}\n    {other}\n"
+                             "    bonus_to: bonus\n", 1), "worded.yaml")
+    proc = bad.procedure("worded")
+    for run in (lambda: proc.roll(parties=[{}, {}], faces=[3, 4]), lambda: proc.odds(parties=[{}, {}])):
+        with pytest.raises(RulesEngineError, match="not a whole number") as info:
+            run()
+        assert info.value.code == "E510" and info.value.location.path == "worded.yaml"
+        assert info.value.location.line is not None
 
 
 def test_procedure_inputs_are_checked(rs):

@@ -53,21 +53,29 @@ def describe_ruleset(rs) -> str:
 
 
 def describe_runnable(rs, name: str) -> str:
-    m = rs.model
+    """`show RULESET NAME`: one check or procedure in words."""
     rs.runnable(name)  # raises a helpful error for an unknown name
-    if name in m.procedures:
-        p = m.procedures[name]
-        article = "an" if p.kind[0] in "aeiou" else "a"
-        lines = [f"{m.id} / {name}: {article} {p.kind} check made of {p.check}"]
-        if p.description:
-            lines.append(p.description)
-        if p.rules:
-            lines.append("rules: " + ", ".join(p.rules))
-        if p.inputs:
-            lines.append("inputs:")
-            lines += [f"  {describe_input(i)}" for i in p.inputs]
-        lines += PROCEDURE_TEXT[p.kind](p)
-        return "\n".join(lines)
+    if name in rs.model.procedures:
+        return _describe_procedure(rs.model, name)
+    return _describe_check(rs.model, name)
+
+
+def _describe_procedure(m, name: str) -> str:
+    p = m.procedures[name]
+    article = "an" if p.kind[0] in "aeiou" else "a"
+    lines = [f"{m.id} / {name}: {article} {p.kind} check made of {p.check}"]
+    if p.description:
+        lines.append(p.description)
+    if p.rules:
+        lines.append("rules: " + ", ".join(p.rules))
+    if p.inputs:
+        lines.append("inputs:")
+        lines += [f"  {describe_input(i)}" for i in p.inputs]
+    lines += PROCEDURE_TEXT[p.kind](p)
+    return "\n".join(lines)
+
+
+def _describe_check(m, name: str) -> str:
     c = m.checks[name]
     lines = [f"{m.id} / {name}"]
     if c.description:

@@ -364,6 +364,13 @@ class CheckRunner:
         return value, pools, lambda: f"{name}: {trace(e.text, e.tree, by_node, env, jsonable(value))}"
 
     # ---- exact odds ----------------------------------------------------------------------
+    def forget_odds(self) -> None:
+        """Empty the odds this runner remembers and its compiled exact evaluators (with their
+        pools' caches): what a benchmark does to time exact odds from scratch."""
+        self._odds_cache.clear()
+        self._exact_rolls.clear()
+        self._exact_exprs.clear()
+
     def odds(self, inputs: Mapping[str, Any] | None = None) -> CheckOdds:
         values = self.coerce_inputs(inputs)
         key = tuple(sorted((k, str(v)) for k, v in values.items()))
