@@ -16,16 +16,16 @@ import math
 import random
 from typing import Any, Iterable, Mapping, NamedTuple
 
-from ..dice import ast
-from ..dice.dist import Budget, BudgetExceeded, Dist, mixture
-from ..dice.evaluate import E_FACES, Context, Exact, compile_expression
-from ..dice.pool import (DiceCounter, DiceLimitReached, FacesError, PoolRoll, PoolSpec, RandomSource,
-                         dice_pool_dist, dice_source, faces_dist, roll_dice_pool)
+from ..dice.dist import Budget, BudgetExceeded, Dist
+from ..dice.evaluate import E_FACES, Context
+from ..dice.pool import (DiceCounter, DiceLimitReached, FacesError, PoolRoll, RandomSource, dice_source,
+                         roll_dice_pool)
 from ..dice.trace import format_value, trace
 from ..dice.values import DicePool, Rolled
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError
 from ..limits import DEFAULT_LIMITS, Limits
 from ..rules.model import Check, Expr, Input, RulesetModel
+from .exact import ExactRolls, single_dice
 from .inputs import InputChecker, describe_input
 from .results import NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, value_order
 from .tally import OddsTally
@@ -63,12 +63,11 @@ class CheckRunner:
         self.doc = doc
         self.limits = limits
         self.inputs = InputChecker(model, limits)
-        self._exact_rolls: dict[str, Any] = {}
-        self._exact_exprs: dict[str, Any] = {}  # expressions outside the check (roll-offs), by pointer
+        self.exact = ExactRolls(check, functions, limits)
         self._odds_cache: dict[tuple, CheckOdds] = {}
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
         self._resolved_in_all = 0
-        self._roll_terms = [(name, e, id(node) if (node := _single_dice(e.tree)) is not None else None)
+        self._roll_terms = [(name, e, id(node) if (node := single_dice(e.tree)) is not None else None)
                             for name, e in check.rolls]
 
     # ---- inputs ------------------------------------------------------------------------
@@ -368,8 +367,7 @@ class CheckRunner:
         """Empty the odds this runner remembers and its compiled exact evaluators (with their
         pools' caches): what a benchmark does to time exact odds from scratch."""
         self._odds_cache.clear()
-        self._exact_rolls.clear()
-        self._exact_exprs.clear()
+        self.exact.forget()
 
     def odds(self, inputs: Mapping[str, Any] | None = None) -> CheckOdds:
         values = self.coerce_inputs(inputs)
@@ -444,73 +442,22 @@ class CheckRunner:
         """The exact distribution of any expression of this ruleset read with a party's names
         (a contest's roll-off): the check's own exact driver, tables and functions, so what
         rolls also has odds. Pool values count by their totals."""
-        compiled = self._exact_exprs.get(e.pointer)
-        if compiled is None:
-            compiled = compile_expression(e.tree, Exact(), self.limits, e.text, self.functions)
-            self._exact_exprs[e.pointer] = compiled
         try:
-            return self._pool_totals(compiled(Context(e.text, env, self.limits, budget=budget)), budget)
+            return self.exact.expression_dist(e, env, budget)
         except BudgetExceeded:
             raise self._too_big(e) from None
         except RulesEngineError as exc:
             raise self.relocate(exc, e) from None
-
-    def _pool_totals(self, dist: Dist, budget: Budget) -> Dist:
-        """``dist`` with each dice-pool value (an input such as d8/d4/d4) replaced by the
-        distribution of what that pool rolls."""
-        if not any(isinstance(v, DicePool) for v in dist.weights):
-            return dist
-        return mixture([(dice_pool_dist(v.sides, budget) if isinstance(v, DicePool) else Dist.point(v), w)
-                        for v, w in dist.weights.items()], dist.denom, budget)
 
     def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget) -> Dist:
-        """The exact distribution of one roll's value: ``Rolled`` when the rules look at
-        its dice (or it rolls a pool), else its total."""
-        compiled = self._exact_rolls.get(name)
-        domain = None
-        if compiled is None:
-            domain = Exact()
-            compiled = (compile_expression(e.tree, domain, self.limits, e.text, self.functions), domain)
-            self._exact_rolls[name] = compiled
-        run, domain = compiled
-        node = _single_dice(e.tree)
         try:
-            if node is not None and name in self.check.faces_needed:
-                return self._faces_roll_dist(node, e, env, budget, domain)
-            ctx = Context(e.text, env, self.limits, budget=budget)
-            return self._pool_totals(run(ctx), budget)
+            return self.exact.roll_dist(name, e, env, budget)
         except BudgetExceeded:
             raise self._too_big(e) from None
         except RulesEngineError as exc:
             raise self.relocate(exc, e) from None
-
-    def _faces_roll_dist(self, node: ast.Dice, e: Expr, env: dict, budget: Budget, domain: Exact) -> Dist:
-        from ..dice.evaluate import _check_count, _dynamic_spec
-
-        ctx = Context(e.text, env, self.limits, budget=budget)
-        counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)
-        if node.die is None:
-            side_dist = compile_expression(node.sides, domain, self.limits, e.text, self.functions)(ctx)
-            budget.spend(len(side_dist.weights) * len(counts.weights))  # the pools, before they are made
-            specs = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
-            sdenom = side_dist.denom
-        else:
-            specs, sdenom = [(PoolSpec.of(node), 1)], 1
-        parts = []
-        for spec, ws in specs:
-            for n, w in counts.weights.items():
-                parts.append((faces_dist(spec, _check_count(ctx, node, n), self.limits, budget), w * ws))
-        if len(parts) == 1 and counts.is_point() and sdenom == 1:
-            return parts[0][0]
-        return mixture(parts, counts.denom * sdenom, budget)
 
 
 def _chosen_line(chosen: Choice) -> str:
     return (f"chosen: {', '.join(map(str, chosen.faces))} → "
             + ", ".join(f"{k} {format_value(jsonable(v))}" for k, v in chosen.values.items()))
-
-
-def _single_dice(tree: ast.Node) -> ast.Dice | None:
-    while isinstance(tree, (ast.Group, ast.Labeled)):
-        tree = tree.inner
-    return tree if isinstance(tree, ast.Dice) else None
