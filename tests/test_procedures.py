@@ -901,3 +901,22 @@ def test_a_roll_off_reads_the_rulesets_tables_and_optional_inputs_in_exact_odds(
     high, low = (4, 1) if edges[1] != 3 else (1, 4)
     rolled = rs.procedure("duel").roll(parties=parties, faces=[3, 3, high, low])
     assert rolled.winner == (0 if edges[1] != 3 else 1)
+
+
+@pytest.mark.parametrize("name", ["stand", "race", "team", "helped"])
+def test_every_result_and_odds_kind_follows_the_one_results_protocol(rs, name):
+    """present.text formats any check or procedure through run.results' RunResult/RunOdds."""
+    from rulesengine.present.text import format_odds, format_roll
+    from rulesengine.run.results import RunOdds, RunResult
+
+    proc = rs.procedure(name)
+    parties = None if name == "race" else [{}, {}]
+    rolled, odds = proc.roll(parties=parties, seed=3), proc.odds(parties=parties)
+    check_rolled, check_odds = rs.check("d6").roll(seed=3), rs.check("d6").odds()
+    for r, o, title in ((rolled, odds, name), (check_rolled, check_odds, "d6")):
+        assert isinstance(r, RunResult) and isinstance(o, RunOdds)
+        assert r.name == o.name == title
+        assert format_roll(r).startswith(f"{r.ruleset} / {title}")
+        kind, dist = o.distribution()
+        assert kind in ("result", "winner's result", "rounds") and sum(dist.values()) <= 1
+        assert f"{o.ruleset} / {title}" in format_odds(o)

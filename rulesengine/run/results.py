@@ -22,10 +22,10 @@ NOT_ALLOWED = "not_allowed"  # the outcome of a gate that forbids the check
 @runtime_checkable
 class RunResult(Protocol):
     """One roll of a check or procedure. ``name``: the check's or procedure's name;
-    ``trace``: a readable account of the dice; ``to_dict()``: plain JSON."""
+    ``trace``: a readable account of the dice; ``to_dict()``: plain JSON. (A check and an
+    extended check also have ``inputs`` of their own; the other kinds' are their parties'.)"""
 
     ruleset: str
-    inputs: Mapping[str, Any]
 
     @property
     def name(self) -> str: ...
