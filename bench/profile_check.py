@@ -39,7 +39,7 @@ def us(s: float) -> str:
 
 def phases(rid: str, name: str, inputs: dict, seconds: float) -> None:
     chk = rulesets.load(rid).check(name)
-    run = chk._runner
+    run = chk.runner
     rng = random.Random(1)
     src = RandomSource(rng)
     values = run.coerce_inputs(inputs)

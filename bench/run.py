@@ -273,8 +273,7 @@ def forget(rs) -> bool:
     new ``dice.Expression`` per call in the dice rows. False if the internals moved."""
     try:
         for chk in rs._checks.values():
-            chk._runner._odds_cache.clear()
-            chk._runner._exact_rolls.clear()
+            chk.runner.forget_odds()
         return True
     except AttributeError:
         return False

@@ -169,6 +169,7 @@ def _print_error(exc, *, context: str | None = None) -> None:
 def _cmd_dice(args: argparse.Namespace) -> int:
     from . import dice
     from .errors import UsageError
+    from .present.text import format_dice_odds
 
     env = _assignments(args.assign)
     expr = dice.parse(args.expression)
@@ -179,7 +180,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result.to_dict(), indent=2))
         else:
-            print(format_odds_table(result))
+            print(format_dice_odds(result))
         return EXIT_OK
     if args.faces is not None and args.seed is not None:
         raise UsageError("give --faces or --seed, not both")
@@ -189,34 +190,6 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     else:
         print(rolled.trace)
     return EXIT_OK
-
-
-def _percent(p) -> str:
-    return f"{float(p) * 100:7.2f}"
-
-
-def format_odds_table(odds) -> str:
-    """An AnyDice-style table: value, exact fraction, %, at least, at most, a bar."""
-    from .dice.trace import format_value
-    from .exact_text import fraction_display
-
-    rows = odds.rows()
-    head = odds.expression + (f"    mean {float(odds.mean):.4g}" if odds.mean is not None else "")
-    if odds.truncated:
-        head += (f"    truncated {fraction_display(odds.truncated)}"
-                 f" (~{float(odds.truncated):.2g}, explosions deeper than {odds.explode_depth})")
-    if not rows:
-        return head + "\n(no outcome)"
-    exact = [fraction_display(r['probability']) for r in rows]
-    width_v = max(5, *(len(format_value(r["value"])) for r in rows))
-    width_e = max(5, *(len(e) for e in exact))
-    peak = max(r["probability"] for r in rows)
-    lines = [head, f"{'value':>{width_v}}  {'exact':>{width_e}}        %   at least    at most"]
-    for r, e in zip(rows, exact):
-        bar = "#" * round(40 * r["probability"] / peak) if peak else ""
-        lines.append(f"{format_value(r['value']):>{width_v}}  {e:>{width_e}}  {_percent(r['probability'])}"
-                     f"    {_percent(r['at_least'])}    {_percent(r['at_most'])}  {bar}")
-    return "\n".join(lines)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -269,7 +242,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from .present.describe import describe_ruleset, describe_runnable
+    from .present.show import describe_ruleset, describe_runnable
     from .ruleset import load
 
     rs = load(args.ruleset)
@@ -278,7 +251,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from .present.describe import export
+    from .present.export import export
     from .ruleset import load
 
     print(json.dumps(export(load(args.ruleset)), indent=2, ensure_ascii=False))
@@ -328,7 +301,7 @@ def _party_list(parties: dict[int, dict[str, str]]) -> list[dict[str, str]] | No
 
 
 def _cmd_roll(args: argparse.Namespace) -> int:
-    from .present.describe import format_roll
+    from .present.text import format_roll
     from .ruleset import load
 
     rs = load(args.ruleset)
@@ -352,7 +325,8 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
-    from .present.describe import format_odds, format_sweep, sweep
+    from .present.text import format_odds, format_sweep
+    from .run.sweep import sweep
     from .ruleset import load
 
     rs = load(args.ruleset)

@@ -115,3 +115,7 @@ finished odds) hold at once, all expressions together; least recently used go fi
 entry of a distribution counts one, plus one per 64 bits of its weight: a million-sided
 die's distribution counts 1,000,000 (about 100 MB), 3d6's 16. Bounds what a long-running
 process keeps (see ``cache.py``)."""
+
+MAX_SWEEP = 2000
+"""Input combinations of one sweep (``odds`` with ``name=LO..HI``); the work of all their
+odds together is bounded by one ``max_states`` budget (see ``run.sweep``)."""

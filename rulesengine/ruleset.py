@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .rules.build import Builder, ruleset_functions
-from .run.check import CheckOdds, CheckResult, CheckRunner
+from .run.check import CheckRunner
+from .run.results import CheckOdds, CheckResult
 from .codes import E_EXPRESSION
 from .errors import Diagnostic, InputError, RulesetError, SchemaError
 from .dice.parser import closest

@@ -49,9 +49,9 @@ def test_every_other_limit_of_the_limits_module_has_a_row_with_its_value(name, v
 
 
 def test_the_limits_module_holds_the_caps_the_engine_uses():
-    from rulesengine.present import describe
+    from rulesengine.run import sweep
     assert len(CONSTANTS) >= 12
-    assert describe.MAX_SWEEP is limits.MAX_SWEEP
+    assert sweep.MAX_SWEEP is limits.MAX_SWEEP
     pool = inspect.signature(DicePool.parse).parameters
     assert (pool["max_dice"].default, pool["max_sides"].default) == (limits.MAX_POOL_DICE, limits.MAX_POOL_SIDES)
 

@@ -14,59 +14,26 @@ import functools
 import itertools
 import math
 import random
-from collections import defaultdict
-from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Iterable, Mapping, NamedTuple
 
-from ..exact_text import fraction_text
 from ..dice.dist import Budget, BudgetExceeded, Dist
-from ..codes import E_FACES, E_NO_OUTCOME, E_NOT_A_CONDITION
-from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
-from ..dice.evaluate import Context, Exact, compile_expression
-from ..dice import ast
-from ..dice.parser import closest
-from ..limits import DEFAULT_LIMITS, Limits
-from ..numerals import ASCII_DIGITS_HINT, whole_number
-from ..rules.model import Check, Expr, Grid, Input, Ladder, RulesetModel
-from ..dice.pool import (DiceCounter, DiceLimitReached, DieRoll, FacesError, FacesSource, PoolRoll, PoolSpec,
-                   RandomSource, dice_pool_dist, dice_source, faces_dist, roll_dice_pool)
+from ..codes import E_FACES
+from ..dice.evaluate import Context
+from ..dice.pool import (DiceCounter, DiceLimitReached, FacesError, PoolRoll, RandomSource, dice_source,
+                         roll_dice_pool)
 from ..dice.trace import format_value, trace
 from ..dice.values import DicePool, Rolled
+from ..codes import E_NO_OUTCOME, E_NOT_A_CONDITION
+from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
+from ..limits import DEFAULT_LIMITS, Limits
+from ..rules.model import Check, Expr, Input, RulesetModel
+from .exact import ExactRolls, single_dice
+from .inputs import InputChecker, describe_input
+from .results import NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, value_order
+from .tally import OddsTally
 
-NOT_ALLOWED = "not_allowed"
-
-
-# ---- results ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One way to choose dice from a roll (e.g. a pair of them), with the values it gives."""
-
-    faces: tuple[int, ...]
-    values: dict[str, Any]
-    preferred: bool
-
-    def to_dict(self) -> dict:
-        return {"faces": list(self.faces), "values": dict(self.values), "preferred": self.preferred}
-
-
-@dataclass(frozen=True)
-class Resolution:
-    outcome: str
-    success: bool
-    result: Any
-    tags: tuple[str, ...] = ()
-    values: dict[str, Any] = field(default_factory=dict)
-    tier: str | None = None
-    reason: str = ""
-    skipped: bool = False
-    choices: tuple[Choice, ...] = ()
-    chosen: Choice | None = None
-    env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-    """Every name the check defined (inputs, values, rolls, chosen values, result, outcome,
-    success): what procedures' expressions see, the same whether rolled or enumerated."""
+__all__ = ["NOT_ALLOWED", "CheckOdds", "CheckResult", "CheckRunner", "Choice", "PreRoll", "RandomSource",
+           "Resolution", "Sample", "describe_input"]
 
 
 class PreRoll(NamedTuple):
@@ -84,140 +51,6 @@ PREPARED_INPUTS = 256  # sets of inputs whose coerced values and PreRoll are rem
 RESOLVED_PER_INPUTS = 4096  # resolutions remembered per set of inputs (CheckRunner._resolve_known)
 RESOLVED_IN_ALL = 8192  # ... and by one check in all: a few MB at most, however it is used
 
-
-class Sample(NamedTuple):
-    """A check's dice, rolled but not yet resolved (or a gate's verdict, with no dice)."""
-
-    gated: Resolution | None
-    rolls: dict[str, Any]
-    pools: tuple[tuple[str, PoolRoll], ...]
-    lines: tuple[Any, ...]  # text, or a function rendering it when the trace is read
-    secret: bool
-    pre: Any = None  # the PreRoll the dice were rolled under
-    values: Any = None  # the inputs it was made with
-
-
-@dataclass
-class CheckResult:
-    """One roll of a check: what a front end shows and a chat bot prints.
-
-    A record to read, not to change. It is not a frozen dataclass only because a frozen
-    one with this many fields costs ~3 µs to make, a fifth of a whole roll of a simple
-    check; nothing in the engine reads a result back after handing it out."""
-
-    ruleset: str
-    check: str
-    inputs: dict[str, Any]
-    outcome: str
-    success: bool
-    result: Any
-    tags: tuple[str, ...]
-    values: dict[str, Any]
-    rolls: dict[str, Any]
-    pools: tuple[tuple[str, PoolRoll], ...]
-    lines: tuple[Any, ...] = field(repr=False, compare=False)  # text, or functions rendering it
-    tier: str | None = None
-    reason: str = ""
-    secret: bool = False
-    skipped: bool = False
-    choices: tuple[Choice, ...] = ()
-    chosen: Choice | None = None
-    env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-    _shown: list = field(default_factory=list, repr=False, compare=False)
-
-    @property
-    def trace(self) -> str:
-        """A readable account of the dice, rendered when first read (rolling many times and
-        reading only outcomes doesn't pay for the text)."""
-        if not self._shown:
-            self._shown.append("\n".join(line() if callable(line) else line for line in self.lines))
-        return self._shown[0]
-
-    @property
-    def dice(self) -> tuple[DieRoll, ...]:
-        return tuple(d for _, p in self.pools for d in p.dice)
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "ruleset": self.ruleset,
-            "check": self.check,
-            "inputs": {k: _jsonable(v) for k, v in self.inputs.items()},
-            "dice": [dict(roll=name, term=p.text, **d.to_dict()) for name, p in self.pools for d in p.dice],
-            "rolls": {k: _jsonable(v) for k, v in self.rolls.items()},
-            "result": _jsonable(self.result),
-            "outcome": self.outcome,
-            "success": self.success,
-            "tags": list(self.tags),
-            "trace": self.trace,
-        }
-        out.update({k: _jsonable(v) for k, v in self.values.items()})
-        if self.tier is not None:
-            out["tier"] = self.tier
-        if self.reason:
-            out["reason"] = self.reason
-        out["secret"] = self.secret
-        if self.skipped:
-            out["skipped_roll"] = True
-        if self.choices:
-            out["choices"] = [c.to_dict() for c in self.choices]
-            out["chosen"] = self.chosen.to_dict() if self.chosen else None
-        return out
-
-
-@dataclass(frozen=True)
-class CheckOdds:
-    """Exact probabilities of every outcome, tag, tier and result value of one check."""
-
-    ruleset: str
-    check: str
-    inputs: dict[str, Any]
-    outcomes: dict[str, Fraction]
-    outcome_success: dict[str, bool]
-    success: Fraction
-    result_distribution: dict[Any, Fraction]
-    tags: dict[str, Fraction]
-    tiers: dict[str, Fraction]
-    values: dict[str, dict[Any, Fraction]]
-    truncated: Fraction = Fraction(0)
-
-    def probability(self, outcome: str) -> Fraction:
-        return self.outcomes.get(outcome, Fraction(0))
-
-    def to_dict(self) -> dict[str, Any]:
-        prob = probability_json
-        return {
-            "ruleset": self.ruleset,
-            "check": self.check,
-            "inputs": {k: _jsonable(v) for k, v in self.inputs.items()},
-            "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
-                         for n, p in self.outcomes.items()],
-            "success": prob(self.success),
-            "result": [dict(value=_jsonable(v), **prob(p)) for v, p in self.result_distribution.items()],
-            "tags": [dict(name=n, **prob(p)) for n, p in self.tags.items()],
-            "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
-            "values": {k: [dict(value=_jsonable(v), **prob(p)) for v, p in d.items()]
-                       for k, d in self.values.items()},
-            "truncated": fraction_text(self.truncated),
-        }
-
-
-def probability_json(p: Fraction) -> dict[str, Any]:
-    """A probability in results' JSON: a float for display and the exact fraction as text."""
-    return {"probability": float(p), "exact": fraction_text(p)}
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, Rolled):
-        return v.total
-    if isinstance(v, DicePool):
-        return v.text()
-    return v
-
-
-def _sort_key(v: Any):
-    return (0, v) if isinstance(v, int) and not isinstance(v, bool) else (1, str(v))
-
-
 # ---- the runner -------------------------------------------------------------------------------
 
 
@@ -231,118 +64,33 @@ class CheckRunner:
         self.functions = functions
         self.doc = doc
         self.limits = limits
-        self._exact_rolls: dict[str, Any] = {}
-        self._exact_exprs: dict[str, Any] = {}  # expressions outside the check (roll-offs), by pointer
+        self.inputs = InputChecker(model, limits)
+        self.exact = ExactRolls(check, functions, limits)
         self._odds_cache: dict[tuple, CheckOdds] = {}
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
         self._resolved_in_all = 0
-        self._roll_terms = [(name, e, id(node) if (node := _single_dice(e.tree)) is not None else None)
+        self._roll_terms = [(name, e, id(node) if (node := single_dice(e.tree)) is not None else None)
                             for name, e in check.rolls]
 
     # ---- inputs ------------------------------------------------------------------------
     def coerce_inputs(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate and convert inputs before anything is rolled (InputError otherwise)."""
-        return self.coerce_specs(self.check.inputs, given, f"check '{self.check.name}'")
+        return self.inputs.coerce_specs(self.check.inputs, given, f"check '{self.check.name}'")
 
     def coerce_specs(self, specs: Iterable[Input], given: Mapping[str, Any] | None, owner: str,
                      unknown_hint: str | None = None) -> dict[str, Any]:
-        """Check given values against input specs: unknown names, missing ones, types,
-        bounds and labels; fill in defaults; an optional input left out is None."""
-        specs = list(specs)
-        given = dict(given or {})
-        names = [i.name for i in specs]
-        for key in given:
-            if key not in names:
-                near = closest(str(key), names)
-                raise InputError(f"unknown input '{key}' for {owner}",
-                                 hint=f"did you mean '{near}'?" if near else
-                                 unknown_hint or "inputs: " + (", ".join(names) or "none"))
-        env: dict[str, Any] = {}
-        for spec in specs:
-            if spec.name in given and not (given[spec.name] is None and spec.optional):
-                env[spec.name] = self._coerce(spec, given[spec.name])
-            elif spec.has_default:
-                env[spec.name] = self._coerce(spec, spec.default)
-            elif spec.optional:
-                env[spec.name] = None
-            else:
-                raise InputError(f"missing input '{spec.name}' for {owner}", hint=describe_input(spec))
-        return env
-
-    def _coerce(self, spec: Input, value: Any) -> Any:
-        where = f"{spec.name}={_short(value)}"
-        if spec.type == "boolean":
-            if isinstance(value, bool):
-                return value
-            if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on"):
-                return True
-            if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off"):
-                return False
-            raise InputError(f"{where} is not true or false", hint=describe_input(spec))
-        if spec.type == "choice":
-            text = str(value).strip() if not isinstance(value, bool) else ""
-            if text in spec.choices:
-                return text
-            near = closest(text, list(spec.choices))
-            raise InputError(f"{where} is not one of its choices",
-                             hint=(f"did you mean '{near}'? " if near else "") + "choices: " + ", ".join(spec.choices))
-        if spec.type == "dice_pool":
-            try:
-                return DicePool.parse(str(value))
-            except ValueError as exc:
-                raise InputError(f"{where} is not a dice pool: {exc}", hint="e.g. d8/d6") from None
-        # integer, possibly a label from a table
-        number = None
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        elif isinstance(value, str):
-            text = value.strip()
-            try:
-                number = whole_number(text)  # ASCII digits, as in the dice language
-            except ValueError:
-                number = self._label(spec, text)
-        if number is None:
-            raise InputError(f"{where} is not a whole number", hint=describe_input(spec))
-        if spec.min is not None and number < spec.min:
-            raise InputError(f"{spec.name}={_short(number, False)} is below its minimum {spec.min}", hint=describe_input(spec))
-        if spec.max is not None and number > spec.max:
-            raise InputError(f"{spec.name}={_short(number, False)} is above its maximum {spec.max}", hint=describe_input(spec))
-        if abs(number) > self.limits.max_magnitude:  # an input without bounds still has the engine's
-            raise LimitError(f"{spec.name} is too large", "max_magnitude",
-                             hint=f"numbers are limited to ±{self.limits.max_magnitude:,}")
-        return number
-
-    def _label(self, spec: Input, text: str) -> int:
-        table = self.model.tables.get(spec.labels) if spec.labels else None
-        if table is None:
-            digits = any(ch.isdigit() or ch == "_" for ch in text)
-            raise InputError(f"{spec.name}={_short(text)} is not a whole number",
-                             hint=describe_input(spec) + (f"; {ASCII_DIGITS_HINT}" if digits else ""))
-        if isinstance(table, Ladder):
-            entries = dict(table.entries)
-        elif isinstance(table, Grid):
-            col = table.columns.index(spec.labels_column)
-            entries = {label: values[col] for label, values in table.rows}
-        else:  # pragma: no cover - rejected when the ruleset is built
-            entries = {}
-        key = text.lower().replace(" ", "_").replace("-", "_")
-        if key in entries:
-            return entries[key]
-        if text in entries:
-            return entries[text]
-        near = closest(key, list(entries))
-        raise InputError(f"{spec.name}={_short(text)} is neither a number nor a label of {spec.labels}",
-                         hint=(f"did you mean '{near}'? " if near else "") + "labels: " + ", ".join(entries))
+        """Other input specs (a procedure's own) checked with this ruleset's tables and limits."""
+        return self.inputs.coerce_specs(specs, given, owner, unknown_hint)
 
     # ---- evaluation helpers ---------------------------------------------------------------
-    def _eval(self, e: Expr, env: Mapping[str, Any], **ctx_args) -> Any:
+    def evaluate(self, e: Expr, env: Mapping[str, Any], **ctx_args) -> Any:
         ctx = Context(e.text, env, self.limits, **ctx_args)
         try:
             return e.run(ctx)
         except RulesEngineError as exc:
-            raise self._relocate(exc, e) from None
+            raise self.relocate(exc, e) from None
 
-    def _relocate(self, exc: RulesEngineError, e: Expr) -> RulesEngineError:
+    def relocate(self, exc: RulesEngineError, e: Expr) -> RulesEngineError:
         """Point an error inside a ruleset expression at the file, not the expression."""
         if self.doc is not None and exc.location.path is None:
             col = exc.location.column
@@ -351,22 +99,22 @@ class CheckRunner:
             exc.location = loc
         return exc
 
-    def _truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
-        value = self._eval(e, env)
+    def truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
+        value = self.evaluate(e, env)
         if not isinstance(value, bool):
-            raise self._relocate(RulesetError(
+            raise self.relocate(RulesetError(
                 f"condition '{e.text}' gives {format_value(value)}, not true or false",
                 code=E_NOT_A_CONDITION, hint="write a comparison, e.g. roll >= 10"), e)
         return value
 
     def _let(self, let, env: Mapping[str, Any]) -> Any:
         if let.expr is not None:
-            return self._eval(let.expr, env)
+            return self.evaluate(let.expr, env)
         best = None
         for cand in let.best_of:
-            if cand.when is not None and not self._truth(cand.when, env):
+            if cand.when is not None and not self.truth(cand.when, env):
                 continue
-            value = self._eval(cand.value, env)
+            value = self.evaluate(cand.value, env)
             if value is None:
                 continue
             if best is None or value > best:
@@ -380,20 +128,20 @@ class CheckRunner:
         for let in self.check.lets:
             if not let.after_roll:
                 env[let.name] = self._let(let, env)
-        secret = bool(self.check.secret is not None and self._truth(self.check.secret, env))
+        secret = bool(self.check.secret is not None and self.truth(self.check.secret, env))
         fixed: dict[str, Any] = {}
         for gate in self.check.gates:
-            if not self._truth(gate.when, env):
+            if not self.truth(gate.when, env):
                 continue
             if gate.outcome:
-                result = self._eval(gate.result, env) if gate.result is not None else None
+                result = self.evaluate(gate.result, env) if gate.result is not None else None
                 success = self.check.outcome_success(gate.outcome) if gate.outcome != NOT_ALLOWED else False
                 final_env = {**env, "result": result, "outcome": gate.outcome, "success": success}
                 verdict = Resolution(gate.outcome, success, result, (), self._report(env), self._tier(result),
                                      gate.reason, skipped=True, env=final_env)
                 return PreRoll(env, verdict, fixed, secret, gate.reason)
             for name, e in gate.rolls:
-                fixed[name] = self._eval(e, env)
+                fixed[name] = self.evaluate(e, env)
             return PreRoll(env, None, fixed, secret, gate.reason)
         return PreRoll(env, None, fixed, secret, "")
 
@@ -409,20 +157,20 @@ class CheckRunner:
         if self.check.choose is not None:
             choices, chosen = self._choose(env, player_choice, budget)
             env.update(chosen.values)
-        result = self._eval(self.check.result, env) if self.check.result is not None else None
+        result = self.evaluate(self.check.result, env) if self.check.result is not None else None
         env["result"] = result
         outcome, success = None, False
         for rule in self.check.outcomes:
-            if rule.when is None or self._truth(rule.when, env):
+            if rule.when is None or self.truth(rule.when, env):
                 outcome, success = rule.name, rule.success
                 if rule.result is not None:
-                    result = self._eval(rule.result, env)
+                    result = self.evaluate(rule.result, env)
                 break
         if outcome is None:
             raise RulesetError(f"no outcome rule of check '{self.check.name}' matched",
                                code=E_NO_OUTCOME, hint="end the outcome rules with one that has no 'when'")
         env["result"], env["outcome"], env["success"] = result, outcome, success
-        tags = tuple(t.name for t in self.check.tags if self._truth(t.when, env))
+        tags = tuple(t.name for t in self.check.tags if self.truth(t.when, env))
         return Resolution(outcome, success, result, tags, self._report(env), self._tier(result),
                           choices=choices, chosen=chosen, env=env)
 
@@ -441,7 +189,7 @@ class CheckRunner:
         k = min(spec.pick, len(faces))
         ways = math.comb(len(faces), k)
         if ways > self.limits.max_choices:
-            raise self._relocate(LimitError(
+            raise self.relocate(LimitError(
                 f"choosing {k} of {len(faces)} dice can be done {ways:,} ways, too many to compare",
                 "max_choices", Location(column=1, source_line=spec.source), "roll fewer dice"),
                 self.check.choose.values[0][1])
@@ -459,8 +207,8 @@ class CheckRunner:
             local["chosen"] = Rolled(sum(combo), combo)
             values = {}
             for name, e in spec.values:
-                values[name] = local[name] = self._eval(e, local)
-            preferred = bool(spec.prefer is not None and self._truth(spec.prefer, local))
+                values[name] = local[name] = self.evaluate(e, local)
+            preferred = bool(spec.prefer is not None and self.truth(spec.prefer, local))
             choices.append(Choice(combo, values, preferred))
         if player_choice is not None:
             want = tuple(sorted(player_choice, reverse=True))
@@ -471,7 +219,7 @@ class CheckRunner:
                              hint=f"choose {k} of the faces rolled")
 
         def rank(c: Choice):
-            return (c.preferred,) + tuple(_sort_key(c.values[o]) for o in spec.order)
+            return (c.preferred,) + tuple(value_order(c.values[o]) for o in spec.order)
 
         return tuple(choices), max(choices, key=rank)
 
@@ -594,16 +342,16 @@ class CheckRunner:
         try:
             value = e.run(ctx)
         except RulesEngineError as exc:
-            raise self._relocate(exc, e) from None
+            raise self.relocate(exc, e) from None
         pools = list(ctx.pools.values())
         if type(value) is DicePool:
             try:
                 pool = roll_dice_pool(value.sides, value.text(), source, counter)
             except FacesError as exc:
-                raise self._relocate(DiceEvalError(exc.message, Location(column=1, source_line=e.text),
+                raise self.relocate(DiceEvalError(exc.message, Location(column=1, source_line=e.text),
                                                    exc.hint, E_FACES), e) from None
             except DiceLimitReached:
-                raise self._relocate(LimitError(f"the pool {value.text()} has more dice than a roll may use",
+                raise self.relocate(LimitError(f"the pool {value.text()} has more dice than a roll may use",
                                                 "max_dice", Location(column=1, source_line=e.text)), e) from None
             pools.append(pool)
             value = Rolled(pool.total, tuple([d.value for d in pool.dice]))
@@ -614,22 +362,28 @@ class CheckRunner:
         # ``env`` only gains names after this (the later rolls), none of which this roll's
         # expression can read, so the trace may read it later without a copy.
         by_node = ctx.pools
-        return value, pools, lambda: f"{name}: {trace(e.text, e.tree, by_node, env, _jsonable(value))}"
+        return value, pools, lambda: f"{name}: {trace(e.text, e.tree, by_node, env, jsonable(value))}"
 
     # ---- exact odds ----------------------------------------------------------------------
+    def forget_odds(self) -> None:
+        """Empty the odds this runner remembers and its compiled exact evaluators (with their
+        pools' caches): what a benchmark does to time exact odds from scratch."""
+        self._odds_cache.clear()
+        self.exact.forget()
+
     def odds(self, inputs: Mapping[str, Any] | None = None) -> CheckOdds:
         values = self.coerce_inputs(inputs)
         key = tuple(sorted((k, str(v)) for k, v in values.items()))
         cached = self._odds_cache.get(key)
         if cached is not None:
             return cached
-        acc = _Accumulator()
+        acc = OddsTally()
         outcomes, joint_denom = self.resolutions(values)
         total_weight = 0
         for res, _env, w in outcomes:
             acc.add(res, w, 1)
             total_weight += w
-        odds = acc.finish(self, values, joint_denom, total_weight)
+        odds = acc.finish(self.model, self.check, values, joint_denom, total_weight)
         if len(self._odds_cache) > 256:
             self._odds_cache.clear()
         self._odds_cache[key] = odds
@@ -682,7 +436,7 @@ class CheckRunner:
         return env, None, joint, denom
 
     def _too_big(self, e: Expr) -> LimitError:
-        return self._relocate(LimitError(
+        return self.relocate(LimitError(
             f"the rolls of check '{self.check.name}' are too big to work out exactly", "max_states",
             Location(column=1, source_line=e.text), "use fewer dice"), e)
 
@@ -690,155 +444,22 @@ class CheckRunner:
         """The exact distribution of any expression of this ruleset read with a party's names
         (a contest's roll-off): the check's own exact driver, tables and functions, so what
         rolls also has odds. Pool values count by their totals."""
-        compiled = self._exact_exprs.get(e.pointer)
-        if compiled is None:
-            compiled = compile_expression(e.tree, Exact(), self.limits, e.text, self.functions)
-            self._exact_exprs[e.pointer] = compiled
         try:
-            return self._pool_totals(compiled(Context(e.text, env, self.limits, budget=budget)), budget)
+            return self.exact.expression_dist(e, env, budget)
         except BudgetExceeded:
             raise self._too_big(e) from None
         except RulesEngineError as exc:
-            raise self._relocate(exc, e) from None
-
-    def _pool_totals(self, dist: Dist, budget: Budget) -> Dist:
-        """``dist`` with each dice-pool value (an input such as d8/d6) replaced by the
-        distribution of what that pool rolls."""
-        if not any(isinstance(v, DicePool) for v in dist.weights):
-            return dist
-        from ..dice.dist import mixture
-
-        return mixture([(dice_pool_dist(v.sides, budget) if isinstance(v, DicePool) else Dist.point(v), w)
-                        for v, w in dist.weights.items()], dist.denom, budget)
+            raise self.relocate(exc, e) from None
 
     def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget) -> Dist:
-        """The exact distribution of one roll's value: ``Rolled`` when the rules look at
-        its dice (or it rolls a pool), else its total."""
-        compiled = self._exact_rolls.get(name)
-        domain = None
-        if compiled is None:
-            domain = Exact()
-            compiled = (compile_expression(e.tree, domain, self.limits, e.text, self.functions), domain)
-            self._exact_rolls[name] = compiled
-        run, domain = compiled
-        node = _single_dice(e.tree)
         try:
-            if node is not None and name in self.check.faces_needed:
-                return self._faces_roll_dist(node, e, env, budget, domain)
-            ctx = Context(e.text, env, self.limits, budget=budget)
-            return self._pool_totals(run(ctx), budget)
+            return self.exact.roll_dist(name, e, env, budget)
         except BudgetExceeded:
             raise self._too_big(e) from None
         except RulesEngineError as exc:
-            raise self._relocate(exc, e) from None
-
-    def _faces_roll_dist(self, node: ast.Dice, e: Expr, env: dict, budget: Budget, domain: Exact) -> Dist:
-        from ..dice.dist import mixture
-        from ..dice.evaluate import _check_count, _dynamic_spec
-
-        ctx = Context(e.text, env, self.limits, budget=budget)
-        counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)
-        if node.die is None:
-            side_dist = compile_expression(node.sides, domain, self.limits, e.text, self.functions)(ctx)
-            budget.spend(len(side_dist.weights) * len(counts.weights))  # the pools, before they are made
-            specs = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
-            sdenom = side_dist.denom
-        else:
-            specs, sdenom = [(PoolSpec.of(node), 1)], 1
-        parts = []
-        for spec, ws in specs:
-            for n, w in counts.weights.items():
-                parts.append((faces_dist(spec, _check_count(ctx, node, n), self.limits, budget), w * ws))
-        if len(parts) == 1 and counts.is_point() and sdenom == 1:
-            return parts[0][0]
-        return mixture(parts, counts.denom * sdenom, budget)
+            raise self.relocate(exc, e) from None
 
 
 def _chosen_line(chosen: Choice) -> str:
     return (f"chosen: {', '.join(map(str, chosen.faces))} → "
-            + ", ".join(f"{k} {format_value(_jsonable(v))}" for k, v in chosen.values.items()))
-
-
-def _single_dice(tree: ast.Node) -> ast.Dice | None:
-    while isinstance(tree, (ast.Group, ast.Labeled)):
-        tree = tree.inner
-    return tree if isinstance(tree, ast.Dice) else None
-
-
-class _Accumulator:
-    def __init__(self) -> None:
-        self.outcomes: dict[str, int] = defaultdict(int)
-        self.results: dict[Any, int] = defaultdict(int)
-        self.tags: dict[str, int] = defaultdict(int)
-        self.tiers: dict[str, int] = defaultdict(int)
-        self.values: dict[str, dict[Any, int]] = defaultdict(lambda: defaultdict(int))
-        self.success = 0
-
-    def add(self, res: Resolution, w: int, _denom: int) -> None:
-        self.outcomes[res.outcome] += w
-        if res.result is not None:
-            self.results[_jsonable(res.result)] += w
-        for t in res.tags:
-            self.tags[t] += w
-        if res.tier is not None:
-            self.tiers[res.tier] += w
-        for k, v in res.values.items():
-            self.values[k][_jsonable(v)] += w
-        if res.success:
-            self.success += w
-
-    def finish(self, runner: CheckRunner, inputs: dict, denom: int, total: int) -> CheckOdds:
-        def frac(w: int) -> Fraction:
-            return Fraction(w, denom)
-
-        check = runner.check
-        order = [n for n in check.outcome_names if n in self.outcomes] + \
-                [n for n in self.outcomes if n not in check.outcome_names]
-        names = list(check.outcome_names) + [n for n in order if n not in check.outcome_names]
-        outcomes = {n: frac(self.outcomes.get(n, 0)) for n in names
-                    if n != NOT_ALLOWED or n in self.outcomes}
-        success_of = {n: check.outcome_success(n) for n in outcomes}
-        tier_order = []
-        if check.tiers is not None:
-            tier_order = [t.label for t in runner.model.tables[check.tiers].tiers]
-        return CheckOdds(
-            ruleset=runner.model.id, check=check.name, inputs=inputs, outcomes=outcomes,
-            outcome_success=success_of, success=frac(self.success),
-            result_distribution={v: frac(w) for v, w in sorted(self.results.items(), key=lambda kv: _sort_key(kv[0]))},
-            tags={t.name: frac(self.tags.get(t.name, 0)) for t in check.tags},
-            tiers={t: frac(self.tiers[t]) for t in tier_order if t in self.tiers}
-            | {t: frac(w) for t, w in self.tiers.items() if t not in tier_order},
-            values={k: {v: frac(w) for v, w in sorted(d.items(), key=lambda kv: _sort_key(kv[0]))}
-                    for k, d in self.values.items()},
-            truncated=Fraction(denom - total, denom),
-        )
-
-
-def _short(value: Any, quote: bool = True) -> str:
-    """A value as an error message shows it: never more than 40 characters."""
-    shown = repr(value) if quote else str(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
-def describe_input(spec: Input) -> str:
-    """One line about an input: its type, range, default and help (for errors and `show`)."""
-    if spec.type == "integer":
-        rng = ""
-        if spec.min is not None or spec.max is not None:
-            rng = f" {'' if spec.min is None else spec.min}..{'' if spec.max is None else spec.max}"
-        text = f"{spec.name}: a whole number{rng}"
-        if spec.labels:
-            text += f" or a label of {spec.labels}"
-    elif spec.type == "boolean":
-        text = f"{spec.name}: true or false"
-    elif spec.type == "choice":
-        text = f"{spec.name}: one of {', '.join(spec.choices)}"
-    else:
-        text = f"{spec.name}: a pool of mixed dice such as d8/d6"
-    if spec.has_default:
-        text += f" (default {format_value(spec.default)})"
-    elif spec.optional:
-        text += " (optional)"
-    if spec.help:
-        text += f" — {spec.help}"
-    return text
+            + ", ".join(f"{k} {format_value(jsonable(v))}" for k, v in chosen.values.items()))

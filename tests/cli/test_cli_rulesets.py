@@ -219,7 +219,7 @@ def _sweep_rounds(text: str, max_states: int):
     import dataclasses
 
     from rulesengine import DEFAULT_LIMITS
-    from rulesengine.present.describe import sweep
+    from rulesengine.run.sweep import sweep
     from rulesengine.ruleset import loads
 
     rs = loads(RPS, limits=dataclasses.replace(DEFAULT_LIMITS, max_states=max_states))  # fresh: no cached odds

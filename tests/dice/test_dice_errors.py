@@ -139,7 +139,7 @@ def test_the_deepest_expressions_the_limits_admit_roll_odds_and_trace_without_re
     at the bound they do so safely, even under 200 frames of the caller's own."""
     import json
 
-    from rulesengine.present.describe import ast_json
+    from rulesengine.present.export import ast_json
 
     assert len(text) <= 1000
 

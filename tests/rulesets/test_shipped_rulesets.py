@@ -132,7 +132,7 @@ def _plain_walk(proc, inputs: dict) -> dict:
             renv = {**env, **state, "round": n}
             outs, denom = proc.runner.resolutions(proc._round_values(check_values, renv))
             for res, e, w in outs:
-                new, verdict = proc._advance(state, {**renv, **proc._party_env(res, e)})
+                new, verdict = proc._advance(state, {**renv, **proc.party_env(res, e)})
                 q = p * F(w, denom)
                 if verdict == "success":
                     s_n += q

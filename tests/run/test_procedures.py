@@ -12,7 +12,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from rulesengine.errors import InputError
+from rulesengine.errors import InputError, RulesEngineError
 from rulesengine.ruleset import loads
 
 YAML = """
@@ -653,6 +653,22 @@ def test_assisted_check_after_the_leader_reuses_the_leaders_dice(rs):
     assert r.leader.dice[0].face == 3
 
 
+@pytest.mark.parametrize("field, text", [("totals", "{hits: outcome}"), ("bonus", "\"'two'\"")])
+def test_an_assisted_total_or_bonus_that_is_not_a_number_is_an_error_at_its_expression(field, text):
+    """Totals are summed over the helpers and the bonus is added to the leader's input: a
+    word there (a fuzzed ruleset's ``outcome``) is an E510 at the expression, not a crash."""
+    other = {"totals": "bonus: 1", "bonus": "totals: {hits: 1}"}[field]
+    bad = loads(YAML.replace("procedures:\n", "procedures:\n  worded:\n    kind: assisted\n    check: d6\n"
+                             f"    helpers: {{min: 1, max: 1}}\n    {field}: {text}\n    {other}\n"
+                             "    bonus_to: bonus\n", 1), "worded.yaml")
+    proc = bad.procedure("worded")
+    for run in (lambda: proc.roll(parties=[{}, {}], faces=[3, 4]), lambda: proc.odds(parties=[{}, {}])):
+        with pytest.raises(RulesEngineError, match="not a whole number") as info:
+            run()
+        assert info.value.code == "E510" and info.value.location.path == "worded.yaml"
+        assert info.value.location.line is not None
+
+
 def test_procedure_inputs_are_checked(rs):
     with pytest.raises(InputError, match="needs 1 to 3 helpers"):
         rs.procedure("helped").roll(parties=[{}], seed=1)
@@ -813,7 +829,7 @@ def test_a_procedures_limit_errors_name_the_limit_and_point_into_the_file(limite
 def test_a_limit_one_value_of_a_sweep_hits_keeps_its_name_and_place_and_says_which_value(limited):
     """A value too big on its own (not the sweep's shared budget running out): its own error,
     the limit named and the place in the file kept, prefixed with the value it was at."""
-    from rulesengine.present.describe import sweep
+    from rulesengine.run.sweep import sweep
 
     path, load_with = limited
     err = _limit_error(lambda: sweep(load_with(max_states=20_000).check("d"), {"sides": "999999..1000000"}, {},
@@ -885,3 +901,22 @@ def test_a_roll_off_reads_the_rulesets_tables_and_optional_inputs_in_exact_odds(
     high, low = (4, 1) if edges[1] != 3 else (1, 4)
     rolled = rs.procedure("duel").roll(parties=parties, faces=[3, 3, high, low])
     assert rolled.winner == (0 if edges[1] != 3 else 1)
+
+
+@pytest.mark.parametrize("name", ["stand", "race", "team", "helped"])
+def test_every_result_and_odds_kind_follows_the_one_results_protocol(rs, name):
+    """present.text formats any check or procedure through run.results' RunResult/RunOdds."""
+    from rulesengine.present.text import format_odds, format_roll
+    from rulesengine.run.results import RunOdds, RunResult
+
+    proc = rs.procedure(name)
+    parties = None if name == "race" else [{}, {}]
+    rolled, odds = proc.roll(parties=parties, seed=3), proc.odds(parties=parties)
+    check_rolled, check_odds = rs.check("d6").roll(seed=3), rs.check("d6").odds()
+    for r, o, title in ((rolled, odds, name), (check_rolled, check_odds, "d6")):
+        assert isinstance(r, RunResult) and isinstance(o, RunOdds)
+        assert r.name == o.name == title
+        assert format_roll(r).startswith(f"{r.ruleset} / {title}")
+        kind, dist = o.distribution()
+        assert kind in ("result", "winner's result", "rounds") and sum(dist.values()) <= 1
+        assert f"{o.ruleset} / {title}" in format_odds(o)

@@ -10,13 +10,15 @@ from typing import Any, Mapping
 
 from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
-from ...errors import InputError, LimitError
-from ..check import CheckResult, _jsonable, probability_json
+from ...codes import E_PROCEDURE
+from ...errors import InputError, LimitError, RulesEngineError, RulesetError
+from ...rules.model import Expr
+from ..results import CheckResult, ProcedureRecord, jsonable, probability_json
 from .base import ProcedureRunner
 
 
 @dataclass(frozen=True)
-class AssistedResult:
+class AssistedResult(ProcedureRecord):
     ruleset: str
     procedure: str
     leader: CheckResult | None  # None when a helper ruined the task before the leader rolled
@@ -48,14 +50,14 @@ class AssistedResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "procedure": self.procedure, "outcome": self.outcome,
-                "success": self.success, "result": _jsonable(self.result), "ruined": self.ruined,
-                "bonus": self.bonus, "totals": {k: _jsonable(v) for k, v in self.totals.items()},
+                "success": self.success, "result": jsonable(self.result), "ruined": self.ruined,
+                "bonus": self.bonus, "totals": {k: jsonable(v) for k, v in self.totals.items()},
                 "leader": self.leader.to_dict() if self.leader else None,
                 "helpers": [h.to_dict() for h in self.helpers], "trace": self.trace}
 
 
 @dataclass(frozen=True)
-class AssistedOdds:
+class AssistedOdds(ProcedureRecord):
     ruleset: str
     procedure: str
     outcomes: dict[str, Fraction]
@@ -65,6 +67,9 @@ class AssistedOdds:
     bonus_distribution: dict[int, Fraction]
     truncated: Fraction = Fraction(0)
 
+    def distribution(self) -> tuple[str, dict[Any, Fraction]]:
+        return "result", self.result_distribution
+
     def to_dict(self) -> dict[str, Any]:
         prob = probability_json
 
@@ -72,7 +77,7 @@ class AssistedOdds:
                 "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
                              for n, p in self.outcomes.items()],
                 "success": prob(self.success),
-                "result": [dict(value=_jsonable(v), **prob(p)) for v, p in self.result_distribution.items()],
+                "result": [dict(value=jsonable(v), **prob(p)) for v, p in self.result_distribution.items()],
                 "bonus": [dict(value=v, **prob(p)) for v, p in self.bonus_distribution.items()],
                 "truncated": fraction_text(self.truncated)}
 
@@ -102,7 +107,7 @@ class AssistedRunner(ProcedureRunner):
         if self.proc.settings.order == "leader_first":
             env["leader_result"] = leader_result
         for n, e in self.proc.settings.helper_inputs.items():
-            given[n] = self._eval(e, env)
+            given[n] = self.evaluate(e, env)
         try:
             return runner.coerce_inputs(given)
         except InputError as exc:
@@ -110,15 +115,24 @@ class AssistedRunner(ProcedureRunner):
 
     def _contribution(self, res, env: Mapping[str, Any], own: dict) -> tuple[tuple, bool]:
         st = self.proc.settings
-        penv = {**self._party_env(res, env), **own}
-        totals = tuple(getattr(v, "total", v) for v in (self._eval(e, penv) for e in st.totals.values()))
-        ruined = st.ruin_when is not None and self._truth(st.ruin_when, penv)
+        penv = {**self.party_env(res, env), **own}
+        totals = tuple(self._whole(self.evaluate(e, penv), e, f"the total {name}")
+                       for name, e in st.totals.items())
+        ruined = st.ruin_when is not None and self.truth(st.ruin_when, penv)
         return totals, ruined
 
     def _bonus(self, totals: tuple, own: dict) -> int:
         env = {**own, **dict(zip(self.proc.settings.totals, totals))}
-        bonus = self._eval(self.proc.settings.bonus, env)
-        return getattr(bonus, "total", bonus)
+        return self._whole(self.evaluate(self.proc.settings.bonus, env), self.proc.settings.bonus, "the bonus")
+
+    def _whole(self, value: Any, e: Expr, what: str) -> int:
+        """A total or the bonus: summed over helpers and added to the leader's input, so a
+        whole number (a roll counts by its total), else an error at its expression."""
+        value = getattr(value, "total", value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.locate(RulesetError(f"{what} gives {value!r}, not a whole number", code=E_PROCEDURE,
+                                               hint="write an expression that gives a number"), e)
+        return value
 
     def _with_bonus(self, leader: dict[str, Any], bonus: int) -> dict[str, Any]:
         target = self.proc.settings.bonus_to
@@ -145,7 +159,7 @@ class AssistedRunner(ProcedureRunner):
             sample = runner.sample(leader, source)
             provisional = runner.finish(leader, sample)
             leader_result = provisional.result
-            lines.append(f"leader rolls: {provisional.outcome}, result {_jsonable(leader_result)} before help")
+            lines.append(f"leader rolls: {provisional.outcome}, result {jsonable(leader_result)} before help")
         helpers, sums, ruined = [], None, False
         for i, raw in enumerate(helpers_raw):
             values = self._helper_values(raw, own, leader, leader_result, i)
@@ -154,7 +168,7 @@ class AssistedRunner(ProcedureRunner):
             contrib, bad = self._contribution(h, values, own)
             sums = contrib if sums is None else tuple(a + b for a, b in zip(sums, contrib))
             ruined = ruined or bad
-            lines.append(f"helper {i + 1}: {h.outcome}, result {_jsonable(h.result)}" + (" — ruins the task" if bad else ""))
+            lines.append(f"helper {i + 1}: {h.outcome}, result {jsonable(h.result)}" + (" — ruins the task" if bad else ""))
         totals = dict(zip(st.totals, sums or tuple(0 for _ in st.totals)))
         bonus = 0 if ruined else self._bonus(tuple(totals.values()), own)
         final = provisional  # when ruined after the leader rolled, keep the leader's dice
@@ -165,7 +179,7 @@ class AssistedRunner(ProcedureRunner):
             final = runner.finish(values, sample) if sample is not None else runner.roll_from(values, source)
             lines.append(f"bonus {bonus:+d} to {st.bonus_to}")
             lines.extend(final.trace.splitlines())
-            lines.append(f"leader: {final.outcome}, result {_jsonable(final.result)}")
+            lines.append(f"leader: {final.outcome}, result {jsonable(final.result)}")
         return AssistedResult(self.ruleset.id, self.proc.name, final, tuple(helpers), totals, bonus, ruined,
                               "\n".join(lines))
 
@@ -187,14 +201,14 @@ class AssistedRunner(ProcedureRunner):
             try:  # a Fraction product and a tuple of sums each (~2 µs)
                 budget.spend(4 * len(states) * len(cache[key]))
             except BudgetExceeded:
-                raise self._at(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
+                raise self.locate(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
                                           "max_states", hint="use fewer helpers")) from None
             nxt: dict[tuple, Fraction] = defaultdict(Fraction)
             for (sums, bad), p in states.items():
                 for (contrib, bad2), q in cache[key].items():
                     nxt[(tuple(a + b for a, b in zip(sums, contrib)), bad or bad2)] += p * q
             if len(nxt) > self.limits.max_states:
-                raise self._at(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
+                raise self.locate(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
                                           "max_states", hint="use fewer helpers"))
             states = dict(nxt)
         return states
@@ -214,7 +228,7 @@ class AssistedRunner(ProcedureRunner):
             nonlocal success
             outcomes[res.outcome] += p
             if res.result is not None:
-                results[_jsonable(res.result)] += p
+                results[jsonable(res.result)] += p
             if res.success:
                 success += p
 

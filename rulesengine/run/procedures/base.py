@@ -13,7 +13,7 @@ from ...dice.evaluate import Context
 from ...dice.pool import FacesSource, dice_source
 from ...errors import InputError, RulesEngineError
 from ...rules.model import Expr, Procedure
-from ..check import CheckResult, Resolution
+from ..results import CheckResult, Resolution
 
 
 def value_of(e: Expr, ctx: Context) -> Any:
@@ -65,25 +65,25 @@ class ProcedureRunner:
     def name(self) -> str:
         return self.proc.name
 
-    def _eval(self, e: Expr, env: Mapping[str, Any], **ctx: Any) -> Any:
-        return self.runner._eval(e, env, **ctx)
+    def evaluate(self, e: Expr, env: Mapping[str, Any], **ctx: Any) -> Any:
+        return self.runner.evaluate(e, env, **ctx)
 
-    def _truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
-        return self.runner._truth(e, env)
+    def truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
+        return self.runner.truth(e, env)
 
-    def _at(self, exc: RulesEngineError, e: Expr | None = None) -> RulesEngineError:
+    def locate(self, exc: RulesEngineError, e: Expr | None = None) -> RulesEngineError:
         """Point an error of the procedure at the ruleset file, like every other ruleset
         error: at the expression ``e`` (at its column, when the error has one), else at the
         procedure's name. The error itself is kept (a LimitError keeps its ``limit``)."""
         if e is not None:
-            return self.runner._relocate(exc, e)
+            return self.runner.relocate(exc, e)
         doc = self.runner.doc
         if doc is not None and exc.location.path is None:
             exc.location = doc.location(self.proc.pointer, key=True)
         return exc
 
     @staticmethod
-    def _party_env(res: Resolution | CheckResult, env: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def party_env(res: Resolution | CheckResult, env: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every name of a party's check after it resolved: the resolver's own record, the
         same for a roll and for each enumerated outcome."""
         out = dict(env or {})

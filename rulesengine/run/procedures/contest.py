@@ -18,12 +18,12 @@ from ...dice.values import Rolled
 from ...errors import InputError, LimitError, Location, RulesEngineError, RulesetError
 from ...limits import MAX_PARTIES, MAX_TIE_ROUNDS
 from ...rules.model import Expr
-from ..check import NOT_ALLOWED, CheckResult, _jsonable, probability_json
+from ..results import NOT_ALLOWED, CheckResult, ProcedureRecord, jsonable, probability_json
 from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed, value_of
 
 
 @dataclass(frozen=True)
-class ContestResult:
+class ContestResult(ProcedureRecord):
     ruleset: str
     procedure: str
     parties: tuple[CheckResult, ...]  # the first round
@@ -47,13 +47,13 @@ class ContestResult:
                         for r, res in zip(self.rounds, self.extra)],
             "winner": None if self.winner is None else self.winner + 1,
             "tie": self.winner is None,
-            "winner_result": _jsonable(self.winner_result),
+            "winner_result": jsonable(self.winner_result),
             "trace": self.trace,
         }
 
 
 @dataclass(frozen=True)
-class ContestOdds:
+class ContestOdds(ProcedureRecord):
     ruleset: str
     procedure: str
     parties: tuple[dict[str, Any], ...]
@@ -68,15 +68,18 @@ class ContestOdds:
         out["tie"] = self.tie
         return out
 
+    def distribution(self) -> tuple[str, dict[Any, Fraction]]:
+        return "winner's result", self.winner_result
+
     def to_dict(self) -> dict[str, Any]:
         prob = probability_json
 
         return {
             "ruleset": self.ruleset,
             "procedure": self.procedure,
-            "parties": [{k: _jsonable(v) for k, v in p.items()} for p in self.parties],
+            "parties": [{k: jsonable(v) for k, v in p.items()} for p in self.parties],
             "outcomes": [dict(name=n, success=n != "tie", **prob(p)) for n, p in self.outcomes.items()],
-            "result": [dict(value=_jsonable(v), **prob(p)) for v, p in self.winner_result.items()],
+            "result": [dict(value=jsonable(v), **prob(p)) for v, p in self.winner_result.items()],
             "truncated": fraction_text(self.truncated),
         }
 
@@ -85,7 +88,7 @@ class ContestRunner(ProcedureRunner):
     def _key(self, env: Mapping[str, Any]) -> tuple:
         key = []
         for e in self.proc.settings.rank_by:
-            v = self._eval(e, env)
+            v = self.evaluate(e, env)
             key.append(int(v) if isinstance(v, bool) else getattr(v, "total", v))
         return tuple(key)
 
@@ -113,7 +116,7 @@ class ContestRunner(ProcedureRunner):
         active = list(range(len(values)))
         rounds, extra, lines = [], [], []
         for i, r in enumerate(first):
-            lines.append(f"party {i + 1}: {r.outcome}, result {_jsonable(r.result)}  ({r.trace.replace(chr(10), '; ')})")
+            lines.append(f"party {i + 1}: {r.outcome}, result {jsonable(r.result)}  ({r.trace.replace(chr(10), '; ')})")
         ties = self.proc.settings.ties
         for round_no in range(MAX_TIE_ROUNDS + 1):
             ranking = sorted(active, key=lambda i: self._key(self._env_of(results[i], values[i], i)), reverse=True)
@@ -122,15 +125,15 @@ class ContestRunner(ProcedureRunner):
             if len(tied) == 1 or ties != "reroll":
                 break
             if round_no == MAX_TIE_ROUNDS:
-                raise self._at(RulesetError(f"contest '{self.proc.name}' is still tied after {MAX_TIE_ROUNDS} "
-                                            "rolls again", code=E_PROCEDURE,
-                                            hint="a tie that always repeats can never be decided"))
+                raise self.locate(RulesetError(f"contest '{self.proc.name}' is still tied after {MAX_TIE_ROUNDS} "
+                                                "rolls again", code=E_PROCEDURE,
+                                                hint="a tie that always repeats can never be decided"))
             rolled = [self._roll_party(values[i], source, i) for i in tied]
             rounds.append(tuple(tied))
             extra.append(tuple(rolled))
             for i, r in zip(tied, rolled):
                 results[i] = r
-                lines.append(f"party {i + 1} rolls again: {r.outcome}, result {_jsonable(r.result)}")
+                lines.append(f"party {i + 1} rolls again: {r.outcome}, result {jsonable(r.result)}")
             active = tied
         winner = self._settle(tied, ranking, results, values, source) if len(tied) > 1 else tied[0]
         full = sorted(range(len(values)), key=lambda i: (i == winner, self._key(self._env_of(results[i], values[i], i))),
@@ -144,8 +147,8 @@ class ContestRunner(ProcedureRunner):
                                 key=lambda r: self._key(self._env_of(r, values[results.index(r)], results.index(r))), default=None)
                 env = self._env_of(results[winner], values[winner], winner)
                 env["runner_up"] = runner_up.result if runner_up is not None else 0
-                wres = self._eval(self.proc.settings.winner_result, env)
-            lines.append(f"party {winner + 1} wins, result {_jsonable(wres)}")
+                wres = self.evaluate(self.proc.settings.winner_result, env)
+            lines.append(f"party {winner + 1} wins, result {jsonable(wres)}")
         else:
             lines.append("a tie")
         return ContestResult(self.ruleset.id, self.proc.name, tuple(first), tuple(rounds), tuple(extra),
@@ -153,7 +156,7 @@ class ContestRunner(ProcedureRunner):
 
     def _env_of(self, result: CheckResult, values: Mapping[str, Any], index: int) -> dict[str, Any]:
         """A party's names after its check, and ``party``: its number, 1 for the first."""
-        env = self._party_env(result, values)
+        env = self.party_env(result, values)
         env["party"] = index + 1
         return env
 
@@ -174,7 +177,7 @@ class ContestRunner(ProcedureRunner):
             return max(tied)
         for kind, e in ties:
             if kind == "higher":
-                scores = {i: self._eval(e, self._env_of(results[i], values[i], i)) for i in tied}
+                scores = {i: self.evaluate(e, self._env_of(results[i], values[i], i)) for i in tied}
                 best = max(scores.values())
                 tied = [i for i in tied if scores[i] == best]
             else:
@@ -188,7 +191,7 @@ class ContestRunner(ProcedureRunner):
                         try:
                             scores[i] = value_of(e, ctx)
                         except RulesEngineError as exc:
-                            raise self._at(exc, e) from None
+                            raise self.locate(exc, e) from None
                     best = max(scores.values())
                     tied = [i for i in tied if scores[i] == best]
                     if len(tied) == 1:
@@ -205,12 +208,12 @@ class ContestRunner(ProcedureRunner):
         for res, env, w in outs:
             if res.outcome == NOT_ALLOWED:
                 raise not_allowed(index, res.reason)
-            penv = self._party_env(res, env)
+            penv = self.party_env(res, env)
             penv["party"] = index + 1
             key = self._key(penv)
             # Merge only outcomes that agree on everything the contest reads: a roll's total,
             # or its dice too when its name is passed to a function (``count(roll, 6)``).
-            k = (key, _jsonable(res.result)) + tuple(
+            k = (key, jsonable(res.result)) + tuple(
                 penv.get(n) if n in dice_names and isinstance(penv.get(n), Rolled) else fingerprint(penv.get(n))
                 for n in names)
             if k in merged:
@@ -240,7 +243,7 @@ class ContestRunner(ProcedureRunner):
         try:
             Budget(self.limits.max_states).spend(size * 2 * (n + 4))
         except BudgetExceeded:
-            raise self._at(LimitError(f"contest '{self.proc.name}' with {n} parties is too big to work out "
+            raise self.locate(LimitError(f"contest '{self.proc.name}' with {n} parties is too big to work out "
                                       "exactly", "max_states", hint="use fewer parties")) from None
         final = self._round_of(tuple(range(n)), dists, {}, {})
         wins = [Fraction(0)] * n
@@ -251,7 +254,7 @@ class ContestRunner(ProcedureRunner):
                 tie += p
             else:
                 wins[w] += p
-                wres[_jsonable(r)] += p
+                wres[jsonable(r)] += p
         truncated = 1 - sum(wins) - tie
         return ContestOdds(self.ruleset.id, self.proc.name, tuple(values), tuple(wins), tie,
                            dict(sorted(wres.items(), key=lambda kv: (str(type(kv[0])), kv[0]))), truncated)
@@ -288,8 +291,8 @@ class ContestRunner(ProcedureRunner):
                     out[(w, self._winner_result(w, rows, group) if w is not None else None)] += p * q
         if self_loop:
             if self_loop == 1:
-                raise self._at(RulesetError(f"contest '{self.proc.name}' can never be decided: the parties "
-                                            "always tie", code=E_PROCEDURE))
+                raise self.locate(RulesetError(f"contest '{self.proc.name}' can never be decided: the parties "
+                                                "always tie", code=E_PROCEDURE))
             out = defaultdict(Fraction, {k: v / (1 - self_loop) for k, v in out.items()})
         memo[group] = dict(out)
         return memo[group]
@@ -302,7 +305,7 @@ class ContestRunner(ProcedureRunner):
         runner_up = max(others, key=lambda r: r[0]) if others else None
         env = dict(row[2])
         env["runner_up"] = runner_up[1] if runner_up is not None else 0
-        return self._eval(self.proc.settings.winner_result, env)
+        return self.evaluate(self.proc.settings.winner_result, env)
 
     def _settle_exact(self, tied: tuple[int, ...], rows: dict, solved: dict) -> dict:
         ties = self.proc.settings.ties
@@ -315,7 +318,7 @@ class ContestRunner(ProcedureRunner):
         group = list(tied)
         for kind, e in ties:
             if kind == "higher":
-                scores = {i: self._eval(e, rows[i][2]) for i in group}
+                scores = {i: self.evaluate(e, rows[i][2]) for i in group}
                 best = max(scores.values())
                 group = [i for i in group if scores[i] == best]
             else:
@@ -361,7 +364,7 @@ class ContestRunner(ProcedureRunner):
             try:
                 budget.spend(4 * len(g) * lineups)
             except BudgetExceeded:
-                raise self._at(LimitError(f"the roll-off {e.text!r} of contest '{self.proc.name}' is too big to "
+                raise self.locate(LimitError(f"the roll-off {e.text!r} of contest '{self.proc.name}' is too big to "
                                           f"work out exactly for {len(g)} tied parties", "max_states",
                                           Location(column=1, source_line=e.text),
                                           "roll it instead, or use a roll-off with fewer possible values"),

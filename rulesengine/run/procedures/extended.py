@@ -15,12 +15,12 @@ from ...dice.values import Rolled
 from ...errors import InputError, LimitError
 from ...limits import MAX_EXTENDED_ROUNDS
 from ...rules.model import Expr
-from ..check import NOT_ALLOWED, CheckResult, _jsonable, probability_json
+from ..results import NOT_ALLOWED, CheckResult, ProcedureRecord, jsonable, probability_json
 from .base import ABSENT, ProcedureRunner, call_arguments, fingerprint, not_allowed
 
 
 @dataclass(frozen=True)
-class ExtendedResult:
+class ExtendedResult(ProcedureRecord):
     ruleset: str
     procedure: str
     inputs: dict[str, Any]
@@ -37,7 +37,7 @@ class ExtendedResult:
         return {
             "ruleset": self.ruleset,
             "procedure": self.procedure,
-            "inputs": {k: _jsonable(v) for k, v in self.inputs.items()},
+            "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
             "rounds": [dict(r.to_dict(), state=s) for r, s in zip(self.rounds, self.states)],
             "outcome": self.outcome,
             "success": self.success,
@@ -47,7 +47,7 @@ class ExtendedResult:
 
 
 @dataclass(frozen=True)
-class ExtendedOdds:
+class ExtendedOdds(ProcedureRecord):
     ruleset: str
     procedure: str
     inputs: dict[str, Any]
@@ -61,13 +61,16 @@ class ExtendedOdds:
     def success(self) -> Fraction:
         return self.outcomes["success"]
 
+    def distribution(self) -> tuple[str, dict[Any, Fraction]]:
+        return "rounds", self.rounds_distribution
+
     def to_dict(self) -> dict[str, Any]:
         prob = probability_json
 
         return {
             "ruleset": self.ruleset,
             "procedure": self.procedure,
-            "inputs": {k: _jsonable(v) for k, v in self.inputs.items()},
+            "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
             "outcomes": [dict(name=n, success=n == "success", **prob(p)) for n, p in self.outcomes.items()],
             "success": prob(self.success),
             "by_round": [{"round": i + 1, "succeeded": float(s), "failed": float(f)}
@@ -96,39 +99,39 @@ class ExtendedRunner(ProcedureRunner):
 
     def _max_rounds(self, env: Mapping[str, Any]) -> int:
         e = self.proc.settings.max_rounds
-        n = self._eval(e, env)
+        n = self.evaluate(e, env)
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise InputError(f"the round limit of '{self.proc.name}' must be a whole number 1 or more, not {n!r}")
         if n > MAX_EXTENDED_ROUNDS:
-            raise self._at(LimitError(f"{n} rounds is more than an extended check may run", "max_rounds",
+            raise self.locate(LimitError(f"{n} rounds is more than an extended check may run", "max_rounds",
                                       hint=f"at most {MAX_EXTENDED_ROUNDS} rounds"), e)
         return n
 
     def _round_values(self, base: dict[str, Any], env: Mapping[str, Any]) -> dict[str, Any]:
         values = dict(base)
         for name, e in self.proc.settings.round_inputs.items():
-            values[name] = self._eval(e, env)
+            values[name] = self.evaluate(e, env)
         return values
 
     def _advance(self, state: dict[str, Any], env: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
         local = dict(env)
         new = dict(state)
         for when, sets in self.proc.settings.each_round:
-            if when is None or self._truth(when, local):
+            if when is None or self.truth(when, local):
                 for name, e in sets:
-                    new[name] = self._eval(e, local)
+                    new[name] = self.evaluate(e, local)
                 break
         local.update(new)
-        if self._truth(self.proc.settings.succeed_when, local):
+        if self.truth(self.proc.settings.succeed_when, local):
             return new, "success"
         fail = self.proc.settings.fail_when
-        if fail is not None and self._truth(fail, local):
+        if fail is not None and self.truth(fail, local):
             return new, "failure"
         return new, None
 
     def _initial(self, proc_values, check_values) -> tuple[dict[str, Any], dict[str, Any], int]:
         env = {**check_values, **proc_values}
-        state = {name: self._eval(e, env) for name, e in self.proc.settings.state.items()}
+        state = {name: self.evaluate(e, env) for name, e in self.proc.settings.state.items()}
         return env, state, self._max_rounds(env)
 
     def _roll(self, parties, source, inputs) -> ExtendedResult:
@@ -142,12 +145,12 @@ class ExtendedRunner(ProcedureRunner):
             result = self.runner.roll_from(values, source)
             if result.outcome == NOT_ALLOWED:
                 raise not_allowed(None, result.reason, n)
-            after = {**renv, **values, **self._party_env(result)}
+            after = {**renv, **values, **self.party_env(result)}
             state, verdict = self._advance(state, after)
             rounds.append(result)
-            states.append({k: _jsonable(v) for k, v in state.items()})
-            lines.append(f"round {n}: {result.outcome}, result {_jsonable(result.result)} → "
-                         + ", ".join(f"{k} {_jsonable(v)}" for k, v in state.items()))
+            states.append({k: jsonable(v) for k, v in state.items()})
+            lines.append(f"round {n}: {result.outcome}, result {jsonable(result.result)} → "
+                         + ", ".join(f"{k} {jsonable(v)}" for k, v in state.items()))
             if verdict:
                 outcome = verdict
                 break
@@ -217,7 +220,7 @@ class ExtendedRunner(ProcedureRunner):
 
 
 def _freeze(state: Mapping[str, Any]) -> tuple:
-    return tuple(sorted((k, _jsonable(v)) for k, v in state.items()))
+    return tuple(sorted((k, jsonable(v)) for k, v in state.items()))
 
 
 class ChainWalk:
@@ -237,7 +240,7 @@ class ChainWalk:
         self.budget = Budget(runner.limits.max_states)
 
     def too_big(self) -> LimitError:
-        return self.runner._at(LimitError(f"extended check '{self.runner.proc.name}' over {self.limit} rounds is too "
+        return self.runner.locate(LimitError(f"extended check '{self.runner.proc.name}' over {self.limit} rounds is too "
                                           "big to work out exactly", "max_states",
                                           hint="use fewer rounds or a smaller goal"))
 
@@ -257,7 +260,7 @@ class ChainWalk:
             for res, e, w in outs:
                 if res.outcome == NOT_ALLOWED:
                     raise not_allowed(None, res.reason, n)
-                penv = self.runner._party_env(res, e)
+                penv = self.runner.party_env(res, e)
                 fp = tuple((ABSENT if k not in penv else
                             penv[k] if k in self.dice_names and isinstance(penv[k], Rolled) else
                             fingerprint(penv[k])) for k in self.names)
@@ -311,7 +314,7 @@ class ChainWalk:
                     else:
                         nxt[target] = nxt.get(target, 0) + p * w
             if len(nxt) > self.runner.limits.max_states:
-                raise self.runner._at(LimitError(f"extended check '{self.runner.proc.name}' has too many states to "
+                raise self.runner.locate(LimitError(f"extended check '{self.runner.proc.name}' has too many states to "
                                                  "work out exactly", "max_states",
                                                  hint="use fewer rounds or a smaller goal"))
             denom *= common

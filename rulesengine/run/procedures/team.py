@@ -10,14 +10,14 @@ from typing import Any
 
 from ...codes import E_PROCEDURE
 from ...exact_text import fraction_text
-from ...errors import RulesetError
+from ...errors import RulesEngineError, RulesetError
 from ...limits import MAX_PARTIES
-from ..check import CheckOdds, CheckResult, _jsonable
+from ..results import CheckOdds, CheckResult, ProcedureRecord, jsonable
 from .base import ProcedureRunner
 
 
 @dataclass(frozen=True)
-class TeamResult:
+class TeamResult(ProcedureRecord):
     ruleset: str
     procedure: str
     roller: int  # the member who rolled (0-based)
@@ -36,12 +36,12 @@ class TeamResult:
     def to_dict(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "procedure": self.procedure, "roller": self.roller + 1,
                 **{k: v for k, v in self.check.to_dict().items() if k not in ("ruleset",)},
-                "members": [{k: _jsonable(v) for k, v in m.items()} for m in self.member_values],
+                "members": [{k: jsonable(v) for k, v in m.items()} for m in self.member_values],
                 "trace": self.trace}
 
 
 @dataclass(frozen=True)
-class TeamOdds:
+class TeamOdds(ProcedureRecord):
     ruleset: str
     procedure: str
     roller: int
@@ -64,10 +64,13 @@ class TeamOdds:
     def result_distribution(self) -> dict[Any, Fraction]:
         return self.check.result_distribution
 
+    def distribution(self) -> tuple[str, dict[Any, Fraction]]:
+        return "result", self.result_distribution
+
     def to_dict(self) -> dict[str, Any]:
         d = self.check.to_dict()
         d.update(procedure=self.procedure, roller=self.roller + 1,
-                 members=[{k: [{"value": _jsonable(v), "probability": float(p),
+                 members=[{k: [{"value": jsonable(v), "probability": float(p),
                                 "exact": fraction_text(p)} for v, p in dist.items()]
                            for k, dist in m.items()} for m in self.member_values])
         return d
@@ -77,13 +80,13 @@ class TeamRunner(ProcedureRunner):
     def _choose_roller(self, members: list[dict[str, Any]], own: dict[str, Any]) -> tuple[int, dict, list[dict]]:
         st = self.proc.settings
         envs = [self.runner.before_roll(m).env for m in members]
-        how = self._eval(st.roller, own)
+        how = self.evaluate(st.roller, own)
         if how not in ("highest", "lowest", "first"):
-            raise self._at(RulesetError(f"roller gives {how!r}; expected 'highest', 'lowest' or 'first'",
-                                        code=E_PROCEDURE), st.roller)
+            raise self.locate(RulesetError(f"roller gives {how!r}; expected 'highest', 'lowest' or 'first'",
+                                            code=E_PROCEDURE), st.roller)
         if how == "first" or not st.rank_by:
             return 0, envs[0], envs
-        keys = [tuple(getattr(self._eval(e, {**env, **own}), "total", self._eval(e, {**env, **own}))
+        keys = [tuple(getattr(self.evaluate(e, {**env, **own}), "total", self.evaluate(e, {**env, **own}))
                       for e in st.rank_by) for env in envs]
         pick = max if how == "highest" else min
         best = pick(keys)
@@ -100,7 +103,7 @@ class TeamRunner(ProcedureRunner):
             local = {**env, **own, **rolled}
             values: dict[str, Any] = {}
             for n, e in st.member_values.items():  # in order: each may use the ones before
-                values[n] = local[n] = self._eval(e, local)
+                values[n] = local[n] = self.evaluate(e, local)
             out.append(values)
         return tuple(out)
 
@@ -114,10 +117,10 @@ class TeamRunner(ProcedureRunner):
         values = self._member_values(envs, roller_env, own, result)
         lines = [f"member {who + 1} rolls for the team"
                  + ("   (secret: the GM rolls, only the GM sees)" if result.secret else "")] + result.trace.splitlines()
-        lines.append(f"{result.outcome}, result {_jsonable(result.result)}")
+        lines.append(f"{result.outcome}, result {jsonable(result.result)}")
         for i, v in enumerate(values):
             if v:
-                lines.append(f"member {i + 1}: " + ", ".join(f"{k} {_jsonable(x)}" for k, x in v.items()))
+                lines.append(f"member {i + 1}: " + ", ".join(f"{k} {jsonable(x)}" for k, x in v.items()))
         return TeamResult(self.ruleset.id, self.proc.name, who, result, values, "\n".join(lines))
 
     def _odds(self, parties, inputs) -> TeamOdds:
@@ -133,6 +136,6 @@ class TeamRunner(ProcedureRunner):
             for res, _env, w in outs:
                 for i, vals in enumerate(self._member_values(envs, roller_env, own, res)):
                     for k, v in vals.items():
-                        dists[i][k][_jsonable(v)] += Fraction(w, denom)
+                        dists[i][k][jsonable(v)] += Fraction(w, denom)
         return TeamOdds(self.ruleset.id, self.proc.name, who, check_odds,
                         tuple({k: dict(v) for k, v in d.items()} for d in dists))

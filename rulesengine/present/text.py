@@ -1,0 +1,169 @@
+"""The text of `roll`, `odds` and `dice --odds`: results, odds tables and sweeps.
+
+Presentation only: nothing here changes what a check means. Results and odds are read
+through the protocol of ``run.results`` (``RunResult``, ``RunOdds``), so every kind of
+check and procedure is written out by the same functions.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+from typing import Any
+
+from ..dice.trace import format_value
+from ..exact_text import fraction_display, fraction_text
+from ..run.results import CheckResult, RunOdds, RunResult
+from ..run.sweep import Sweep
+
+
+# ---- roll and odds -----------------------------------------------------------------------------
+
+
+def _v(value: Any) -> str:
+    value = getattr(value, "total", value)
+    if value is None:
+        return "-"
+    return format_value(value) if not hasattr(value, "text") else value.text()
+
+
+def format_roll(result: RunResult) -> str:
+    """A roll as `roll` prints it: a check's result in full; any other kind (a procedure) by
+    its name, its inputs if it has its own, and its trace."""
+    if not isinstance(result, CheckResult):
+        lines = [f"{result.ruleset} / {result.name}"]
+        inputs = getattr(result, "inputs", None)  # only some procedure kinds have their own
+        if inputs is not None:
+            lines.append("inputs: " + ", ".join(f"{k}={_v(v)}" for k, v in inputs.items()))
+        return "\n".join(lines + [result.trace])
+    r: CheckResult = result
+    lines = [f"{r.ruleset} / {r.check}" + ("   (secret: the GM rolls, only the GM sees)" if r.secret else "")]
+    lines.append("inputs: " + ", ".join(f"{k}={_v(v)}" for k, v in r.inputs.items()))
+    lines.extend(r.trace.splitlines())
+    if r.choices:
+        lines.append("choices: " + "; ".join(
+            f"{'+'.join(map(str, c.faces))} → " + ", ".join(f"{k} {_v(v)}" for k, v in c.values.items())
+            + (" *" if c.preferred else "") for c in r.choices))
+    for k, v in r.values.items():
+        lines.append(f"{k}: {_v(v)}")
+    lines.append(f"result: {_v(r.result)}" + (f" ({r.tier})" if r.tier else ""))
+    lines.append(f"outcome: {r.outcome} ({'a success' if r.success else 'not a success'})")
+    if r.tags:
+        lines.append("tags: " + ", ".join(r.tags))
+    if r.reason:
+        lines.append(f"reason: {r.reason}")
+    return "\n".join(lines)
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.2f}"
+
+
+def _bar(p: Fraction, peak: Fraction) -> str:
+    return "#" * round(40 * p / peak) if peak else ""
+
+
+def format_dice_odds(odds) -> str:
+    """`dice --odds` as an AnyDice-style table: value, exact fraction, %, at least, at most, a bar."""
+    rows = odds.rows()
+    head = odds.expression + (f"    mean {float(odds.mean):.4g}" if odds.mean is not None else "")
+    if odds.truncated:
+        head += (f"    truncated {fraction_display(odds.truncated)}"
+                 f" (~{float(odds.truncated):.2g}, explosions deeper than {odds.explode_depth})")
+    if not rows:
+        return head + "\n(no outcome)"
+    exact = [fraction_display(r["probability"]) for r in rows]
+    width_v = max(5, *(len(format_value(r["value"])) for r in rows))
+    width_e = max(5, *(len(e) for e in exact))
+    peak = max(r["probability"] for r in rows)
+    lines = [head, f"{'value':>{width_v}}  {'exact':>{width_e}}        %   at least    at most"]
+    for r, e in zip(rows, exact):
+        lines.append(f"{format_value(r['value']):>{width_v}}  {e:>{width_e}}  {_pct(r['probability']):>7}"
+                     f"    {_pct(r['at_least']):>7}    {_pct(r['at_most']):>7}  {_bar(r['probability'], peak)}")
+    return "\n".join(lines)
+
+
+def format_odds(odds: RunOdds, csv_out: bool = False) -> str:
+    """Odds as `odds` prints them: each outcome with its exact fraction, percentage and bar,
+    then the distribution the odds name (``distribution()``) as a bar chart. The chance of
+    success, tags, tiers and expected rounds are shown where the kind has them."""
+    outcomes = odds.outcomes
+    kind, result = odds.distribution()
+    if csv_out:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["kind", "name", "exact", "probability"])
+        for n, p in outcomes.items():
+            w.writerow(["outcome", n, fraction_text(p), float(p)])
+        for v, p in result.items():
+            w.writerow(["result", _v(v), fraction_text(p), float(p)])
+        return buf.getvalue().rstrip("\n")
+    lines = [f"{odds.ruleset} / {odds.name}"]
+    inputs = getattr(odds, "inputs", None)
+    if inputs:
+        lines.append("inputs: " + ", ".join(f"{k}={_v(v)}" for k, v in inputs.items()))
+    exact = {n: fraction_display(p) for n, p in outcomes.items()}
+    width = max([10] + [len(n) for n in outcomes])
+    ewidth = max([5] + [len(e) for e in exact.values()])
+    peak = max(outcomes.values(), default=Fraction(0))
+    lines.append(f"{'outcome':<{width}}  {'exact':>{ewidth}}        %")
+    for n, p in outcomes.items():
+        lines.append(f"{n:<{width}}  {exact[n]:>{ewidth}}  {_pct(p):>7}  {_bar(p, peak)}")
+    success = getattr(odds, "success", None)
+    if isinstance(success, Fraction):
+        lines.append(f"{'P(success)':<{width}}  {fraction_display(success):>{ewidth}}  {_pct(success):>7}"
+                     "  (all outcomes that count as a success)")
+    for label, dist in (("tags", getattr(odds, "tags", {})), ("tiers", getattr(odds, "tiers", {}))):
+        if dist:
+            lines.append(f"{label}: " + ", ".join(f"{n} {_pct(p)}%" for n, p in dist.items()))
+    expected = getattr(odds, "expected_rounds", None)
+    if expected is not None:
+        lines.append(f"expected rounds: {float(expected):.3f}")
+    if result:
+        lines.append("")
+        peak = max(result.values())
+        vw = max([5] + [len(_v(v)) for v in result])
+        lines.append(f"{kind:>{vw}}        %")
+        for v, p in result.items():
+            lines.append(f"{_v(v):>{vw}}  {_pct(p):>7}  {_bar(p, peak)}")
+    truncated = odds.truncated
+    if truncated:
+        lines.append(f"truncated: {fraction_display(truncated)} (~{float(truncated):.2g})")
+    return "\n".join(lines)
+
+
+def format_sweep(s: Sweep, csv_out: bool = False) -> str:
+    names = list(s.rows[0][1].outcomes) if s.rows else []
+    has_success = s.rows and isinstance(getattr(s.rows[0][1], "success", None), Fraction)
+    header = list(s.variables) + (["P(success)"] if has_success else []) + names + (["P(failure)"] if has_success else [])
+
+    def cells(odds) -> list[str]:
+        probs = [odds.outcomes.get(n, Fraction(0)) for n in names]
+        if has_success:
+            probs = [odds.success] + probs + [1 - odds.success - odds.truncated]
+        return [f"{float(p) * 100:.1f}%" for p in probs]
+
+    if csv_out:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(header)
+        for values, odds in s.rows:
+            probs = [odds.outcomes.get(n, Fraction(0)) for n in names]
+            if has_success:
+                probs = [odds.success] + probs + [1 - odds.success - odds.truncated]
+            w.writerow(list(values) + [f"{float(p):.6f}" for p in probs])
+        return buf.getvalue().rstrip("\n")
+    if len(s.variables) == 2 and has_success:
+        # A grid: rows the first input, columns the second, cells the chance of success.
+        firsts = sorted({v[0] for v, _ in s.rows})
+        seconds = sorted({v[1] for v, _ in s.rows})
+        table = {v: o for v, o in s.rows}
+        lines = [f"P(success) by {s.variables[0]} (rows) and {s.variables[1]} (columns)",
+                 " " * 8 + "".join(f"{b:>8}" for b in seconds)]
+        for a in firsts:
+            lines.append(f"{a:>8}" + "".join(f"{float(table[(a, b)].success) * 100:>7.1f}%" for b in seconds))
+        return "\n".join(lines)
+    rows = [header] + [[str(v) for v in values] + cells(odds) for values, odds in s.rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    return "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows)

@@ -1,0 +1,94 @@
+"""Exact distributions of a check's rolls and of other expressions of its ruleset.
+
+The exact driver of :class:`run.check.CheckRunner` reads each roll's value from here: its
+total, or (``Rolled``) its dice when the rules look at them. Compiled evaluators are kept per
+roll and per expression. Errors come out as raised (``BudgetExceeded``, a ruleset error):
+the runner says where in the file they belong.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..dice import ast
+from ..dice.dist import Budget, Dist, mixture
+from ..dice.evaluate import Context, Exact, compile_expression
+from ..dice.pool import PoolSpec, dice_pool_dist, faces_dist
+from ..dice.values import DicePool
+from ..limits import Limits
+from ..rules.model import Check, Expr
+
+
+def single_dice(tree: ast.Node) -> ast.Dice | None:
+    """The dice term an expression is alone (through parentheses and labels), if it is one."""
+    while isinstance(tree, (ast.Group, ast.Labeled)):
+        tree = tree.inner
+    return tree if isinstance(tree, ast.Dice) else None
+
+
+class ExactRolls:
+    """The exact distributions of one check's rolls, with its ruleset's functions."""
+
+    def __init__(self, check: Check, functions: Mapping, limits: Limits) -> None:
+        self.check = check
+        self.functions = functions
+        self.limits = limits
+        self._rolls: dict[str, Any] = {}
+        self._exprs: dict[str, Any] = {}  # expressions outside the check (roll-offs), by pointer
+
+    def forget(self) -> None:
+        """Drop the compiled evaluators (and with them their pools' caches)."""
+        self._rolls.clear()
+        self._exprs.clear()
+
+    def expression_dist(self, e: Expr, env: Mapping[str, Any], budget: Budget) -> Dist:
+        """Any expression of the ruleset read with ``env``; pool values count by their totals."""
+        compiled = self._exprs.get(e.pointer)
+        if compiled is None:
+            compiled = compile_expression(e.tree, Exact(), self.limits, e.text, self.functions)
+            self._exprs[e.pointer] = compiled
+        return self.pool_totals(compiled(Context(e.text, env, self.limits, budget=budget)), budget)
+
+    def pool_totals(self, dist: Dist, budget: Budget) -> Dist:
+        """``dist`` with each dice-pool value (an input such as d8/d6) replaced by the
+        distribution of what that pool rolls."""
+        if not any(isinstance(v, DicePool) for v in dist.weights):
+            return dist
+        return mixture([(dice_pool_dist(v.sides, budget) if isinstance(v, DicePool) else Dist.point(v), w)
+                        for v, w in dist.weights.items()], dist.denom, budget)
+
+    def roll_dist(self, name: str, e: Expr, env: Mapping[str, Any], budget: Budget) -> Dist:
+        """The exact distribution of one roll's value: ``Rolled`` when the rules look at
+        its dice (or it rolls a pool), else its total."""
+        compiled = self._rolls.get(name)
+        if compiled is None:
+            domain = Exact()
+            compiled = (compile_expression(e.tree, domain, self.limits, e.text, self.functions), domain)
+            self._rolls[name] = compiled
+        run, domain = compiled
+        node = single_dice(e.tree)
+        if node is not None and name in self.check.faces_needed:
+            return self._faces_dist(node, e, env, budget, domain)
+        return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget)
+
+    def _faces_dist(self, node: ast.Dice, e: Expr, env: Mapping[str, Any], budget: Budget, domain: Exact) -> Dist:
+        # dice/evaluate has no public name yet for checking a count and building a d(expr)
+        # term's rules (see the report of issue 12's run/ split).
+        from ..dice.evaluate import _check_count, _dynamic_spec
+
+        ctx = Context(e.text, env, self.limits, budget=budget)
+        counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)
+        if node.die is None:
+            side_dist = compile_expression(node.sides, domain, self.limits, e.text, self.functions)(ctx)
+            budget.spend(len(side_dist.weights) * len(counts.weights))  # the pools, before they are made
+            specs = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
+            sdenom = side_dist.denom
+        else:
+            specs, sdenom = [(PoolSpec.of(node), 1)], 1
+        parts = []
+        for spec, ws in specs:
+            for n, w in counts.weights.items():
+                parts.append((faces_dist(spec, _check_count(ctx, node, n), self.limits, budget), w * ws))
+        if len(parts) == 1 and counts.is_point() and sdenom == 1:
+            return parts[0][0]
+        return mixture(parts, counts.denom * sdenom, budget)

@@ -1,0 +1,241 @@
+"""What running a check gives back, and the one small interface every result shares.
+
+Rolling gives a result (:class:`CheckResult`, a procedure kind's ``...Result``), exact odds
+give odds (:class:`CheckOdds`, a procedure kind's ``...Odds``); each follows
+:class:`RunResult` or :class:`RunOdds`, so front ends (``present.text``, the JSON of the
+command line) read every kind the same way. Plain data: nothing here rolls or resolves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Mapping, NamedTuple, Protocol, runtime_checkable
+
+from ..dice.pool import DieRoll, PoolRoll
+from ..dice.values import DicePool, Rolled
+from ..exact_text import fraction_text
+
+NOT_ALLOWED = "not_allowed"  # the outcome of a gate that forbids the check
+
+
+@runtime_checkable
+class RunResult(Protocol):
+    """One roll of a check or procedure. ``name``: the check's or procedure's name;
+    ``trace``: a readable account of the dice; ``to_dict()``: plain JSON. (A check and an
+    extended check also have ``inputs`` of their own; the other kinds' are their parties'.)"""
+
+    ruleset: str
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def trace(self) -> str: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class RunOdds(Protocol):
+    """Exact odds of a check or procedure. ``outcomes``: each outcome's probability;
+    ``truncated``: what an unbounded mechanic left out; ``distribution()``: the main
+    distribution of values a table shows under the outcomes, with its title."""
+
+    ruleset: str
+    outcomes: Mapping[str, Fraction]
+    truncated: Fraction
+
+    @property
+    def name(self) -> str: ...
+
+    def distribution(self) -> tuple[str, Mapping[Any, Fraction]]: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One way to choose dice from a roll (e.g. a pair of them), with the values it gives."""
+
+    faces: tuple[int, ...]
+    values: dict[str, Any]
+    preferred: bool
+
+    def to_dict(self) -> dict:
+        return {"faces": list(self.faces), "values": dict(self.values), "preferred": self.preferred}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    outcome: str
+    success: bool
+    result: Any
+    tags: tuple[str, ...] = ()
+    values: dict[str, Any] = field(default_factory=dict)
+    tier: str | None = None
+    reason: str = ""
+    skipped: bool = False
+    choices: tuple[Choice, ...] = ()
+    chosen: Choice | None = None
+    env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Every name the check defined (inputs, values, rolls, chosen values, result, outcome,
+    success): what procedures' expressions see, the same whether rolled or enumerated."""
+
+
+
+class Sample(NamedTuple):
+    """A check's dice, rolled but not yet resolved (or a gate's verdict, with no dice)."""
+
+    gated: Resolution | None
+    rolls: dict[str, Any]
+    pools: tuple[tuple[str, PoolRoll], ...]
+    lines: tuple[Any, ...]  # text, or a function rendering it when the trace is read
+    secret: bool
+    pre: Any = None  # the PreRoll the dice were rolled under
+    values: Any = None  # the inputs it was made with
+
+
+@dataclass
+class CheckResult:
+    """One roll of a check: what a front end shows and a chat bot prints.
+
+    A record to read, not to change. It is not a frozen dataclass only because a frozen
+    one with this many fields costs ~3 µs to make, a fifth of a whole roll of a simple
+    check; nothing in the engine reads a result back after handing it out."""
+
+    ruleset: str
+    check: str
+    inputs: dict[str, Any]
+    outcome: str
+    success: bool
+    result: Any
+    tags: tuple[str, ...]
+    values: dict[str, Any]
+    rolls: dict[str, Any]
+    pools: tuple[tuple[str, PoolRoll], ...]
+    lines: tuple[Any, ...] = field(repr=False, compare=False)  # text, or functions rendering it
+    tier: str | None = None
+    reason: str = ""
+    secret: bool = False
+    skipped: bool = False
+    choices: tuple[Choice, ...] = ()
+    chosen: Choice | None = None
+    env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    _shown: list = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def trace(self) -> str:
+        """A readable account of the dice, rendered when first read (rolling many times and
+        reading only outcomes doesn't pay for the text)."""
+        if not self._shown:
+            self._shown.append("\n".join(line() if callable(line) else line for line in self.lines))
+        return self._shown[0]
+
+    @property
+    def name(self) -> str:
+        return self.check
+
+    @property
+    def dice(self) -> tuple[DieRoll, ...]:
+        return tuple(d for _, p in self.pools for d in p.dice)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "check": self.check,
+            "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
+            "dice": [dict(roll=name, term=p.text, **d.to_dict()) for name, p in self.pools for d in p.dice],
+            "rolls": {k: jsonable(v) for k, v in self.rolls.items()},
+            "result": jsonable(self.result),
+            "outcome": self.outcome,
+            "success": self.success,
+            "tags": list(self.tags),
+            "trace": self.trace,
+        }
+        out.update({k: jsonable(v) for k, v in self.values.items()})
+        if self.tier is not None:
+            out["tier"] = self.tier
+        if self.reason:
+            out["reason"] = self.reason
+        out["secret"] = self.secret
+        if self.skipped:
+            out["skipped_roll"] = True
+        if self.choices:
+            out["choices"] = [c.to_dict() for c in self.choices]
+            out["chosen"] = self.chosen.to_dict() if self.chosen else None
+        return out
+
+
+@dataclass(frozen=True)
+class CheckOdds:
+    """Exact probabilities of every outcome, tag, tier and result value of one check."""
+
+    ruleset: str
+    check: str
+    inputs: dict[str, Any]
+    outcomes: dict[str, Fraction]
+    outcome_success: dict[str, bool]
+    success: Fraction
+    result_distribution: dict[Any, Fraction]
+    tags: dict[str, Fraction]
+    tiers: dict[str, Fraction]
+    values: dict[str, dict[Any, Fraction]]
+    truncated: Fraction = Fraction(0)
+
+    @property
+    def name(self) -> str:
+        return self.check
+
+    def distribution(self) -> tuple[str, Mapping[Any, Fraction]]:
+        return "result", self.result_distribution
+
+    def probability(self, outcome: str) -> Fraction:
+        return self.outcomes.get(outcome, Fraction(0))
+
+    def to_dict(self) -> dict[str, Any]:
+        prob = probability_json
+        return {
+            "ruleset": self.ruleset,
+            "check": self.check,
+            "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
+            "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
+                         for n, p in self.outcomes.items()],
+            "success": prob(self.success),
+            "result": [dict(value=jsonable(v), **prob(p)) for v, p in self.result_distribution.items()],
+            "tags": [dict(name=n, **prob(p)) for n, p in self.tags.items()],
+            "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
+            "values": {k: [dict(value=jsonable(v), **prob(p)) for v, p in d.items()]
+                       for k, d in self.values.items()},
+            "truncated": fraction_text(self.truncated),
+        }
+
+
+def probability_json(p: Fraction) -> dict[str, Any]:
+    """A probability in results' JSON: a float for display and the exact fraction as text."""
+    return {"probability": float(p), "exact": fraction_text(p)}
+
+
+def jsonable(v: Any) -> Any:
+    """A value as results' JSON carries it: a roll by its total, a dice pool by its text."""
+    if isinstance(v, Rolled):
+        return v.total
+    if isinstance(v, DicePool):
+        return v.text()
+    return v
+
+
+def value_order(v: Any):
+    """Sort key of result values: whole numbers in order, then anything else by its text."""
+    return (0, v) if isinstance(v, int) and not isinstance(v, bool) else (1, str(v))
+
+
+class ProcedureRecord:
+    """What a procedure kind's result and odds share for :class:`RunResult`/:class:`RunOdds`:
+    they are named by their procedure (a ``procedure`` field)."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        return self.procedure  # type: ignore[attr-defined]

@@ -1,0 +1,112 @@
+"""Sweeps: the odds of a check or procedure for every combination of one or two swept inputs.
+
+Computation, not presentation (``present.text.format_sweep`` writes a sweep out): a sweep
+runs many exact-odds computations under one shared work budget, bounded by ``MAX_SWEEP``
+combinations and ``max_states`` steps together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..dice.dist import shared_budget
+from ..errors import LimitError, RulesEngineError, UsageError
+from ..limits import MAX_SWEEP
+
+
+@dataclass(frozen=True)
+class Sweep:
+    variables: tuple[str, ...]
+    rows: tuple[tuple[tuple[int, ...], Any], ...]  # (values, odds)
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        out = []
+        for values, odds in self.rows:
+            d = odds.to_dict()
+            d["sweep"] = dict(zip(self.variables, values))
+            out.append(d)
+        return out
+
+
+def _range(name: str, text: str) -> list[int]:
+    lo, _, hi = text.partition("..")
+    try:
+        a, b = int(lo), int(hi)
+    except ValueError:
+        raise UsageError(f"{name}={text!r}: a sweep is LO..HI with whole numbers", hint=f"e.g. {name}=3..18") from None
+    if a > b:
+        raise UsageError(f"{name}={text!r}: LO is above HI", hint=f"e.g. {name}={b}..{a}")
+    if b - a + 1 > MAX_SWEEP:
+        raise UsageError(f"{name}={text!r} sweeps {b - a + 1:,} values", hint=f"at most {MAX_SWEEP}")
+    return list(range(a, b + 1))
+
+
+def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str]], is_procedure: bool) -> Sweep:
+    """The odds of a check or procedure for every combination of the swept inputs.
+
+    MAX_SWEEP bounds how many combinations there are, and the work of all their odds
+    together shares one ``max_states`` budget, as one exact-odds computation would: each
+    combination may need nearly a whole budget of its own (an extended check over many
+    rounds), so counting combinations alone would let a sweep run for an hour. The bound
+    is counted in steps, not seconds, so a sweep is refused or not the same way on every
+    machine; odds a cache already holds cost nothing."""
+    ranges: list[tuple[str, list[int]]] = []
+    for k, v in plain.items():
+        if ".." in v:
+            ranges.append((k, _range(k, v)))
+    for i, p in sorted(parties.items()):
+        for k, v in p.items():
+            if ".." in v:
+                ranges.append((f"party{i}.{k}", _range(k, v)))
+    if len(ranges) > 2:
+        raise UsageError("sweep one or two inputs at a time", hint="give the others single values")
+    size = 1
+    for _, values in ranges:
+        size *= len(values)
+    if size > MAX_SWEEP:
+        raise UsageError(f"a sweep of {size:,} combinations is too large", hint=f"at most {MAX_SWEEP}")
+    combos: list[tuple[int, ...]] = [()]
+    for _, values in ranges:
+        combos = [c + (v,) for c in combos for v in values]
+    if len(combos) > MAX_SWEEP:
+        raise UsageError(f"a sweep of {len(combos)} combinations is too large", hint=f"at most {MAX_SWEEP}")
+    limits = getattr(runnable, "runner", runnable).limits  # a Check wraps its runner
+    rows = []
+    with shared_budget(limits.max_states) as total:
+        for combo in combos:
+            p_inputs = dict(plain)
+            party_inputs = {i: dict(p) for i, p in parties.items()}
+            for (name, _), value in zip(ranges, combo):
+                if name.startswith("party") and "." in name:
+                    head, _, key = name.partition(".")
+                    party_inputs[int(head[5:])][key] = str(value)
+                else:
+                    p_inputs[name] = str(value)
+            label = ", ".join(f"{n}={v}" for (n, _), v in zip(ranges, combo))
+            try:
+                if is_procedure:
+                    plist = [party_inputs[i] for i in sorted(party_inputs)] or None
+                    odds = runnable.odds(p_inputs, parties=plist)
+                else:
+                    odds = runnable.odds(p_inputs)
+            except RulesEngineError as exc:
+                if not (isinstance(exc, LimitError) and total.exhausted):
+                    raise _at_combination(exc, label) from None
+                # The sweep's budget ran out, not this combination's own: say so, at the
+                # place in the ruleset where the work stopped.
+                what = f"{len(combos):,} combinations" if len(ranges) > 1 else f"{len(combos):,} values"
+                raise LimitError(f"a sweep of {what} is too big to work out exactly: their odds together "
+                                 f"need more than {total.limit:,} steps (stopped at {label})", "max_states",
+                                 exc.location, "sweep fewer values") from None
+            rows.append((combo, odds))
+    return Sweep(tuple(n for n, _ in ranges), tuple(rows))
+
+
+def _at_combination(exc: RulesEngineError, label: str) -> RulesEngineError:
+    """The same error (its kind, code, position, hint and, for a LimitError, the limit's
+    name), its message saying which combination of the sweep it happened at."""
+    message = f"at {label}: {exc.message}"
+    if isinstance(exc, LimitError):
+        return LimitError(message, exc.limit, exc.location, exc.hint, exc.code)
+    return type(exc)(message, exc.location, exc.hint, exc.code)

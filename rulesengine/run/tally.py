@@ -1,0 +1,62 @@
+"""Adding up a check's weighted resolutions into its exact odds (the exact driver's tally)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+from ..rules.model import Check, RulesetModel
+from .results import NOT_ALLOWED, CheckOdds, Resolution, jsonable, value_order
+
+
+class OddsTally:
+    """Adds up weighted resolutions into a check's exact odds: outcomes, success, results,
+    tags, tiers and reported values, each over one common denominator."""
+
+    def __init__(self) -> None:
+        self.outcomes: dict[str, int] = defaultdict(int)
+        self.results: dict[Any, int] = defaultdict(int)
+        self.tags: dict[str, int] = defaultdict(int)
+        self.tiers: dict[str, int] = defaultdict(int)
+        self.values: dict[str, dict[Any, int]] = defaultdict(lambda: defaultdict(int))
+        self.success = 0
+
+    def add(self, res: Resolution, w: int, _denom: int) -> None:
+        self.outcomes[res.outcome] += w
+        if res.result is not None:
+            self.results[jsonable(res.result)] += w
+        for t in res.tags:
+            self.tags[t] += w
+        if res.tier is not None:
+            self.tiers[res.tier] += w
+        for k, v in res.values.items():
+            self.values[k][jsonable(v)] += w
+        if res.success:
+            self.success += w
+
+    def finish(self, model: RulesetModel, check: Check, inputs: dict, denom: int, total: int) -> CheckOdds:
+        """The odds, outcomes in the check's order; ``denom - total`` is what was truncated."""
+        def frac(w: int) -> Fraction:
+            return Fraction(w, denom)
+
+        order = [n for n in check.outcome_names if n in self.outcomes] + \
+                [n for n in self.outcomes if n not in check.outcome_names]
+        names = list(check.outcome_names) + [n for n in order if n not in check.outcome_names]
+        outcomes = {n: frac(self.outcomes.get(n, 0)) for n in names
+                    if n != NOT_ALLOWED or n in self.outcomes}
+        success_of = {n: check.outcome_success(n) for n in outcomes}
+        tier_order = []
+        if check.tiers is not None:
+            tier_order = [t.label for t in model.tables[check.tiers].tiers]
+        return CheckOdds(
+            ruleset=model.id, check=check.name, inputs=inputs, outcomes=outcomes,
+            outcome_success=success_of, success=frac(self.success),
+            result_distribution={v: frac(w) for v, w in sorted(self.results.items(), key=lambda kv: value_order(kv[0]))},
+            tags={t.name: frac(self.tags.get(t.name, 0)) for t in check.tags},
+            tiers={t: frac(self.tiers[t]) for t in tier_order if t in self.tiers}
+            | {t: frac(w) for t, w in self.tiers.items() if t not in tier_order},
+            values={k: {v: frac(w) for v, w in sorted(d.items(), key=lambda kv: value_order(kv[0]))}
+                    for k, d in self.values.items()},
+            truncated=Fraction(denom - total, denom),
+        )
