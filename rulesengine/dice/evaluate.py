@@ -31,8 +31,9 @@ from .functions import (ARITHMETIC, COMPARISONS, FUNCTIONS, OpError, division,
                              logic_and, logic_not, logic_or, negate)
 from .parser import locate
 from ..limits import Limits
-from .pool import (DiceCounter, DiceLimitReached, DiceSource, FacesError, PoolRoll,
-                   PoolSpec, pool_dist, roll_plain, roll_pool)
+from .pool import PoolRoll, PoolSpec, roll_plain, roll_pool
+from .pool_odds import pool_dist
+from .sources import DiceCounter, DiceLimitReached, DiceSource, FacesError
 
 E_EVAL = "E201"
 E_DIVISION_BY_ZERO = "E202"

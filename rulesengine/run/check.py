@@ -28,8 +28,9 @@ from ..dice.parser import closest
 from ..limits import DEFAULT_LIMITS, Limits
 from ..numerals import ASCII_DIGITS_HINT, whole_number
 from ..rules.model import Check, Expr, Grid, Input, Ladder, RulesetModel
-from ..dice.pool import (DiceCounter, DiceLimitReached, DieRoll, FacesError, FacesSource, PoolRoll, PoolSpec,
-                   RandomSource, dice_pool_dist, dice_source, faces_dist, roll_dice_pool)
+from ..dice.pool import DieRoll, PoolRoll, PoolSpec, roll_dice_pool
+from ..dice.pool_odds import dice_pool_dist, faces_dist
+from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, FacesSource, RandomSource, dice_source
 from ..dice.trace import format_value, trace
 from ..dice.values import DicePool, Rolled
 
