@@ -19,7 +19,6 @@ can never do something the odds don't know about.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -378,7 +377,7 @@ def _dynamic_spec(ctx: Context, node: ast.Dice, sides: Any) -> PoolSpec:
                          f"dice may have at most {ctx.limits.max_sides:,} sides")
     die = ast.Die(sides=sides, text=f"d{sides}")
     check_modifiers(die, node.modifiers, ctx.text)
-    return dataclasses.replace(PoolSpec.of(node), die=die)
+    return PoolSpec.of(node)._replace(die=die)
 
 
 def _dice_text(node: ast.Dice, die: ast.Die | None = None) -> str:

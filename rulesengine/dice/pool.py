@@ -23,7 +23,6 @@ distribution of the term's value. Tests check the two against each other by feed
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -32,9 +31,10 @@ from .sources import DiceCounter, DiceSource
 from ..limits import Limits
 
 
-@dataclass(frozen=True, slots=True)
-class PoolSpec:
-    """The rules of one dice term, independent of how many dice it rolls."""
+class PoolSpec(NamedTuple):
+    """The rules of one dice term, independent of how many dice it rolls. (A NamedTuple:
+    immutable and hashable, it keys the cache of pool distributions, and its class costs
+    start-up a tenth of a frozen dataclass's.)"""
 
     die: ast.Die
     rerolls: tuple[ast.Cond, ...] = ()
