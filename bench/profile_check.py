@@ -30,7 +30,7 @@ import seed_cases  # noqa: E402
 from _timing import measure  # noqa: E402
 
 import rulesengine.ruleset as rulesets  # noqa: E402
-from rulesengine.dice.pool import RandomSource  # noqa: E402
+from rulesengine.dice.sources import RandomSource  # noqa: E402
 
 
 def us(s: float) -> str:

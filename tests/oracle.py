@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable
 from rulesengine import dice
 from rulesengine.errors import DiceEvalError
 from rulesengine.limits import DEFAULT_LIMITS, Limits
-from rulesengine.dice.pool import FacesError
+from rulesengine.dice.sources import FacesError
 
 
 # What each die-condition operator means (`cs>=8`, `r==1`), written with Python's operators
@@ -96,7 +96,7 @@ def replay_dist(text: str, env: dict | None = None, limits: Limits = DEFAULT_LIM
                 max_paths: int = 200_000) -> tuple[dict, Fraction]:
     """(distribution, truncated mass) of ``text`` by walking every face sequence."""
     from rulesengine.dice.evaluate import Context, Sampling, compile_expression
-    from rulesengine.dice.pool import DiceCounter
+    from rulesengine.dice.sources import DiceCounter
 
     expr = dice.Expression(text, limits)
     run = compile_expression(expr.tree, Sampling(), limits, text)

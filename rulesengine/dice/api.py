@@ -28,7 +28,8 @@ from .evaluate import Context, Exact, Sampling, compile_expression
 from . import ast
 from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
-from .pool import DiceCounter, DieRoll, PoolRoll, dice_source
+from .pool import DieRoll, PoolRoll
+from .sources import DiceCounter, dice_source
 from .trace import format_value, trace
 from .values import DicePool, Rolled
 

@@ -19,8 +19,8 @@ can never do something the odds don't know about.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from ..cache import POOL_DISTS, weights_size
@@ -32,8 +32,9 @@ from .functions import (ARITHMETIC, COMPARISONS, FUNCTIONS, OpError, division,
                              logic_and, logic_not, logic_or, negate)
 from .parser import locate
 from ..limits import Limits
-from .pool import (DiceCounter, DiceLimitReached, DiceSource, FacesError, PoolRoll,
-                   PoolSpec, pool_dist, roll_plain, roll_pool)
+from .pool import PoolRoll, PoolSpec, roll_plain, roll_pool
+from .pool_odds import pool_dist
+from .sources import DiceCounter, DiceLimitReached, DiceSource, FacesError
 
 
 @dataclass(slots=True)
@@ -368,7 +369,7 @@ def _dynamic_spec(ctx: Context, node: ast.Dice, sides: Any) -> PoolSpec:
                          f"dice may have at most {ctx.limits.max_sides:,} sides")
     die = ast.Die(sides=sides, text=f"d{sides}")
     check_modifiers(die, node.modifiers, ctx.text)
-    return dataclasses.replace(PoolSpec.of(node), die=die)
+    return PoolSpec.of(node)._replace(die=die)
 
 
 def _dice_text(node: ast.Dice, die: ast.Die | None = None) -> str:
@@ -425,41 +426,70 @@ def compile_expression(node: ast.Node, domain: Sampling | Exact, limits: Limits,
 
     ``functions`` is the table of callable names: the built-ins, plus (in a ruleset) one
     function per table."""
-    multiply = _checked_multiply(limits.max_magnitude)
+    return _Compiler(domain, functions, text, _checked_multiply(limits.max_magnitude)).build(node)
 
-    def build(n: ast.Node) -> Compiled:
-        if isinstance(n, (ast.Num, ast.Str)):
-            return domain.const(n.value)
-        if isinstance(n, ast.Bool):
-            return domain.const(n.value)
-        if isinstance(n, ast.Name):
-            return domain.name(n)
-        if isinstance(n, (ast.Group, ast.Labeled)):
-            return build(n.inner)
-        if isinstance(n, ast.Binary):
-            fn = multiply if n.op == "*" else ARITHMETIC[n.op]
-            return domain.lift(fn, [build(n.left), build(n.right)], n)
-        if isinstance(n, ast.Neg):
-            return domain.lift(negate, [build(n.operand)], n)
-        if isinstance(n, ast.Compare):
-            return domain.lift(COMPARISONS[n.op], [build(n.left), build(n.right)], n)
-        if isinstance(n, ast.Logic):
-            if not _has_dice(n.right):
-                # Skipping an operand without dice changes no roll: `given(x) and y <= x`.
-                return domain.lazy_logic(n.op, build(n.left), build(n.right), n)
-            fn = logic_and if n.op == "and" else logic_or
-            return domain.lift(fn, [build(n.left), build(n.right)], n)
-        if isinstance(n, ast.Not):
-            return domain.lift(logic_not, [build(n.operand)], n)
-        if isinstance(n, ast.Call):
-            return build_call(n)
-        if isinstance(n, ast.Dice):
-            if n.die is None:
-                return domain.dice(n, None, build(n.count), build(n.sides))  # type: ignore[arg-type]
-            return domain.dice(n, PoolSpec.of(n), build(n.count), None)
-        raise AssertionError(f"unknown node {n!r}")  # pragma: no cover
 
-    def build_call(n: ast.Call) -> Compiled:
+class _Compiler:
+    """One compilation: what every node kind's compiling method needs, and the table from
+    node type to that method (:data:`_COMPILE`), so adding a node kind adds one entry."""
+
+    __slots__ = ("domain", "functions", "text", "multiply")
+
+    def __init__(self, domain: Sampling | Exact, functions: Functions, text: str,
+                 multiply: Callable[[Any, Any], int]) -> None:
+        self.domain, self.functions, self.text, self.multiply = domain, functions, text, multiply
+
+    def build(self, n: ast.Node) -> Compiled:
+        return _COMPILE[type(n)](self, n)
+
+    def const(self, n: ast.Num | ast.Str | ast.Bool) -> Compiled:
+        return self.domain.const(n.value)
+
+    def name(self, n: ast.Name) -> Compiled:
+        return self.domain.name(n)
+
+    def inner(self, n: ast.Group | ast.Labeled) -> Compiled:
+        return self.build(n.inner)
+
+    def binary(self, n: ast.Binary) -> Compiled:
+        fn = self.multiply if n.op == "*" else ARITHMETIC[n.op]
+        return self.domain.lift(fn, [self.build(n.left), self.build(n.right)], n)
+
+    def neg(self, n: ast.Neg) -> Compiled:
+        return self.domain.lift(negate, [self.build(n.operand)], n)
+
+    def compare(self, n: ast.Compare) -> Compiled:
+        return self.domain.lift(COMPARISONS[n.op], [self.build(n.left), self.build(n.right)], n)
+
+    def logic(self, n: ast.Logic) -> Compiled:
+        if not _has_dice(n.right):
+            # Skipping an operand without dice changes no roll: `given(x) and y <= x`.
+            return self.domain.lazy_logic(n.op, self.build(n.left), self.build(n.right), n)
+        fn = logic_and if n.op == "and" else logic_or
+        return self.domain.lift(fn, [self.build(n.left), self.build(n.right)], n)
+
+    def not_(self, n: ast.Not) -> Compiled:
+        return self.domain.lift(logic_not, [self.build(n.operand)], n)
+
+    def dice(self, n: ast.Dice) -> Compiled:
+        if n.die is None:
+            return self.domain.dice(n, None, self.build(n.count), self.build(n.sides))  # type: ignore[arg-type]
+        return self.domain.dice(n, PoolSpec.of(n), self.build(n.count), None)
+
+    def call(self, n: ast.Call) -> Compiled:
+        fn = self.function(n)
+        build = self.build
+        if n.name == "if" and not _has_dice(n.args[1]) and not _has_dice(n.args[2]):
+            return self.domain.lazy_if(build(n.args[0]), build(n.args[1]), build(n.args[2]), n)
+        if n.name in ("floor", "ceil", "round") and isinstance(_unwrap(n.args[0]), ast.Binary) \
+                and _unwrap(n.args[0]).op == "/":
+            div = _unwrap(n.args[0])
+            return self.domain.lift(division(n.name), [build(div.left), build(div.right)], div)
+        return self.domain.lift(fn, [build(a) for a in n.args], n)
+
+    def function(self, n: ast.Call) -> Callable[..., Any]:
+        """The function a call names, its argument count checked."""
+        functions, text = self.functions, self.text
         entry = functions.get(n.name)
         if entry is None:
             from .parser import closest
@@ -473,12 +503,21 @@ def compile_expression(node: ast.Node, domain: Sampling | Exact, limits: Limits,
             want = str(fewest) if fewest == most else f"at least {fewest}"
             raise DiceEvalError(f"{n.name}() takes {want} argument{'s' if want != '1' else ''}, "
                                 f"not {len(n.args)}", locate(text, *n.span), None, E_EVAL)
-        if n.name == "if" and not _has_dice(n.args[1]) and not _has_dice(n.args[2]):
-            return domain.lazy_if(build(n.args[0]), build(n.args[1]), build(n.args[2]), n)
-        if n.name in ("floor", "ceil", "round") and isinstance(_unwrap(n.args[0]), ast.Binary) \
-                and _unwrap(n.args[0]).op == "/":
-            div = _unwrap(n.args[0])
-            return domain.lift(division(n.name), [build(div.left), build(div.right)], div)
-        return domain.lift(fn, [build(a) for a in n.args], n)
+        return fn
 
-    return build(node)
+
+_COMPILE: Mapping[type, Callable[[_Compiler, Any], Compiled]] = MappingProxyType({
+    ast.Num: _Compiler.const,
+    ast.Str: _Compiler.const,
+    ast.Bool: _Compiler.const,
+    ast.Name: _Compiler.name,
+    ast.Group: _Compiler.inner,
+    ast.Labeled: _Compiler.inner,
+    ast.Binary: _Compiler.binary,
+    ast.Neg: _Compiler.neg,
+    ast.Compare: _Compiler.compare,
+    ast.Logic: _Compiler.logic,
+    ast.Not: _Compiler.not_,
+    ast.Call: _Compiler.call,
+    ast.Dice: _Compiler.dice,
+})

@@ -14,31 +14,27 @@ in (docs/dice-language.md, "Order of modifiers"):
 5. the term's value: the number of kept dice meeting ``cs`` minus those meeting ``cf``
    when counting, else the sum of the kept dice.
 
-:class:`PoolSpec` holds these rules once. Two readings of it follow: :func:`roll_pool`
+:class:`PoolSpec` holds these rules once. It has two readings: :func:`roll_pool` (here)
 rolls one pool from a dice source and records every die (for traces and for faces read
-off physical dice), and :func:`pool_dist` computes the exact distribution of the term's
-value. Tests check the two against each other by feeding :func:`roll_pool` every possible
-sequence of faces.
+off physical dice), and :func:`~rulesengine.dice.pool_odds.pool_dist` computes the exact
+distribution of the term's value. Tests check the two against each other by feeding
+:func:`roll_pool` every possible sequence of faces.
 """
 
 from __future__ import annotations
 
-import random
-from collections import defaultdict
-from dataclasses import dataclass, field
 from functools import lru_cache
-from math import comb
-from typing import Callable, NamedTuple, Protocol
+from typing import NamedTuple
 
-from .dist import Budget, Dist, step_cost, sum_of
 from . import ast
-from ..errors import InputError
+from .sources import DiceCounter, DiceSource
 from ..limits import Limits
 
 
-@dataclass(frozen=True, slots=True)
-class PoolSpec:
-    """The rules of one dice term, independent of how many dice it rolls."""
+class PoolSpec(NamedTuple):
+    """The rules of one dice term, independent of how many dice it rolls. (A NamedTuple:
+    immutable and hashable, it keys the cache of pool distributions, and its class costs
+    start-up a tenth of a frozen dataclass's.)"""
 
     die: ast.Die
     rerolls: tuple[ast.Cond, ...] = ()
@@ -139,128 +135,6 @@ class PoolSpec:
         return lo, hi
 
 
-# ---- dice sources ------------------------------------------------------------------------
-
-
-class DiceSource(Protocol):
-    """Where faces come from when rolling: a random generator or faces typed by a player."""
-
-    def draw(self, die: ast.Die) -> int: ...
-
-    def draw_many(self, die: ast.Die, n: int) -> list[int]: ...
-
-    def draw_allowed(self, die: ast.Die, allowed: Callable[[int], bool]) -> int: ...
-
-
-def _randbelow(rng, n: int) -> int:
-    """A uniform integer in [0, n) from ``getrandbits`` only.
-
-    ``getrandbits`` is fully specified for Mersenne Twister, so a seed gives the same
-    faces on every machine and Python version (``randrange``'s algorithm is not a
-    documented guarantee).
-    """
-    k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-class RandomSource:
-    """Faces from an injected ``random.Random`` (or any object with ``getrandbits``)."""
-
-    __slots__ = ("rng",)
-
-    def __init__(self, rng) -> None:
-        self.rng = rng
-
-    def draw(self, die: ast.Die) -> int:
-        if die.custom is None:
-            return 1 + _randbelow(self.rng, die.sides)  # type: ignore[arg-type]
-        return die.custom[_randbelow(self.rng, len(die.custom))]
-
-    def draw_many(self, die: ast.Die, n: int) -> list[int]:
-        """n draws, the same as n calls of ``draw`` (the same bits in the same order),
-        without a function call per die: pools of plain dice are the commonest roll."""
-        if die.custom is not None:
-            return [self.draw(die) for _ in range(n)]
-        sides = die.sides
-        k = sides.bit_length()  # type: ignore[union-attr]
-        bits = self.rng.getrandbits
-        faces = []
-        for _ in range(n):
-            r = bits(k)
-            while r >= sides:  # type: ignore[operator]
-                r = bits(k)
-            faces.append(r + 1)
-        return faces
-
-    def draw_allowed(self, die: ast.Die, allowed: Callable[[int], bool]) -> int:
-        faces = [f for f in die.faces if allowed(f)]
-        return faces[_randbelow(self.rng, len(faces))]
-
-
-def dice_source(*, rng=None, seed: int | str | None = None, faces=None) -> "RandomSource | FacesSource":
-    """Where a roll's faces come from: physical dice typed in (``faces``), an injected
-    ``rng``, or a ``seed`` (else fresh randomness). The one place every entry point — bare
-    dice, checks and procedures — turns the caller's choice into a dice source."""
-    if faces is not None:
-        return FacesSource(faces)
-    if rng is not None and seed is not None:
-        raise InputError("give either rng or seed, not both")
-    return RandomSource(rng if rng is not None else random.Random(seed))
-
-
-class FacesError(Exception):
-    """Raised by FacesSource; the evaluator adds the position and the error code."""
-
-    def __init__(self, message: str, hint: str) -> None:
-        super().__init__(message)
-        self.message, self.hint = message, hint
-
-
-class FacesSource:
-    """Faces read off physical dice, consumed in the order the roll needs them."""
-
-    __slots__ = ("faces", "used")
-
-    def __init__(self, faces) -> None:
-        self.faces = list(faces)
-        self.used = 0
-
-    def draw(self, die: ast.Die) -> int:
-        if self.used >= len(self.faces):
-            raise FacesError(
-                f"only {len(self.faces)} face{'s' if len(self.faces) != 1 else ''} given, "
-                f"but the roll needs more (next: a {die.text})",
-                "give one face per die, in the order the dice are read",
-            )
-        face = self.faces[self.used]
-        self.used += 1
-        ok = isinstance(face, int) and not isinstance(face, bool) and (
-            1 <= face <= die.sides if die.custom is None else face in die.custom)
-        if not ok:
-            raise FacesError(f"face {face!r} (number {self.used} given) cannot come up on a {die.text}",
-                             f"a {die.text} shows {_face_range(die)}")
-        return face
-
-    def draw_many(self, die: ast.Die, n: int) -> list[int]:
-        return [self.draw(die) for _ in range(n)]
-
-    def draw_allowed(self, die: ast.Die, allowed: Callable[[int], bool]) -> int:
-        face = self.draw(die)
-        if not allowed(face):
-            raise FacesError(f"face {face} (number {self.used} given) should have been rerolled",
-                             "after the last reroll allowed, give a face that is kept")
-        return face
-
-
-def _face_range(die: ast.Die) -> str:
-    if die.custom is None:
-        return f"1 to {die.sides}"
-    return ", ".join(map(str, sorted(set(die.custom))))
-
-
 # ---- rolling -----------------------------------------------------------------------------
 
 
@@ -315,23 +189,6 @@ class _Building:
             return sum(self.parts)
         return self.face - self.penalty
 
-
-class DiceCounter:
-    """Counts dice rolled in one evaluation against ``Limits.max_dice``."""
-
-    __slots__ = ("left",)
-
-    def __init__(self, limits: Limits) -> None:
-        self.left = limits.max_dice
-
-    def spend(self, n: int) -> None:
-        self.left -= n
-        if self.left < 0:
-            raise DiceLimitReached()
-
-
-class DiceLimitReached(Exception):
-    """Raised by DiceCounter; the evaluator adds the position and the limit's name."""
 
 
 def _roll_wave(spec: PoolSpec, n: int, source: DiceSource, counter: DiceCounter,
@@ -437,237 +294,6 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
                                tuple(d.parts) if d.parts else (), bool(s), bool(f)))
     return PoolRoll(text, tuple(records), total, counting)
 
-
-# ---- exact distribution ------------------------------------------------------------------
-
-
-def face_dist(spec: PoolSpec, budget: Budget) -> Dist:
-    """One die roll's face after rerolls.
-
-    Rerolling *until* a face is kept ends on each kept face with probability proportional
-    to its weight, however many rerolls it takes: exact, with nothing truncated.
-    """
-    die = spec.die
-    budget.spend(die.size)
-    if die.custom is None:
-        base = Dist({f: 1 for f in range(1, die.size + 1)}, die.size)
-    else:
-        base = Dist.from_counts(die.custom)
-    if not spec.rerolls:
-        return base
-    matched = {f: w for f, w in base.weights.items() if spec.is_rerolled(f)}
-    m = sum(matched.values())
-    s = base.denom
-    if spec.reroll_once:
-        weights = {f: (0 if f in matched else w * s) + m * w for f, w in base.weights.items()}
-        return Dist({f: w for f, w in weights.items() if w}, s * s).reduced()
-    return Dist({f: w for f, w in base.weights.items() if f not in matched}, s - m)
-
-
-def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
-    """One die of the pool, explosions included.
-
-    ``mode`` says what the caller needs to know about it: ``"total"`` its contribution to
-    the term (value or success count, explosion dice included), ``"value"`` its value
-    (no ``!``/``!p``: the die stays one die), ``"values"`` the sorted tuple of the values
-    of it and the dice it added. Explosion paths longer than ``limits.explode_depth`` are
-    cut and their mass is left out of the weights (reported as truncated).
-    """
-    fd = face_dist(spec, budget)
-    if spec.explode is None:
-        if mode != "values" and not spec.counting and spec.low is None and spec.high is None:
-            return fd  # each face is its own value: no copy (a million-sided die is big)
-        if mode == "total":
-            return fd.map(lambda f: spec.score(spec.clamp(f)))
-        if mode == "value":
-            return fd.map(spec.clamp)
-        return fd.map(lambda f: (spec.clamp(f),))
-
-    compound = spec.explode == "compound"
-    penalty = 1 if spec.explode == "penetrate" else 0
-    if compound:
-        start = lambda f: f  # noqa: E731 - the running sum of faces
-        extend = lambda s, f: s + f  # noqa: E731
-        finish = (lambda s: spec.score(spec.clamp(s))) if mode == "total" else spec.clamp
-        if mode == "values":
-            finish = lambda s: (spec.clamp(s),)  # noqa: E731
-    elif mode == "total":
-        start = lambda f: spec.score(spec.clamp(f))  # noqa: E731
-        extend = lambda s, f: s + spec.score(spec.clamp(f - penalty))  # noqa: E731
-        finish = None
-    else:
-        start = lambda f: (spec.clamp(f),)  # noqa: E731
-        extend = lambda s, f: s + (spec.clamp(f - penalty),)  # noqa: E731
-        finish = lambda s: tuple(sorted(s, reverse=True))  # noqa: E731
-
-    faces = list(fd.weights.items())
-    active: dict = defaultdict(int)
-    finished: dict = defaultdict(int)
-    for f, w in faces:
-        (active if spec.explodes(f) else finished)[start(f)] += w
-    denom = fd.denom
-    depth = 0
-    while active and depth < limits.explode_depth:
-        depth += 1
-        budget.spend((len(active) * len(faces) + len(finished)) * step_cost(denom.bit_length() + fd.denom.bit_length()))
-        finished = defaultdict(int, {s: w * fd.denom for s, w in finished.items()})
-        denom *= fd.denom
-        nxt: dict = defaultdict(int)
-        for s, w in active.items():
-            for f, wf in faces:
-                (nxt if spec.explodes(f) else finished)[extend(s, f)] += w * wf
-        active = nxt
-    result = Dist(dict(finished), denom)
-    return result.map(finish) if finish is not None else result
-
-
-def pool_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dist:
-    """The exact distribution of a dice term's value with ``count`` dice."""
-    if count == 0:
-        return Dist.point(0)
-    if not spec.keeps or spec.kept_range(count) == (0, count) and spec.explode in (None, "compound"):
-        return sum_of(die_dist(spec, "total", limits, budget), count, budget)
-    if spec.explode in (None, "compound"):
-        lo, hi = spec.kept_range(count)
-        return _keep_dp(die_dist(spec, "value", limits, budget), count, lo, hi, spec.score, budget)
-    return _keep_multiset(spec, die_dist(spec, "values", limits, budget), count, budget)
-
-
-def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
-             budget: Budget) -> Dist:
-    """Sum of ``score`` over the dice ranked [lo, hi) among n iid dice (rank 0 = highest).
-
-    Dynamic programming over face values instead of over dice: walk the values from the
-    end nearer the kept ranks, choosing how many dice show each value (weight
-    C(remaining, c)·w^c). The state is (dice placed, score so far), with fewer than ``hi``
-    dice placed. Once a choice fills every kept rank the score no longer depends on how
-    many more dice show that value, so that whole tail is one term in closed form,
-    (w + rest)^left − (the head terms), rest being the weight of the lower values. Each
-    state costs O(hi) big-integer steps, not O(n): 20d6kh3 has a few dozen states, and
-    10000d6kh3 takes a fraction of a second.
-    """
-    values = sorted(d.weights.items(), reverse=True)  # highest first
-    if lo > 0 and hi == n:  # keeping the lowest: walk upwards, ranks mirrored
-        values.reverse()
-        lo, hi = 0, n - lo
-    # Every value costs at least one state's (hi + 1) steps, at the size of the final
-    # weights (n · bits of one die): charge that floor before anything is built, so a term
-    # too big for the budget (1000d1000000kh1) is refused at once; the loop charges the
-    # states beyond the first.
-    cost = (hi + 1) * step_cost(n * d.denom.bit_length())
-    budget.spend(len(values) * cost)
-    suffix = [0] * (len(values) + 1)
-    for i in range(len(values) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + values[i][1]
-    states: dict[tuple[int, int], int] = {(0, 0): 1}
-    final: dict[int, int] = defaultdict(int)
-    last = len(values) - 1
-    for i, (v, w) in enumerate(values):
-        sv = score(v)
-        rest = suffix[i + 1]
-        budget.spend((len(states) - 1) * cost)
-        nxt: dict[tuple[int, int], int] = defaultdict(int)
-        for (placed, acc), weight in states.items():
-            left = n - placed
-            if i == last:  # every remaining die shows this, the lowest value
-                kept = hi - max(placed, lo)
-                final[acc + kept * sv if kept > 0 else acc] += weight * w ** left
-                continue
-            need = hi - placed  # this many more dice fill every kept rank (1 <= need <= left)
-            binom, wp, head = 1, 1, 0
-            for c in range(need):  # fewer: the kept ranks are not filled yet
-                if c:
-                    binom = binom * (left - c + 1) // c
-                    wp *= w
-                term = binom * wp
-                kept = placed + c - max(placed, lo)
-                nxt[(placed + c, acc + kept * sv if kept > 0 else acc)] += weight * term
-                head += term * rest ** (left - c)
-            kept = hi - max(placed, lo)
-            final[acc + kept * sv if kept > 0 else acc] += weight * ((w + rest) ** left - head)
-        states = nxt
-        if not states:
-            break
-    return Dist(dict(final), d.denom ** n).reduced()
-
-
-def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
-    """Keeps over pools that grow by explosion: combine the dice's sorted value tuples.
-
-    Only the highest (``kh``) or lowest (``kl``) values that can still be kept are carried,
-    which keeps the state small for the usual ``Nd6!khK``.
-    """
-    # With a single kh/kl, the carried values are exactly the kept ones.
-    simple_keep = len(spec.keeps) == 1 and spec.keeps[0][0] in ("kh", "kl")
-    trim: Callable[[tuple], tuple] = lambda t: t  # noqa: E731
-    if simple_keep:
-        k = spec.keeps[0][1]
-        trim = (lambda t: t[:k]) if spec.keeps[0][0] == "kh" else (lambda t: t[-k:])  # noqa: E731
-    states: dict[tuple, int] = {(): 1}
-    items = list(d.weights.items())
-    bits = d.denom.bit_length()
-    for i in range(n):
-        budget.spend(len(states) * len(items) * step_cost((i + 1) * bits))
-        nxt: dict[tuple, int] = defaultdict(int)
-        for t, w in states.items():
-            for t2, w2 in items:
-                nxt[trim(tuple(sorted(t + t2, reverse=True)))] += w * w2
-        states = nxt
-    out: dict[int, int] = defaultdict(int)
-    for t, w in states.items():
-        if simple_keep:
-            kept = t
-        else:
-            lo, hi = spec.kept_range(len(t))
-            kept = t[lo:hi]
-        out[sum(spec.score(v) for v in kept)] += w
-    return Dist(dict(out), d.denom ** n).reduced()
-
-
-# ---- whole rolls, for rules that look at single dice ------------------------------------------
-
-
-def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dist:
-    """The distribution of a dice term seen whole: ``Rolled(total, kept values)``, the kept
-    values sorted highest first (the order dice come up in doesn't change the odds).
-
-    Enumerates multisets, not sequences: 3d6 has 56 states, 2d10 has 55.
-    """
-    from .values import Rolled
-
-    d = die_dist(spec, "values", limits, budget)
-    items = list(d.weights.items())
-    states: dict[tuple, int] = {(): 1}
-    for i in range(count):
-        # sorting tuples of i + 1 dice, weights of (i + 1) dice's bits
-        budget.spend(len(states) * len(items) * (i + 1) * step_cost((i + 1) * d.denom.bit_length()))
-        nxt: dict[tuple, int] = defaultdict(int)
-        for t, w in states.items():
-            for t2, w2 in items:
-                nxt[tuple(sorted(t + t2, reverse=True))] += w * w2
-        states = nxt
-    out: dict = defaultdict(int)
-    for t, w in states.items():
-        lo, hi = spec.kept_range(len(t))
-        kept = t[lo:hi]
-        out[Rolled(sum(spec.score(v) for v in kept), kept)] += w
-    return Dist(dict(out), d.denom ** count).reduced()
-
-
-def dice_pool_dist(sides: tuple[int, ...], budget: Budget) -> Dist:
-    """Rolling a pool of mixed dice such as d8/d6 once: ``Rolled(sum, faces highest first)``."""
-    from .values import Rolled
-
-    states: dict[tuple, int] = {(): 1}
-    denom = 1
-    for i, s in enumerate(sides):
-        budget.spend(len(states) * s * (i + 1))  # each new state sorts a tuple of i + 1 faces
-        nxt: dict[tuple, int] = defaultdict(int)
-        for t, w in states.items():
-            for f in range(1, s + 1):
-                nxt[tuple(sorted(t + (f,), reverse=True))] += w
-        states, denom = nxt, denom * s
-    return Dist({Rolled(sum(t), t): w for t, w in states.items()}, denom).reduced()
 
 
 def roll_dice_pool(sides: tuple[int, ...], text: str, source: DiceSource, counter: DiceCounter) -> PoolRoll:

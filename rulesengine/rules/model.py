@@ -1,6 +1,12 @@
 """The ruleset model: what a validated ruleset file becomes.
 
-Frozen dataclasses, built once by :mod:`rulesengine.rules.build`. Every expression is parsed
+Immutable objects, built once by :mod:`rulesengine.rules.build`. Most are ``NamedTuple``
+classes: every start-up pays for creating these classes, and a NamedTuple class is about
+ten times cheaper to create than a frozen, slotted dataclass (whose methods are generated
+as source and compiled). Three stay frozen dataclasses because something needs what only a dataclass
+has: :class:`Expr` leaves its compiled closure out of equality, :class:`Check` works out
+derived fields after construction and is copied with ``dataclasses.replace``, and
+:class:`Source` is exported with ``dataclasses.asdict``. Every expression is parsed
 and compiled when the ruleset is built (never per roll) and keeps the JSON pointer of the
 YAML scalar it came from, so a problem found while running a check still points at the
 file position.
@@ -9,7 +15,7 @@ file position.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, NamedTuple, Protocol
 
 from ..dice import ast
 
@@ -31,8 +37,7 @@ class Expr:
 # ---- tables -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Ladder:
+class Ladder(NamedTuple):
     """Label → number, in the order the book lists them (a difficulty ladder)."""
 
     name: str
@@ -41,15 +46,13 @@ class Ladder:
     kind: str = "ladder"
 
 
-@dataclass(frozen=True, slots=True)
-class RangeRow:
+class RangeRow(NamedTuple):
     low: int | None  # None: no lower bound
     high: int | None  # None: no upper bound
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
-class Ranges:
+class Ranges(NamedTuple):
     """A number in a range → a value (any number from 1 to 3 → 20)."""
 
     name: str
@@ -58,8 +61,7 @@ class Ranges:
     kind: str = "ranges"
 
 
-@dataclass(frozen=True, slots=True)
-class Grid:
+class Grid(NamedTuple):
     """Row label × column label → number (a difficulty table: 'hard' × 'quick' → 14)."""
 
     name: str
@@ -69,15 +71,13 @@ class Grid:
     kind: str = "grid"
 
 
-@dataclass(frozen=True, slots=True)
-class Tier:
+class Tier(NamedTuple):
     min: int
     label: str
     description: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Tiers:
+class Tiers(NamedTuple):
     """Descriptive tiers: the highest tier whose minimum a number reaches (a degree of
     success of 5 is "good")."""
 
@@ -93,8 +93,7 @@ Table = Ladder | Ranges | Grid | Tiers
 # ---- checks -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Input:
+class Input(NamedTuple):
     name: str
     type: str  # "integer" | "boolean" | "choice" | "dice_pool"
     help: str = ""
@@ -109,15 +108,13 @@ class Input:
     pointer: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     value: Expr
     when: Expr | None = None
     label: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Let:
+class Let(NamedTuple):
     """A named value: an expression, or the best of several candidates (``best_of``)."""
 
     name: str
@@ -127,8 +124,7 @@ class Let:
     pointer: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Gate:
+class Gate(NamedTuple):
     """Before rolling: when ``when`` holds, the check ends with ``outcome`` (no roll), or
     its rolls take the values of ``rolls`` instead of being rolled (a fixed result chosen in
     place of a roll)."""
@@ -141,8 +137,7 @@ class Gate:
     pointer: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Choose:
+class Choose(NamedTuple):
     """Choose ``pick`` dice of a roll: the values they give, which choice is preferred."""
 
     source: str  # the roll to choose from
@@ -153,8 +148,7 @@ class Choose:
     pointer: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class OutcomeRule:
+class OutcomeRule(NamedTuple):
     name: str
     success: bool
     when: Expr | None = None  # None: always (a catch-all)
@@ -163,8 +157,7 @@ class OutcomeRule:
     pointer: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class TagRule:
+class TagRule(NamedTuple):
     name: str
     when: Expr
     description: str = ""
@@ -223,8 +216,7 @@ class Check:
 # ---- procedures ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Procedure:
+class Procedure(NamedTuple):
     """A procedure built from checks: a contest, an extended, team or assisted check.
 
     ``settings`` is the kind's own typed, frozen spec (:mod:`rulesengine.rules.procedures`),
@@ -257,8 +249,7 @@ class Source:
     section: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class RulesetModel:
+class RulesetModel(NamedTuple):
     id: str
     name: str
     version: str

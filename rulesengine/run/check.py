@@ -19,8 +19,8 @@ from typing import Any, Iterable, Mapping, NamedTuple
 from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..codes import E_FACES
 from ..dice.evaluate import Context
-from ..dice.pool import (DiceCounter, DiceLimitReached, FacesError, PoolRoll, RandomSource, dice_source,
-                         roll_dice_pool)
+from ..dice.pool import PoolRoll, roll_dice_pool
+from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
 from ..dice.trace import format_value, trace
 from ..dice.values import DicePool, Rolled
 from ..codes import E_NO_OUTCOME, E_NOT_A_CONDITION

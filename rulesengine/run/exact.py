@@ -13,7 +13,8 @@ from typing import Any, Mapping
 from ..dice import ast
 from ..dice.dist import Budget, Dist, mixture
 from ..dice.evaluate import Context, Exact, compile_expression
-from ..dice.pool import PoolSpec, dice_pool_dist, faces_dist
+from ..dice.pool import PoolSpec
+from ..dice.pool_odds import dice_pool_dist, faces_dist
 from ..dice.values import DicePool
 from ..limits import Limits
 from ..rules.model import Check, Expr

@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from ...dice import ast
 from ...dice.evaluate import Context
-from ...dice.pool import FacesSource, dice_source
+from ...dice.sources import FacesSource, dice_source
 from ...errors import InputError, RulesEngineError
 from ...rules.model import Expr, Procedure
 from ..results import CheckResult, Resolution

@@ -181,7 +181,7 @@ class ContestRunner(ProcedureRunner):
                 best = max(scores.values())
                 tied = [i for i in tied if scores[i] == best]
             else:
-                from ...dice.pool import DiceCounter
+                from ...dice.sources import DiceCounter
 
                 for _ in range(MAX_TIE_ROUNDS):
                     scores = {}

@@ -1,0 +1,155 @@
+"""Where a roll's faces come from, and how many dice one evaluation may roll.
+
+A dice source is a random generator (:class:`RandomSource`, reproducible from a seed) or
+faces read off physical dice (:class:`FacesSource`); :func:`dice_source` turns a caller's
+choice into one. :class:`DiceCounter` bounds the dice rolled in one evaluation by
+``Limits.max_dice``. Both raise plain exceptions (:class:`FacesError`,
+:class:`DiceLimitReached`) that the evaluator turns into located errors.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Protocol
+
+from . import ast
+from ..errors import InputError
+from ..limits import Limits
+
+
+class DiceSource(Protocol):
+    """Where faces come from when rolling: a random generator or faces typed by a player."""
+
+    def draw(self, die: ast.Die) -> int: ...
+
+    def draw_many(self, die: ast.Die, n: int) -> list[int]: ...
+
+    def draw_allowed(self, die: ast.Die, allowed: Callable[[int], bool]) -> int: ...
+
+
+def _randbelow(rng, n: int) -> int:
+    """A uniform integer in [0, n) from ``getrandbits`` only.
+
+    ``getrandbits`` is fully specified for Mersenne Twister, so a seed gives the same
+    faces on every machine and Python version (``randrange``'s algorithm is not a
+    documented guarantee).
+    """
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+class RandomSource:
+    """Faces from an injected ``random.Random`` (or any object with ``getrandbits``)."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, rng) -> None:
+        self.rng = rng
+
+    def draw(self, die: ast.Die) -> int:
+        if die.custom is None:
+            return 1 + _randbelow(self.rng, die.sides)  # type: ignore[arg-type]
+        return die.custom[_randbelow(self.rng, len(die.custom))]
+
+    def draw_many(self, die: ast.Die, n: int) -> list[int]:
+        """n draws, the same as n calls of ``draw`` (the same bits in the same order),
+        without a function call per die: pools of plain dice are the commonest roll."""
+        if die.custom is not None:
+            return [self.draw(die) for _ in range(n)]
+        sides = die.sides
+        k = sides.bit_length()  # type: ignore[union-attr]
+        bits = self.rng.getrandbits
+        faces = []
+        for _ in range(n):
+            r = bits(k)
+            while r >= sides:  # type: ignore[operator]
+                r = bits(k)
+            faces.append(r + 1)
+        return faces
+
+    def draw_allowed(self, die: ast.Die, allowed: Callable[[int], bool]) -> int:
+        faces = [f for f in die.faces if allowed(f)]
+        return faces[_randbelow(self.rng, len(faces))]
+
+
+def dice_source(*, rng=None, seed: int | str | None = None, faces=None) -> "RandomSource | FacesSource":
+    """Where a roll's faces come from: physical dice typed in (``faces``), an injected
+    ``rng``, or a ``seed`` (else fresh randomness). The one place every entry point — bare
+    dice, checks and procedures — turns the caller's choice into a dice source."""
+    if faces is not None:
+        return FacesSource(faces)
+    if rng is not None and seed is not None:
+        raise InputError("give either rng or seed, not both")
+    return RandomSource(rng if rng is not None else random.Random(seed))
+
+
+class FacesError(Exception):
+    """Raised by FacesSource; the evaluator adds the position and the error code."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+class FacesSource:
+    """Faces read off physical dice, consumed in the order the roll needs them."""
+
+    __slots__ = ("faces", "used")
+
+    def __init__(self, faces) -> None:
+        self.faces = list(faces)
+        self.used = 0
+
+    def draw(self, die: ast.Die) -> int:
+        if self.used >= len(self.faces):
+            raise FacesError(
+                f"only {len(self.faces)} face{'s' if len(self.faces) != 1 else ''} given, "
+                f"but the roll needs more (next: a {die.text})",
+                "give one face per die, in the order the dice are read",
+            )
+        face = self.faces[self.used]
+        self.used += 1
+        ok = isinstance(face, int) and not isinstance(face, bool) and (
+            1 <= face <= die.sides if die.custom is None else face in die.custom)
+        if not ok:
+            raise FacesError(f"face {face!r} (number {self.used} given) cannot come up on a {die.text}",
+                             f"a {die.text} shows {_face_range(die)}")
+        return face
+
+    def draw_many(self, die: ast.Die, n: int) -> list[int]:
+        return [self.draw(die) for _ in range(n)]
+
+    def draw_allowed(self, die: ast.Die, allowed: Callable[[int], bool]) -> int:
+        face = self.draw(die)
+        if not allowed(face):
+            raise FacesError(f"face {face} (number {self.used} given) should have been rerolled",
+                             "after the last reroll allowed, give a face that is kept")
+        return face
+
+
+def _face_range(die: ast.Die) -> str:
+    if die.custom is None:
+        return f"1 to {die.sides}"
+    return ", ".join(map(str, sorted(set(die.custom))))
+
+
+
+class DiceCounter:
+    """Counts dice rolled in one evaluation against ``Limits.max_dice``."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, limits: Limits) -> None:
+        self.left = limits.max_dice
+
+    def spend(self, n: int) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise DiceLimitReached()
+
+
+class DiceLimitReached(Exception):
+    """Raised by DiceCounter; the evaluator adds the position and the limit's name."""
