@@ -160,7 +160,7 @@ class Sampling:
 
             def run_plain(ctx: Context) -> int:
                 if fixed_n > ctx.limits.max_dice:
-                    _check_count(ctx, node, fixed_n)
+                    check_count(ctx, node, fixed_n)
                 try:
                     rolled = roll_plain(die, static_text, fixed_n, ctx.source, ctx.counter)  # type: ignore[arg-type]
                 except (DiceLimitReached, FacesError) as exc:
@@ -171,13 +171,13 @@ class Sampling:
             return run_plain
 
         def run(ctx: Context) -> int:
-            n = _check_count(ctx, node, count(ctx))
+            n = check_count(ctx, node, count(ctx))
             rule, text = spec, static_text
             if rule is None:  # d(expr): the die is known now
                 s = sides(ctx)  # type: ignore[misc]
                 known = made.get(s) if type(s) is int and s <= ctx.limits.max_sides else None
                 if known is None:
-                    rule = _dynamic_spec(ctx, node, s)
+                    rule = dynamic_spec(ctx, node, s)
                     known = (rule, _dice_text(node, rule.die))
                     if len(made) < 64:
                         made[s] = known
@@ -254,22 +254,9 @@ class Exact:
     def dice(self, node: ast.Dice, spec: PoolSpec | None, count: Compiled,
              sides: Compiled | None) -> Compiled:
         def run(ctx: Context) -> Dist:
-            counts = count(ctx)
-            if spec is None:  # d(expr): one pool per possible number of sides
-                side_dist = sides(ctx)  # type: ignore[misc]
-                # One pool per (sides, count) pair: charge for the pairs before making them.
-                _charge(ctx, node, len(side_dist.weights) * len(counts.weights))
-                options = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
-                denom = side_dist.denom
-            else:
-                options, denom = [(spec, 1)], 1
-            parts = []
-            for rule, ws in options:
-                for n, w in counts.weights.items():
-                    parts.append((self._pool(ctx, node, rule, _check_count(ctx, node, n)), w * ws))
-            if len(parts) == 1 and counts.is_point() and denom == 1:
-                return parts[0][0]
-            return _mix(ctx, node, parts, counts.denom * denom)
+            side_dist = sides(ctx) if spec is None else None  # type: ignore[misc]
+            return dice_term_dist(ctx, node, spec, count(ctx), side_dist,
+                                  lambda rule, n: self._pool(ctx, node, rule, n))
 
         return run
 
@@ -291,6 +278,28 @@ class Exact:
             raise _too_big(ctx, node) from None
         POOL_DISTS.put(key, (dist, budget.used - before), weights_size(len(dist.weights), dist.denom.bit_length()))
         return dist
+
+
+def dice_term_dist(ctx: Context, node: ast.Dice, spec: PoolSpec | None, counts: Dist, side_dist: Dist | None,
+                   pool: Callable[[PoolSpec, int], Dist]) -> Dist:
+    """The exact distribution of a dice term once the distributions of its count (and, for
+    ``d(expr)``, of its sides) are known: one pool per (sides, count) pair, mixed. ``pool``
+    gives one pool's distribution — its totals for the evaluator, its single dice for a
+    check whose rules read them (``count(roll, 6)``) — so both readings check counts and
+    sides, charge the budget and mix the same way."""
+    if spec is None:
+        assert side_dist is not None
+        # One pool per (sides, count) pair: charge for the pairs before making them.
+        _charge(ctx, node, len(side_dist.weights) * len(counts.weights))
+        options = [(dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
+        denom = side_dist.denom
+    else:
+        options, denom = [(spec, 1)], 1
+    parts = [(pool(rule, check_count(ctx, node, n)), w * ws) for rule, ws in options
+             for n, w in counts.weights.items()]
+    if len(parts) == 1 and counts.is_point() and denom == 1:
+        return parts[0][0]
+    return _mix(ctx, node, parts, counts.denom * denom)
 
 
 def _charge(ctx: Context, node: ast.Node, steps: int) -> None:
@@ -345,7 +354,7 @@ def _unknown_name(ctx: Context, node: ast.Name) -> DiceEvalError:
     return DiceEvalError(f"unknown name '{node.name}'", ctx.where(node.span), hint, E_UNKNOWN_VARIABLE)
 
 
-def _check_count(ctx: Context, node: ast.Dice, n: Any) -> int:
+def check_count(ctx: Context, node: ast.Dice, n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise DiceEvalError(f"the number of dice must be a whole number 0 or more, not {n!r}",
                             ctx.where(node.count.span), None, E_BAD_COUNT)
@@ -356,7 +365,7 @@ def _check_count(ctx: Context, node: ast.Dice, n: Any) -> int:
     return n
 
 
-def _dynamic_spec(ctx: Context, node: ast.Dice, sides: Any) -> PoolSpec:
+def dynamic_spec(ctx: Context, node: ast.Dice, sides: Any) -> PoolSpec:
     """The rules of a ``d(expr)`` term once its number of sides is known."""
     from .parser import check_modifiers
 

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from ..dice import ast
 from ..dice.dist import Budget, Dist, mixture
-from ..dice.evaluate import Context, Exact, compile_expression
+from ..dice.evaluate import Context, Exact, compile_expression, dice_term_dist
 from ..dice.pool import PoolSpec
 from ..dice.pool_odds import dice_pool_dist, faces_dist
 from ..dice.values import DicePool
@@ -73,23 +73,12 @@ class ExactRolls:
         return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget)
 
     def _faces_dist(self, node: ast.Dice, e: Expr, env: Mapping[str, Any], budget: Budget, domain: Exact) -> Dist:
-        # dice/evaluate has no public name yet for checking a count and building a d(expr)
-        # term's rules (see the report of issue 12's run/ split).
-        from ..dice.evaluate import _check_count, _dynamic_spec
-
+        """A roll read die by die: the evaluator's own dice term, each pool giving its faces."""
         ctx = Context(e.text, env, self.limits, budget=budget)
         counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)
+        side_dist = None
         if node.die is None:
             side_dist = compile_expression(node.sides, domain, self.limits, e.text, self.functions)(ctx)
-            budget.spend(len(side_dist.weights) * len(counts.weights))  # the pools, before they are made
-            specs = [(_dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
-            sdenom = side_dist.denom
-        else:
-            specs, sdenom = [(PoolSpec.of(node), 1)], 1
-        parts = []
-        for spec, ws in specs:
-            for n, w in counts.weights.items():
-                parts.append((faces_dist(spec, _check_count(ctx, node, n), self.limits, budget), w * ws))
-        if len(parts) == 1 and counts.is_point() and sdenom == 1:
-            return parts[0][0]
-        return mixture(parts, counts.denom * sdenom, budget)
+        spec = PoolSpec.of(node) if node.die is not None else None
+        return dice_term_dist(ctx, node, spec, counts, side_dist,
+                              lambda rule, n: faces_dist(rule, n, self.limits, budget))

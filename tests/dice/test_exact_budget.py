@@ -138,8 +138,8 @@ def test_a_die_of_rolled_sides_is_charged_before_its_pools_are_made(monkeypatch)
     import rulesengine.dice.evaluate as evaluate
 
     made = []
-    real = evaluate._dynamic_spec
-    monkeypatch.setattr(evaluate, "_dynamic_spec", lambda *a: made.append(a) or real(*a))
+    real = evaluate.dynamic_spec
+    monkeypatch.setattr(evaluate, "dynamic_spec", lambda *a: made.append(a) or real(*a))
     with pytest.raises(LimitError) as info:
         dice.odds(dice.Expression("d(d(1000000))"))
     assert info.value.limit == "max_states"
