@@ -7,7 +7,7 @@ installed, so this module must import nothing but the standard library.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 DEFAULT_SECONDS = 0.3
 

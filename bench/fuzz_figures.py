@@ -311,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--memory-mb", type=int, default=4096, help="address-space limit of each corpus child")
     ap.add_argument("--timeout", type=float, default=60, help="seconds before a corpus child is killed")
     args = ap.parse_args(argv)
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     print(f"# Fuzz figures\n\n- date: {now}\n- machine: {platform.platform()}, {os.cpu_count()} CPUs, "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n- Python {platform.python_version()}\n")
     bad = False

@@ -46,7 +46,6 @@ import seed_cases  # noqa: E402
 try:
     from rulesengine import __version__ as RULESENGINE_VERSION
     from rulesengine import dice
-    from rulesengine.errors import LimitError
     from rulesengine.limits import DEFAULT_LIMITS
     import rulesengine.ruleset as rulesets
 except ImportError:  # pragma: no cover - a usage error, not a benchmark result
@@ -844,7 +843,7 @@ def machine() -> list[str]:
     dirty_dirs = sorted({line[3:].split("/")[0] + "/" for line in dirty if len(line) > 3})
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     return [
-        f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
+        f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}",
         f"- machine: `{uname}`",
         f"- CPU: {cpu} ({os.cpu_count()} logical CPUs)"
         + (f"; load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}" if load else ""),

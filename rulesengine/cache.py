@@ -5,7 +5,8 @@ expression. Caches bounded only by a count of entries let it grow without end: o
 may be a million-sided die's distribution, and a cache per expression multiplied by the
 parse cache's 1,024 expressions kept 73 MB per refused call (issue 19). So every cache of
 distributions here shares one bound, ``limits.MAX_CACHED_WEIGHTS``: each entry is
-counted by its size (a distribution's entries, one more for every 64 bits of weight), the least recently used entries go first,
+counted by its size (a distribution's entries, one more for every 64 bits of weight), the
+least recently used entries go first,
 and an entry bigger than the whole bound is simply not kept. The size is something the
 engine counts, so what a process keeps is the same on every machine.
 
@@ -18,7 +19,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Hashable
+from typing import Any
+from collections.abc import Hashable
 
 from .limits import MAX_CACHED_WEIGHTS
 
@@ -44,7 +46,7 @@ class SizedCache:
     this cache's part. Thread-safe (one lock per account): the engine may be called from
     many threads."""
 
-    def __init__(self, account: "SizeAccount") -> None:
+    def __init__(self, account: SizeAccount) -> None:
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.held = 0  # this cache's part of ``account.held``
         self._account = account

@@ -15,7 +15,8 @@ import functools
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from .rules.build import Builder, ruleset_functions
 from .run.check import CheckRunner

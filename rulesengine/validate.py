@@ -13,7 +13,7 @@ import itertools
 import json
 import os
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .errors import Diagnostic, LoadError, Location, UsageError
 from .limits import DEFAULT_LIMITS, MAX_FOLDER_ENTRIES, Limits

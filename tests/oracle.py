@@ -16,7 +16,8 @@ import itertools
 import operator
 from collections import defaultdict
 from fractions import Fraction
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from rulesengine import dice
 from rulesengine.errors import DiceEvalError
@@ -117,7 +118,7 @@ def replay_dist(text: str, env: dict | None = None, limits: Limits = DEFAULT_LIM
                 stack.append((prefix + [face], share))
             continue
         except (DiceEvalError, FacesError) as exc:  # pragma: no cover - oracle misuse
-            raise AssertionError(f"oracle failed on {prefix}: {exc}")
+            raise AssertionError(f"oracle failed on {prefix}: {exc}") from exc
         if _truncated(expr, ctx.pools):
             truncated += p
         else:

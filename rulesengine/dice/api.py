@@ -17,7 +17,8 @@ import functools
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from ..cache import ODDS, fractions_size
 from .dist import Budget, Dist
@@ -30,7 +31,7 @@ from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
 from .pool import DieRoll, PoolRoll
 from .sources import DiceCounter, dice_source
-from .trace import format_value, trace
+from .trace import trace
 from .values import DicePool, Rolled
 
 __all__ = ["Expression", "RollResult", "Odds", "parse", "roll", "odds"]
@@ -91,7 +92,7 @@ class Odds:
     explode_depth: int = DEFAULT_LIMITS.explode_depth
 
     @staticmethod
-    def from_dist(expression: str, d: Dist, explode_depth: int, limits: Limits = DEFAULT_LIMITS) -> "Odds":
+    def from_dist(expression: str, d: Dist, explode_depth: int, limits: Limits = DEFAULT_LIMITS) -> Odds:
         if len(d.weights) > limits.max_outcomes:
             raise LimitError(f"'{expression}' has {len(d.weights):,} possible values, too many to list",
                              "max_outcomes", Location(column=1, source_line=expression),

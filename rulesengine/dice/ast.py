@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, Mapping, Union
+from collections.abc import Callable, Mapping
 
 Span = tuple[int, int]
 
@@ -146,7 +146,7 @@ class Clamp:
     span: Span
 
 
-Modifier = Union[Keep, Explode, Reroll, CountDice, Clamp]
+Modifier = Keep | Explode | Reroll | CountDice | Clamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,11 +154,11 @@ class Dice:
     """``count`` dice of kind ``die`` — or, for ``d(expr)``, with ``sides`` from an expression
     (then ``die`` is None and the die is known only when the expression is evaluated)."""
 
-    count: "Node"
+    count: Node
     die: Die | None
     modifiers: tuple[Modifier, ...]
     span: Span
-    sides: "Node | None" = None
+    sides: Node | None = None
 
 
 # ---- everything else ------------------------------------------------------------------
@@ -190,7 +190,7 @@ class Name:
 
 @dataclass(frozen=True, slots=True)
 class Neg:
-    operand: "Node"
+    operand: Node
     span: Span
 
 
@@ -199,37 +199,37 @@ class Binary:
     """Arithmetic on whole numbers. ``/`` rounds down unless wrapped in ceil() or round()."""
 
     op: str  # + - * /
-    left: "Node"
-    right: "Node"
+    left: Node
+    right: Node
     span: Span
 
 
 @dataclass(frozen=True, slots=True)
 class Compare:
     op: str  # < <= > >= == !=
-    left: "Node"
-    right: "Node"
+    left: Node
+    right: Node
     span: Span
 
 
 @dataclass(frozen=True, slots=True)
 class Logic:
     op: str  # and | or
-    left: "Node"
-    right: "Node"
+    left: Node
+    right: Node
     span: Span
 
 
 @dataclass(frozen=True, slots=True)
 class Not:
-    operand: "Node"
+    operand: Node
     span: Span
 
 
 @dataclass(frozen=True, slots=True)
 class Call:
     name: str
-    args: tuple["Node", ...]
+    args: tuple[Node, ...]
     span: Span
 
 
@@ -237,7 +237,7 @@ class Call:
 class Group:
     """Parentheses, kept so the trace prints the expression the way it was written."""
 
-    inner: "Node"
+    inner: Node
     span: Span
 
 
@@ -245,12 +245,12 @@ class Group:
 class Labeled:
     """``1d20[attack]``: a label shown in traces, with no effect on the value."""
 
-    inner: "Node"
+    inner: Node
     label: str
     span: Span
 
 
-Node = Union[Num, Str, Bool, Name, Dice, Neg, Binary, Compare, Logic, Not, Call, Group, Labeled]
+Node = Num | Str | Bool | Name | Dice | Neg | Binary | Compare | Logic | Not | Call | Group | Labeled
 
 
 def children(node: Node) -> tuple[Node, ...]:

@@ -24,7 +24,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, isqrt
-from typing import Any, Callable, Hashable, Iterable, Iterator
+from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Iterator
 
 
 class BudgetExceeded(Exception):
@@ -111,11 +112,11 @@ class Dist:
 
     # ---- construction -------------------------------------------------------------------
     @staticmethod
-    def point(value: Hashable) -> "Dist":
+    def point(value: Hashable) -> Dist:
         return Dist({value: 1}, 1)
 
     @staticmethod
-    def from_counts(items: Iterable[Hashable]) -> "Dist":
+    def from_counts(items: Iterable[Hashable]) -> Dist:
         """Uniform over a list of outcomes, repeats counting double (a custom die)."""
         weights: dict[Any, int] = defaultdict(int)
         n = 0
@@ -140,7 +141,7 @@ class Dist:
     def probabilities(self) -> dict[Any, Fraction]:
         return {v: Fraction(w, self.denom) for v, w in self.weights.items()}
 
-    def reduced(self) -> "Dist":
+    def reduced(self) -> Dist:
         """The same distribution with weights and denominator divided by their gcd."""
         g = self.denom
         for w in self.weights.values():
@@ -150,13 +151,13 @@ class Dist:
         return Dist({v: w // g for v, w in self.weights.items()}, self.denom // g)
 
     # ---- combination --------------------------------------------------------------------
-    def map(self, f: Callable[[Any], Any]) -> "Dist":
+    def map(self, f: Callable[[Any], Any]) -> Dist:
         out: dict[Any, int] = defaultdict(int)
         for v, w in self.weights.items():
             out[f(v)] += w
         return Dist(dict(out), self.denom)
 
-    def scaled(self, factor: int) -> "Dist":
+    def scaled(self, factor: int) -> Dist:
         """The same probabilities over a denominator ``factor`` times larger."""
         return Dist({v: w * factor for v, w in self.weights.items()}, self.denom * factor)
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from ..cache import POOL_DISTS, weights_size
 from ..codes import E_BAD_COUNT, E_EVAL, E_FACES, E_UNKNOWN_FUNCTION, E_UNKNOWN_VARIABLE

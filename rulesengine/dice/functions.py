@@ -10,7 +10,8 @@ is a yes/no and cannot be added to a number (count successes with ``cs`` instead
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..codes import E_DIVISION_BY_ZERO
 from .values import DicePool, Rolled

@@ -20,8 +20,8 @@ from ..errors import DiceSyntaxError, LimitError, Location
 from ..limits import DEFAULT_LIMITS, Limits
 from ..numerals import whole_number
 from . import ast
-from .syntax_errors import (E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX,
-                            MODIFIER_NAMES, bad_character, closest, locate, needs_number_hint,
+from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX
+from .syntax_errors import (MODIFIER_NAMES, bad_character, closest, locate, needs_number_hint,
                             unexpected_token)
 
 __all__ = ["parse", "check_modifiers", "write_tables", "locate", "closest", "MODIFIER_NAMES",
@@ -470,7 +470,7 @@ def _parse_cached(text: str, limits: Limits) -> ast.Node:
         raise bad_character(text, exc.pos_in_stream) from None
     except lark.exceptions.UnexpectedToken as exc:
         raise unexpected_token(text, exc) from None
-    except lark.exceptions.UnexpectedEOF as exc:  # pragma: no cover - LALR reports tokens
+    except lark.exceptions.UnexpectedEOF:  # pragma: no cover - LALR reports tokens
         raise DiceSyntaxError("expression ends too early", locate(text, len(text) - 1)) from None
     nesting, depth = _depths(tree)
     if nesting > limits.max_nesting_depth:

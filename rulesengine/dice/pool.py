@@ -48,7 +48,7 @@ class PoolSpec(NamedTuple):
     failures: tuple[ast.Cond, ...] = ()
 
     @staticmethod
-    def of(node: ast.Dice) -> "PoolSpec":
+    def of(node: ast.Dice) -> PoolSpec:
         rerolls, once, explode, cond = [], False, None, None
         lows, highs, keeps, succ, fail = [], [], [], [], []
         for m in node.modifiers:
@@ -217,7 +217,7 @@ def _roll_wave(spec: PoolSpec, n: int, source: DiceSource, counter: DiceCounter,
             pending = [i for i in pending if spec.is_rerolled(faces[i])]
     if history is None:
         return [_Building(f, ()) for f in faces]
-    return [_Building(f, tuple(h)) for f, h in zip(faces, history)]
+    return [_Building(f, tuple(h)) for f, h in zip(faces, history, strict=True)]
 
 
 def roll_plain(die: ast.Die, text: str, count: int, source: DiceSource, counter: DiceCounter) -> PoolRoll:
@@ -254,7 +254,7 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
             depth += 1
             wave = _roll_wave(spec, len(frontier), source, counter, limits)
             nxt = []
-            for parent, extra in zip(frontier, wave):
+            for parent, extra in zip(frontier, wave, strict=True):
                 parent.exploded = True
                 if compound:
                     if parent.parts is None:
@@ -285,7 +285,7 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
     counting = spec.counting
     total = 0
     records = []
-    for d, v, k in zip(dice, values, kept):
+    for d, v, k in zip(dice, values, kept, strict=True):
         s = counting and spec.is_success(v)
         f = counting and spec.is_failure(v)
         if k:

@@ -11,7 +11,7 @@ charges the exact-odds :class:`Budget` before it does the work.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable
+from collections.abc import Callable
 
 from .dist import Budget, Dist, step_cost, sum_of
 from .pool import PoolSpec

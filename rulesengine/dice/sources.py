@@ -10,7 +10,8 @@ choice into one. :class:`DiceCounter` bounds the dice rolled in one evaluation b
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol
+from typing import Protocol
+from collections.abc import Callable
 
 from . import ast
 from ..errors import InputError
@@ -75,7 +76,7 @@ class RandomSource:
         return faces[_randbelow(self.rng, len(faces))]
 
 
-def dice_source(*, rng=None, seed: int | str | None = None, faces=None) -> "RandomSource | FacesSource":
+def dice_source(*, rng=None, seed: int | str | None = None, faces=None) -> RandomSource | FacesSource:
     """Where a roll's faces come from: physical dice typed in (``faces``), an injected
     ``rng``, or a ``seed`` (else fresh randomness). The one place every entry point — bare
     dice, checks and procedures — turns the caller's choice into a dice source."""

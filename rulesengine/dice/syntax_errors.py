@@ -13,7 +13,7 @@ import difflib
 import re
 import unicodedata
 
-from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX
+from ..codes import E_BAD_CHARACTER, E_BAD_MODIFIER, E_CHAINED_COMPARISON
 from ..errors import DiceSyntaxError, Location
 from ..numerals import ASCII_DIGITS_HINT
 

@@ -14,7 +14,8 @@ Rendering is separate from rolling: the roller only records
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..echo import printable
 from . import ast

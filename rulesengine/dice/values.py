@@ -32,7 +32,7 @@ class DicePool:
     sides: tuple[int, ...]  # one entry per die, e.g. (8, 4, 4)
 
     @staticmethod
-    def parse(text: str, max_dice: int = MAX_POOL_DICE, max_sides: int = MAX_POOL_SIDES) -> "DicePool":
+    def parse(text: str, max_dice: int = MAX_POOL_DICE, max_sides: int = MAX_POOL_SIDES) -> DicePool:
         """``"d8/d6/d6"``, ``"d8 / 2d6"``, ``"d8+2d6"`` → DicePool((8, 6, 6)).
 
         Raises ValueError with a readable message."""

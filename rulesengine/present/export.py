@@ -7,7 +7,8 @@ YAML or the dice language itself.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..rules.model import Expr, Grid, Ladder, Ranges
 
@@ -61,9 +62,9 @@ def export(rs) -> dict[str, Any]:
             "description": c.description,
             "rules": list(c.rules),
             "inputs": {i.name: inp(i) for i in c.inputs},
-            "let": [{"name": l.name, "after_roll": l.after_roll, "expression": _expr(l.expr),
-                     "best_of": [{"value": _expr(x.value), "when": _expr(x.when), "label": x.label} for x in l.best_of]
-                     or None} for l in c.lets],
+            "let": [{"name": let.name, "after_roll": let.after_roll, "expression": _expr(let.expr),
+                     "best_of": [{"value": _expr(x.value), "when": _expr(x.when), "label": x.label}
+                                 for x in let.best_of] or None} for let in c.lets],
             "gates": [{"when": _expr(g.when), "outcome": g.outcome, "result": _expr(g.result),
                        "rolls": {k: _expr(e) for k, e in g.rolls} or None, "reason": g.reason} for g in c.gates],
             "secret": _expr(c.secret),

@@ -84,19 +84,20 @@ def _describe_check(m, name: str) -> str:
         lines.append("rules: " + ", ".join(c.rules))
     lines.append("inputs:")
     lines += [f"  {describe_input(i)}" for i in c.inputs] or ["  (none)"]
-    before = [l for l in c.lets if not l.after_roll]
-    after = [l for l in c.lets if l.after_roll]
+    before = [let for let in c.lets if not let.after_roll]
+    after = [let for let in c.lets if let.after_roll]
 
-    def let_text(l) -> str:
-        if l.expr is not None:
-            return f"  {l.name} = {l.expr.text}"
-        return f"  {l.name} = the best of: " + "; ".join(
-            (f"{cand.label}: " if cand.label else "") + cand.value.text + (f" (if {cand.when.text})" if cand.when else "")
-            for cand in l.best_of)
+    def let_text(let) -> str:
+        if let.expr is not None:
+            return f"  {let.name} = {let.expr.text}"
+        return f"  {let.name} = the best of: " + "; ".join(
+            (f"{cand.label}: " if cand.label else "") + cand.value.text
+            + (f" (if {cand.when.text})" if cand.when else "")
+            for cand in let.best_of)
 
     if before:
         lines.append("values:")
-        lines += [let_text(l) for l in before]
+        lines += [let_text(let) for let in before]
     for g in c.gates:
         act = (f"the outcome is {g.outcome}" + (f" with result {g.result.text}" if g.result else "")
                if g.outcome else "use " + ", ".join(f"{k} = {e.text}" for k, e in g.rolls) + " instead of rolling")
@@ -106,7 +107,7 @@ def _describe_check(m, name: str) -> str:
     lines.append("roll: " + "; ".join(f"{n} = {e.text}" for n, e in c.rolls))
     if after:
         lines.append("then:")
-        lines += [let_text(l) for l in after]
+        lines += [let_text(let) for let in after]
     if c.choose is not None:
         ch = c.choose
         lines.append(f"choose {ch.pick} dice of {ch.source}: " + ", ".join(f"{k} = {e.text}" for k, e in ch.values))

@@ -78,7 +78,7 @@ def format_dice_odds(odds) -> str:
     width_e = max(5, *(len(e) for e in exact))
     peak = max(r["probability"] for r in rows)
     lines = [head, f"{'value':>{width_v}}  {'exact':>{width_e}}        %   at least    at most"]
-    for r, e in zip(rows, exact):
+    for r, e in zip(rows, exact, strict=True):
         lines.append(f"{format_value(r['value']):>{width_v}}  {e:>{width_e}}  {_pct(r['probability']):>7}"
                      f"    {_pct(r['at_least']):>7}    {_pct(r['at_most']):>7}  {_bar(r['probability'], peak)}")
     return "\n".join(lines)
@@ -136,7 +136,8 @@ def format_odds(odds: RunOdds, csv_out: bool = False) -> str:
 def format_sweep(s: Sweep, csv_out: bool = False) -> str:
     names = list(s.rows[0][1].outcomes) if s.rows else []
     has_success = s.rows and isinstance(getattr(s.rows[0][1], "success", None), Fraction)
-    header = list(s.variables) + (["P(success)"] if has_success else []) + names + (["P(failure)"] if has_success else [])
+    header = (list(s.variables) + (["P(success)"] if has_success else []) + names
+              + (["P(failure)"] if has_success else []))
 
     def cells(odds) -> list[str]:
         probs = [odds.outcomes.get(n, Fraction(0)) for n in names]
@@ -166,4 +167,4 @@ def format_sweep(s: Sweep, csv_out: bool = False) -> str:
         return "\n".join(lines)
     rows = [header] + [[str(v) for v in values] + cells(odds) for values, odds in s.rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    return "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows)
+    return "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows)

@@ -11,7 +11,8 @@ tables whose ranges overlap or whose labels repeat, and unreachable outcome rule
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_BAD_TABLE, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
                      E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
@@ -157,7 +158,8 @@ class Builder:
             src = {"title": src}
         return RulesetModel(
             id=data["ruleset"], name=data.get("name", data["ruleset"]), version=str(data.get("version", "")),
-            source=Source(**{k: src[k] for k in ("title", "author", "publisher", "year", "url", "section") if k in src}),
+            source=Source(**{k: src[k] for k in ("title", "author", "publisher", "year", "url", "section")
+                             if k in src}),
             license=data.get("license", ""), description=data.get("description", ""),
             tables=tables, checks=checks, procedures=procedures, path=self.doc.path)
 
@@ -229,7 +231,8 @@ class Builder:
                     self.error(E_UNKNOWN_REFERENCE, f"input '{name}': the table '{labels}' has no column '{column}'",
                                f"{ptr}/labels", "columns: " + ", ".join(table.columns))
             elif not isinstance(table, Ladder):
-                self.error(E_UNKNOWN_REFERENCE, f"input '{name}' takes labels from '{labels}', which is not a ladder or grid",
+                self.error(E_UNKNOWN_REFERENCE,
+                           f"input '{name}' takes labels from '{labels}', which is not a ladder or grid",
                            f"{ptr}/labels")
         has_default = "default" in spec
         default = spec.get("default")
@@ -286,7 +289,7 @@ class Builder:
                       gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(), choose=choose,
                       result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
                       secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr)
-        faces = faces_needed(check, [l.expr for l in lets] + [c.value for l in lets for c in l.best_of]
+        faces = faces_needed(check, [let.expr for let in lets] + [c.value for let in lets for c in let.best_of]
                              + [e for _, e in (choose.values if choose else ())] + [result]
                              + [o.when for o in outcomes] + [o.result for o in outcomes]
                              + [t.when for t in tags])
@@ -296,7 +299,8 @@ class Builder:
 
     def check_inputs(self, spec: dict, ptr: str) -> tuple[tuple[Input, ...], Scope]:
         """A check's inputs and the scope they open; an input may not take a reserved or table name."""
-        inputs = tuple(self.input(n, s, f"{ptr}/inputs/{escape_pointer(n)}") for n, s in (spec.get("inputs") or {}).items())
+        inputs = tuple(self.input(n, s, f"{ptr}/inputs/{escape_pointer(n)}")
+                       for n, s in (spec.get("inputs") or {}).items())
         scope = Scope({i.name: "input" for i in inputs})
         for i in inputs:
             if i.name in RESERVED or i.name in self.functions:
@@ -367,7 +371,8 @@ class Builder:
                 self.error(E_GATE_AFTER_ROLL, "a gate is decided before rolling, but this one reads the dice",
                            f"{gptr}/when", "use values known before the roll: inputs and lets that read no roll")
                 when = None
-            result = self.expr(g["result"], f"{gptr}/result", pre_scope, what="a gate's result") if "result" in g else None
+            result = (self.expr(g["result"], f"{gptr}/result", pre_scope, what="a gate's result")
+                      if "result" in g else None)
             grolls = []
             for rname, rtext in (g.get("rolls") or {}).items():
                 if rname not in roll_names:

@@ -15,7 +15,8 @@ file position.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
+from collections.abc import Callable
 
 from ..dice import ast
 
@@ -236,7 +237,7 @@ class ProcedureSpec(Protocol):
     """What every procedure kind's spec tells the builder: the expressions that read a
     party's check after it resolved (so exact odds keep the dice those expressions look at)."""
 
-    def party_expressions(self, check: str) -> list[tuple[str, list["Expr"], dict[str, str]]]: ...
+    def party_expressions(self, check: str) -> list[tuple[str, list[Expr], dict[str, str]]]: ...
 
 
 @dataclass(frozen=True, slots=True)

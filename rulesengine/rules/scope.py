@@ -14,7 +14,7 @@ class Scope:
 
     names: dict[str, str] = field(default_factory=dict)  # name -> what it is
 
-    def with_names(self, **more: str) -> "Scope":
+    def with_names(self, **more: str) -> Scope:
         return Scope({**self.names, **more})
 
 

@@ -52,7 +52,8 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 __all__ = ["ANNOTATIONS", "IMPLEMENTED", "ROOT_ONLY", "certainly_valid", "verdict"]
 

@@ -1,11 +1,13 @@
 """The functions a ruleset's tables add to its expressions: one per table, named after it,
 so that ``difficulty('hard')`` (a lookup), ``bonus(level)`` (ranges), ``target('hard',
-'quick')`` (a grid) and ``tier(degree)`` (tiers) look the table up, with a clear error (and the nearest label) for a key it does not have.
+'quick')`` (a grid) and ``tier(degree)`` (tiers) look the table up, with a clear error (and
+the nearest label) for a key it does not have.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..dice.functions import FUNCTIONS, OpError
 from ..dice.parser import closest
@@ -60,7 +62,7 @@ def _table_function(name: str, table) -> tuple[Callable[..., Any], int, int | No
         return ranges, 1, 1
     if isinstance(table, Grid):
         columns = list(table.columns)
-        grid = {label: dict(zip(columns, values)) for label, values in table.rows}
+        grid = {label: dict(zip(columns, values, strict=True)) for label, values in table.rows}
 
         def lookup(row: Any, column: Any) -> int:
             r, c = _label(row, f"{name}()"), _label(column, f"{name}()")

@@ -11,8 +11,7 @@ import re
 
 import yaml
 
-from ..codes import (E_ALIAS, E_BAD_KEY, E_DUPLICATE_KEY, E_ENCODING, E_FILE_TOO_LARGE, E_MULTIPLE_DOCUMENTS,
-                     E_NOT_A_MAPPING, E_TAB, E_TAG, E_TOO_DEEP, E_UNREADABLE, E_YAML_SYNTAX)
+from ..codes import E_ENCODING, E_FILE_TOO_LARGE, E_TAB, E_YAML_SYNTAX
 from ..errors import LoadError, Location
 from ..limits import Limits
 from .yaml_positions import LINE_BREAK, SourceText

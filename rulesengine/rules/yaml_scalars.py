@@ -5,7 +5,8 @@ that nothing is ever constructed from a tag, with a length guard on integer lite
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import yaml
 

@@ -14,7 +14,8 @@ import functools
 import itertools
 import math
 import random
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping
 
 from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..codes import E_FACES
@@ -122,7 +123,7 @@ class CheckRunner:
         return best
 
     # ---- the phases ----------------------------------------------------------------------
-    def before_roll(self, inputs: dict[str, Any]) -> "PreRoll":
+    def before_roll(self, inputs: dict[str, Any]) -> PreRoll:
         """Values known before rolling; a gate's verdict (or fixed roll values); secrecy."""
         env = dict(inputs)
         for let in self.check.lets:
@@ -261,7 +262,7 @@ class CheckRunner:
             self._prepared[key] = entry
         return dict(entry[0]), entry[1]
 
-    def sample(self, values: dict[str, Any], source, pre: PreRoll | None = None) -> "Sample":
+    def sample(self, values: dict[str, Any], source, pre: PreRoll | None = None) -> Sample:
         """Roll the check's dice (unless a gate decides first); nothing is resolved yet.
         ``pre``: the PreRoll of these inputs, if the caller has it already."""
         if pre is None:
@@ -288,7 +289,7 @@ class CheckRunner:
             lines.append(f"no roll: {gated.reason}" if gated.reason else "no roll")
         return Sample(gated, rolls, tuple(pools), tuple(lines), secret, pre, values)
 
-    def finish(self, values: dict[str, Any], sample: "Sample", choose: Iterable[int] | None = None) -> CheckResult:
+    def finish(self, values: dict[str, Any], sample: Sample, choose: Iterable[int] | None = None) -> CheckResult:
         """Resolve rolled dice with these inputs (which may differ from the inputs the dice
         were rolled with: a bonus from helpers applies to the same dice)."""
         if sample.gated is not None:
@@ -355,7 +356,7 @@ class CheckRunner:
                                                 "max_dice", Location(column=1, source_line=e.text)), e) from None
             pools.append(pool)
             value = Rolled(pool.total, tuple([d.value for d in pool.dice]))
-            return value, pools, lambda: f"{name}: {pool.text} → [{', '.join(str(d.face) for d in pool.dice)}] = {pool.total}"
+            return value, pools, lambda: f"{name}: {pool.text} → [{_faces_text(pool)}] = {pool.total}"
         if whole is not None and whole in ctx.pools:
             p = ctx.pools[whole]
             value = Rolled(p.total, tuple([d.value for d in p.dice if d.kept]))
@@ -463,3 +464,8 @@ class CheckRunner:
 def _chosen_line(chosen: Choice) -> str:
     return (f"chosen: {', '.join(map(str, chosen.faces))} → "
             + ", ".join(f"{k} {format_value(jsonable(v))}" for k, v in chosen.values.items()))
+
+
+def _faces_text(pool: PoolRoll) -> str:
+    """The faces of a rolled pool, as a trace lists them (only when a trace is read)."""
+    return ", ".join(str(d.face) for d in pool.dice)

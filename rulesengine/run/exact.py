@@ -8,7 +8,8 @@ the runner says where in the file they belong.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..dice import ast
 from ..dice.dist import Budget, Dist, mixture

@@ -6,7 +6,8 @@ an InputError that says what the input takes (``describe_input``, also what `sho
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from ..dice.parser import closest
 from ..dice.trace import format_value
@@ -85,9 +86,11 @@ class InputChecker:
         if number is None:
             raise InputError(f"{where} is not a whole number", hint=describe_input(spec))
         if spec.min is not None and number < spec.min:
-            raise InputError(f"{spec.name}={_short(number, False)} is below its minimum {spec.min}", hint=describe_input(spec))
+            raise InputError(f"{spec.name}={_short(number, False)} is below its minimum {spec.min}",
+                             hint=describe_input(spec))
         if spec.max is not None and number > spec.max:
-            raise InputError(f"{spec.name}={_short(number, False)} is above its maximum {spec.max}", hint=describe_input(spec))
+            raise InputError(f"{spec.name}={_short(number, False)} is above its maximum {spec.max}",
+                             hint=describe_input(spec))
         if abs(number) > self.limits.max_magnitude:  # an input without bounds still has the engine's
             raise LimitError(f"{spec.name} is too large", "max_magnitude",
                              hint=f"numbers are limited to ±{self.limits.max_magnitude:,}")

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ..codes import W_UNREACHABLE_OUTCOME
 from ..errors import Diagnostic, RulesEngineError

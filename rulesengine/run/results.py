@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+from collections.abc import Mapping
 
 from ..dice.pool import DieRoll, PoolRoll
 from ..dice.values import DicePool, Rolled

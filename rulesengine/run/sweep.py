@@ -24,7 +24,7 @@ class Sweep:
         out = []
         for values, odds in self.rows:
             d = odds.to_dict()
-            d["sweep"] = dict(zip(self.variables, values))
+            d["sweep"] = dict(zip(self.variables, values, strict=True))
             out.append(d)
         return out
 
@@ -77,13 +77,13 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
         for combo in combos:
             p_inputs = dict(plain)
             party_inputs = {i: dict(p) for i, p in parties.items()}
-            for (name, _), value in zip(ranges, combo):
+            for (name, _), value in zip(ranges, combo, strict=True):
                 if name.startswith("party") and "." in name:
                     head, _, key = name.partition(".")
                     party_inputs[int(head[5:])][key] = str(value)
                 else:
                     p_inputs[name] = str(value)
-            label = ", ".join(f"{n}={v}" for (n, _), v in zip(ranges, combo))
+            label = ", ".join(f"{n}={v}" for (n, _), v in zip(ranges, combo, strict=True))
             try:
                 if is_procedure:
                     plist = [party_inputs[i] for i in sorted(party_inputs)] or None

@@ -52,7 +52,8 @@ class OddsTally:
         return CheckOdds(
             ruleset=model.id, check=check.name, inputs=inputs, outcomes=outcomes,
             outcome_success=success_of, success=frac(self.success),
-            result_distribution={v: frac(w) for v, w in sorted(self.results.items(), key=lambda kv: value_order(kv[0]))},
+            result_distribution={v: frac(w)
+                                 for v, w in sorted(self.results.items(), key=lambda kv: value_order(kv[0]))},
             tags={t.name: frac(self.tags.get(t.name, 0)) for t in check.tags},
             tiers={t: frac(self.tiers[t]) for t in tier_order if t in self.tiers}
             | {t: frac(w) for t, w in self.tiers.items() if t not in tier_order},

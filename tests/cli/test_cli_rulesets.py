@@ -269,17 +269,17 @@ DEEP = """\
 ruleset: deep
 name: The deepest expressions the limits admit
 version: "1"
-source: {title: tests}
+source: {{title: tests}}
 checks:
   pile:
     inputs:
-      b: {type: integer, default: 0}
-    roll: "%s"
-    result: "%s"
+      b: {{type: integer, default: 0}}
+    roll: "{roll}"
+    result: "{result}"
     outcomes:
-      - {name: high, success: true, when: result >= 1000}
-      - {name: low, success: false}
-""" % ("1d6+" * 249 + "1d6", "roll" + "+b" * 255)
+      - {{name: high, success: true, when: result >= 1000}}
+      - {{name: low, success: false}}
+""".format(roll="1d6+" * 249 + "1d6", result="roll" + "+b" * 255)
 
 
 def test_a_ruleset_with_the_deepest_expressions_the_limits_admit_works_in_every_command(capsys, tmp_path):

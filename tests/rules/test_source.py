@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 
 import pytest
 
@@ -491,7 +490,7 @@ def test_unreadable_file_is_a_load_error(tmp_path, kind):
 
 def test_bad_utf8_is_reported_at_the_first_bad_byte():
     """Latin-1 files are common; say where the first non-UTF-8 byte is."""
-    err = load_error("name: ok\ndesc: caf".encode() + b"\xe9 au lait\n")
+    err = load_error(b"name: ok\ndesc: caf" + b"\xe9 au lait\n")
     assert err.code == source.E_ENCODING
     assert where(err) == (2, 10)
     assert "0xE9" in err.message

@@ -14,6 +14,7 @@ import pytest
 
 from rulesengine.errors import InputError, RulesEngineError
 from rulesengine.ruleset import loads
+import functools
 
 YAML = """
 ruleset: groups
@@ -155,11 +156,10 @@ def test_tied_parties_roll_again_and_the_others_drop_out(rs):
     o = rs.procedure("reroll").odds(parties=[{}, {}, {"bonus": -2}])
     # Solve the reroll recursion by brute force over a few hundred thousand rounds' worth of
     # algebra: P(win | group) with ties among a subgroup rolling again.
-    from functools import lru_cache
 
     bonus = [0, 0, -2]
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def win(group: tuple) -> tuple:
         out = [F(0)] * 3
         loop = F(0)

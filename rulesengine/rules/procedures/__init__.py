@@ -7,7 +7,8 @@ check defines — is built once, here."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ...dice.parser import closest
 from ...codes import E_UNKNOWN_REFERENCE

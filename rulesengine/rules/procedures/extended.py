@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Mapping
 
 from ...codes import E_PROCEDURE, E_UNKNOWN_REFERENCE
 from ..model import Check, Expr, Input

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ...limits import MAX_PARTIES
 from ..model import Check, Expr, Input

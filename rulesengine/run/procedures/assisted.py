@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
 from ...codes import E_PROCEDURE
-from ...errors import InputError, LimitError, RulesEngineError, RulesetError
+from ...errors import InputError, LimitError, RulesetError
 from ...rules.model import Expr
 from ..results import CheckResult, ProcedureRecord, jsonable, probability_json
 from .base import ProcedureRunner
@@ -122,7 +123,7 @@ class AssistedRunner(ProcedureRunner):
         return totals, ruined
 
     def _bonus(self, totals: tuple, own: dict) -> int:
-        env = {**own, **dict(zip(self.proc.settings.totals, totals))}
+        env = {**own, **dict(zip(self.proc.settings.totals, totals, strict=True))}
         return self._whole(self.evaluate(self.proc.settings.bonus, env), self.proc.settings.bonus, "the bonus")
 
     def _whole(self, value: Any, e: Expr, what: str) -> int:
@@ -166,10 +167,11 @@ class AssistedRunner(ProcedureRunner):
             h = hrunner.roll_from(values, source)
             helpers.append(h)
             contrib, bad = self._contribution(h, values, own)
-            sums = contrib if sums is None else tuple(a + b for a, b in zip(sums, contrib))
+            sums = contrib if sums is None else tuple(a + b for a, b in zip(sums, contrib, strict=True))
             ruined = ruined or bad
-            lines.append(f"helper {i + 1}: {h.outcome}, result {jsonable(h.result)}" + (" — ruins the task" if bad else ""))
-        totals = dict(zip(st.totals, sums or tuple(0 for _ in st.totals)))
+            lines.append(f"helper {i + 1}: {h.outcome}, result {jsonable(h.result)}"
+                         + (" — ruins the task" if bad else ""))
+        totals = dict(zip(st.totals, sums or tuple(0 for _ in st.totals), strict=True))
         bonus = 0 if ruined else self._bonus(tuple(totals.values()), own)
         final = provisional  # when ruined after the leader rolled, keep the leader's dice
         if ruined:
@@ -206,7 +208,7 @@ class AssistedRunner(ProcedureRunner):
             nxt: dict[tuple, Fraction] = defaultdict(Fraction)
             for (sums, bad), p in states.items():
                 for (contrib, bad2), q in cache[key].items():
-                    nxt[(tuple(a + b for a, b in zip(sums, contrib)), bad or bad2)] += p * q
+                    nxt[(tuple(a + b for a, b in zip(sums, contrib, strict=True)), bad or bad2)] += p * q
             if len(nxt) > self.limits.max_states:
                 raise self.locate(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
                                           "max_states", hint="use fewer helpers"))

@@ -6,7 +6,8 @@ in :mod:`rulesengine.run.procedures` picks the subclass by the procedure's kind.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from ...dice import ast
 from ...dice.evaluate import Context

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ...codes import E_PROCEDURE
 from ...exact_text import fraction_text
@@ -44,7 +45,7 @@ class ContestResult(ProcedureRecord):
             "procedure": self.procedure,
             "parties": [p.to_dict() for p in self.parties],
             "rerolls": [{"parties": [i + 1 for i in r], "results": [p.to_dict() for p in res]}
-                        for r, res in zip(self.rounds, self.extra)],
+                        for r, res in zip(self.rounds, self.extra, strict=True)],
             "winner": None if self.winner is None else self.winner + 1,
             "tie": self.winner is None,
             "winner_result": jsonable(self.winner_result),
@@ -131,12 +132,13 @@ class ContestRunner(ProcedureRunner):
             rolled = [self._roll_party(values[i], source, i) for i in tied]
             rounds.append(tuple(tied))
             extra.append(tuple(rolled))
-            for i, r in zip(tied, rolled):
+            for i, r in zip(tied, rolled, strict=True):
                 results[i] = r
                 lines.append(f"party {i + 1} rolls again: {r.outcome}, result {jsonable(r.result)}")
             active = tied
         winner = self._settle(tied, ranking, results, values, source) if len(tied) > 1 else tied[0]
-        full = sorted(range(len(values)), key=lambda i: (i == winner, self._key(self._env_of(results[i], values[i], i))),
+        full = sorted(range(len(values)),
+                      key=lambda i: (i == winner, self._key(self._env_of(results[i], values[i], i))),
                       reverse=True)
         wres = None
         if winner is not None:
@@ -144,7 +146,8 @@ class ContestRunner(ProcedureRunner):
             if self.proc.settings.winner_result is not None:
                 others = [i for i in (active if ties == "reroll" else range(len(values))) if i != winner]
                 runner_up = max((results[i] for i in others),
-                                key=lambda r: self._key(self._env_of(r, values[results.index(r)], results.index(r))), default=None)
+                                key=lambda r: self._key(self._env_of(r, values[results.index(r)], results.index(r))),
+                                default=None)
                 env = self._env_of(results[winner], values[winner], winner)
                 env["runner_up"] = runner_up.result if runner_up is not None else 0
                 wres = self.evaluate(self.proc.settings.winner_result, env)

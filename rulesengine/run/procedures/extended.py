@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
@@ -38,7 +39,7 @@ class ExtendedResult(ProcedureRecord):
             "ruleset": self.ruleset,
             "procedure": self.procedure,
             "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
-            "rounds": [dict(r.to_dict(), state=s) for r, s in zip(self.rounds, self.states)],
+            "rounds": [dict(r.to_dict(), state=s) for r, s in zip(self.rounds, self.states, strict=True)],
             "outcome": self.outcome,
             "success": self.success,
             "result": len(self.rounds),
@@ -240,9 +241,10 @@ class ChainWalk:
         self.budget = Budget(runner.limits.max_states)
 
     def too_big(self) -> LimitError:
-        return self.runner.locate(LimitError(f"extended check '{self.runner.proc.name}' over {self.limit} rounds is too "
-                                          "big to work out exactly", "max_states",
-                                          hint="use fewer rounds or a smaller goal"))
+        name = self.runner.proc.name
+        return self.runner.locate(LimitError(f"extended check '{name}' over {self.limit} rounds is too "
+                                             "big to work out exactly", "max_states",
+                                             hint="use fewer rounds or a smaller goal"))
 
     def charge(self, steps: int) -> None:
         try:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...codes import E_PROCEDURE
 from ...exact_text import fraction_text
-from ...errors import RulesEngineError, RulesetError
+from ...errors import RulesetError
 from ...limits import MAX_PARTIES
 from ..results import CheckOdds, CheckResult, ProcedureRecord, jsonable
 from .base import ProcedureRunner
