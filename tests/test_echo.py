@@ -61,6 +61,11 @@ def test_printable_is_a_json_escape_so_json_output_keeps_its_strings(text):
     assert json.loads(printable(encoded)) == {"name": text}
 
 
+def _marker_rest(after: str) -> tuple[int | None, str]:
+    m = re.match(r"([\d,]+) characters cut\]… ", after)
+    return (int(m.group(1).replace(",", "")), after[m.end():]) if m else (None, "")
+
+
 @given(st.text(max_size=2000), st.integers(min_value=40, max_value=500))
 def test_clip_keeps_short_text_and_cuts_long_text_to_the_width(text, width):
     cut = clip(text, width)
@@ -68,7 +73,12 @@ def test_clip_keeps_short_text_and_cuts_long_text_to_the_width(text, width):
         assert cut == text
     else:
         assert len(cut) <= width and "characters cut" in cut
-        assert cut.startswith(text[:width // 2])
+        # some split of ``cut`` is: a start of ``text``, the marker naming how many
+        # characters were cut, an end of ``text`` (the text may itself contain a marker)
+        splits = [(cut[:i], n, t) for i in range(len(cut)) if cut.startswith(" …[", i)
+                   for n, t in [_marker_rest(cut[i + 3:])] if n is not None]
+        assert any(h and text.startswith(h) and text.endswith(t) and len(text) - len(h) - len(t) == n
+                   for h, n, t in splits)
 
 
 @given(st.text(alphabet="ab\t\x1b", min_size=1, max_size=3000), st.data())
