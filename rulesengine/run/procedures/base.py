@@ -93,6 +93,15 @@ class ProcedureRunner:
         out.update(result=res.result, outcome=res.outcome, success=res.success)
         return out
 
+    def _party_exprs(self) -> list[Expr]:
+        """The procedure's expressions that read a party's check after it resolved."""
+        return [e for _, exprs, _ in self.proc.settings.party_expressions(self.proc.check) for e in exprs]
+
+    @property
+    def _party_names(self) -> tuple[str, ...]:
+        """The names those expressions read."""
+        return tuple(sorted(set().union(*(e.names for e in self._party_exprs()))))
+
     def roll(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
              rng=None, seed=None, faces=None):
         """Roll the procedure. Contests, team and assisted checks take ``parties`` (one input
@@ -118,11 +127,14 @@ class ProcedureRunner:
         return self.runner.coerce_specs(self.proc.inputs, inputs, f"'{self.proc.name}'",
                                         "give each party's inputs as party1.name=value")
 
-    def _members(self, parties, lo: int, hi: int, runner, what: str = "parties") -> list[dict[str, Any]]:
+    def _members(self, parties, lo: int, hi: int, runner, what: str = "parties", who: str | None = None,
+                 hint: str = "give party1.name=value party2.name=value ...") -> list[dict[str, Any]]:
+        """Each party's inputs, checked by its check's runner; between ``lo`` and ``hi`` of them."""
         parties = list(parties or [])
         if not lo <= len(parties) <= hi:
-            raise InputError(f"'{self.proc.name}' needs {lo}" + (f" to {hi}" if hi != lo else "")
-                             + f" {what}, got {len(parties)}", hint="give party1.name=value party2.name=value ...")
+            who = who or f"'{self.proc.name}'"
+            raise InputError(f"{who} needs {lo}" + (f" to {hi}" if hi != lo else "")
+                             + f" {what}, got {len(parties)}", hint=hint)
         out = []
         for i, p in enumerate(parties):
             try:

@@ -97,18 +97,9 @@ class ContestRunner(ProcedureRunner):
         if inputs:
             raise InputError(f"contest '{self.proc.name}' takes inputs per party",
                              hint="give party1.name=value party2.name=value (parties=[{...}, {...}] in Python)")
-        parties = list(parties or [])
         lo, hi = self.proc.settings.min_parties, min(self.proc.settings.max_parties, MAX_PARTIES)
-        if not lo <= len(parties) <= hi:
-            raise InputError(f"contest '{self.proc.name}' needs {lo}" + (f" to {hi}" if hi != lo else "")
-                             + f" parties, got {len(parties)}", hint="give party1.skill=... party2.skill=...")
-        out = []
-        for i, p in enumerate(parties):
-            try:
-                out.append(self.runner.coerce_inputs(p))
-            except InputError as exc:
-                raise InputError(f"party {i + 1}: {exc.message}", hint=exc.hint) from None
-        return out
+        return self._members(parties, lo, hi, self.runner, who=f"contest '{self.proc.name}'",
+                             hint="give party1.skill=... party2.skill=...")
 
     def _roll(self, parties, source, inputs) -> ContestResult:
         values = self._parties(parties, inputs)
@@ -206,7 +197,7 @@ class ContestRunner(ProcedureRunner):
     def _party_dist(self, values: dict[str, Any], index: int) -> tuple[list[tuple[tuple, Any, dict, int]], int]:
         """(rank key, result, env, weight) for each resolution of one party's check."""
         outs, denom = self.runner.resolutions(values)
-        names, dice_names = self._contest_names, call_arguments(self._contest_exprs())
+        names, dice_names = self._party_names, call_arguments(self._party_exprs())
         merged: dict[tuple, list] = {}
         for res, env, w in outs:
             if res.outcome == NOT_ALLOWED:
@@ -224,15 +215,6 @@ class ContestRunner(ProcedureRunner):
             else:
                 merged[k] = [key, res.result, penv, w]
         return [tuple(v) for v in merged.values()], denom
-
-    @property
-    def _contest_names(self) -> tuple[str, ...]:
-        """The names a contest's ranking, tie-breakers and winner's result read."""
-        return tuple(sorted(set().union(*(e.names for e in self._contest_exprs()))))
-
-    def _contest_exprs(self) -> list[Expr]:
-        """A contest's ranking, tie-breakers (roll-offs included) and winner's result."""
-        return [e for _, exprs, _ in self.proc.settings.party_expressions(self.proc.check) for e in exprs]
 
     def _odds(self, parties, inputs) -> ContestOdds:
         values = self._parties(parties, inputs)

@@ -15,7 +15,6 @@ from ...dice.dist import Budget, BudgetExceeded
 from ...dice.values import Rolled
 from ...errors import InputError, LimitError
 from ...limits import MAX_EXTENDED_ROUNDS
-from ...rules.model import Expr
 from ..results import NOT_ALLOWED, CheckResult, ProcedureRecord, jsonable, probability_json
 from .base import ABSENT, ProcedureRunner, call_arguments, fingerprint, not_allowed
 
@@ -159,21 +158,12 @@ class ExtendedRunner(ProcedureRunner):
         return ExtendedResult(self.ruleset.id, self.proc.name, {**check_values, **proc_values}, tuple(rounds),
                               tuple(states), outcome, "\n".join(lines))
 
-    @property
-    def _round_names(self) -> tuple[str, ...]:
-        """The names the round rules read from a round's check."""
-        return tuple(sorted(set().union(*(e.names for e in self._round_exprs()))))
-
-    def _round_exprs(self) -> list[Expr]:
-        """The expressions evaluated after each round: the rules, succeed_when, fail_when."""
-        return [e for _, exprs, _ in self.proc.settings.party_expressions(self.proc.check) for e in exprs]
-
     def _odds(self, parties, inputs) -> ExtendedOdds:
         """Exact odds of an extended check: the Markov chain over the state, round by round.
 
         **Transitions are worked out once.** After a round the next state (or the verdict)
         depends only on the state, on what the round rules read of the check's resolution
-        (its *fingerprint*: the values of the names in the rules, ``_round_names``) and,
+        (its *fingerprint*: the values of the names in the rules, ``_party_names``) and,
         when a round rule or a round input reads ``round``, on the round number: nothing
         else in the rules' environment changes from round to round (the inputs are fixed
         and the rules roll no dice). So each state gets one *row* — the check's outcomes
@@ -231,8 +221,8 @@ class ChainWalk:
 
     def __init__(self, runner: ExtendedRunner, env: dict[str, Any], check_values: dict[str, Any], limit: int) -> None:
         self.runner, self.env, self.check_values, self.limit = runner, env, check_values, limit
-        self.names = runner._round_names
-        self.dice_names = call_arguments(runner._round_exprs())  # rolls whose dice the rules may read
+        self.names = runner._party_names
+        self.dice_names = call_arguments(runner._party_exprs())  # rolls whose dice the rules may read
         round_inputs = runner.proc.settings.round_inputs
         self.by_round_number = "round" in self.names or any("round" in e.names for e in round_inputs.values())
         self.outcomes: dict[tuple, tuple[list, int]] = {}  # round values -> merged outcomes, denominator
