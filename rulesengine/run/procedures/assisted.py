@@ -13,6 +13,7 @@ from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
 from ...codes import E_PROCEDURE
 from ...errors import InputError, LimitError, RulesetError
+from ...rules.procedures.assisted import AssistedSpec
 from ...rules.model import Expr
 from ..results import CheckResult, ProcedureRecord, jsonable, probability_json
 from .base import ProcedureRunner
@@ -84,12 +85,19 @@ class AssistedOdds(ProcedureRecord):
 
 
 class AssistedRunner(ProcedureRunner):
+
+    @property
+    def spec(self) -> AssistedSpec:
+        """This procedure's own typed spec (the model types it as any kind's)."""
+        spec = self.proc.settings
+        assert isinstance(spec, AssistedSpec)
+        return spec
     def _helper_runner(self):
-        return self.ruleset.check(self.proc.settings.helper_check).runner
+        return self.ruleset.check(self.spec.helper_check).runner
 
     def _assist_parties(self, parties, inputs):
         own = self._own_inputs(inputs)
-        st = self.proc.settings
+        st = self.spec
         parties = list(parties or [])
         if not parties:
             raise InputError(f"'{self.proc.name}' needs a leader (party1) and helpers (party2, ...)")
@@ -105,9 +113,9 @@ class AssistedRunner(ProcedureRunner):
         runner = self._helper_runner()
         given = dict(raw)
         env = {**own, **{f"leader_{k}": v for k, v in leader.items()}, **given}
-        if self.proc.settings.order == "leader_first":
+        if self.spec.order == "leader_first":
             env["leader_result"] = leader_result
-        for n, e in self.proc.settings.helper_inputs.items():
+        for n, e in self.spec.helper_inputs.items():
             given[n] = self.evaluate(e, env)
         try:
             return runner.coerce_inputs(given)
@@ -115,7 +123,7 @@ class AssistedRunner(ProcedureRunner):
             raise InputError(f"party {index + 2} (a helper): {exc.message}", hint=exc.hint) from None
 
     def _contribution(self, res, env: Mapping[str, Any], own: dict) -> tuple[tuple, bool]:
-        st = self.proc.settings
+        st = self.spec
         penv = {**self.party_env(res, env), **own}
         totals = tuple(self._whole(self.evaluate(e, penv), e, f"the total {name}")
                        for name, e in st.totals.items())
@@ -123,8 +131,8 @@ class AssistedRunner(ProcedureRunner):
         return totals, ruined
 
     def _bonus(self, totals: tuple, own: dict) -> int:
-        env = {**own, **dict(zip(self.proc.settings.totals, totals, strict=True))}
-        return self._whole(self.evaluate(self.proc.settings.bonus, env), self.proc.settings.bonus, "the bonus")
+        env = {**own, **dict(zip(self.spec.totals, totals, strict=True))}
+        return self._whole(self.evaluate(self.spec.bonus, env), self.spec.bonus, "the bonus")
 
     def _whole(self, value: Any, e: Expr, what: str) -> int:
         """A total or the bonus: summed over helpers and added to the leader's input, so a
@@ -136,12 +144,12 @@ class AssistedRunner(ProcedureRunner):
         return value
 
     def _with_bonus(self, leader: dict[str, Any], bonus: int) -> dict[str, Any]:
-        target = self.proc.settings.bonus_to
+        target = self.spec.bonus_to
         return {**leader, target: leader[target] + bonus}
 
     def _roll(self, parties, source, inputs) -> AssistedResult:
         own, leader, helpers_raw = self._assist_parties(parties, inputs)
-        st = self.proc.settings
+        st = self.spec
         runner, hrunner = self.runner, self._helper_runner()
         lines: list[str] = []
         sample = None
@@ -190,7 +198,7 @@ class AssistedRunner(ProcedureRunner):
         """(summed totals, ruined) → probability, over every helper's resolutions; each
         state combined with each helper outcome is charged to ``budget``."""
         hrunner = self._helper_runner()
-        states: dict[tuple, Fraction] = {(tuple(0 for _ in self.proc.settings.totals), False): Fraction(1)}
+        states: dict[tuple, Fraction] = {(tuple(0 for _ in self.spec.totals), False): Fraction(1)}
         for i, raw in enumerate(helpers_raw):
             values = self._helper_values(raw, own, leader, leader_result, i)
             key = tuple(sorted((k, str(v)) for k, v in values.items()))
@@ -217,7 +225,7 @@ class AssistedRunner(ProcedureRunner):
 
     def _odds(self, parties, inputs) -> AssistedOdds:
         own, leader, helpers_raw = self._assist_parties(parties, inputs)
-        st = self.proc.settings
+        st = self.spec
         runner = self.runner
         outcomes: dict[str, Fraction] = defaultdict(Fraction)
         results: dict[Any, Fraction] = defaultdict(Fraction)

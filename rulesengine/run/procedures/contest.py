@@ -18,6 +18,7 @@ from ...dice.evaluate import Context
 from ...dice.values import Rolled
 from ...errors import InputError, LimitError, Location, RulesEngineError, RulesetError
 from ...limits import MAX_PARTIES, MAX_TIE_ROUNDS
+from ...rules.procedures.contest import ContestSpec
 from ...rules.model import Expr
 from ..results import NOT_ALLOWED, CheckResult, ProcedureRecord, jsonable, probability_json
 from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed, value_of
@@ -86,9 +87,16 @@ class ContestOdds(ProcedureRecord):
 
 
 class ContestRunner(ProcedureRunner):
+
+    @property
+    def spec(self) -> ContestSpec:
+        """This procedure's own typed spec (the model types it as any kind's)."""
+        spec = self.proc.settings
+        assert isinstance(spec, ContestSpec)
+        return spec
     def _key(self, env: Mapping[str, Any]) -> tuple:
         key = []
-        for e in self.proc.settings.rank_by:
+        for e in self.spec.rank_by:
             v = self.evaluate(e, env)
             key.append(int(v) if isinstance(v, bool) else getattr(v, "total", v))
         return tuple(key)
@@ -97,7 +105,7 @@ class ContestRunner(ProcedureRunner):
         if inputs:
             raise InputError(f"contest '{self.proc.name}' takes inputs per party",
                              hint="give party1.name=value party2.name=value (parties=[{...}, {...}] in Python)")
-        lo, hi = self.proc.settings.min_parties, min(self.proc.settings.max_parties, MAX_PARTIES)
+        lo, hi = self.spec.min_parties, min(self.spec.max_parties, MAX_PARTIES)
         return self._members(parties, lo, hi, self.runner, who=f"contest '{self.proc.name}'",
                              hint="give party1.skill=... party2.skill=...")
 
@@ -109,7 +117,7 @@ class ContestRunner(ProcedureRunner):
         rounds, extra, lines = [], [], []
         for i, r in enumerate(first):
             lines.append(f"party {i + 1}: {r.outcome}, result {jsonable(r.result)}  ({r.trace.replace(chr(10), '; ')})")
-        ties = self.proc.settings.ties
+        ties = self.spec.ties
         for round_no in range(MAX_TIE_ROUNDS + 1):
             ranking = sorted(active, key=lambda i: self._key(self._env_of(results[i], values[i], i)), reverse=True)
             top_key = self._key(self._env_of(results[ranking[0]], values[ranking[0]], ranking[0]))
@@ -134,14 +142,14 @@ class ContestRunner(ProcedureRunner):
         wres = None
         if winner is not None:
             wres = results[winner].result
-            if self.proc.settings.winner_result is not None:
+            if self.spec.winner_result is not None:
                 others = [i for i in (active if ties == "reroll" else range(len(values))) if i != winner]
                 runner_up = max((results[i] for i in others),
                                 key=lambda r: self._key(self._env_of(r, values[results.index(r)], results.index(r))),
                                 default=None)
                 env = self._env_of(results[winner], values[winner], winner)
                 env["runner_up"] = runner_up.result if runner_up is not None else 0
-                wres = self.evaluate(self.proc.settings.winner_result, env)
+                wres = self.evaluate(self.spec.winner_result, env)
             lines.append(f"party {winner + 1} wins, result {jsonable(wres)}")
         else:
             lines.append("a tie")
@@ -162,7 +170,7 @@ class ContestRunner(ProcedureRunner):
         return result
 
     def _settle(self, tied, ranking, results, values, source) -> int | None:
-        ties = self.proc.settings.ties
+        ties = self.spec.ties
         if ties in ("stand", "reroll"):
             return None
         if ties == "first":
@@ -247,7 +255,7 @@ class ContestRunner(ProcedureRunner):
     def _round_of(self, group: tuple[int, ...], dists: list, memo: dict, roll_offs: dict) -> dict:
         """Distribution over (winner or None, winner result) for the parties in group,
         following the tie rule (rerolls solved as a geometric series)."""
-        ties = self.proc.settings.ties
+        ties = self.spec.ties
         if group in memo:
             return memo[group]
         out: dict = defaultdict(Fraction)
@@ -284,16 +292,16 @@ class ContestRunner(ProcedureRunner):
 
     def _winner_result(self, w: int, rows: dict, group: tuple[int, ...]) -> Any:
         row = rows[w]
-        if self.proc.settings.winner_result is None:
+        if self.spec.winner_result is None:
             return row[1]
         others = [rows[i] for i in group if i != w]
         runner_up = max(others, key=lambda r: r[0]) if others else None
         env = dict(row[2])
         env["runner_up"] = runner_up[1] if runner_up is not None else 0
-        return self.evaluate(self.proc.settings.winner_result, env)
+        return self.evaluate(self.spec.winner_result, env)
 
     def _settle_exact(self, tied: tuple[int, ...], rows: dict, solved: dict) -> dict:
-        ties = self.proc.settings.ties
+        ties = self.spec.ties
         if ties == "stand":
             return {None: Fraction(1)}
         if ties == "first":

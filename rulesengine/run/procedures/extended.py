@@ -16,6 +16,7 @@ from ...dice.values import Rolled
 from ...errors import InputError, LimitError
 from ...limits import MAX_EXTENDED_ROUNDS
 from ..results import NOT_ALLOWED, CheckResult, ProcedureRecord, jsonable, probability_json
+from ...rules.procedures.extended import ExtendedSpec
 from .base import ABSENT, ProcedureRunner, call_arguments, fingerprint, not_allowed
 
 
@@ -82,6 +83,13 @@ class ExtendedOdds(ProcedureRecord):
 
 
 class ExtendedRunner(ProcedureRunner):
+
+    @property
+    def spec(self) -> ExtendedSpec:
+        """This procedure's own typed spec (the model types it as any kind's)."""
+        spec = self.proc.settings
+        assert isinstance(spec, ExtendedSpec)
+        return spec
     def _extended_inputs(self, inputs) -> tuple[dict[str, Any], dict[str, Any]]:
         """Split the given inputs into the procedure's own and the check's."""
         given = dict(inputs or {})
@@ -98,7 +106,7 @@ class ExtendedRunner(ProcedureRunner):
         return proc_values, check_values
 
     def _max_rounds(self, env: Mapping[str, Any]) -> int:
-        e = self.proc.settings.max_rounds
+        e = self.spec.max_rounds
         n = self.evaluate(e, env)
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise InputError(f"the round limit of '{self.proc.name}' must be a whole number 1 or more, not {n!r}")
@@ -109,29 +117,29 @@ class ExtendedRunner(ProcedureRunner):
 
     def _round_values(self, base: dict[str, Any], env: Mapping[str, Any]) -> dict[str, Any]:
         values = dict(base)
-        for name, e in self.proc.settings.round_inputs.items():
+        for name, e in self.spec.round_inputs.items():
             values[name] = self.evaluate(e, env)
         return values
 
     def _advance(self, state: dict[str, Any], env: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
         local = dict(env)
         new = dict(state)
-        for when, sets in self.proc.settings.each_round:
+        for when, sets in self.spec.each_round:
             if when is None or self.truth(when, local):
                 for name, e in sets:
                     new[name] = self.evaluate(e, local)
                 break
         local.update(new)
-        if self.truth(self.proc.settings.succeed_when, local):
+        if self.truth(self.spec.succeed_when, local):
             return new, "success"
-        fail = self.proc.settings.fail_when
+        fail = self.spec.fail_when
         if fail is not None and self.truth(fail, local):
             return new, "failure"
         return new, None
 
     def _initial(self, proc_values, check_values) -> tuple[dict[str, Any], dict[str, Any], int]:
         env = {**check_values, **proc_values}
-        state = {name: self.evaluate(e, env) for name, e in self.proc.settings.state.items()}
+        state = {name: self.evaluate(e, env) for name, e in self.spec.state.items()}
         return env, state, self._max_rounds(env)
 
     def _roll(self, parties, source, inputs) -> ExtendedResult:

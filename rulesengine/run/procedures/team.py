@@ -13,6 +13,7 @@ from ...exact_text import fraction_text
 from ...errors import RulesetError
 from ...limits import MAX_PARTIES
 from ..results import CheckOdds, CheckResult, ProcedureRecord, jsonable
+from ...rules.procedures.team import TeamSpec
 from .base import ProcedureRunner
 
 
@@ -77,8 +78,15 @@ class TeamOdds(ProcedureRecord):
 
 
 class TeamRunner(ProcedureRunner):
+
+    @property
+    def spec(self) -> TeamSpec:
+        """This procedure's own typed spec (the model types it as any kind's)."""
+        spec = self.proc.settings
+        assert isinstance(spec, TeamSpec)
+        return spec
     def _choose_roller(self, members: list[dict[str, Any]], own: dict[str, Any]) -> tuple[int, dict, list[dict]]:
-        st = self.proc.settings
+        st = self.spec
         envs = [self.runner.before_roll(m).env for m in members]
         how = self.evaluate(st.roller, own)
         if how not in ("highest", "lowest", "first"):
@@ -93,7 +101,7 @@ class TeamRunner(ProcedureRunner):
         return keys.index(best), envs[keys.index(best)], envs  # the first listed among equals
 
     def _member_values(self, envs: list[dict], roller_env: dict, own: dict, res) -> tuple[dict[str, Any], ...]:
-        st = self.proc.settings
+        st = self.spec
         if not st.member_values:
             return tuple({} for _ in envs)
         rolled = {f"roller_{k}": v for k, v in roller_env.items()}
@@ -109,7 +117,7 @@ class TeamRunner(ProcedureRunner):
 
     def _roll(self, parties, source, inputs) -> TeamResult:
         own = self._own_inputs(inputs)
-        st = self.proc.settings
+        st = self.spec
         members = self._members(parties, st.min_parties, min(st.max_parties, MAX_PARTIES), self.runner,
                                 "members")
         who, roller_env, envs = self._choose_roller(members, own)
@@ -125,7 +133,7 @@ class TeamRunner(ProcedureRunner):
 
     def _odds(self, parties, inputs) -> TeamOdds:
         own = self._own_inputs(inputs)
-        st = self.proc.settings
+        st = self.spec
         members = self._members(parties, st.min_parties, min(st.max_parties, MAX_PARTIES), self.runner,
                                 "members")
         who, roller_env, envs = self._choose_roller(members, own)
