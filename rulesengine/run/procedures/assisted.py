@@ -88,10 +88,7 @@ class AssistedRunner(ProcedureRunner):
 
     @property
     def spec(self) -> AssistedSpec:
-        """This procedure's own typed spec (the model types it as any kind's)."""
-        spec = self.proc.settings
-        assert isinstance(spec, AssistedSpec)
-        return spec
+        return self.typed_spec(AssistedSpec)
     def _helper_runner(self):
         return self.ruleset.check(self.spec.helper_check).runner
 

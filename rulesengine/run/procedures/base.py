@@ -6,7 +6,7 @@ in :mod:`rulesengine.run.procedures` picks the subclass by the procedure's kind.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 from collections.abc import Mapping, Sequence
 
 from ...dice import ast
@@ -51,6 +51,9 @@ def fingerprint(value: Any) -> Any:
     return getattr(value, "total", value) if not isinstance(value, (int, str, bool)) or value is None else value
 
 
+SpecT = TypeVar("SpecT")
+
+
 class ProcedureRunner:
     """A procedure of a loaded ruleset. ``ruleset`` is the facade's ruleset (anything with
     ``id``, ``limits`` and ``check(name)`` giving an object with a ``runner``): only read."""
@@ -92,6 +95,12 @@ class ProcedureRunner:
         out.update(res.values)
         out.update(result=res.result, outcome=res.outcome, success=res.success)
         return out
+
+    def typed_spec(self, kind: type[SpecT]) -> SpecT:
+        """This procedure's spec as its kind's own type (the model types it as any kind's)."""
+        spec = self.proc.settings
+        assert isinstance(spec, kind), (self.proc.kind, kind)
+        return spec
 
     def _party_exprs(self) -> list[Expr]:
         """The procedure's expressions that read a party's check after it resolved."""

@@ -90,10 +90,7 @@ class ContestRunner(ProcedureRunner):
 
     @property
     def spec(self) -> ContestSpec:
-        """This procedure's own typed spec (the model types it as any kind's)."""
-        spec = self.proc.settings
-        assert isinstance(spec, ContestSpec)
-        return spec
+        return self.typed_spec(ContestSpec)
     def _key(self, env: Mapping[str, Any]) -> tuple:
         key = []
         for e in self.spec.rank_by:

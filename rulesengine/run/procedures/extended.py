@@ -86,10 +86,7 @@ class ExtendedRunner(ProcedureRunner):
 
     @property
     def spec(self) -> ExtendedSpec:
-        """This procedure's own typed spec (the model types it as any kind's)."""
-        spec = self.proc.settings
-        assert isinstance(spec, ExtendedSpec)
-        return spec
+        return self.typed_spec(ExtendedSpec)
     def _extended_inputs(self, inputs) -> tuple[dict[str, Any], dict[str, Any]]:
         """Split the given inputs into the procedure's own and the check's."""
         given = dict(inputs or {})

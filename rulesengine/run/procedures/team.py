@@ -81,10 +81,7 @@ class TeamRunner(ProcedureRunner):
 
     @property
     def spec(self) -> TeamSpec:
-        """This procedure's own typed spec (the model types it as any kind's)."""
-        spec = self.proc.settings
-        assert isinstance(spec, TeamSpec)
-        return spec
+        return self.typed_spec(TeamSpec)
     def _choose_roller(self, members: list[dict[str, Any]], own: dict[str, Any]) -> tuple[int, dict, list[dict]]:
         st = self.spec
         envs = [self.runner.before_roll(m).env for m in members]
