@@ -10,6 +10,7 @@ Imports are deferred to the command that needs them so that start-up stays small
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from typing import Any
@@ -390,6 +391,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .echo import TerminalWriter
 
     out, err = sys.stdout, sys.stderr
+    for stream in (out, err):  # "→" in traces must not crash a console that cannot show it
+        if isinstance(stream, io.TextIOWrapper):
+            try:
+                stream.reconfigure(errors="replace")
+            except ValueError:
+                pass
     sys.stdout, sys.stderr = TerminalWriter(out), TerminalWriter(err)
     try:
         return _main(argv)
@@ -398,11 +405,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    try:  # "→" in traces must not crash a console that cannot show it
-        sys.stdout.reconfigure(errors="replace")  # type: ignore[attr-defined]
-        sys.stderr.reconfigure(errors="replace")  # type: ignore[attr-defined]
-    except (AttributeError, ValueError):
-        pass
     parser = build_parser()
     words, protected = _protect_leading_minus(list(sys.argv[1:] if argv is None else argv))
     try:

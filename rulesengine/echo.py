@@ -78,15 +78,12 @@ class TerminalWriter(io.TextIOBase):
         super().__init__()
         self.stream = stream
 
-    def write(self, text: str) -> int:  # type: ignore[override]
+    def write(self, text: str) -> int:
         self.stream.write(printable(text))
         return len(text)
 
     def flush(self) -> None:
         self.stream.flush()
-
-    def reconfigure(self, **options: Any) -> None:
-        self.stream.reconfigure(**options)  # type: ignore[attr-defined]
 
     def writable(self) -> bool:
         return True

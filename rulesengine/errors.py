@@ -173,6 +173,7 @@ class LimitError(RulesEngineError):
     """A documented limit was hit; the message names the limit (see docs/limits.md)."""
 
     code = E_LIMIT
+    limit: str
 
     def __init__(self, message: str, limit: str, location: Location | None = None,
                  hint: str | None = None, code: str | None = None) -> None:

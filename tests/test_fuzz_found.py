@@ -153,6 +153,25 @@ def test_a_path_with_a_nul_character_is_a_load_error():
         load("rules\x00.yaml")
 
 
+def test_a_grid_row_of_the_wrong_length_is_reported_not_a_crash(tmp_path):
+    """Found (mutant cyberpunk-3d6 seed=3732): a grid row with fewer values than columns was
+    reported as E505, and then building the table's lookup function for the other checks
+    raised ValueError from zip(strict=True): an internal error instead of the diagnostic"""
+    from rulesengine.validate import validate_file
+
+    text = load("cyberpunk-3d6").model.path
+    with open(text, encoding="utf-8") as f:
+        broken = f.read().replace("very_easy: [10, 12]", "very_easy: [10]", 1)
+    assert "very_easy: [10]" in broken
+    path = tmp_path / "grid.yaml"
+    path.write_text(broken, encoding="utf-8")
+    report = validate_file(str(path))
+    assert [d.code for d in report.diagnostics if d.severity == "error"] == ["E505"]
+    with pytest.raises(RulesEngineError) as info:
+        load(str(path))
+    assert info.value.code == "E505"
+
+
 # ---- procedures --------------------------------------------------------------------------------
 
 

@@ -170,7 +170,7 @@ class Builder:
             entries = tuple((str(k), v) for k, v in spec["ladder"].items())
             return Ladder(name, desc, entries)
         if "ranges" in spec:
-            rows = []
+            rows: list[RangeRow] = []
             for i, row in enumerate(spec["ranges"]):
                 low, high = row.get("min"), row.get("max")
                 if low is not None and high is not None and low > high:
@@ -185,13 +185,13 @@ class Builder:
             columns = tuple(grid["columns"])
             if len(set(columns)) != len(columns):
                 self.error(E_DUPLICATE, f"table '{name}' repeats a column", f"{ptr}/grid/columns")
-            rows = []
+            grid_rows = []
             for label, values in grid["rows"].items():
                 if len(values) != len(columns):
                     self.error(E_BAD_TABLE, f"row '{label}' has {len(values)} values for {len(columns)} columns",
                                f"{ptr}/grid/rows/{escape_pointer(label)}")
-                rows.append((str(label), tuple(values)))
-            return Grid(name, desc, columns, tuple(rows))
+                grid_rows.append((str(label), tuple(values)))
+            return Grid(name, desc, columns, tuple(grid_rows))
         tiers = []
         seen = set()
         for i, t in enumerate(spec["tiers"]):
@@ -216,10 +216,10 @@ class Builder:
                            if value.is_integer() else None)
         if low is not None and high is not None and low > high:
             self.error(E_BAD_DEFAULT, f"input '{name}': min {low} is above max {high}", f"{ptr}/min")
-        labels = spec.get("labels")
-        column = None
-        if isinstance(labels, dict):
-            labels, column = labels.get("table"), labels.get("column")
+        labels_spec = spec.get("labels")
+        labels, column = labels_spec, None
+        if isinstance(labels_spec, dict):
+            labels, column = labels_spec.get("table"), labels_spec.get("column")
         if labels is not None:
             table = self.tables.get(labels)
             if table is None:

@@ -25,8 +25,8 @@ def faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = Non
         if held:
             carries[let.name] = held
     held = set()
-    for e in [check.result] + [o.result for o in check.outcomes]:
-        held |= _carried(e, carries)
+    for result in [check.result] + [o.result for o in check.outcomes]:
+        held |= _carried(result, carries)
     if held:
         carries["result"] = held
     for alias, name in (aliases or {}).items():

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..codes import E_BAD_VALUE, E_MISSING_KEY, E_SCHEMA, E_UNKNOWN_KEY
 from ..errors import Diagnostic
@@ -26,6 +26,9 @@ from ..dice.parser import closest
 from ..shipped import ruleset_schema_file
 from .document import Document, to_pointer
 from .structure import certainly_valid
+
+if TYPE_CHECKING:  # jsonschema itself is imported only when a document may have errors
+    from jsonschema.exceptions import ValidationError
 
 
 def schema_path() -> Path:
@@ -132,18 +135,19 @@ def _bad_name(doc: Document, path: list, key: Any) -> Diagnostic:
                       "use lower case letters, digits and _ (snake_case), starting with a letter")
 
 
-def _most_relevant(error):
+def _most_relevant(error: ValidationError) -> ValidationError:
     """For a oneOf/anyOf failure, the error of the branch the value was most likely meant
     for: the branch whose own keys the value uses, else jsonschema's best match."""
     while error.validator in ("oneOf", "anyOf") and error.context:
         inst = error.instance
-        branches: dict[int, list] = {}
+        branches: dict[str | int, list[ValidationError]] = {}
         for sub in error.context:
             branches.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
         chosen = None
         if isinstance(inst, dict):
             for idx, subs in sorted(branches.items()):
-                branch = error.validator_value[idx] if isinstance(idx, int) else {}
+                options = error.validator_value
+                branch = options[idx] if isinstance(idx, int) and isinstance(options, list) else {}
                 props = branch.get("properties", {}) if isinstance(branch, dict) else {}
                 if props and any(k in props for k in inst) and branch.get("type") == "object":
                     # Prefer a branch whose required keys are present.

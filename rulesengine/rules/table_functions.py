@@ -62,7 +62,9 @@ def _table_function(name: str, table) -> tuple[Callable[..., Any], int, int | No
         return ranges, 1, 1
     if isinstance(table, Grid):
         columns = list(table.columns)
-        grid = {label: dict(zip(columns, values, strict=True)) for label, values in table.rows}
+        # A row of the wrong length is the builder's E505; not strict here, so that the
+        # lookup can still be made and the file's other mistakes found in the same run.
+        grid = {label: dict(zip(columns, values, strict=False)) for label, values in table.rows}
 
         def lookup(row: Any, column: Any) -> int:
             r, c = _label(row, f"{name}()"), _label(column, f"{name}()")

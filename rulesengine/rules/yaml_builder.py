@@ -88,10 +88,11 @@ class EventBuilder:
             self.documents += 1
             self.document_mark = event.start_mark
             if self.documents > 1:
+                where = self.src.mark_loc(event.start_mark, self.token_length(event.start_mark))
                 raise LoadError(
                     f"the file holds more than one YAML document (a new one starts on line "
-                    f"{event.start_mark.line + 1})",
-                    self.src.mark_loc(event.start_mark, self.token_length(event.start_mark)),
+                    f"{where.line})",
+                    where,
                     hint="a ruleset file holds exactly one document: remove the extra '---' "
                          "(or '...') line, or split the file in two",
                     code=E_MULTIPLE_DOCUMENTS)
@@ -296,7 +297,8 @@ class EventBuilder:
                 while index < len(text) and text[index] not in LINE_BREAK_CHARS:
                     index += 1
             elif ch == "&":  # anchor names are [0-9A-Za-z_-] (both scanners agree)
-                index = _ANCHOR.match(text, index + 1).end()
+                anchor = _ANCHOR.match(text, index + 1)
+                index = anchor.end() if anchor else index + 1
             elif ch == "!":  # a tag ends at a blank, or at ',' inside flow collections
                 while index < len(text) and not text[index].isspace() and text[index] != ",":
                     index += 1

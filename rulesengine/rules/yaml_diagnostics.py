@@ -101,7 +101,7 @@ _SYNTAX_HINTS = (
 def syntax_error(src: SourceText, exc: yaml.YAMLError) -> LoadError:
     """Turn a PyYAML/libyaml error into E301 (or E308 when a tab is the real culprit)."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    problem = one_line(getattr(exc, "problem", None) or exc)
+    problem = one_line(getattr(exc, "problem", None) or str(exc))
     context = getattr(exc, "context", None)
     context_mark = getattr(exc, "context_mark", None)
     if "end of stream" in problem and context_mark is not None:

@@ -108,12 +108,16 @@ class Document:
     data: Any
     _source: SourceText = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     # pointer -> (line0, col0, length) of the value node / of the mapping key
-    _values: dict = field(repr=False, compare=False, default_factory=dict)
-    _keys: dict = field(repr=False, compare=False, default_factory=dict)
+    _values: dict[str, tuple[int, int, int]] = field(repr=False, compare=False, default_factory=dict)
+    _keys: dict[str, tuple[int, int, int]] = field(repr=False, compare=False, default_factory=dict)
     # pointers whose value is an alias (their descendants report the alias' position)
     _aliases: frozenset = field(repr=False, compare=False, default_factory=frozenset)
     # pointer -> (style, content start index, end index, raw scalar text) for scalar values
     _scalars: dict = field(repr=False, compare=False, default_factory=dict)
+
+    def pointers(self) -> Iterator[str]:
+        """The JSON pointer of every node that has a position of its own, in file order."""
+        return iter(self._values)
 
     def location(self, pointer: str, *, key: bool = False) -> Location:
         """Where the node at ``pointer`` is (its mapping key if ``key=True``).

@@ -14,24 +14,25 @@ import functools
 import itertools
 import math
 import random
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 from collections.abc import Iterable, Mapping
 
 from ..dice.dist import Budget, BudgetExceeded, Dist
-from ..codes import E_FACES
 from ..dice.evaluate import Context
 from ..dice.pool import PoolRoll, roll_dice_pool
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
 from ..dice.trace import format_value, trace
 from ..dice.values import DicePool, Rolled
-from ..codes import E_NO_OUTCOME, E_NOT_A_CONDITION
+from ..codes import E_FACES, E_NO_OUTCOME, E_NOT_A_CONDITION
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
 from ..limits import DEFAULT_LIMITS, Limits
-from ..rules.model import Check, Expr, Input, RulesetModel
+from ..rules.model import Check, Choose, Expr, Input, RulesetModel
 from .exact import ExactRolls, single_dice
 from .inputs import InputChecker, describe_input
 from .results import NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, value_order
 from .tally import OddsTally
+
+AnyError = TypeVar("AnyError", bound=RulesEngineError)
 
 __all__ = ["NOT_ALLOWED", "CheckOdds", "CheckResult", "CheckRunner", "Choice", "PreRoll", "RandomSource",
            "Resolution", "Sample", "describe_input"]
@@ -91,7 +92,7 @@ class CheckRunner:
         except RulesEngineError as exc:
             raise self.relocate(exc, e) from None
 
-    def relocate(self, exc: RulesEngineError, e: Expr) -> RulesEngineError:
+    def relocate(self, exc: AnyError, e: Expr) -> AnyError:
         """Point an error inside a ruleset expression at the file, not the expression."""
         if self.doc is not None and exc.location.path is None:
             col = exc.location.column
@@ -156,7 +157,7 @@ class CheckRunner:
         choices: tuple[Choice, ...] = ()
         chosen = None
         if self.check.choose is not None:
-            choices, chosen = self._choose(env, player_choice, budget)
+            choices, chosen = self._choose(self.check.choose, env, player_choice, budget)
             env.update(chosen.values)
         result = self.evaluate(self.check.result, env) if self.check.result is not None else None
         env["result"] = result
@@ -183,8 +184,8 @@ class CheckRunner:
             return None
         return self.functions[self.check.tiers][0](result) or None  # below every tier: none
 
-    def _choose(self, env: dict[str, Any], player_choice: Iterable[int] | None, budget: Budget | None = None):
-        spec = self.check.choose
+    def _choose(self, spec: Choose, env: dict[str, Any], player_choice: Iterable[int] | None,
+                budget: Budget | None = None) -> tuple[tuple[Choice, ...], Choice]:
         rolled = env[spec.source]
         faces = rolled.faces if isinstance(rolled, Rolled) else (rolled,)
         k = min(spec.pick, len(faces))
@@ -193,7 +194,7 @@ class CheckRunner:
             raise self.relocate(LimitError(
                 f"choosing {k} of {len(faces)} dice can be done {ways:,} ways, too many to compare",
                 "max_choices", Location(column=1, source_line=spec.source), "roll fewer dice"),
-                self.check.choose.values[0][1])
+                spec.values[0][1])
         if budget is not None:
             try:
                 budget.spend(ways)

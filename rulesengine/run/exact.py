@@ -78,7 +78,7 @@ class ExactRolls:
         ctx = Context(e.text, env, self.limits, budget=budget)
         counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)
         side_dist = None
-        if node.die is None:
+        if node.die is None and node.sides is not None:
             side_dist = compile_expression(node.sides, domain, self.limits, e.text, self.functions)(ctx)
         spec = PoolSpec.of(node) if node.die is not None else None
         return dice_term_dist(ctx, node, spec, counts, side_dist,

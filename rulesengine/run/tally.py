@@ -6,7 +6,7 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
-from ..rules.model import Check, RulesetModel
+from ..rules.model import Check, RulesetModel, Tiers
 from .results import NOT_ALLOWED, CheckOdds, Resolution, jsonable, value_order
 
 
@@ -47,8 +47,9 @@ class OddsTally:
                     if n != NOT_ALLOWED or n in self.outcomes}
         success_of = {n: check.outcome_success(n) for n in outcomes}
         tier_order = []
-        if check.tiers is not None:
-            tier_order = [t.label for t in model.tables[check.tiers].tiers]
+        tiers = model.tables[check.tiers] if check.tiers is not None else None
+        if isinstance(tiers, Tiers):
+            tier_order = [t.label for t in tiers.tiers]
         return CheckOdds(
             ruleset=model.id, check=check.name, inputs=inputs, outcomes=outcomes,
             outcome_success=success_of, success=frac(self.success),

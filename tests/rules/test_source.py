@@ -30,7 +30,7 @@ if getattr(yaml, "CSafeLoader", None) is not None:
 @pytest.fixture(params=LOADERS)
 def loader(request, monkeypatch):
     """Run a test against both parsers: their events and marks must agree."""
-    monkeypatch.setattr(source, "_LOADER", request.param)
+    monkeypatch.setattr(source, "YAML_LOADER", request.param)
     return request.param
 
 
@@ -698,9 +698,9 @@ YAML_ALPHABET = st.sampled_from(list("ab1 :-[]{},'\"&*!|>#?\n\t~.") + ["  ", "\n
 @given(st.lists(YAML_ALPHABET, max_size=40).map("".join))
 def test_yaml_like_text_raises_only_load_error(text):
     """Text built from YAML punctuation reaches far more parser paths than random text."""
-    default = source._LOADER
+    default = source.YAML_LOADER
     for parser in [p.values[0] for p in LOADERS]:
-        source._LOADER = parser
+        source.YAML_LOADER = parser
         try:
             doc = load_text(text)
         except LoadError as err:
@@ -708,9 +708,9 @@ def test_yaml_like_text_raises_only_load_error(text):
             assert err.location.line is None or err.location.line >= 1
         else:
             # Every recorded position must be a real place in the text.
-            for pointer in doc._values:
+            for pointer in doc.pointers():
                 loc = doc.location(pointer)
                 assert 1 <= loc.line and 1 <= loc.column
                 doc.scalar_column(pointer, 3)
         finally:
-            source._LOADER = default
+            source.YAML_LOADER = default
