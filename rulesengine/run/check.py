@@ -32,6 +32,14 @@ from .inputs import InputChecker, describe_input
 from .results import NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, value_order
 from .tally import OddsTally
 
+class Remembered(NamedTuple):
+    """The sizes of a runner's memo: sets of inputs, and resolutions (most for one set, in all)."""
+
+    inputs: int
+    most_resolved_per_inputs: int
+    resolved: int
+
+
 AnyError = TypeVar("AnyError", bound=RulesEngineError)
 
 __all__ = ["NOT_ALLOWED", "CheckOdds", "CheckResult", "CheckRunner", "Choice", "PreRoll", "RandomSource",
@@ -262,6 +270,12 @@ class CheckRunner:
                 self._resolved_in_all = 0
             self._prepared[key] = entry
         return dict(entry[0]), entry[1]
+
+    def remembered(self) -> Remembered:
+        """How much this runner remembers now (see :meth:`prepare`): a long-lived front end
+        or service can watch it, and the bounds above are tested through it."""
+        sizes = [len(pre.resolved) for _values, pre in self._prepared.values()]
+        return Remembered(len(sizes), max(sizes, default=0), sum(sizes))
 
     def sample(self, values: dict[str, Any], source, pre: PreRoll | None = None) -> Sample:
         """Roll the check's dice (unless a gate decides first); nothing is resolved yet.
