@@ -78,11 +78,11 @@ def _truncated(expr: dice.Expression, pools) -> bool:
 
     specs = {}
     for node in ast.walk(expr.tree):
-        if isinstance(node, ast.Dice):
+        if isinstance(node, ast.Dice) and node.die is not None:  # d(expr): no fixed die, not read here
             specs[id(node)] = PoolSpec.of(node)
     for key, pool in pools.items():
-        spec = specs[key]
-        if spec.explode is None:
+        spec = specs.get(key)
+        if spec is None or spec.explode is None:
             continue
         for d in pool.dice:
             if d.parts:  # compounded: cut if its last face would have exploded again

@@ -25,7 +25,7 @@ from .dist import Budget, Dist
 from ..errors import DiceEvalError, InputError, LimitError, Location
 from ..exact_text import fraction_text
 from ..codes import E_FACES
-from .evaluate import Context, Exact, Sampling, compile_expression
+from .evaluate import Compiled, Context, Exact, Sampling, compile_expression
 from . import ast
 from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
@@ -105,10 +105,14 @@ class Odds:
         return self.distribution.get(value, Fraction(0))
 
     def at_least(self, value: int) -> Fraction:
-        return sum((p for v, p in self.distribution.items() if v >= value), Fraction(0))
+        """The chance of a number ``value`` or more (text values are never counted)."""
+        return sum((p for v, p in self.distribution.items() if not isinstance(v, str) and v >= value),
+                   Fraction(0))
 
     def at_most(self, value: int) -> Fraction:
-        return sum((p for v, p in self.distribution.items() if v <= value), Fraction(0))
+        """The chance of a number ``value`` or less (text values are never counted)."""
+        return sum((p for v, p in self.distribution.items() if not isinstance(v, str) and v <= value),
+                   Fraction(0))
 
     @property
     def is_boolean(self) -> bool:
@@ -165,12 +169,12 @@ def _env_order(item: tuple[str, Any]) -> str:
     return item[0]
 
 
-def _check_env(env: Mapping[str, Any] | None, limits: Limits) -> dict[str, Value]:
+def _check_env(env: Mapping[str, Any] | None, limits: Limits) -> dict[str, Value | DicePool | Rolled]:
     if env is None:
         return {}
     if not isinstance(env, Mapping):
         raise InputError("env must be a mapping of names to numbers or true/false")
-    out = {}
+    out: dict[str, Value | DicePool | Rolled] = {}
     for key, value in env.items():
         if not isinstance(key, str):
             raise InputError(f"name {key!r} must be text")
@@ -197,8 +201,8 @@ class Expression:
         self.text = text
         self.limits = limits
         self.tree: ast.Node = parse_tree(text, limits)
-        self._sampler = None
-        self._exact = None
+        self._sampler: Compiled | None = None
+        self._exact: Compiled | None = None
         self._exact_domain: Exact | None = None
 
     def __repr__(self) -> str:

@@ -40,7 +40,9 @@ from .sources import DiceCounter, DiceLimitReached, DiceSource, FacesError
 
 @dataclass(slots=True)
 class Context:
-    """The state of one evaluation."""
+    """The state of one evaluation. A sampling run always has a ``source`` and a ``counter``,
+    an exact run a ``budget``; the sampling hot path reads them without a check (hence the
+    two ``type: ignore[arg-type]`` there: a narrowing would cost a call per dice term)."""
 
     text: str
     env: Mapping[str, Any]
@@ -155,9 +157,9 @@ class Sampling:
         dynamic_count = not isinstance(node.count, ast.Num)
         made: dict[int, tuple[PoolSpec, str]] = {}  # d(expr): the rules for each size seen
 
-        if spec is not None and spec.plain and not dynamic_count:
+        if spec is not None and spec.plain and isinstance(node.count, ast.Num):
             # `3d6`, `1d20`: nothing to decide when rolling (count, die and rules are fixed).
-            fixed_n, die = node.count.value, spec.die  # type: ignore[union-attr]
+            fixed_n, die = node.count.value, spec.die
 
             def run_plain(ctx: Context) -> int:
                 if fixed_n > ctx.limits.max_dice:
@@ -379,7 +381,7 @@ def dynamic_spec(ctx: Context, node: ast.Dice, sides: Any) -> PoolSpec:
                          f"dice may have at most {ctx.limits.max_sides:,} sides")
     die = ast.Die(sides=sides, text=f"d{sides}")
     check_modifiers(die, node.modifiers, ctx.text)
-    return PoolSpec.of(node)._replace(die=die)
+    return PoolSpec.of(node, die)
 
 
 def _dice_text(node: ast.Dice, die: ast.Die | None = None) -> str:
@@ -491,9 +493,8 @@ class _Compiler:
         build = self.build
         if n.name == "if" and not _has_dice(n.args[1]) and not _has_dice(n.args[2]):
             return self.domain.lazy_if(build(n.args[0]), build(n.args[1]), build(n.args[2]), n)
-        if n.name in ("floor", "ceil", "round") and isinstance(_unwrap(n.args[0]), ast.Binary) \
-                and _unwrap(n.args[0]).op == "/":
-            div = _unwrap(n.args[0])
+        div = _unwrap(n.args[0]) if n.name in ("floor", "ceil", "round") else None
+        if isinstance(div, ast.Binary) and div.op == "/":
             return self.domain.lift(division(n.name), [build(div.left), build(div.right)], div)
         return self.domain.lift(fn, [build(a) for a in n.args], n)
 

@@ -179,6 +179,11 @@ class _Builder:
     def neg_face(self, c):
         return -self._int(c[1])
 
+    def _required_condition(self, token) -> tuple[str, ast.Cond]:
+        mark, cond = self._condition(token, required=True)
+        assert cond is not None, "a required condition is never missing: _condition raised"
+        return mark, cond
+
     def _condition(self, token, required: bool) -> tuple[str, ast.Cond | None]:
         """Split a modifier token (``!>=5``, ``r1``, ``cs==6``) into its mark and condition,
         enforcing the rule of docs/dice-language.md: the condition follows the mark with
@@ -237,11 +242,11 @@ class _Builder:
         return ast.Explode(kind, cond, _span(c[0]))
 
     def reroll(self, c):
-        mark, cond = self._condition(c[0], required=True)
+        mark, cond = self._required_condition(c[0])
         return ast.Reroll(mark == "ro", cond, _span(c[0]))
 
     def count_mod(self, c):
-        mark, cond = self._condition(c[0], required=True)
+        mark, cond = self._required_condition(c[0])
         return ast.CountDice(mark == "cf", cond, _span(c[0]))
 
     def clamp(self, c):
@@ -467,7 +472,7 @@ def _parse_cached(text: str, limits: Limits) -> ast.Node:
             builder.text, builder.limits = text, limits
             tree = parser.parse(text)
     except lark.exceptions.UnexpectedCharacters as exc:
-        raise bad_character(text, exc.pos_in_stream) from None
+        raise bad_character(text, exc.pos_in_stream or 0) from None
     except lark.exceptions.UnexpectedToken as exc:
         raise unexpected_token(text, exc) from None
     except lark.exceptions.UnexpectedEOF:  # pragma: no cover - LALR reports tokens

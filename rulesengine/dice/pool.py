@@ -24,7 +24,7 @@ distribution of the term's value. Tests check the two against each other by feed
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import ast
 from .sources import DiceCounter, DiceSource
@@ -48,9 +48,19 @@ class PoolSpec(NamedTuple):
     failures: tuple[ast.Cond, ...] = ()
 
     @staticmethod
-    def of(node: ast.Dice) -> PoolSpec:
-        rerolls, once, explode, cond = [], False, None, None
-        lows, highs, keeps, succ, fail = [], [], [], [], []
+    def of(node: ast.Dice, die: ast.Die | None = None) -> PoolSpec:
+        """The rules of ``node``, on its own die, or on ``die`` (the size a ``d(expr)``
+        term took this time)."""
+        die = die or node.die
+        if die is None:
+            raise ValueError("d(expr) has no die of its own: pass the die it rolled")
+        rerolls: list[ast.Cond] = []
+        once, explode, cond = False, None, None
+        lows: list[int] = []
+        highs: list[int] = []
+        keeps: list[tuple[str, int]] = []
+        succ: list[ast.Cond] = []
+        fail: list[ast.Cond] = []
         for m in node.modifiers:
             if isinstance(m, ast.Reroll):
                 rerolls.append(m.cond)
@@ -64,7 +74,7 @@ class PoolSpec(NamedTuple):
             elif isinstance(m, ast.CountDice):
                 (fail if m.failures else succ).append(m.cond)
         return PoolSpec(
-            die=node.die,
+            die=die,
             rerolls=tuple(rerolls),
             reroll_once=once,
             explode=explode,
@@ -153,7 +163,7 @@ class DieRoll(NamedTuple):
     failure: bool = False
 
     def to_dict(self) -> dict:
-        d = {"face": self.face, "value": self.value, "kept": self.kept}
+        d: dict[str, Any] = {"face": self.face, "value": self.value, "kept": self.kept}
         for key in ("rerolled", "parts"):
             if getattr(self, key):
                 d[key] = list(getattr(self, key))

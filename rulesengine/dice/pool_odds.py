@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from typing import Any
 
 from .dist import Budget, Dist, step_cost, sum_of
 from .pool import PoolSpec
@@ -66,6 +67,10 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
 
     compound = spec.explode == "compound"
     penalty = 1 if spec.explode == "penetrate" else 0
+    # A path's state: a running sum (compound), a total, or a tuple of values.
+    start: Callable[[int], Any]
+    extend: Callable[[Any, int], Any]
+    finish: Callable[[Any], Any] | None
     if compound:
         start = lambda f: f  # noqa: E731 - the running sum of faces
         extend = lambda s, f: s + f  # noqa: E731

@@ -52,21 +52,22 @@ class RandomSource:
 
     def draw(self, die: ast.Die) -> int:
         if die.custom is None:
+            # A Die has sides exactly when it has no custom faces; no check on the hot path.
             return 1 + _randbelow(self.rng, die.sides)  # type: ignore[arg-type]
         return die.custom[_randbelow(self.rng, len(die.custom))]
 
     def draw_many(self, die: ast.Die, n: int) -> list[int]:
         """n draws, the same as n calls of ``draw`` (the same bits in the same order),
         without a function call per die: pools of plain dice are the commonest roll."""
-        if die.custom is not None:
-            return [self.draw(die) for _ in range(n)]
         sides = die.sides
-        k = sides.bit_length()  # type: ignore[union-attr]
+        if die.custom is not None or sides is None:
+            return [self.draw(die) for _ in range(n)]
+        k = sides.bit_length()
         bits = self.rng.getrandbits
         faces = []
         for _ in range(n):
             r = bits(k)
-            while r >= sides:  # type: ignore[operator]
+            while r >= sides:
                 r = bits(k)
             faces.append(r + 1)
         return faces
@@ -114,7 +115,7 @@ class FacesSource:
         face = self.faces[self.used]
         self.used += 1
         ok = isinstance(face, int) and not isinstance(face, bool) and (
-            1 <= face <= die.sides if die.custom is None else face in die.custom)
+            face in die.custom if die.custom is not None else 1 <= face <= (die.sides or 0))
         if not ok:
             raise FacesError(f"face {face!r} (number {self.used} given) cannot come up on a {die.text}",
                              f"a {die.text} shows {_face_range(die)}")

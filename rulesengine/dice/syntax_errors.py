@@ -131,8 +131,8 @@ def unexpected_token(text: str, exc) -> DiceSyntaxError:
     value = str(tok)
     # Letters right after a dice term (no space) are a modifier the language lacks.
     if "KEEP" in expected and value[:1].isalpha() and start > 0 and not text[start - 1].isspace():
-        word = re.match(r"[A-Za-z]+", value)
-        word = word.group(0) if word else value
+        letters = re.match(r"[A-Za-z]+", value)
+        word = letters.group(0) if letters else value
         close = closest(word, MODIFIER_NAMES)
         hint = f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES)
         return DiceSyntaxError(f"unknown modifier '{word}'", locate(text, start, start + len(word)),

@@ -274,7 +274,7 @@ class CheckRunner:
     def remembered(self) -> Remembered:
         """How much this runner remembers now (see :meth:`prepare`): a long-lived front end
         or service can watch it, and the bounds above are tested through it."""
-        sizes = [len(pre.resolved) for _values, pre in self._prepared.values()]
+        sizes = [len(pre.resolved or ()) for _values, pre in self._prepared.values()]
         return Remembered(len(sizes), max(sizes, default=0), sum(sizes))
 
     def sample(self, values: dict[str, Any], source, pre: PreRoll | None = None) -> Sample:
