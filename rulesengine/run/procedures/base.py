@@ -7,19 +7,14 @@ in :mod:`rulesengine.run.procedures` picks the subclass by the procedure's kind.
 from __future__ import annotations
 
 from typing import Any, TypeVar
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ...dice import ast
-from ...dice.evaluate import Context
+from ...dice.values import Rolled
 from ...dice.sources import FacesSource, dice_source
 from ...errors import InputError, RulesEngineError
 from ...rules.model import Expr, Procedure
 from ..results import CheckResult, Resolution
-
-
-def value_of(e: Expr, ctx: Context) -> Any:
-    v = e.run(ctx)
-    return getattr(v, "total", v)
 
 
 def not_allowed(index: int | None, reason: str, round_no: int | None = None) -> InputError:
@@ -47,8 +42,18 @@ def call_arguments(exprs: Sequence[Expr]) -> frozenset[str]:
     return frozenset(out)
 
 
-def fingerprint(value: Any) -> Any:
-    return getattr(value, "total", value) if not isinstance(value, (int, str, bool)) or value is None else value
+def fingerprint(env: Mapping[str, Any], names: Iterable[str], dice_names: frozenset[str]) -> tuple:
+    """What expressions reading ``names`` can see of ``env``: a roll's dice where it is passed
+    to a function (``dice_names``, see :func:`call_arguments`), else its total; ABSENT for a
+    name ``env`` lacks. Outcomes with equal fingerprints are the same to those expressions,
+    so they are merged before any joint is taken."""
+    return tuple(ABSENT if n not in env else _seen(env[n], n in dice_names) for n in names)
+
+
+def _seen(value: Any, whole: bool) -> Any:
+    if isinstance(value, (int, str, bool)) or value is None or (whole and isinstance(value, Rolled)):
+        return value
+    return getattr(value, "total", value)
 
 
 SpecT = TypeVar("SpecT")

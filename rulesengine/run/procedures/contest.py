@@ -8,20 +8,28 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-from collections.abc import Mapping
+from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
 
 from ...codes import E_PROCEDURE
 from ...exact_text import fraction_text
-from ...dice.dist import Budget, BudgetExceeded
-from ...dice.evaluate import Context
-from ...dice.values import Rolled
-from ...errors import InputError, LimitError, Location, RulesEngineError, RulesetError
+from ...dice.dist import Budget, BudgetExceeded, Dist, combine, mixture
+from ...dice.sources import DiceCounter
+from ...errors import InputError, LimitError, Location, RulesetError
 from ...limits import MAX_PARTIES, MAX_TIE_ROUNDS
 from ...rules.procedures.contest import ContestSpec
 from ...rules.model import Expr
 from ..results import NOT_ALLOWED, CheckResult, ProcedureRecord, jsonable, probability_json
-from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed, value_of
+from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed
+
+
+class Row(NamedTuple):
+    """One way a party's check can end, as the contest reads it."""
+
+    key: tuple  # the rank_by values
+    result: Any
+    env: dict[str, Any]  # every name of the party's check
+    weight: int  # over the party's denominator
 
 
 @dataclass(frozen=True)
@@ -168,29 +176,21 @@ class ContestRunner(ProcedureRunner):
 
     def _settle(self, tied, ranking, results, values, source) -> int | None:
         ties = self.spec.ties
-        if ties in ("stand", "reroll"):
-            return None
-        if ties == "first":
-            return min(tied)
-        if ties == "last":
-            return max(tied)
-        for kind, e in ties:
-            if kind == "higher":
+        if isinstance(ties, str):  # "stand" or "reroll" (settled by rolling again): no winner
+            return {"first": min(tied), "last": max(tied)}.get(ties)
+        for breaker in ties:
+            e = breaker.expr
+            if breaker.how == "higher":
                 scores = {i: self.evaluate(e, self._env_of(results[i], values[i], i)) for i in tied}
                 best = max(scores.values())
                 tied = [i for i in tied if scores[i] == best]
             else:
-                from ...dice.sources import DiceCounter
-
                 for _ in range(MAX_TIE_ROUNDS):
                     scores = {}
                     for i in tied:
-                        ctx = Context(e.text, self._env_of(results[i], values[i], i), self.limits,
-                                      source=source, counter=DiceCounter(self.limits))
-                        try:
-                            scores[i] = value_of(e, ctx)
-                        except RulesEngineError as exc:
-                            raise self.locate(exc, e) from None
+                        rolled = self.evaluate(e, self._env_of(results[i], values[i], i),
+                                               source=source, counter=DiceCounter(self.limits))
+                        scores[i] = getattr(rolled, "total", rolled)
                     best = max(scores.values())
                     tied = [i for i in tied if scores[i] == best]
                     if len(tied) == 1:
@@ -199,11 +199,11 @@ class ContestRunner(ProcedureRunner):
                 return tied[0]
         return None
 
-    def _party_dist(self, values: dict[str, Any], index: int) -> tuple[list[tuple[tuple, Any, dict, int]], int]:
+    def _party_dist(self, values: dict[str, Any], index: int) -> tuple[list[Row], int]:
         """(rank key, result, env, weight) for each resolution of one party's check."""
         outs, denom = self.runner.resolutions(values)
         names, dice_names = self._party_names, call_arguments(self._party_exprs())
-        merged: dict[tuple, list] = {}
+        merged: dict[tuple, Row] = {}
         for res, env, w in outs:
             if res.outcome == NOT_ALLOWED:
                 raise not_allowed(index, res.reason)
@@ -212,14 +212,12 @@ class ContestRunner(ProcedureRunner):
             key = self._key(penv)
             # Merge only outcomes that agree on everything the contest reads: a roll's total,
             # or its dice too when its name is passed to a function (``count(roll, 6)``).
-            k = (key, jsonable(res.result)) + tuple(
-                penv.get(n) if n in dice_names and isinstance(penv.get(n), Rolled) else fingerprint(penv.get(n))
-                for n in names)
+            k = (key, jsonable(res.result)) + fingerprint(penv, names, dice_names)
             if k in merged:
-                merged[k][3] += w
+                merged[k] = merged[k]._replace(weight=merged[k].weight + w)
             else:
-                merged[k] = [key, res.result, penv, w]
-        return [tuple(v) for v in merged.values()], denom
+                merged[k] = Row(key, res.result, penv, w)
+        return list(merged.values()), denom
 
     def _odds(self, parties, inputs) -> ContestOdds:
         values = self._parties(parties, inputs)
@@ -234,147 +232,140 @@ class ContestRunner(ProcedureRunner):
             Budget(self.limits.max_states).spend(size * 2 * (n + 4))
         except BudgetExceeded:
             raise self.locate(LimitError(f"contest '{self.proc.name}' with {n} parties is too big to work out "
-                                      "exactly", "max_states", hint="use fewer parties")) from None
-        final = self._round_of(tuple(range(n)), dists, {}, {})
+                                         "exactly", "max_states", hint="use fewer parties")) from None
+        rows = [d for d, _ in dists]
+        # Each party's outcomes as a Dist over its row numbers: line-ups are their joint.
+        picks = [Dist({j: row.weight for j, row in enumerate(d)}, denom) for d, denom in dists]
+        final = self._round_of(tuple(range(n)), rows, picks, {}, {})
         wins = [Fraction(0)] * n
         tie = Fraction(0)
         wres: dict[Any, Fraction] = defaultdict(Fraction)
-        for (w, r), p in final.items():
+        for (w, r), p in final.probabilities().items():
             if w is None:
                 tie += p
             else:
                 wins[w] += p
                 wres[jsonable(r)] += p
-        truncated = 1 - sum(wins) - tie
         return ContestOdds(self.ruleset.id, self.proc.name, tuple(values), tuple(wins), tie,
-                           dict(sorted(wres.items(), key=lambda kv: (str(type(kv[0])), kv[0]))), truncated)
+                           dict(sorted(wres.items(), key=lambda kv: (str(type(kv[0])), kv[0]))), final.truncated)
 
-    def _round_of(self, group: tuple[int, ...], dists: list, memo: dict, roll_offs: dict) -> dict:
-        """Distribution over (winner or None, winner result) for the parties in group,
-        following the tie rule (rerolls solved as a geometric series)."""
-        ties = self.spec.ties
+    def _round_of(self, group: tuple[int, ...], rows: list[list[Row]], picks: list[Dist],
+                  memo: dict[tuple[int, ...], Dist], roll_offs: dict) -> Dist:
+        """The distribution of (winner or None, winner's result) for the parties in
+        ``group``, following the tie rule. A reroll of the whole group is a geometric
+        series: its sum is the other line-ups' weights over the denominator less the
+        looping weight, exactly."""
         if group in memo:
             return memo[group]
-        out: dict = defaultdict(Fraction)
-        self_loop = Fraction(0)
-        combos = [((), Fraction(1))]
-        for i in group:
-            d, denom = dists[i]
-            combos = [(c + (row,), p * Fraction(row[3], denom)) for c, p in combos for row in d]
-        for combo, p in combos:
-            keys = [row[0] for row in combo]
-            top = max(keys)
-            tied = tuple(group[j] for j, k in enumerate(keys) if k == top)
-            rows = {group[j]: row for j, row in enumerate(combo)}
+        ties = self.spec.ties
+        lineups = combine(lambda *c: c, [picks[i] for i in group])
+        parts: list[tuple[Dist, int]] = []
+        loop = 0
+        for combo, w in lineups.weights.items():
+            picked = {i: rows[i][j] for i, j in zip(group, combo, strict=True)}
+            top = max(row.key for row in picked.values())
+            tied = tuple(i for i in group if picked[i].key == top)
             if len(tied) == 1:
-                w = tied[0]
-                out[(w, self._winner_result(w, rows, group))] += p
+                parts.append((Dist.point((tied[0], self._winner_result(tied[0], picked, group))), w))
             elif ties == "reroll":
                 if tied == group:
-                    self_loop += p
+                    loop += w
                 else:
-                    for k, q in self._round_of(tied, dists, memo, roll_offs).items():
-                        out[k] += p * q
+                    parts.append((self._round_of(tied, rows, picks, memo, roll_offs), w))
             else:
-                for k, q in self._settle_exact(tied, rows, roll_offs).items():
-                    w = k
-                    out[(w, self._winner_result(w, rows, group) if w is not None else None)] += p * q
-        if self_loop:
-            if self_loop == 1:
+                parts.append((self._settle_exact(tied, picked, roll_offs).map(self._with_result(picked, group)), w))
+        mixed = mixture(parts, lineups.denom)
+        if loop:
+            if loop == lineups.denom:
                 raise self.locate(RulesetError(f"contest '{self.proc.name}' can never be decided: the parties "
-                                                "always tie", code=E_PROCEDURE))
-            out = defaultdict(Fraction, {k: v / (1 - self_loop) for k, v in out.items()})
-        memo[group] = dict(out)
+                                               "always tie", code=E_PROCEDURE))
+            mixed = Dist(mixed.weights, mixed.denom - loop * (mixed.denom // lineups.denom))
+        memo[group] = mixed.reduced()
         return memo[group]
 
-    def _winner_result(self, w: int, rows: dict, group: tuple[int, ...]) -> Any:
+    def _with_result(self, rows: Mapping[int, Row], group: tuple[int, ...]) -> Callable[[int | None], tuple]:
+        """A winner (or None: a tie) → (winner, winner's result) in this line-up."""
+        return lambda w: (w, None if w is None else self._winner_result(w, rows, group))
+
+    def _winner_result(self, w: int, rows: Mapping[int, Row], group: tuple[int, ...]) -> Any:
         row = rows[w]
         if self.spec.winner_result is None:
-            return row[1]
+            return row.result
         others = [rows[i] for i in group if i != w]
-        runner_up = max(others, key=lambda r: r[0]) if others else None
-        env = dict(row[2])
-        env["runner_up"] = runner_up[1] if runner_up is not None else 0
+        runner_up = max(others, key=lambda r: r.key) if others else None
+        env = dict(row.env)
+        env["runner_up"] = runner_up.result if runner_up is not None else 0
         return self.evaluate(self.spec.winner_result, env)
 
-    def _settle_exact(self, tied: tuple[int, ...], rows: dict, solved: dict) -> dict:
+    def _settle_exact(self, tied: tuple[int, ...], rows: Mapping[int, Row], solved: dict) -> Dist:
+        """Who wins a tie among ``tied`` (None: it stands), by the contest's tie rule."""
         ties = self.spec.ties
-        if ties == "stand":
-            return {None: Fraction(1)}
-        if ties == "first":
-            return {min(tied): Fraction(1)}
-        if ties == "last":
-            return {max(tied): Fraction(1)}
+        if isinstance(ties, str):  # "stand", "first" or "last" ("reroll" never gets here)
+            return Dist.point({"first": min(tied), "last": max(tied)}.get(ties))
         group = list(tied)
-        for kind, e in ties:
-            if kind == "higher":
-                scores = {i: self.evaluate(e, rows[i][2]) for i in group}
+        for breaker in ties:
+            if breaker.how == "higher":
+                scores = {i: self.evaluate(breaker.expr, rows[i].env) for i in group}
                 best = max(scores.values())
                 group = [i for i in group if scores[i] == best]
             else:
-                return self._roll_off(tuple(group), e, rows, solved)
+                return self._roll_off(tuple(group), breaker.expr, rows, solved)
             if len(group) == 1:
-                return {group[0]: Fraction(1)}
-        return {None: Fraction(1)}
+                return Dist.point(group[0])
+        return Dist.point(None)
 
-    def _roll_off(self, group: tuple[int, ...], e: Expr, rows: dict, solved: dict) -> dict:
+    def _roll_off(self, group: tuple[int, ...], e: Expr, rows: Mapping[int, Row], solved: dict) -> Dist:
         # A roll-off depends only on who is tied and what its expression reads of them:
         # the same tie in another line-up is the same series (solved once per contest). A
         # roll passed to a function (``d4 + count(roll, 6)``) is told apart by its dice.
         dice_names = call_arguments([e])
-        key = (e.text, group, tuple(tuple(rows[i][2].get(n) if n in dice_names and isinstance(rows[i][2].get(n), Rolled)
-                                          else fingerprint(rows[i][2].get(n)) for n in sorted(e.names))
-                                    for i in group))
+        key = (e.text, group, tuple(fingerprint(rows[i].env, sorted(e.names), dice_names) for i in group))
         if key not in solved:
             solved[key] = self._solve_roll_off(group, e, rows)
         return solved[key]
 
-    def _solve_roll_off(self, group: tuple[int, ...], e: Expr, rows: dict) -> dict:
+    def _solve_roll_off(self, group: tuple[int, ...], e: Expr, rows: Mapping[int, Row]) -> Dist:
         """Who wins a roll-off among ``group``: each tied party's roll-off distribution comes
         from the check's own exact driver (the ruleset's tables, the party's optional inputs),
         the same compiled expression the roll uses; ties among the top roll again."""
-        dists: dict[int, dict[Any, Fraction]] = {}
-        for i in group:
-            dist = self.runner.expression_dist(e, rows[i][2], Budget(self.limits.max_states))
-            totals: dict[Any, Fraction] = defaultdict(Fraction)
-            for v, w in dist.weights.items():
-                totals[getattr(v, "total", v)] += Fraction(w, dist.denom)
-            dists[i] = dict(totals)
-        memo: dict = {}
+        dists = {i: self.runner.expression_dist(e, rows[i].env, Budget(self.limits.max_states))
+                 .map(lambda v: getattr(v, "total", v)) for i in group}
+        memo: dict[tuple[int, ...], Dist] = {}
         budget = Budget(self.limits.max_states)
 
-        def solve(g: tuple[int, ...]) -> dict:
+        def solve(g: tuple[int, ...]) -> Dist:
             if g in memo:
                 return memo[g]
-            # Every line-up of the tied parties' values is compared, with a Fraction product
-            # per party (~2 µs each): charged before the line-ups are built.
+            # Every line-up of the tied parties' values is compared: charged before the
+            # line-ups are built.
             lineups = 1
             for i in g:
-                lineups *= len(dists[i])
+                lineups *= len(dists[i].weights)
             try:
                 budget.spend(4 * len(g) * lineups)
             except BudgetExceeded:
                 raise self.locate(LimitError(f"the roll-off {e.text!r} of contest '{self.proc.name}' is too big to "
-                                          f"work out exactly for {len(g)} tied parties", "max_states",
-                                          Location(column=1, source_line=e.text),
-                                          "roll it instead, or use a roll-off with fewer possible values"),
-                               e) from None
-            combos = [((), Fraction(1))]
-            for i in g:
-                combos = [(c + (v,), p * q) for c, p in combos for v, q in dists[i].items()]
-            out: dict = defaultdict(Fraction)
-            loop = Fraction(0)
-            for c, p in combos:
+                                             f"work out exactly for {len(g)} tied parties", "max_states",
+                                             Location(column=1, source_line=e.text),
+                                             "roll it instead, or use a roll-off with fewer possible values"),
+                                  e) from None
+            joint = combine(lambda *c: c, [dists[i] for i in g])
+            parts: list[tuple[Dist, int]] = []
+            loop = 0
+            for c, w in joint.weights.items():
                 top = max(c)
                 t = tuple(g[j] for j, v in enumerate(c) if v == top)
                 if len(t) == 1:
-                    out[t[0]] += p
+                    parts.append((Dist.point(t[0]), w))
                 elif t == g:
-                    loop += p
+                    loop += w
                 else:
-                    for k, q in solve(t).items():
-                        out[k] += p * q
-            memo[g] = {k: v / (1 - loop) for k, v in out.items()} if loop < 1 else {None: Fraction(1)}
+                    parts.append((solve(t), w))
+            mixed = mixture(parts, joint.denom)
+            if loop >= joint.denom:  # they always tie: the tie stands
+                memo[g] = Dist.point(None)
+            else:
+                memo[g] = Dist(mixed.weights, mixed.denom - loop * (mixed.denom // joint.denom)).reduced()
             return memo[g]
 
         return solve(group)

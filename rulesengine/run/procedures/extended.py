@@ -12,12 +12,11 @@ from collections.abc import Mapping
 
 from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
-from ...dice.values import Rolled
 from ...errors import InputError, LimitError
 from ...limits import MAX_EXTENDED_ROUNDS
 from ..results import NOT_ALLOWED, CheckResult, ProcedureRecord, jsonable, probability_json
 from ...rules.procedures.extended import ExtendedSpec
-from .base import ABSENT, ProcedureRunner, call_arguments, fingerprint, not_allowed
+from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed
 
 
 @dataclass(frozen=True)
@@ -258,9 +257,7 @@ class ChainWalk:
                 if res.outcome == NOT_ALLOWED:
                     raise not_allowed(None, res.reason, n)
                 penv = self.runner.party_env(res, e)
-                fp = tuple((ABSENT if k not in penv else
-                            penv[k] if k in self.dice_names and isinstance(penv[k], Rolled) else
-                            fingerprint(penv[k])) for k in self.names)
+                fp = fingerprint(penv, self.names, self.dice_names)
                 if fp in merged:
                     merged[fp][1] += w
                 else:
