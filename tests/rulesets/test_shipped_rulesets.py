@@ -120,8 +120,8 @@ def _plain_walk(proc, inputs: dict) -> dict:
     (no merging), the round rules evaluated for each (no memo), Fractions throughout."""
     from fractions import Fraction as F
 
-    proc_values, check_values = proc._extended_inputs(inputs)
-    env, state, limit = proc._initial(proc_values, check_values)
+    proc_values, check_values = proc.split_inputs(inputs)
+    env, state, limit = proc.start(proc_values, check_values)
     states = [(state, F(1))]
     succeeded = failed = F(0)
     by_round, ended = [], {}
@@ -130,9 +130,9 @@ def _plain_walk(proc, inputs: dict) -> dict:
         s_n = f_n = F(0)
         for state, p in states:
             renv = {**env, **state, "round": n}
-            outs, denom = proc.runner.resolutions(proc._round_values(check_values, renv))
+            outs, denom = proc.runner.resolutions(proc.round_values(check_values, renv))
             for res, e, w in outs:
-                new, verdict = proc._advance(state, {**renv, **proc.party_env(res, e)})
+                new, verdict = proc.advance(state, {**renv, **proc.party_env(res, e)})
                 q = p * F(w, denom)
                 if verdict == "success":
                     s_n += q

@@ -536,8 +536,8 @@ def test_each_transition_of_an_extended_check_is_worked_out_once(monkeypatch):
 
     calls = []
     extended = RUNNERS["extended"]
-    advance = extended._advance
-    monkeypatch.setattr(extended, "_advance", lambda self, *a: calls.append(1) or advance(self, *a))
+    advance = extended.advance
+    monkeypatch.setattr(extended, "advance", lambda self, *a: calls.append(1) or advance(self, *a))
 
     def evaluations(rs, name, inputs):
         calls.clear()

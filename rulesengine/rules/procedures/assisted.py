@@ -67,7 +67,7 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
                          what="bonus")
     target = spec.get("bonus_to")
     target_input = check.input(target) if target is not None else None
-    if target_input is None or target_input.type != "integer":
+    if target is None or target_input is None or target_input.type != "integer":
         builder.error(E_UNKNOWN_REFERENCE, f"bonus_to must name an integer input of check '{check.name}'",
                       f"{ptr}/bonus_to" if target else ptr,
                       "inputs: " + ", ".join(i.name for i in check.inputs if i.type == "integer"))

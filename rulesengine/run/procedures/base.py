@@ -57,6 +57,7 @@ def _seen(value: Any, whole: bool) -> Any:
 
 
 SpecT = TypeVar("SpecT")
+AnyError = TypeVar("AnyError", bound=RulesEngineError)
 
 
 class ProcedureRunner:
@@ -80,7 +81,7 @@ class ProcedureRunner:
     def truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
         return self.runner.truth(e, env)
 
-    def locate(self, exc: RulesEngineError, e: Expr | None = None) -> RulesEngineError:
+    def locate(self, exc: AnyError, e: Expr | None = None) -> AnyError:
         """Point an error of the procedure at the ruleset file, like every other ruleset
         error: at the expression ``e`` (at its column, when the error has one), else at the
         procedure's name. The error itself is kept (a LimitError keeps its ``limit``)."""
@@ -112,9 +113,11 @@ class ProcedureRunner:
         return [e for _, exprs, _ in self.proc.settings.party_expressions(self.proc.check) for e in exprs]
 
     @property
-    def _party_names(self) -> tuple[str, ...]:
-        """The names those expressions read."""
-        return tuple(sorted(set().union(*(e.names for e in self._party_exprs()))))
+    def party_reads(self) -> tuple[tuple[str, ...], frozenset[str]]:
+        """What the procedure's expressions read of a party's check after it resolved: the
+        names, and those of them whose dice they may read (see :func:`call_arguments`)."""
+        exprs = self._party_exprs()
+        return tuple(sorted(set().union(*(e.names for e in exprs)))), call_arguments(exprs)
 
     def roll(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
              rng=None, seed=None, faces=None):

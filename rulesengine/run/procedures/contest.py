@@ -202,7 +202,7 @@ class ContestRunner(ProcedureRunner):
     def _party_dist(self, values: dict[str, Any], index: int) -> tuple[list[Row], int]:
         """(rank key, result, env, weight) for each resolution of one party's check."""
         outs, denom = self.runner.resolutions(values)
-        names, dice_names = self._party_names, call_arguments(self._party_exprs())
+        names, dice_names = self.party_reads
         merged: dict[tuple, Row] = {}
         for res, env, w in outs:
             if res.outcome == NOT_ALLOWED:

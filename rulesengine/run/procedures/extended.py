@@ -16,7 +16,7 @@ from ...errors import InputError, LimitError
 from ...limits import MAX_EXTENDED_ROUNDS
 from ..results import NOT_ALLOWED, CheckResult, ProcedureRecord, jsonable, probability_json
 from ...rules.procedures.extended import ExtendedSpec
-from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed
+from .base import ProcedureRunner, fingerprint, not_allowed
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,10 @@ class ExtendedRunner(ProcedureRunner):
     @property
     def spec(self) -> ExtendedSpec:
         return self.typed_spec(ExtendedSpec)
-    def _extended_inputs(self, inputs) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Split the given inputs into the procedure's own and the check's."""
+    # ---- the chain's steps: public for a front end that plays an extended check round by
+    # round, and for tests that walk the chain independently of the exact walk below ----
+    def split_inputs(self, inputs: Mapping[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The given inputs, coerced: the procedure's own and the check's."""
         given = dict(inputs or {})
         own_specs = {i.name: i for i in self.proc.inputs}
         own = {k: v for k, v in given.items() if k in own_specs}
@@ -111,13 +113,17 @@ class ExtendedRunner(ProcedureRunner):
                                       hint=f"at most {MAX_EXTENDED_ROUNDS} rounds"), e)
         return n
 
-    def _round_values(self, base: dict[str, Any], env: Mapping[str, Any]) -> dict[str, Any]:
+    def round_values(self, base: dict[str, Any], env: Mapping[str, Any]) -> dict[str, Any]:
+        """The check's inputs for a round: ``base`` with the round inputs worked out in ``env``
+        (the procedure's inputs, the state and ``round``)."""
         values = dict(base)
         for name, e in self.spec.round_inputs.items():
             values[name] = self.evaluate(e, env)
         return values
 
-    def _advance(self, state: dict[str, Any], env: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    def advance(self, state: dict[str, Any], env: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+        """The state after a round whose check ended with the names in ``env``, and the
+        verdict: "success", "failure" (succeed_when is asked first) or None (go on)."""
         local = dict(env)
         new = dict(state)
         for when, sets in self.spec.each_round:
@@ -133,24 +139,26 @@ class ExtendedRunner(ProcedureRunner):
             return new, "failure"
         return new, None
 
-    def _initial(self, proc_values, check_values) -> tuple[dict[str, Any], dict[str, Any], int]:
+    def start(self, proc_values: dict[str, Any],
+              check_values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], int]:
+        """(the rules' environment, the starting state, the round limit) for these inputs."""
         env = {**check_values, **proc_values}
         state = {name: self.evaluate(e, env) for name, e in self.spec.state.items()}
         return env, state, self._max_rounds(env)
 
     def _roll(self, parties, source, inputs) -> ExtendedResult:
-        proc_values, check_values = self._extended_inputs(inputs)
-        env, state, limit = self._initial(proc_values, check_values)
+        proc_values, check_values = self.split_inputs(inputs)
+        env, state, limit = self.start(proc_values, check_values)
         rounds, states, lines = [], [], []
         outcome = "unfinished"
         for n in range(1, limit + 1):
             renv = {**env, **state, "round": n}
-            values = self._round_values(check_values, renv)
+            values = self.round_values(check_values, renv)
             result = self.runner.roll_from(values, source)
             if result.outcome == NOT_ALLOWED:
                 raise not_allowed(None, result.reason, n)
             after = {**renv, **values, **self.party_env(result)}
-            state, verdict = self._advance(state, after)
+            state, verdict = self.advance(state, after)
             rounds.append(result)
             states.append({k: jsonable(v) for k, v in state.items()})
             lines.append(f"round {n}: {result.outcome}, result {jsonable(result.result)} → "
@@ -167,7 +175,7 @@ class ExtendedRunner(ProcedureRunner):
 
         **Transitions are worked out once.** After a round the next state (or the verdict)
         depends only on the state, on what the round rules read of the check's resolution
-        (its *fingerprint*: the values of the names in the rules, ``_party_names``) and,
+        (its *fingerprint*: the values of the names in the rules, ``party_reads``) and,
         when a round rule or a round input reads ``round``, on the round number: nothing
         else in the rules' environment changes from round to round (the inputs are fixed
         and the rules roll no dice). So each state gets one *row* — the check's outcomes
@@ -206,8 +214,8 @@ class ExtendedRunner(ProcedureRunner):
         same place on every machine; a resolution or result taken from a cache costs
         nothing more, as elsewhere.
         """
-        proc_values, check_values = self._extended_inputs(inputs)
-        env, state0, limit = self._initial(proc_values, check_values)
+        proc_values, check_values = self.split_inputs(inputs)
+        env, state0, limit = self.start(proc_values, check_values)
         walk = ChainWalk(self, env, check_values, limit)
         outcomes, by_round, ended, rounds_dist, truncated = walk.run(state0)
         return ExtendedOdds(self.ruleset.id, self.proc.name, {**check_values, **proc_values}, outcomes,
@@ -225,9 +233,8 @@ class ChainWalk:
 
     def __init__(self, runner: ExtendedRunner, env: dict[str, Any], check_values: dict[str, Any], limit: int) -> None:
         self.runner, self.env, self.check_values, self.limit = runner, env, check_values, limit
-        self.names = runner._party_names
-        self.dice_names = call_arguments(runner._party_exprs())  # rolls whose dice the rules may read
-        round_inputs = runner.proc.settings.round_inputs
+        self.names, self.dice_names = runner.party_reads  # and the rolls whose dice the rules may read
+        round_inputs = runner.spec.round_inputs
         self.by_round_number = "round" in self.names or any("round" in e.names for e in round_inputs.values())
         self.outcomes: dict[tuple, tuple[list, int]] = {}  # round values -> merged outcomes, denominator
         self.rows: dict[tuple, tuple[list, int, int]] = {}  # state -> (targets and weights, denominator, outcomes)
@@ -273,15 +280,16 @@ class ChainWalk:
         failure, with the weights of equal targets added up."""
         state = self.state_of[key]
         renv = {**self.env, **state, "round": n}
-        outs, denom = self.outcomes_of(self.runner._round_values(self.check_values, renv), n)
+        outs, denom = self.outcomes_of(self.runner.round_values(self.check_values, renv), n)
         self.charge(step * len(outs))
         targets: dict[Any, int] = {}
         for penv, w in outs:
-            new, verdict = self.runner._advance(state, {**renv, **penv})
+            new, verdict = self.runner.advance(state, {**renv, **penv})
+            target: Any = verdict
             if verdict is None:
-                verdict = _freeze(new)
-                self.state_of.setdefault(verdict, new)
-            targets[verdict] = targets.get(verdict, 0) + w
+                target = _freeze(new)
+                self.state_of.setdefault(target, new)
+            targets[target] = targets.get(target, 0) + w
         return list(targets.items()), denom, len(outs)
 
     def run(self, state0: dict[str, Any]) -> tuple[dict[str, Fraction], list, Fraction, dict[int, Fraction], Fraction]:
