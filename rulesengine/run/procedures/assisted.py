@@ -7,15 +7,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ...exact_text import fraction_text
-from ...dice.dist import Budget, BudgetExceeded
+from ...dice.dist import Budget, BudgetExceeded, Dist, combine2, mixture
 from ...codes import E_PROCEDURE
 from ...errors import InputError, LimitError, RulesetError
 from ...rules.procedures.assisted import AssistedSpec
 from ...rules.model import Expr
-from ..results import CheckResult, ProcedureRecord, jsonable, probability_json
+from ..results import CheckResult, ProcedureRecord, Resolution, jsonable, probability_json
 from .base import ProcedureRunner
 
 
@@ -191,87 +191,109 @@ class AssistedRunner(ProcedureRunner):
                               "\n".join(lines))
 
     def _helpers_dist(self, helpers_raw, own: dict, leader: dict[str, Any], leader_result: Any,
-                      cache: dict, budget: Budget) -> dict[tuple, Fraction]:
-        """(summed totals, ruined) → probability, over every helper's resolutions; each
+                      cache: dict, budget: Budget) -> Dist:
+        """The distribution of (summed totals, ruined) over every helper's resolutions; each
         state combined with each helper outcome is charged to ``budget``."""
         hrunner = self._helper_runner()
-        states: dict[tuple, Fraction] = {(tuple(0 for _ in self.spec.totals), False): Fraction(1)}
+        states = Dist.point((tuple(0 for _ in self.spec.totals), False))
         for i, raw in enumerate(helpers_raw):
             values = self._helper_values(raw, own, leader, leader_result, i)
             key = tuple(sorted((k, str(v)) for k, v in values.items()))
             if key not in cache:
                 outs, denom = hrunner.resolutions(values)
-                merged: dict[tuple, Fraction] = defaultdict(Fraction)
+                merged: dict[tuple, int] = defaultdict(int)
                 for res, env, w in outs:
-                    merged[self._contribution(res, env, own)] += Fraction(w, denom)
-                cache[key] = dict(merged)
-            try:  # a Fraction product and a tuple of sums each (~2 µs)
-                budget.spend(4 * len(states) * len(cache[key]))
+                    merged[self._contribution(res, env, own)] += w
+                cache[key] = Dist(dict(merged), denom)
+            try:  # a multiply-add and a tuple of sums each
+                budget.spend(4 * len(states.weights) * len(cache[key].weights))
             except BudgetExceeded:
                 raise self.locate(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
-                                          "max_states", hint="use fewer helpers")) from None
-            nxt: dict[tuple, Fraction] = defaultdict(Fraction)
-            for (sums, bad), p in states.items():
-                for (contrib, bad2), q in cache[key].items():
-                    nxt[(tuple(a + b for a, b in zip(sums, contrib, strict=True)), bad or bad2)] += p * q
-            if len(nxt) > self.limits.max_states:
+                                             "max_states", hint="use fewer helpers")) from None
+            states = combine2(_join_help, states, cache[key])
+            if len(states.weights) > self.limits.max_states:
                 raise self.locate(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
-                                          "max_states", hint="use fewer helpers"))
-            states = dict(nxt)
+                                             "max_states", hint="use fewer helpers"))
+            states = states.reduced()
         return states
+
+    def _leader_dist(self, leader: dict[str, Any], bonus: int) -> Dist:
+        """The leader's check with ``bonus``, as endings (see :func:`_ending`)."""
+        outs, denom = self.runner.resolutions(self._with_bonus(leader, bonus))
+        weights: dict[tuple, int] = defaultdict(int)
+        for res, _env, w in outs:
+            weights[_ending(res)] += w
+        return Dist(dict(weights), denom)
+
+    def _rolled_leader(self, leader: dict[str, Any], rolls: dict[str, Any]) -> Callable[[int], Dist]:
+        """The leader's check with a bonus, its dice already rolled (``rolls``)."""
+        return lambda bonus: Dist.point(_ending(self.runner.resolve_rolls(self._with_bonus(leader, bonus), rolls)))
+
+    def _bonus_dist(self, helped: Dist, own: dict) -> Dist:
+        """The bonus the helpers give (None: they ruin the task)."""
+        return helped.map(lambda state: None if state[1] else self._bonus(state[0], own))
+
+    @staticmethod
+    def _after_help(bonuses: Dist, finish: Callable[[int], Dist]) -> Dist:
+        """Each way the task can end after the helpers: ruined, or the leader's check
+        (``finish``) with their bonus."""
+        parts = [(Dist.point(RUINED) if bonus is None else finish(bonus), w) for bonus, w in bonuses.weights.items()]
+        return mixture(parts, bonuses.denom)
 
     def _odds(self, parties, inputs) -> AssistedOdds:
         own, leader, helpers_raw = self._assist_parties(parties, inputs)
         st = self.spec
         runner = self.runner
-        outcomes: dict[str, Fraction] = defaultdict(Fraction)
-        results: dict[Any, Fraction] = defaultdict(Fraction)
-        bonuses: dict[int, Fraction] = defaultdict(Fraction)
-        success = Fraction(0)
         cache: dict = {}
         budget = Budget(self.limits.max_states)
-
-        def add(res, p: Fraction) -> None:
-            nonlocal success
-            outcomes[res.outcome] += p
-            if res.result is not None:
-                results[jsonable(res.result)] += p
-            if res.success:
-                success += p
-
         gated = runner.before_roll(leader).gated
+        given = Dist.point(None)  # the bonus the helpers give; none when the leader is gated
         if gated is not None and st.order == "leader_first":
-            add(gated, Fraction(1))
+            endings = Dist.point(_ending(gated))
         elif st.order == "helpers_first":
-            for (sums, bad), p in self._helpers_dist(helpers_raw, own, leader, None, cache, budget).items():
-                if bad:
-                    outcomes["ruined"] += p
-                    continue
-                bonus = self._bonus(sums, own)
-                bonuses[bonus] += p
-                outs, denom = runner.resolutions(self._with_bonus(leader, bonus))
-                for res, _env, w in outs:
-                    add(res, p * Fraction(w, denom))
+            given = self._bonus_dist(self._helpers_dist(helpers_raw, own, leader, None, cache, budget), own)
+            endings = self._after_help(given, lambda bonus: self._leader_dist(leader, bonus))
         else:
             _env, _gated, joint, denom = runner.joint_rolls(leader)
+            ending_parts, bonus_parts = [], []
             for rolls, w in joint:
-                p = Fraction(w, denom)
                 provisional = runner.resolve_rolls(leader, rolls)
-                for (sums, bad), q in self._helpers_dist(helpers_raw, own, leader, provisional.result, cache,
-                                                         budget).items():
-                    if bad:
-                        outcomes["ruined"] += p * q
-                        continue
-                    bonus = self._bonus(sums, own)
-                    bonuses[bonus] += p * q
-                    add(runner.resolve_rolls(self._with_bonus(leader, bonus), rolls), p * q)
+                bonuses = self._bonus_dist(
+                    self._helpers_dist(helpers_raw, own, leader, provisional.result, cache, budget), own)
+                ending_parts.append((self._after_help(bonuses, self._rolled_leader(leader, rolls)), w))
+                bonus_parts.append((bonuses, w))
+            endings, given = mixture(ending_parts, denom), mixture(bonus_parts, denom)
+        outcomes: dict[str, Fraction] = defaultdict(Fraction)
+        results: dict[Any, Fraction] = defaultdict(Fraction)
+        success = Fraction(0)
+        for (outcome, result, succeeded), p in endings.probabilities().items():
+            outcomes[outcome] += p
+            if result is not NO_RESULT:
+                results[result] += p
+            if succeeded:
+                success += p
+        bonuses_given = {b: p for b, p in given.probabilities().items() if b is not None}
         names = list(runner.check.outcome_names) + ["ruined"]
         ordered = {n: outcomes.get(n, Fraction(0)) for n in names if n in outcomes or n != "not_allowed"}
         ordered.update({n: p for n, p in outcomes.items() if n not in ordered})
         if not st.ruin_when:
             ordered.pop("ruined", None)
-        total = sum(ordered.values(), Fraction(0))
         return AssistedOdds(self.ruleset.id, self.proc.name, ordered,
                             {n: runner.check.outcome_success(n) for n in ordered}, success,
                             dict(sorted(results.items(), key=lambda kv: (str(type(kv[0])), kv[0]))),
-                            dict(sorted(bonuses.items())), 1 - total)
+                            dict(sorted(bonuses_given.items())), endings.truncated)
+
+
+NO_RESULT = ("no result",)  # an ending whose check has no result (told apart from any jsonable value)
+RUINED = ("ruined", NO_RESULT, False)
+
+
+def _ending(res: Resolution | CheckResult) -> tuple:
+    """How an assisted check can end, as its odds count it: (outcome, result, success)."""
+    return res.outcome, NO_RESULT if res.result is None else jsonable(res.result), bool(res.success)
+
+
+def _join_help(state: tuple, contribution: tuple) -> tuple:
+    """(summed totals, ruined) after one more helper's (totals, ruins)."""
+    (sums, bad), (contrib, bad2) = state, contribution
+    return tuple(a + b for a, b in zip(sums, contrib, strict=True)), bad or bad2

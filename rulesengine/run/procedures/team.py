@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...codes import E_PROCEDURE
+from ...dice.dist import Dist
 from ...exact_text import fraction_text
 from ...errors import RulesetError
 from ...limits import MAX_PARTIES
@@ -135,12 +136,14 @@ class TeamRunner(ProcedureRunner):
                                 "members")
         who, roller_env, envs = self._choose_roller(members, own)
         check_odds = self.runner.odds(members[who])
-        dists: list[dict[str, dict[Any, Fraction]]] = [defaultdict(lambda: defaultdict(Fraction)) for _ in envs]
+        # For each member, each value's weights over the roller's denominator.
+        weights: list[dict[str, dict[Any, int]]] = [defaultdict(lambda: defaultdict(int)) for _ in envs]
+        denom = 1
         if st.member_values:
             outs, denom = self.runner.resolutions(members[who])
             for res, _env, w in outs:
                 for i, vals in enumerate(self._member_values(envs, roller_env, own, res)):
                     for k, v in vals.items():
-                        dists[i][k][jsonable(v)] += Fraction(w, denom)
+                        weights[i][k][jsonable(v)] += w
         return TeamOdds(self.ruleset.id, self.proc.name, who, check_odds,
-                        tuple({k: dict(v) for k, v in d.items()} for d in dists))
+                        tuple({k: Dist(dict(v), denom).probabilities() for k, v in d.items()} for d in weights))
