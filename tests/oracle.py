@@ -96,7 +96,9 @@ def _truncated(expr: dice.Expression, pools) -> bool:
 def replay_dist(text: str, env: dict | None = None, limits: Limits = DEFAULT_LIMITS,
                 max_paths: int = 200_000) -> tuple[dict, Fraction]:
     """(distribution, truncated mass) of ``text`` by walking every face sequence."""
-    from rulesengine.dice.evaluate import Context, Sampling, compile_expression
+    from rulesengine.dice.context import Context
+    from rulesengine.dice.evaluate import compile_expression
+    from rulesengine.dice.sampling import Sampling
     from rulesengine.dice.sources import DiceCounter
 
     expr = dice.Expression(text, limits)

@@ -25,7 +25,10 @@ from .dist import Budget, Dist
 from ..errors import DiceEvalError, InputError, LimitError, Location
 from ..exact_text import fraction_text
 from ..codes import E_FACES
-from .evaluate import Compiled, Context, Exact, Sampling, compile_expression
+from .context import Compiled, Context
+from .evaluate import compile_expression
+from .exact import Exact
+from .sampling import Sampling
 from . import ast
 from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits

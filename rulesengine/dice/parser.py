@@ -24,7 +24,7 @@ from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPAR
 from .syntax_errors import (MODIFIER_NAMES, bad_character, closest, locate, needs_number_hint,
                             unexpected_token)
 
-__all__ = ["parse", "check_modifiers", "write_tables", "locate", "closest", "MODIFIER_NAMES",
+__all__ = ["parse", "check_modifiers", "write_tables", "stored_tables_match", "locate", "closest", "MODIFIER_NAMES",
            "TREE_DEPTH_PER_NESTING", "E_DICE_SYNTAX", "E_BAD_DIE", "E_BAD_MODIFIER",
            "E_CHAINED_COMPARISON", "E_BAD_CHARACTER"]  # locate, closest, the codes: re-exported
 
@@ -353,6 +353,15 @@ def _parser():
     except Exception:  # missing or unreadable tables: build them below
         pass
     return lark.Lark(text, transformer=builder, **_LARK_OPTIONS), builder
+
+
+def stored_tables_match() -> bool:
+    """Whether the stored LALR tables (``_tables.py``) were made from ``grammar.lark`` as it
+    is now. Stale tables cost start-up time, never correctness (see :func:`_parser`); a test
+    keeps them current."""
+    from . import _tables
+
+    return bool(_tables.GRAMMAR_SHA256 == _grammar()[1])
 
 
 def write_tables(path: Path | None = None) -> Path:

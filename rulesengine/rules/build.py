@@ -18,7 +18,8 @@ from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_BAD_TABLE, E_DICE_OUTSIDE_RO
                      E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
                      W_NO_CATCH_ALL, W_UNREACHABLE)
 from ..errors import Diagnostic, Location, RulesEngineError
-from ..dice.evaluate import Sampling, compile_expression
+from ..dice.evaluate import compile_expression
+from ..dice.sampling import Sampling
 from ..dice import ast
 from ..dice.functions import FUNCTIONS
 from ..dice.parser import closest, parse

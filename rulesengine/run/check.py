@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, TypeVar
 from collections.abc import Iterable, Mapping
 
 from ..dice.dist import Budget, BudgetExceeded, Dist
-from ..dice.evaluate import Context
+from ..dice.context import Context
 from ..dice.pool import PoolRoll, roll_dice_pool
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
 from ..dice.trace import format_value, trace

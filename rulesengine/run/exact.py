@@ -13,7 +13,9 @@ from collections.abc import Mapping
 
 from ..dice import ast
 from ..dice.dist import Budget, Dist, mixture
-from ..dice.evaluate import Context, Exact, compile_expression, dice_term_dist
+from ..dice.context import Context
+from ..dice.evaluate import compile_expression
+from ..dice.exact import Exact, dice_term_dist
 from ..dice.pool import PoolSpec
 from ..dice.pool_odds import dice_pool_dist, faces_dist
 from ..dice.values import DicePool

@@ -1,0 +1,156 @@
+"""The exact driver: values are :class:`~rulesengine.dice.dist.Dist` distributions; a dice
+term is its exact distribution and an operator applies to every combination of its
+operands' outcomes. Every dice term appears once in an expression, so its operands are
+independent and the product is exact. The compiler (:mod:`.evaluate`) decides what
+everything means; this decides only how values flow."""
+
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Callable
+
+from ..cache import POOL_DISTS, weights_size
+from . import ast
+from .context import Compiled, Context, check_count, dynamic_spec, eval_error, too_big, unknown_name
+from .dist import Budget, BudgetExceeded, Dist, combine, combine2, mixture
+from .functions import OpError, logic_and, logic_or
+from .pool import PoolSpec
+from .pool_odds import pool_dist
+
+
+class Exact:
+    """Exact distributions; every operation is checked against ``ctx.budget``."""
+
+    def const(self, value: Any) -> Compiled:
+        d = Dist.point(value)
+        return lambda ctx: d
+
+    def name(self, node: ast.Name) -> Compiled:
+        key = node.name
+
+        def run(ctx: Context) -> Dist:
+            try:
+                value = ctx.env[key]
+            except KeyError:
+                raise unknown_name(ctx, node) from None
+            return value if isinstance(value, Dist) else Dist.point(value)
+
+        return run
+
+    def lift(self, fn: Callable[..., Any], parts: list[Compiled], node: ast.Node) -> Compiled:
+        def run(ctx: Context) -> Dist:
+            return _apply(ctx, node, fn, [p(ctx) for p in parts])
+
+        return run
+
+    def lazy_logic(self, op: str, left: Compiled, right: Compiled, node: ast.Node) -> Compiled:
+        fn = logic_and if op == "and" else logic_or
+        decides = op == "or"
+
+        def run(ctx: Context) -> Dist:
+            a = left(ctx)
+            if a.is_point() and next(iter(a.weights)) is decides:
+                return a
+            # Combine the left side already worked out: working it out again would double
+            # the work at every link of `a and b and c …` (2^n steps for n links).
+            return _apply(ctx, node, fn, [a, right(ctx)])
+
+        return run
+
+    def lazy_if(self, cond: Compiled, then: Compiled, other: Compiled, node: ast.Node) -> Compiled:
+        def run(ctx: Context) -> Dist:
+            c = cond(ctx)
+            parts = []
+            for value, w in c.weights.items():
+                if value is True:
+                    parts.append((then(ctx), w))
+                elif value is False:
+                    parts.append((other(ctx), w))
+                else:
+                    raise eval_error(ctx, node.span, OpError(f"if() needs a yes/no value first, not {value!r}",
+                                                        "compare it first, e.g. if(x >= 10, a, b)"))
+            if len(parts) == 1 and c.is_point():
+                return parts[0][0]
+            return _mix(ctx, node, parts, c.denom)
+
+        return run
+
+    def dice(self, node: ast.Dice, spec: PoolSpec | None, count: Compiled,
+             sides: Compiled | None) -> Compiled:
+        def run(ctx: Context) -> Dist:
+            side_dist = sides(ctx) if spec is None else None  # type: ignore[misc]
+            return dice_term_dist(ctx, node, spec, count(ctx), side_dist,
+                                  lambda rule, n: self._pool(ctx, node, rule, n))
+
+        return run
+
+    def _pool(self, ctx: Context, node: ast.Dice, spec: PoolSpec, n: int) -> Dist:
+        """A dice term's distribution, from the process-wide cache when it is there. A
+        cached one is charged the steps it cost to work out: a computation must be
+        refused at the same point whether or not an earlier call left work behind."""
+        key = (spec, n, ctx.limits)
+        budget: Budget = ctx.budget  # type: ignore[assignment]
+        try:
+            cached = POOL_DISTS.get(key)
+            if cached is not None:
+                dist, steps = cached
+                budget.spend(steps)
+                return dist
+            before = budget.used
+            dist = pool_dist(spec, n, ctx.limits, budget)
+        except BudgetExceeded:
+            raise too_big(ctx, node) from None
+        POOL_DISTS.put(key, (dist, budget.used - before), weights_size(len(dist.weights), dist.denom.bit_length()))
+        return dist
+
+
+def dice_term_dist(ctx: Context, node: ast.Dice, spec: PoolSpec | None, counts: Dist, side_dist: Dist | None,
+                   pool: Callable[[PoolSpec, int], Dist]) -> Dist:
+    """The exact distribution of a dice term once the distributions of its count (and, for
+    ``d(expr)``, of its sides) are known: one pool per (sides, count) pair, mixed. ``pool``
+    gives one pool's distribution — its totals for the evaluator, its single dice for a
+    check whose rules read them (``count(roll, 6)``) — so both readings check counts and
+    sides, charge the budget and mix the same way."""
+    if spec is None:
+        assert side_dist is not None
+        # One pool per (sides, count) pair: charge for the pairs before making them.
+        _charge(ctx, node, len(side_dist.weights) * len(counts.weights))
+        options = [(dynamic_spec(ctx, node, s), w) for s, w in side_dist.weights.items()]
+        denom = side_dist.denom
+    else:
+        options, denom = [(spec, 1)], 1
+    parts = [(pool(rule, check_count(ctx, node, n)), w * ws) for rule, ws in options
+             for n, w in counts.weights.items()]
+    if len(parts) == 1 and counts.is_point() and denom == 1:
+        return parts[0][0]
+    return _mix(ctx, node, parts, counts.denom * denom)
+
+
+def _charge(ctx: Context, node: ast.Node, steps: int) -> None:
+    """Charge work about to be done to the budget, as the error of ``node`` if it runs out."""
+    try:
+        ctx.budget.spend(steps)  # type: ignore[union-attr]
+    except BudgetExceeded:
+        raise too_big(ctx, node) from None
+
+
+def _mix(ctx: Context, node: ast.Node, parts: list[tuple[Dist, int]], denom: int) -> Dist:
+    """:func:`dist.mixture`, charged to the budget as the error of ``node``."""
+    try:
+        return mixture(parts, denom, ctx.budget)  # type: ignore[arg-type]
+    except BudgetExceeded:
+        raise too_big(ctx, node) from None
+
+
+def _apply(ctx: Context, node: ast.Node, fn: Callable[..., Any], dists: list[Dist]) -> Dist:
+    """An operator applied to every combination of its operands' outcomes."""
+    try:
+        if len(dists) == 1:
+            return dists[0].map(fn)
+        if len(dists) == 2:
+            return combine2(fn, dists[0], dists[1], ctx.budget)  # type: ignore[arg-type]
+        return combine(fn, dists, ctx.budget)  # type: ignore[arg-type]
+    except OpError as exc:
+        raise eval_error(ctx, node.span, exc) from None
+    except BudgetExceeded:
+        raise too_big(ctx, node) from None

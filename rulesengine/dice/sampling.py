@@ -1,0 +1,141 @@
+"""The sampling driver: values are plain ints and bools; each dice term is rolled from a
+dice source (a seeded ``random.Random`` or faces read off physical dice) and recorded for
+the trace. The compiler (:mod:`.evaluate`) decides what everything means; this decides
+only how values flow."""
+
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Callable
+
+from . import ast
+from .context import (Compiled, Context, check_count, dice_failure, dice_text, dynamic_spec, eval_error,
+                      unknown_name)
+from .functions import OpError, logic_and, logic_or
+from .pool import PoolSpec, roll_plain, roll_pool
+from .sources import DiceLimitReached, FacesError
+
+
+class Sampling:
+    """Plain values; dice rolled from ``ctx.source``."""
+
+    def const(self, value: Any) -> Compiled:
+        return lambda ctx: value
+
+    def name(self, node: ast.Name) -> Compiled:
+        key = node.name
+
+        def run(ctx: Context) -> Any:
+            try:
+                return ctx.env[key]
+            except KeyError:
+                raise unknown_name(ctx, node) from None
+
+        return run
+
+    def lift(self, fn: Callable[..., Any], parts: list[Compiled], node: ast.Node) -> Compiled:
+        if len(parts) == 1:
+            (p,) = parts
+
+            def run1(ctx: Context) -> Any:
+                try:
+                    return fn(p(ctx))
+                except OpError as exc:
+                    raise eval_error(ctx, node.span, exc) from None
+
+            return run1
+        if len(parts) == 2:
+            a, b = parts
+
+            def run2(ctx: Context) -> Any:
+                left, right = a(ctx), b(ctx)  # both sides are always evaluated, left first
+                try:
+                    return fn(left, right)
+                except OpError as exc:
+                    raise eval_error(ctx, node.span, exc) from None
+
+            return run2
+
+        def run(ctx: Context) -> Any:
+            values = [p(ctx) for p in parts]
+            try:
+                return fn(*values)
+            except OpError as exc:
+                raise eval_error(ctx, node.span, exc) from None
+
+        return run
+
+    def lazy_logic(self, op: str, left: Compiled, right: Compiled, node: ast.Node) -> Compiled:
+        fn = logic_and if op == "and" else logic_or
+        decides = op == "or"  # `and` is decided by false, `or` by true
+
+        def run(ctx: Context) -> Any:
+            a = left(ctx)
+            if a is decides:
+                return a
+            b = right(ctx)
+            try:
+                return fn(a, b)
+            except OpError as exc:
+                raise eval_error(ctx, node.span, exc) from None
+
+        return run
+
+    def lazy_if(self, cond: Compiled, then: Compiled, other: Compiled, node: ast.Node) -> Compiled:
+        def run(ctx: Context) -> Any:
+            c = cond(ctx)
+            if c is True:
+                return then(ctx)
+            if c is False:
+                return other(ctx)
+            raise eval_error(ctx, node.span, OpError(f"if() needs a yes/no value first, not {c!r}",
+                                                "compare it first, e.g. if(x >= 10, a, b)"))
+
+        return run
+
+    def dice(self, node: ast.Dice, spec: PoolSpec | None, count: Compiled,
+             sides: Compiled | None) -> Compiled:
+        static_text = dice_text(node)
+        key = id(node)
+
+        dynamic_count = not isinstance(node.count, ast.Num)
+        made: dict[int, tuple[PoolSpec, str]] = {}  # d(expr): the rules for each size seen
+
+        if spec is not None and spec.plain and isinstance(node.count, ast.Num):
+            # `3d6`, `1d20`: nothing to decide when rolling (count, die and rules are fixed).
+            fixed_n, die = node.count.value, spec.die
+
+            def run_plain(ctx: Context) -> int:
+                if fixed_n > ctx.limits.max_dice:
+                    check_count(ctx, node, fixed_n)
+                try:
+                    rolled = roll_plain(die, static_text, fixed_n, ctx.source, ctx.counter)  # type: ignore[arg-type]
+                except (DiceLimitReached, FacesError) as exc:
+                    raise dice_failure(ctx, node, static_text, exc) from None
+                ctx.pools[key] = rolled
+                return rolled.total
+
+            return run_plain
+
+        def run(ctx: Context) -> int:
+            n = check_count(ctx, node, count(ctx))
+            rule, text = spec, static_text
+            if rule is None:  # d(expr): the die is known now
+                s = sides(ctx)  # type: ignore[misc]
+                known = made.get(s) if type(s) is int and s <= ctx.limits.max_sides else None
+                if known is None:
+                    rule = dynamic_spec(ctx, node, s)
+                    known = (rule, dice_text(node, rule.die))
+                    if len(made) < 64:
+                        made[s] = known
+                rule, text = known
+            if dynamic_count:  # show the count that was rolled: (level)d6 → 3d6
+                text = str(n) + text.removeprefix("(…)")
+            try:
+                rolled = roll_pool(rule, text, n, ctx.source, ctx.counter, ctx.limits)  # type: ignore[arg-type]
+            except (DiceLimitReached, FacesError) as exc:
+                raise dice_failure(ctx, node, text, exc) from None
+            ctx.pools[key] = rolled
+            return rolled.total
+
+        return run
