@@ -205,15 +205,11 @@ class AssistedRunner(ProcedureRunner):
                 for res, env, w in outs:
                     merged[self._contribution(res, env, own)] += w
                 cache[key] = Dist(dict(merged), denom)
-            try:  # a multiply-add and a tuple of sums each
-                budget.spend(4 * len(states.weights) * len(cache[key].weights))
-            except BudgetExceeded:
-                raise self.locate(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
-                                             "max_states", hint="use fewer helpers")) from None
-            states = combine2(_join_help, states, cache[key])
+            # a multiply-add and a tuple of sums each (BudgetExceeded: see _odds)
+            budget.spend(4 * len(states.weights) * len(cache[key].weights))
+            states = combine2(_join_help, states, cache[key], budget)
             if len(states.weights) > self.limits.max_states:
-                raise self.locate(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
-                                             "max_states", hint="use fewer helpers"))
+                raise BudgetExceeded()
             states = states.reduced()
         return states
 
@@ -234,11 +230,11 @@ class AssistedRunner(ProcedureRunner):
         return helped.map(lambda state: None if state[1] else self._bonus(state[0], own))
 
     @staticmethod
-    def _after_help(bonuses: Dist, finish: Callable[[int], Dist]) -> Dist:
+    def _after_help(bonuses: Dist, finish: Callable[[int], Dist], budget: Budget) -> Dist:
         """Each way the task can end after the helpers: ruined, or the leader's check
         (``finish``) with their bonus."""
         parts = [(Dist.point(RUINED) if bonus is None else finish(bonus), w) for bonus, w in bonuses.weights.items()]
-        return mixture(parts, bonuses.denom)
+        return mixture(parts, bonuses.denom, budget)
 
     def _odds(self, parties, inputs) -> AssistedOdds:
         own, leader, helpers_raw = self._assist_parties(parties, inputs)
@@ -248,21 +244,25 @@ class AssistedRunner(ProcedureRunner):
         budget = Budget(self.limits.max_states)
         gated = runner.before_roll(leader).gated
         given = Dist.point(None)  # the bonus the helpers give; none when the leader is gated
-        if gated is not None and st.order == "leader_first":
-            endings = Dist.point(_ending(gated))
-        elif st.order == "helpers_first":
-            given = self._bonus_dist(self._helpers_dist(helpers_raw, own, leader, None, cache, budget), own)
-            endings = self._after_help(given, lambda bonus: self._leader_dist(leader, bonus))
-        else:
-            _env, _gated, joint, denom = runner.joint_rolls(leader)
-            ending_parts, bonus_parts = [], []
-            for rolls, w in joint:
-                provisional = runner.resolve_rolls(leader, rolls)
-                bonuses = self._bonus_dist(
-                    self._helpers_dist(helpers_raw, own, leader, provisional.result, cache, budget), own)
-                ending_parts.append((self._after_help(bonuses, self._rolled_leader(leader, rolls)), w))
-                bonus_parts.append((bonuses, w))
-            endings, given = mixture(ending_parts, denom), mixture(bonus_parts, denom)
+        try:
+            if gated is not None and st.order == "leader_first":
+                endings = Dist.point(_ending(gated))
+            elif st.order == "helpers_first":
+                given = self._bonus_dist(self._helpers_dist(helpers_raw, own, leader, None, cache, budget), own)
+                endings = self._after_help(given, lambda bonus: self._leader_dist(leader, bonus), budget)
+            else:
+                _env, _gated, joint, denom = runner.joint_rolls(leader)
+                ending_parts, bonus_parts = [], []
+                for rolls, w in joint:
+                    provisional = runner.resolve_rolls(leader, rolls)
+                    bonuses = self._bonus_dist(
+                        self._helpers_dist(helpers_raw, own, leader, provisional.result, cache, budget), own)
+                    ending_parts.append((self._after_help(bonuses, self._rolled_leader(leader, rolls), budget), w))
+                    bonus_parts.append((bonuses, w))
+                endings, given = mixture(ending_parts, denom, budget), mixture(bonus_parts, denom, budget)
+        except BudgetExceeded:
+            raise self.locate(LimitError(f"'{self.proc.name}' has too many helpers to work out exactly",
+                                         "max_states", hint="use fewer helpers")) from None
         outcomes: dict[str, Fraction] = defaultdict(Fraction)
         results: dict[Any, Fraction] = defaultdict(Fraction)
         success = Fraction(0)

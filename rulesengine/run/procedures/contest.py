@@ -32,6 +32,17 @@ class Row(NamedTuple):
     weight: int  # over the party's denominator
 
 
+class Lineups(NamedTuple):
+    """One exact-odds computation of a contest: each party's outcome rows, the same as
+    Dists over row numbers, the groups and roll-offs solved so far, and the work budget."""
+
+    rows: list[list[Row]]
+    picks: list[Dist]
+    memo: dict[tuple[int, ...], Dist]
+    roll_offs: dict
+    budget: Budget
+
+
 @dataclass(frozen=True)
 class ContestResult(ProcedureRecord):
     ruleset: str
@@ -227,16 +238,17 @@ class ContestRunner(ProcedureRunner):
         for d, _ in dists:
             size *= len(d)
         # Each line-up of the parties' outcomes is compared (and its winner's result worked
-        # out): charge that work, not just the number of line-ups.
+        # out): charge that work first, not just the number of line-ups; the joints and
+        # mixtures below charge the same budget as they go.
+        budget = Budget(self.limits.max_states)
         try:
-            Budget(self.limits.max_states).spend(size * 2 * (n + 4))
+            budget.spend(size * 2 * (n + 4))
+            # Each party's outcomes as a Dist over its row numbers: line-ups are their joint.
+            picks = [Dist({j: row.weight for j, row in enumerate(d)}, denom) for d, denom in dists]
+            final = self._round_of(tuple(range(n)), Lineups([d for d, _ in dists], picks, {}, {}, budget))
         except BudgetExceeded:
             raise self.locate(LimitError(f"contest '{self.proc.name}' with {n} parties is too big to work out "
                                          "exactly", "max_states", hint="use fewer parties")) from None
-        rows = [d for d, _ in dists]
-        # Each party's outcomes as a Dist over its row numbers: line-ups are their joint.
-        picks = [Dist({j: row.weight for j, row in enumerate(d)}, denom) for d, denom in dists]
-        final = self._round_of(tuple(range(n)), rows, picks, {}, {})
         wins = [Fraction(0)] * n
         tie = Fraction(0)
         wres: dict[Any, Fraction] = defaultdict(Fraction)
@@ -249,20 +261,19 @@ class ContestRunner(ProcedureRunner):
         return ContestOdds(self.ruleset.id, self.proc.name, tuple(values), tuple(wins), tie,
                            dict(sorted(wres.items(), key=lambda kv: (str(type(kv[0])), kv[0]))), final.truncated)
 
-    def _round_of(self, group: tuple[int, ...], rows: list[list[Row]], picks: list[Dist],
-                  memo: dict[tuple[int, ...], Dist], roll_offs: dict) -> Dist:
+    def _round_of(self, group: tuple[int, ...], lu: Lineups) -> Dist:
         """The distribution of (winner or None, winner's result) for the parties in
         ``group``, following the tie rule. A reroll of the whole group is a geometric
         series: its sum is the other line-ups' weights over the denominator less the
         looping weight, exactly."""
-        if group in memo:
-            return memo[group]
+        if group in lu.memo:
+            return lu.memo[group]
         ties = self.spec.ties
-        lineups = combine(lambda *c: c, [picks[i] for i in group])
+        lineups = combine(lambda *c: c, [lu.picks[i] for i in group], lu.budget)
         parts: list[tuple[Dist, int]] = []
         loop = 0
         for combo, w in lineups.weights.items():
-            picked = {i: rows[i][j] for i, j in zip(group, combo, strict=True)}
+            picked = {i: lu.rows[i][j] for i, j in zip(group, combo, strict=True)}
             top = max(row.key for row in picked.values())
             tied = tuple(i for i in group if picked[i].key == top)
             if len(tied) == 1:
@@ -271,17 +282,17 @@ class ContestRunner(ProcedureRunner):
                 if tied == group:
                     loop += w
                 else:
-                    parts.append((self._round_of(tied, rows, picks, memo, roll_offs), w))
+                    parts.append((self._round_of(tied, lu), w))
             else:
-                parts.append((self._settle_exact(tied, picked, roll_offs).map(self._with_result(picked, group)), w))
-        mixed = mixture(parts, lineups.denom)
+                parts.append((self._settle_exact(tied, picked, lu.roll_offs).map(self._with_result(picked, group)), w))
+        mixed = mixture(parts, lineups.denom, lu.budget)
         if loop:
             if loop == lineups.denom:
                 raise self.locate(RulesetError(f"contest '{self.proc.name}' can never be decided: the parties "
                                                "always tie", code=E_PROCEDURE))
             mixed = Dist(mixed.weights, mixed.denom - loop * (mixed.denom // lineups.denom))
-        memo[group] = mixed.reduced()
-        return memo[group]
+        lu.memo[group] = mixed.reduced()
+        return lu.memo[group]
 
     def _with_result(self, rows: Mapping[int, Row], group: tuple[int, ...]) -> Callable[[int | None], tuple]:
         """A winner (or None: a tie) → (winner, winner's result) in this line-up."""
@@ -333,6 +344,12 @@ class ContestRunner(ProcedureRunner):
         memo: dict[tuple[int, ...], Dist] = {}
         budget = Budget(self.limits.max_states)
 
+        def too_big(tied: int) -> LimitError:
+            return self.locate(LimitError(f"the roll-off {e.text!r} of contest '{self.proc.name}' is too big to "
+                                          f"work out exactly for {tied} tied parties", "max_states",
+                                          Location(column=1, source_line=e.text),
+                                          "roll it instead, or use a roll-off with fewer possible values"), e)
+
         def solve(g: tuple[int, ...]) -> Dist:
             if g in memo:
                 return memo[g]
@@ -344,12 +361,11 @@ class ContestRunner(ProcedureRunner):
             try:
                 budget.spend(4 * len(g) * lineups)
             except BudgetExceeded:
-                raise self.locate(LimitError(f"the roll-off {e.text!r} of contest '{self.proc.name}' is too big to "
-                                             f"work out exactly for {len(g)} tied parties", "max_states",
-                                             Location(column=1, source_line=e.text),
-                                             "roll it instead, or use a roll-off with fewer possible values"),
-                                  e) from None
-            joint = combine(lambda *c: c, [dists[i] for i in g])
+                raise too_big(len(g)) from None
+            try:
+                joint = combine(lambda *c: c, [dists[i] for i in g], budget)
+            except BudgetExceeded:
+                raise too_big(len(g)) from None
             parts: list[tuple[Dist, int]] = []
             loop = 0
             for c, w in joint.weights.items():
@@ -361,7 +377,10 @@ class ContestRunner(ProcedureRunner):
                     loop += w
                 else:
                     parts.append((solve(t), w))
-            mixed = mixture(parts, joint.denom)
+            try:
+                mixed = mixture(parts, joint.denom, budget)
+            except BudgetExceeded:
+                raise too_big(len(g)) from None
             if loop >= joint.denom:  # they always tie: the tie stands
                 memo[g] = Dist.point(None)
             else:
