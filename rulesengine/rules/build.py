@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 from collections.abc import Callable
 
-from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_BAD_TABLE, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
+from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
                      E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
                      W_NO_CATCH_ALL, W_UNREACHABLE)
 from ..errors import Diagnostic, Location, RulesEngineError
@@ -25,14 +25,14 @@ from ..dice.functions import FUNCTIONS
 from ..dice.parser import closest, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from .model import (Candidate, Check, Choose, Expr, Gate, Grid, Input, Ladder, Let,
-                    OutcomeRule, Procedure, RangeRow, Ranges, RulesetModel, Source, TagRule,
-                    Tier, Tiers)
+                    OutcomeRule, Procedure, RulesetModel, Source, TagRule,
+                    Tiers)
 from .document import Document
 from .faces import faces_needed
 from .procedures import build_procedure, party_expressions
-from .ranges import overlapping_ranges, range_text
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
+from .tables import build_table
 
 __all__ = ["Builder", "RESERVED", "ruleset_functions"]  # ruleset_functions: re-exported for callers
 
@@ -119,7 +119,7 @@ class Builder:
         data = self.doc.data
         tables = {}
         for name, spec in (data.get("tables") or {}).items():
-            table = self.table(name, spec, f"/tables/{escape_pointer(name)}")
+            table = build_table(self, name, spec, f"/tables/{escape_pointer(name)}")
             if table is not None:
                 tables[name] = table
         for name in tables:
@@ -164,48 +164,6 @@ class Builder:
             license=data.get("license", ""), description=data.get("description", ""),
             tables=tables, checks=checks, procedures=procedures, path=self.doc.path)
 
-    # ---- tables ------------------------------------------------------------------------
-    def table(self, name: str, spec: dict, ptr: str):
-        desc = spec.get("description", "")
-        if "ladder" in spec:
-            entries = tuple((str(k), v) for k, v in spec["ladder"].items())
-            return Ladder(name, desc, entries)
-        if "ranges" in spec:
-            rows: list[RangeRow] = []
-            for i, row in enumerate(spec["ranges"]):
-                low, high = row.get("min"), row.get("max")
-                if low is not None and high is not None and low > high:
-                    self.error(E_BAD_TABLE, f"range {low}..{high} is empty", f"{ptr}/ranges/{i}")
-                rows.append(RangeRow(low, high, row["value"]))
-            for i, j in overlapping_ranges(rows):
-                self.error(E_BAD_TABLE, f"ranges {range_text(rows[i])} and {range_text(rows[j])} overlap",
-                           f"{ptr}/ranges/{j}", "each key must fall in one range only")
-            return Ranges(name, desc, tuple(rows))
-        if "grid" in spec:
-            grid = spec["grid"]
-            columns = tuple(grid["columns"])
-            if len(set(columns)) != len(columns):
-                self.error(E_DUPLICATE, f"table '{name}' repeats a column", f"{ptr}/grid/columns")
-            grid_rows = []
-            for label, values in grid["rows"].items():
-                if len(values) != len(columns):
-                    self.error(E_BAD_TABLE, f"row '{label}' has {len(values)} values for {len(columns)} columns",
-                               f"{ptr}/grid/rows/{escape_pointer(label)}")
-                grid_rows.append((str(label), tuple(values)))
-            return Grid(name, desc, columns, tuple(grid_rows))
-        tiers = []
-        seen = set()
-        for i, t in enumerate(spec["tiers"]):
-            if t["label"] in seen:
-                self.error(E_DUPLICATE, f"tier label '{t['label']}' is used twice", f"{ptr}/tiers/{i}/label")
-            seen.add(t["label"])
-            tiers.append(Tier(t["min"], t["label"], t.get("description", "")))
-        mins = [t.min for t in tiers]
-        if mins != sorted(mins) or len(set(mins)) != len(mins):
-            self.error(E_BAD_TABLE, "tiers must be listed from the lowest minimum up, each minimum once",
-                       f"{ptr}/tiers")
-        return Tiers(name, desc, tuple(tiers))
-
     # ---- inputs --------------------------------------------------------------------------
     def input(self, name: str, spec: dict, ptr: str) -> Input:
         kind = spec["type"]
@@ -244,8 +202,7 @@ class Builder:
         if has_default and kind == "integer" and isinstance(default, str):
             if labels is None:
                 self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number", f"{ptr}/default")
-            elif isinstance(self.tables.get(labels), Ladder) and \
-                    default not in dict(self.tables[labels].entries):
+            elif isinstance(ladder := self.tables.get(labels), Ladder) and default not in dict(ladder.entries):
                 self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number or a step "
                            f"of the ladder '{labels}'", f"{ptr}/default")
         wrong_type = _default_type_error(kind, default) if has_default else None
