@@ -96,20 +96,16 @@ def procedure_call(rs, name: str) -> dict[str, Any]:
     check_inputs = rs.check(model.check).model.inputs
     if kind == "extended":
         return {"inputs": {**own, **_pick(check_inputs, values, f"check '{model.check}'")}}
-    if kind == "contest":
-        n = max(st.get("min_parties", 2), min(GROUP_SIZE["contest"], st.get("max_parties", 2)))
-    elif kind == "assisted":
-        helpers = max(st.get("min_helpers", 1), min(GROUP_SIZE["assisted"] - 1, st.get("max_helpers", 1)))
-        n = 1 + helpers
+    # Each kind's typed spec (rules/procedures/) says how many parties it takes.
+    if kind == "assisted":
+        n = 1 + max(st.min_helpers, min(GROUP_SIZE["assisted"] - 1, st.max_helpers))
     else:
-        lo = st.get("min_members", st.get("min_parties", 1))
-        hi = st.get("max_members", st.get("max_parties", GROUP_SIZE["team"]))
-        n = max(lo, min(GROUP_SIZE.get(kind, 2), hi))
+        n = max(st.min_parties, min(GROUP_SIZE.get(kind, 2), st.max_parties))
     parties = []
     for i in range(n):
         specs = check_inputs
-        if kind == "assisted" and i > 0 and st.get("helper_check"):
-            specs = rs.check(st["helper_check"]).model.inputs
+        if kind == "assisted" and i > 0:
+            specs = rs.check(st.helper_check).model.inputs
         parties.append(_pick(specs, party_values(rs.id, i), f"party {i + 1} of '{name}'"))
     call: dict[str, Any] = {"parties": parties}
     if model.inputs or kind != "contest":
