@@ -62,6 +62,11 @@ E_BAD_CHOOSE = "E509"
 E_PROCEDURE = "E510"
 E_NOT_A_CONDITION = "E511"
 E_NO_OUTCOME = "E512"
+E_NOT_YES_NO = "E520"
+E_NOT_A_NUMBER = "E521"
+E_BRANCH_TYPES = "E522"
+E_BAD_OPERAND = "E523"
+E_UNKNOWN_LITERAL = "E524"
 W_UNREACHABLE = "W501"
 W_NO_CATCH_ALL = "W502"
 W_UNREACHABLE_OUTCOME = "W503"
@@ -113,6 +118,11 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code(E_PROCEDURE, "RulesetError", "a procedure that is incomplete or cannot be decided"),
     Code(E_NOT_A_CONDITION, "RulesetError", "(when running) a condition that is not true or false"),
     Code(E_NO_OUTCOME, "RulesetError", "(when running) no outcome rule matched"),
+    Code(E_NOT_YES_NO, "RulesetError", "a condition whose value is not yes/no"),
+    Code(E_NOT_A_NUMBER, "RulesetError", "a result whose value is not a number"),
+    Code(E_BRANCH_TYPES, "RulesetError", "if() branches that give different kinds of value"),
+    Code(E_BAD_OPERAND, "RulesetError", "an operator or function given a value it cannot take"),
+    Code(E_UNKNOWN_LITERAL, "RulesetError", "a text compared with a name that can never be that text"),
     Code(W_UNREACHABLE, "warning", "an outcome rule after a catch-all can never apply"),
     Code(W_NO_CATCH_ALL, "warning", "every outcome rule has a condition, so a roll may match none"),
     Code(W_UNREACHABLE_OUTCOME, "warning", "an outcome that no input combination tried can reach"),

@@ -25,7 +25,7 @@ from ..dice.functions import FUNCTIONS
 from ..dice.parser import closest, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from .model import (Candidate, Check, Choose, Expr, Gate, Grid, Input, Ladder, Let,
-                    OutcomeRule, Procedure, RulesetModel, Source, TagRule,
+                    OutcomeRule, Procedure, RulesetModel, Source, Table, TagRule,
                     Tiers)
 from .document import Document
 from .faces import faces_needed
@@ -33,6 +33,7 @@ from .procedures import build_procedure, party_expressions
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
 from .tables import build_table
+from .types import check_problems, procedure_env, procedure_problems, shared_fine
 
 __all__ = ["Builder", "RESERVED", "ruleset_functions"]  # ruleset_functions: re-exported for callers
 
@@ -152,6 +153,7 @@ class Builder:
                     more = faces_needed(check, exprs, aliases) - check.faces_needed
                     if more:
                         checks[check_name] = replace(check, faces_needed=check.faces_needed | more)
+        self.type_check(tables, checks, procedures)
         if not self.ok:
             return None
         src = data.get("source") or {}
@@ -440,6 +442,26 @@ class Builder:
                        f"{ptr}/secret")
             secret = None
         return secret
+
+    # ---- types ---------------------------------------------------------------------------
+    def type_check(self, tables: dict[str, Table], checks: dict[str, Check],
+                   procedures: dict[str, Procedure]) -> None:
+        """What would fail, or never match, when rolled (see :mod:`.types`): reported at the
+        offending part of each expression, each problem once."""
+        found = shared_fine([p for c in checks.values() for p in check_problems(c, tables)], checks.values())
+        for proc in procedures.values():
+            spec = proc.settings
+            read = [checks[c] for c, _, _ in spec.party_expressions(proc.check) if c in checks]
+            exprs = [e for _, es, _ in spec.party_expressions(proc.check) for e in es]
+            found += procedure_problems(exprs, spec.conditions(), procedure_env(read, proc.inputs, tables))
+        seen = set()
+        for p in found:
+            key = (p.code, p.expr.pointer, p.span)
+            if key in seen:
+                continue
+            seen.add(key)
+            self.error(p.code, p.message, p.expr.pointer, p.hint,
+                       location=self.doc.scalar_column(p.expr.pointer, p.span[0], length=p.span[1] - p.span[0]))
 
     # ---- procedures ----------------------------------------------------------------------
     def procedure(self, name: str, spec: dict, ptr: str) -> Procedure | None:

@@ -239,6 +239,10 @@ class ProcedureSpec(Protocol):
 
     def party_expressions(self, check: str) -> list[tuple[str, list[Expr], dict[str, str]]]: ...
 
+    def conditions(self) -> list[tuple[str, Expr]]:
+        """The expressions that must give yes/no, each with the words a message calls it."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Source:

@@ -32,6 +32,9 @@ class ContestSpec:
         ties = [t.expr for t in self.ties] if isinstance(self.ties, tuple) else []
         return [(check, [*self.rank_by, *ties, *([self.winner_result] if self.winner_result else [])], {})]
 
+    def conditions(self) -> list[tuple[str, Expr]]:
+        return []
+
 
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> ContestSpec | None:

@@ -24,6 +24,9 @@ class TeamSpec:
     def party_expressions(self, check: str) -> list[tuple[str, list[Expr], dict[str, str]]]:
         return [(check, list(self.member_values.values()), {"roller_result": "result"})]
 
+    def conditions(self) -> list[tuple[str, Expr]]:
+        return []
+
 
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> TeamSpec | None:

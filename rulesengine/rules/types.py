@@ -1,0 +1,391 @@
+"""Static types of a ruleset's expressions: what would fail at the table, found when the file
+is read.
+
+Every expression is given a kind of value — a number, yes/no, text, a roll (a number whose
+dice can be read), a pool of mixed dice — from the names it reads (inputs by their type,
+lets, rolls, the result, ``outcome``, ``success``, table lookups) and the operators and
+functions it applies. Where a place wants a kind (a condition wants yes/no, a result a
+number) or an operator cannot take an operand (``not 3``, ``'a' + 1``), a :class:`Problem`
+says so at the sub-expression's own span. A comparison of ``outcome`` (or a choice input)
+with a text literal is checked against the names that can really come up.
+
+Kinds are inferred, never guessed: a name whose kind is not known (a procedure's own
+names, a lookup in a table of mixed values) is :data:`UNKNOWN`, which fits anywhere, so a
+file is only ever refused for a mistake that would fail, or silently never match, when
+rolled. The checks are a table from node type to a small function, like the compiler's.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
+
+from ..codes import E_BAD_OPERAND, E_BRANCH_TYPES, E_NOT_A_NUMBER, E_NOT_YES_NO, E_UNKNOWN_LITERAL
+from ..dice import ast
+from .model import Check, Expr, Grid, Input, Ladder, Ranges, Table, Tiers
+
+NUMBER, YES_NO, TEXT, ROLL, POOL, UNKNOWN = "a number", "yes/no", "text", "a roll", "a dice pool", "unknown"
+NUMERIC = (NUMBER, ROLL)  # a roll counts as its total wherever a number is wanted
+
+NOT_ALLOWED = "not_allowed"  # the outcome of a gate that refuses the check (see run/results.py)
+
+
+class Problem(NamedTuple):
+    """A mistake in one expression: ``span`` is the offending part of ``expr.text``."""
+
+    code: str
+    message: str
+    hint: str | None
+    expr: Expr
+    span: tuple[int, int]
+
+
+class Env(NamedTuple):
+    """What an expression's names are: their kinds, and the literal values some may take
+    (``outcome``: the check's outcome names; a choice input: its choices)."""
+
+    kinds: Mapping[str, str]
+    values: Mapping[str, tuple[str, ...]]
+    tables: Mapping[str, Table]
+
+
+class _Infer:
+    """One expression's walk: the kind of each node, and the problems found on the way."""
+
+    def __init__(self, expr: Expr, env: Env) -> None:
+        self.expr, self.env = expr, env
+        self.problems: list[Problem] = []
+
+    def problem(self, code: str, message: str, node: Any, hint: str | None = None) -> None:
+        self.problems.append(Problem(code, message, hint, self.expr, node.span))
+
+    def text(self, node: Any) -> str:
+        return self.expr.text[node.span[0]:node.span[1]]
+
+    def kind(self, node: ast.Node) -> str:
+        return _RULES[type(node)](self, node)
+
+    def want(self, node: ast.Node, kinds: tuple[str, ...], what: str, code: str = E_BAD_OPERAND,
+             hint: str | None = None) -> str:
+        """The kind of ``node``; a problem if it is known and not one of ``kinds``."""
+        got = self.kind(node)
+        if got != UNKNOWN and got not in kinds:
+            self.problem(code, f"{what} needs {' or '.join(dict.fromkeys(_plain(k) for k in kinds))}, "
+                               f"but '{self.text(node)}' is {got}", node, hint)
+        return got
+
+
+def _plain(kind: str) -> str:
+    return NUMBER if kind == ROLL else kind
+
+
+def _num(inf: _Infer, n: ast.Num) -> str:
+    return NUMBER
+
+
+def _str(inf: _Infer, n: ast.Str) -> str:
+    return TEXT
+
+
+def _bool(inf: _Infer, n: ast.Bool) -> str:
+    return YES_NO
+
+
+def _name(inf: _Infer, n: ast.Name) -> str:
+    return inf.env.kinds.get(n.name, UNKNOWN)
+
+
+def _dice(inf: _Infer, n: ast.Dice) -> str:
+    return ROLL
+
+
+def _neg(inf: _Infer, n: ast.Neg) -> str:
+    inf.want(n.operand, NUMERIC, "'-'")
+    return NUMBER
+
+
+def _binary(inf: _Infer, n: ast.Binary) -> str:
+    for side in (n.left, n.right):
+        got = inf.kind(side)
+        if got in (YES_NO, TEXT):
+            inf.problem(E_BAD_OPERAND, f"'{n.op}' needs a number, but '{inf.text(side)}' is {got}", side,
+                        "if(x, 1, 0) turns a yes/no into a number" if got == YES_NO else None)
+    return NUMBER
+
+
+def _compare(inf: _Infer, n: ast.Compare) -> str:
+    if n.op in ("==", "!="):
+        left, right = inf.kind(n.left), inf.kind(n.right)
+        if UNKNOWN not in (left, right) and _plain(left) != _plain(right) and POOL not in (left, right):
+            inf.problem(E_BAD_OPERAND, f"'{inf.text(n)}' compares {left} with {right}: never equal", n,
+                        "compare values of the same kind" + (" (quote the number as text, or the text "
+                                                             "as a number)" if {left, right} == {TEXT, NUMBER}
+                                                             else ""))
+        for name, literal in ((n.left, n.right), (n.right, n.left)):
+            _literal_of(inf, name, literal)
+        return YES_NO
+    for side in (n.left, n.right):
+        inf.want(side, NUMERIC, f"'{n.op}'")
+    return YES_NO
+
+
+def _literal_of(inf: _Infer, name: ast.Node, literal: ast.Node) -> None:
+    """``outcome == 'sucess'``: a literal a name can never be."""
+    while isinstance(name, (ast.Group, ast.Labeled)):
+        name = name.inner
+    if not (isinstance(name, ast.Name) and isinstance(literal, ast.Str)):
+        return
+    allowed = inf.env.values.get(name.name)
+    if allowed is None or literal.value in allowed:
+        return
+    near = difflib.get_close_matches(literal.value, allowed, n=1, cutoff=0.6)
+    inf.problem(E_UNKNOWN_LITERAL, f"'{name.name}' is never '{literal.value}'", literal,
+                f"did you mean '{near[0]}'?" if near else f"it is one of: {', '.join(allowed)}")
+
+
+def _logic(inf: _Infer, n: ast.Logic) -> str:
+    for side in (n.left, n.right):
+        inf.want(side, (YES_NO,), f"'{n.op}'", hint="write a comparison, e.g. roll >= 10")
+    return YES_NO
+
+
+def _not(inf: _Infer, n: ast.Not) -> str:
+    inf.want(n.operand, (YES_NO,), "'not'", hint="write a comparison, e.g. not (roll >= 10)")
+    return YES_NO
+
+
+def _group(inf: _Infer, n: ast.Group | ast.Labeled) -> str:
+    return inf.kind(n.inner)
+
+
+def _call(inf: _Infer, n: ast.Call) -> str:
+    rule = _CALLS.get(n.name)
+    if rule is not None:
+        return rule(inf, n)
+    table = inf.env.tables.get(n.name)
+    for arg in n.args:
+        inf.kind(arg)
+    return _table_kind(table) if table is not None else UNKNOWN
+
+
+def _if(inf: _Infer, n: ast.Call) -> str:
+    if len(n.args) != 3:
+        return UNKNOWN
+    inf.want(n.args[0], (YES_NO,), "the condition of if()", E_NOT_YES_NO, "write a comparison, e.g. roll >= 10")
+    yes, no = inf.kind(n.args[1]), inf.kind(n.args[2])
+    if UNKNOWN in (yes, no):
+        return UNKNOWN
+    if _plain(yes) != _plain(no):
+        inf.problem(E_BRANCH_TYPES, f"the branches of '{inf.text(n)}' differ: {yes} or {no}", n,
+                    "give both branches the same kind of value")
+        return UNKNOWN
+    return yes if yes == no else NUMBER
+
+
+def _numbers(result: str) -> Callable[[_Infer, ast.Call], str]:
+    def call(inf: _Infer, n: ast.Call) -> str:
+        for arg in n.args:
+            inf.want(arg, NUMERIC, f"{n.name}()")
+        return result
+
+    return call
+
+
+def _reads_dice(result: str) -> Callable[[_Infer, ast.Call], str]:
+    def call(inf: _Infer, n: ast.Call) -> str:
+        if n.args:
+            inf.want(n.args[0], (ROLL, POOL), f"{n.name}()", hint="pass the name of a roll, e.g. count(roll, 1)")
+        for arg in n.args[1:]:
+            inf.want(arg, NUMERIC, f"{n.name}()")
+        return result
+
+    return call
+
+
+def _any(result: str) -> Callable[[_Infer, ast.Call], str]:
+    def call(inf: _Infer, n: ast.Call) -> str:
+        for arg in n.args:
+            inf.kind(arg)
+        return result
+
+    return call
+
+
+_CALLS: dict[str, Callable[[_Infer, ast.Call], str]] = {
+    "if": _if,
+    "given": _any(YES_NO),
+    "count": _reads_dice(NUMBER),
+    "highest": _reads_dice(NUMBER),
+    "lowest": _reads_dice(NUMBER),
+    "sum": _any(NUMBER),
+    "drop_highest": _any(POOL),
+    "drop_lowest": _any(POOL),
+    "min": _numbers(NUMBER),
+    "max": _numbers(NUMBER),
+    "abs": _numbers(NUMBER),
+    "floor": _numbers(NUMBER),
+    "ceil": _numbers(NUMBER),
+    "round": _numbers(NUMBER),
+}
+
+_RULES: dict[type, Callable[[_Infer, Any], str]] = {
+    ast.Num: _num, ast.Str: _str, ast.Bool: _bool, ast.Name: _name, ast.Dice: _dice, ast.Neg: _neg,
+    ast.Binary: _binary, ast.Compare: _compare, ast.Logic: _logic, ast.Not: _not, ast.Call: _call,
+    ast.Group: _group, ast.Labeled: _group,
+}
+
+
+def _table_kind(table: Table) -> str:
+    if isinstance(table, (Ladder, Grid)):
+        return NUMBER
+    if isinstance(table, Tiers):
+        return TEXT
+    if isinstance(table, Ranges):
+        kinds = {YES_NO if isinstance(r.value, bool) else NUMBER if isinstance(r.value, int) else TEXT
+                 for r in table.rows}
+        return kinds.pop() if len(kinds) == 1 else UNKNOWN
+    return UNKNOWN
+
+
+def infer(expr: Expr, env: Env) -> tuple[str, list[Problem]]:
+    """The kind of ``expr``'s value, and the problems inside it."""
+    inf = _Infer(expr, env)
+    return inf.kind(expr.tree), inf.problems
+
+
+def expect(expr: Expr | None, env: Env, kinds: tuple[str, ...], what: str) -> Iterator[Problem]:
+    """The problems of ``expr``, and one more if its value is not of ``kinds``."""
+    if expr is None:
+        return
+    got, problems = infer(expr, env)
+    yield from problems
+    if got == UNKNOWN or got in kinds:
+        return
+    if kinds == (YES_NO,):
+        yield Problem(E_NOT_YES_NO, f"{what} must be yes/no, but '{expr.text}' gives {got}",
+                      "write a comparison, e.g. roll >= 10", expr, (0, len(expr.text)))
+    else:
+        yield Problem(E_NOT_A_NUMBER, f"{what} must be a number, but '{expr.text}' gives {got}",
+                      "write an arithmetic expression, e.g. skill - roll", expr, (0, len(expr.text)))
+
+
+# ---- a check's names ------------------------------------------------------------------------
+
+_INPUT_KINDS = {"integer": NUMBER, "boolean": YES_NO, "choice": TEXT, "dice_pool": POOL}
+
+
+def check_env(check: Check, tables: Mapping[str, Table]) -> tuple[Env, list[Problem]]:
+    """The kinds of every name of ``check`` (inputs, lets, rolls, chosen dice, the result,
+    ``outcome``, ``success``), worked out in the order the check defines them; the problems
+    found in the expressions that define them."""
+    kinds: dict[str, str] = {}
+    values: dict[str, tuple[str, ...]] = {}
+    problems: list[Problem] = []
+    env = Env(kinds, values, tables)
+    for spec in check.inputs:
+        kinds[spec.name] = _INPUT_KINDS.get(spec.type, UNKNOWN)
+        if spec.type == "choice" and spec.choices:
+            values[spec.name] = tuple(spec.choices)
+    for name, e in check.rolls:
+        _, found = infer(e, env)
+        problems += found
+        kinds[name] = ROLL
+    for let in check.lets:
+        candidates = [let.expr] if let.expr is not None else [c.value for c in let.best_of]
+        found_kinds = set()
+        for e in candidates:
+            got, found = infer(e, env)
+            problems += found
+            found_kinds.add(_plain(got))
+        for c in let.best_of:
+            problems += expect(c.when, env, (YES_NO,), f"the condition of '{let.name}'")
+        kinds[let.name] = found_kinds.pop() if len(found_kinds) == 1 else UNKNOWN
+    if check.choose is not None:
+        kinds["chosen"] = ROLL
+        for name, e in check.choose.values:
+            got, found = infer(e, env)
+            problems += found
+            kinds[name] = got
+    kinds["result"] = infer(check.result, env)[0] if check.result is not None else UNKNOWN
+    kinds["outcome"], kinds["success"] = TEXT, YES_NO
+    values["outcome"] = tuple(check.outcome_names) + (NOT_ALLOWED,)
+    return env, problems
+
+
+def check_problems(check: Check, tables: Mapping[str, Table]) -> Iterator[Problem]:
+    """Every type problem of one check, each once."""
+    env, found = check_env(check, tables)
+    yield from found
+    results = (NUMBER, ROLL)
+    for gate in check.gates:
+        yield from expect(gate.when, env, (YES_NO,), "the gate condition")
+        yield from expect(gate.result, env, results, "the gate's result")
+    yield from expect(check.secret, env, (YES_NO,), "secret")
+    if check.choose is not None:
+        yield from expect(check.choose.prefer, env, (YES_NO,), "prefer")
+    yield from expect(check.result, env, results, "the result")
+    for rule in check.outcomes:
+        yield from expect(rule.when, env, (YES_NO,), f"the condition of outcome '{rule.name}'")
+        yield from expect(rule.result, env, results, f"the result of outcome '{rule.name}'")
+    for tag in check.tags:
+        yield from expect(tag.when, env, (YES_NO,), f"the condition of tag '{tag.name}'")
+
+
+def check_expressions(check: Check) -> Iterator[Expr]:
+    """Every expression of ``check``."""
+    yield from (e for _, e in check.rolls)
+    for let in check.lets:
+        yield from [let.expr] if let.expr is not None else []
+        for c in let.best_of:
+            yield from [c.value] + ([c.when] if c.when is not None else [])
+    if check.choose is not None:
+        yield from (e for _, e in check.choose.values)
+        yield from [check.choose.prefer] if check.choose.prefer is not None else []
+    for gate in check.gates:
+        yield from [gate.when] + ([gate.result] if gate.result is not None else [])
+    yield from (e for e in (check.secret, check.result) if e is not None)
+    for rule in check.outcomes:
+        yield from (e for e in (rule.when, rule.result) if e is not None)
+    yield from (t.when for t in check.tags)
+
+
+def shared_fine(problems: list[Problem], checks: Iterable[Check]) -> list[Problem]:
+    """``problems`` less the literals that fit elsewhere: an expression shared by several
+    checks (a YAML alias) may compare a choice input with a value only some of them offer
+    (``kind == 'passive'`` in a check whose only kind is 'secret'); it is a mistake only if
+    no check that has the same expression offers the value."""
+    uses: dict[str, int] = {}
+    for check in checks:
+        for e in check_expressions(check):
+            uses[e.text] = uses.get(e.text, 0) + 1
+    flagged: dict[tuple[str, tuple[int, int]], int] = {}
+    for p in problems:
+        if p.code == E_UNKNOWN_LITERAL:
+            flagged[(p.expr.text, p.span)] = flagged.get((p.expr.text, p.span), 0) + 1
+    return [p for p in problems
+            if p.code != E_UNKNOWN_LITERAL or flagged[(p.expr.text, p.span)] >= uses.get(p.expr.text, 0)]
+
+
+def procedure_env(checks: Iterable[Check], inputs: Iterable[Input], tables: Mapping[str, Table]) -> Env:
+    """What a procedure's expressions can be sure of: the outcome names of its checks (for
+    ``outcome``, ``roller_outcome`` and the like) and its own inputs' kinds. The rest of its
+    names (state, party values) are left unknown."""
+    outcomes = tuple(dict.fromkeys(n for c in checks for n in c.outcome_names)) + (NOT_ALLOWED,)
+    kinds = {i.name: _INPUT_KINDS.get(i.type, UNKNOWN) for i in inputs}
+    values: dict[str, tuple[str, ...]] = {i.name: tuple(i.choices) for i in inputs if i.type == "choice" and i.choices}
+    for name in ("outcome", "roller_outcome", "leader_outcome", "runner_up_outcome"):
+        values.setdefault(name, outcomes)
+    return Env(kinds, values, tables)
+
+
+def procedure_problems(expressions: Iterable[Expr], conditions: Iterable[tuple[str, Expr]],
+                       env: Env) -> Iterator[Problem]:
+    """The problems of a procedure's expressions; ``conditions`` must give yes/no."""
+    for e in expressions:
+        yield from infer(e, env)[1]
+    for what, e in conditions:
+        got = infer(e, env)[0]
+        if got not in (UNKNOWN, YES_NO):
+            yield Problem(E_NOT_YES_NO, f"{what} must be yes/no, but '{e.text}' gives {got}",
+                          "write a comparison, e.g. progress >= 10", e, (0, len(e.text)))
