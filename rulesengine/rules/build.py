@@ -153,7 +153,8 @@ class Builder:
                     more = faces_needed(check, exprs, aliases) - check.faces_needed
                     if more:
                         checks[check_name] = replace(check, faces_needed=check.faces_needed | more)
-        self.type_check(tables, checks, procedures)
+        if self.ok:  # types are worked out on a model whose every expression was built
+            self.type_check(tables, checks, procedures)
         if not self.ok:
             return None
         src = data.get("source") or {}

@@ -161,3 +161,20 @@ def test_an_expression_shared_by_an_alias_may_name_a_choice_only_some_checks_off
 """
     assert codes(tmp_path, body) == []
     assert "E524" in codes(tmp_path, body.replace("kind == 'passive'", "kind == 'pasive'"))
+
+
+def test_a_file_with_other_errors_is_not_type_checked_half_built(tmp_path):
+    """Found by the mutation fuzzer: a procedure whose expression failed to build (None in
+    its spec) crashed the type pass; types are worked out only on a fully built model."""
+    body = check() + """procedures:
+  long_task:
+    kind: extended
+    check: c
+    state: {progress: 0}
+    each_round:
+      - when: sucess
+        set: {progress: progress + result}
+    succeed_when: progress >= 10
+    max_rounds: 5
+"""
+    assert codes(tmp_path, body) == ["E502"]
