@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
                      E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
-                     W_NO_CATCH_ALL, W_UNREACHABLE)
+                     W_UNREACHABLE)
 from ..errors import Diagnostic, Location, RulesEngineError
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
@@ -397,9 +397,6 @@ class Builder:
             if "when" not in o and catch_all is None:
                 catch_all = o["name"]
             outcomes.append(OutcomeRule(o["name"], o["success"], when, res, o.get("description", ""), optr))
-        if outcomes and catch_all is None:
-            self.warning(W_NO_CATCH_ALL, f"check '{name}': every outcome rule has a condition; a roll that "
-                         "matches none has no outcome", f"{ptr}/outcomes", "end with a rule without 'when'")
         return outcomes, seen
 
     def check_gate_outcomes(self, gates: list[Gate], seen: dict[str, str]) -> None:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Iterator
 
-from ..codes import W_UNREACHABLE_OUTCOME
+from ..codes import E_NO_OUTCOME, W_NO_CATCH_ALL, W_UNREACHABLE_OUTCOME
 from ..errors import Diagnostic, RulesEngineError
 from ..limits import REACH_MAX_TRIES, REACH_SEARCH_STATES, Limits
 from ..rules.build import ruleset_functions
@@ -92,31 +92,121 @@ def candidates(check: Check) -> Iterator[dict[str, Any]]:
             yield {**base, a: x, b: y}
 
 
+def every_input_set(check: Check, most: int) -> list[dict[str, Any]] | None:
+    """Every set of inputs ``check`` can take, if there are at most ``most`` of them: every
+    input is a switch, a choice or a number with both bounds (a dice pool is never finite
+    here). None otherwise."""
+    options: list[tuple[str, list[Any]]] = []
+    count = 1
+    for spec in check.inputs:
+        if spec.type == "boolean":
+            values: list[Any] = [False, True]
+        elif spec.type == "choice":
+            values = list(spec.choices)
+        elif spec.type == "integer" and spec.min is not None and spec.max is not None:
+            values = list(range(spec.min, spec.max + 1)) if spec.max - spec.min < most else []
+        else:
+            return None
+        if spec.optional and not spec.has_default:
+            values = [None] + values
+        count *= len(values)
+        if not values or count > most:
+            return None
+        options.append((spec.name, values))
+    return [dict(zip([n for n, _ in options], combo, strict=True))
+            for combo in itertools.product(*(vs for _, vs in options))]
+
+
+class Search(NamedTuple):
+    """What the search learnt of one check."""
+
+    tried: int  # input sets whose exact odds were worked out
+    skipped: int  # input sets whose odds could not be worked out (a limit, an error)
+    complete: bool  # the input sets searched were all the check can take
+    unreached: set[str]  # outcomes no input set gave a chance
+    falls_through: dict[str, Any] | None  # inputs for which a roll matches no outcome rule
+
+
+def search(model: RulesetModel, check: Check, functions: Any, doc: Document, limits: Limits) -> Search:
+    """Exact odds over the check's input sets — all of them when there are few enough
+    (REACH_MAX_TRIES), else the telling ones of :func:`candidates` — until every outcome
+    has been seen (and, for rules that may fall through, all were looked at)."""
+    runner = CheckRunner(model, check, functions, doc, limits)
+    everything = every_input_set(check, REACH_MAX_TRIES)
+    may_fall_through = bool(check.outcomes) and all(o.when is not None for o in check.outcomes)
+    todo = set(check.outcome_names)
+    tried = skipped = 0
+    witness = None
+    for inputs in (everything if everything is not None else candidates(check)):
+        if tried + skipped >= REACH_MAX_TRIES or not (todo or (may_fall_through and witness is None)):
+            break
+        given = {k: v for k, v in inputs.items() if v is not None}
+        try:
+            odds = runner.odds(given)
+        except RulesEngineError as exc:
+            skipped += 1
+            if exc.code == E_NO_OUTCOME and witness is None:
+                witness = given
+            continue
+        tried += 1
+        todo -= {n for n, p in odds.outcomes.items() if p > 0}
+    complete = everything is not None and tried + skipped == len(everything)
+    return Search(tried, skipped, complete, todo, witness)
+
+
+def _inputs_text(inputs: dict[str, Any]) -> str:
+    return " with " + ", ".join(f"{k}={v}" for k, v in inputs.items()) if inputs else ""
+
+
 def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> list[Diagnostic]:
-    """W503 warnings for outcomes of the ruleset's checks that no input tried can reach."""
+    """What the search finds, per check: outcome rules that can fall through (an error, with
+    the inputs that show it; a warning W502 when the search could not prove they can't), and
+    outcomes no input set reached (W503, saying how many sets were worked out and, when some
+    were not, that it could not decide)."""
     small = dataclasses.replace(limits, max_states=min(limits.max_states, REACH_SEARCH_STATES))
     functions = ruleset_functions(model)
     out: list[Diagnostic] = []
     for name, check in model.checks.items():
-        runner = CheckRunner(model, check, functions, doc, small)
-        todo = set(check.outcome_names)
-        tries = 0
-        for inputs in candidates(check):
-            if not todo or tries >= REACH_MAX_TRIES:
-                break
-            tries += 1
-            given = {k: v for k, v in inputs.items() if v is not None}
-            try:
-                odds = runner.odds(given)
-            except RulesEngineError:
+        found = search(model, check, functions, doc, small)
+        where = doc.location(f"{check.pointer}/outcomes")
+        if found.falls_through is not None:
+            out.append(Diagnostic(
+                E_NO_OUTCOME, f"check '{name}': some rolls match no outcome rule{_inputs_text(found.falls_through)}",
+                where, "end the outcome rules with one without 'when' (a catch-all), or widen the conditions"))
+        elif check.outcomes and all(o.when is not None for o in check.outcomes) and \
+                not (found.complete and found.skipped == 0):
+            out.append(Diagnostic(
+                W_NO_CATCH_ALL, f"check '{name}': every outcome rule has a condition, and the search could not "
+                                f"prove that every roll matches one ({_searched(found)})",
+                where, "end with a rule without 'when'", "warning"))
+        if found.falls_through is not None and not found.tried:
+            continue  # every odds worked out stopped at the fall-through: nothing else to say
+        for rule in _up_to_catch_all(check.outcomes):
+            if rule.name not in found.unreached:
                 continue
-            todo -= {n for n, p in odds.outcomes.items() if p > 0}
-        for rule in check.outcomes:
-            if rule.name in todo:
-                out.append(Diagnostic(
-                    W_UNREACHABLE_OUTCOME,
-                    f"outcome '{rule.name}' of check '{name}' never happened for any of the {tries} "
-                    f"input combination{'s' if tries != 1 else ''} tried",
-                    doc.location(rule.pointer),
-                    "check its condition against the rules above it and the dice's range", "warning"))
+            if found.skipped:
+                message = (f"could not decide whether outcome '{rule.name}' of check '{name}' can happen: it did "
+                           f"not in the {_searched(found)}")
+            elif found.complete:
+                message = (f"outcome '{rule.name}' of check '{name}' can never happen: no input combination gives "
+                           f"it a chance (all {found.tried} worked out)" if check.inputs else
+                           f"outcome '{rule.name}' of check '{name}' can never happen: its exact odds give it no chance")
+            else:
+                message = (f"outcome '{rule.name}' of check '{name}' never happened for any of the {found.tried} "
+                           f"input combination{'s' if found.tried != 1 else ''} tried")
+            out.append(Diagnostic(W_UNREACHABLE_OUTCOME, message, doc.location(rule.pointer),
+                                  "check its condition against the rules above it and the dice's range", "warning"))
     return out
+
+
+def _searched(found: Search) -> str:
+    text = f"{found.tried} input combination{'s' if found.tried != 1 else ''} worked out"
+    return text + (f"; {found.skipped} more could not be" if found.skipped else "")
+
+
+def _up_to_catch_all(rules: Any) -> Iterator[Any]:
+    """The outcome rules up to the first catch-all (those after it are W501 already)."""
+    for rule in rules:
+        yield rule
+        if rule.when is None:
+            return
