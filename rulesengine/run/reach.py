@@ -188,9 +188,9 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
                 message = (f"could not decide whether outcome '{rule.name}' of check '{name}' can happen: it did "
                            f"not in the {_searched(found)}")
             elif found.complete:
-                message = (f"outcome '{rule.name}' of check '{name}' can never happen: no input combination gives "
-                           f"it a chance (all {found.tried} worked out)" if check.inputs else
-                           f"outcome '{rule.name}' of check '{name}' can never happen: its exact odds give it no chance")
+                why = (f"no input combination gives it a chance (all {found.tried} worked out)" if check.inputs
+                       else "its exact odds give it no chance")
+                message = f"outcome '{rule.name}' of check '{name}' can never happen: {why}"
             else:
                 message = (f"outcome '{rule.name}' of check '{name}' never happened for any of the {found.tried} "
                            f"input combination{'s' if found.tried != 1 else ''} tried")
