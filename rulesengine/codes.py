@@ -67,6 +67,7 @@ E_NOT_A_NUMBER = "E521"
 E_BRANCH_TYPES = "E522"
 E_BAD_OPERAND = "E523"
 E_UNKNOWN_LITERAL = "E524"
+E_NAME_CLASH = "E525"
 W_UNREACHABLE = "W501"
 W_NO_CATCH_ALL = "W502"
 W_UNREACHABLE_OUTCOME = "W503"
@@ -123,6 +124,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code(E_BRANCH_TYPES, "RulesetError", "if() branches that give different kinds of value"),
     Code(E_BAD_OPERAND, "RulesetError", "an operator or function given a value it cannot take"),
     Code(E_UNKNOWN_LITERAL, "RulesetError", "a text compared with a name that can never be that text"),
+    Code(E_NAME_CLASH, "RulesetError", "a name that would overwrite a key of the result, or hide another name"),
     Code(W_UNREACHABLE, "warning", "an outcome rule after a catch-all can never apply"),
     Code(W_NO_CATCH_ALL, "warning", "every outcome rule has a condition, so a roll may match none"),
     Code(W_UNREACHABLE_OUTCOME, "warning", "an outcome that no input combination tried can reach"),

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 from collections.abc import Callable
 
-from ..codes import (E_BAD_CHOOSE, E_BAD_DEFAULT, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
+from ..codes import (E_BAD_CHOOSE, E_NAME_CLASH, E_BAD_DEFAULT, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
                      E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
                      W_UNREACHABLE)
 from ..errors import Diagnostic, Location, RulesEngineError
@@ -40,6 +40,12 @@ __all__ = ["Builder", "RESERVED", "ruleset_functions"]  # ruleset_functions: re-
 # Semantic error codes (docs/errors.md).
 
 RESERVED = ("result", "outcome", "success", "chosen")
+
+RESULT_KEYS = frozenset({"ruleset", "check", "inputs", "dice", "rolls", "result", "outcome", "success", "tags",
+                         "trace", "tier", "reason", "secret", "skipped_roll", "choices", "chosen"})
+"""The keys of a rolled check's JSON (``CheckResult.to_dict()``, ``roll --json``), beside which
+its reported values are written: a reported value may not have one of these names (a test
+keeps the set in step with the result)."""
 
 
 class Builder:
@@ -425,6 +431,9 @@ class Builder:
             if r not in scope_after_choose.names:
                 self.error(E_UNKNOWN_REFERENCE, f"report '{r}', which is not a value of this check",
                            f"{ptr}/report/{i}", _known(scope_after_choose))
+            elif r in RESULT_KEYS:
+                self.error(E_NAME_CLASH, f"report '{r}' would overwrite the result's own '{r}' (roll --json, "
+                           "to_dict())", f"{ptr}/report/{i}", f"rename the value, e.g. {r}_value")
         tiers = spec.get("tiers")
         if tiers is not None and not isinstance(self.tables.get(tiers), Tiers):
             self.error(E_UNKNOWN_REFERENCE, f"tiers '{tiers}' is not a tiers table", f"{ptr}/tiers")

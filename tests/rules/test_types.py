@@ -178,3 +178,22 @@ def test_a_file_with_other_errors_is_not_type_checked_half_built(tmp_path):
     max_rounds: 5
 """
     assert codes(tmp_path, body) == ["E502"]
+
+
+def test_the_reserved_result_keys_are_the_keys_a_rolled_check_writes():
+    """RESULT_KEYS (rules layer) must name every key CheckResult.to_dict() writes besides the
+    reported values, so that a reported value can never overwrite one (E525)."""
+    from rulesengine.rules.build import RESULT_KEYS
+    from rulesengine.ruleset import load
+
+    written: set[str] = set()
+    rs = load("mudd")
+    chk = rs.check("action")
+    inputs = {"pool": "d8/d4/d4", "precision_target": 5, "impact_target": 2}
+    for seed in range(20):
+        result = chk.roll(inputs, seed=seed)
+        written |= set(result.to_dict()) - set(result.values)
+    gurps = load("gurps-4e").check("success_roll").roll({"skill": 2})  # not allowed: a reason
+    written |= set(gurps.to_dict()) - set(gurps.values)
+    assert written <= RESULT_KEYS, written - RESULT_KEYS
+    assert {"dice", "inputs", "trace", "result", "outcome"} <= written

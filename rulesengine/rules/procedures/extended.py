@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 from collections.abc import Mapping
 
-from ...codes import E_PROCEDURE, E_UNKNOWN_REFERENCE
+from ...codes import E_NAME_CLASH, E_PROCEDURE, E_UNKNOWN_REFERENCE
 from ..model import Check, Expr, Input
 from ..scope import Scope, escape_pointer
 
@@ -50,6 +50,12 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
     state = {s: builder.expr(text, f"{ptr}/state/{escape_pointer(s)}", own, what=f"state '{s}'")
              for s, text in spec["state"].items()}
     names = set(state)
+    for s in state:
+        clash = party.names.get(s) or own.names.get(s)
+        if clash is not None:
+            builder.error(E_NAME_CLASH, f"state '{s}' is also a name of check '{check.name}' ({clash}): one "
+                          "would hide the other in the round rules", f"{ptr}/state/{escape_pointer(s)}",
+                          f"rename the state value, e.g. {s}_so_far", key=True)
     round_scope = own.with_names(**{s: "state" for s in names}, round="the round number")
     after = Scope({**round_scope.names, **party.names})
     rules = []
