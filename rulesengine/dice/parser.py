@@ -21,7 +21,7 @@ from ..limits import DEFAULT_LIMITS, Limits
 from ..numerals import whole_number
 from . import ast
 from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX
-from .syntax_errors import (MODIFIER_NAMES, bad_character, closest, locate, needs_number_hint,
+from .syntax_errors import (FOREIGN_MODIFIERS, MODIFIER_NAMES, bad_character, closest, locate, needs_number_hint,
                             unexpected_token)
 
 __all__ = ["parse", "check_modifiers", "write_tables", "stored_tables_match", "locate", "closest", "MODIFIER_NAMES",
@@ -154,7 +154,8 @@ class _Builder:
         sides = int(body)
         if sides < 1:
             raise self._fail("a die needs at least one side", _span(tok),
-                             "write d1 or more, e.g. d6", E_BAD_DIE)
+                             "a percentile die is d% here (d00 in some tools)" if body.startswith("00")
+                             else "write d1 or more, e.g. d6", E_BAD_DIE)
         return ast.Die(sides=sides, text=str(tok)), _span(tok)
 
     def custom_die(self, c):
@@ -196,8 +197,10 @@ class _Builder:
         compact = f"{mark}{op or ''}{'-' if minus else ''}{digits}"
         if not (op or minus or digits):
             if required:
+                foreign = FOREIGN_MODIFIERS.get(mark + self.text[token.end_pos:token.end_pos + 1])
                 raise self._fail(f"'{mark}' needs a condition", span,
-                                 f"write it right after '{mark}', e.g. {mark}1 or {mark}>=5", E_BAD_MODIFIER)
+                                 foreign or f"write it right after '{mark}', e.g. {mark}1 or {mark}>=5",
+                                 E_BAD_MODIFIER)
             return mark, None
         if op and not digits:
             raise self._fail(f"'{mark}{op}' needs a number", span, needs_number_hint(mark, op),

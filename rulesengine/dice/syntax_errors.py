@@ -19,6 +19,21 @@ from ..numerals import ASCII_DIGITS_HINT
 
 MODIFIER_NAMES = ("kh", "kl", "dh", "dl", "ro", "r", "cs", "cf", "min", "max", "!", "!!", "!p")
 
+REMAINDER_HINT = "there is no remainder operator: write x - (x / n) * n ('/' rounds down)"
+
+# Spellings of other dice tools that mean something here under another name.
+FOREIGN_MODIFIERS = {
+    "k": "'k' (keep) is 'kh' here: 4d6kh3 keeps the highest three",
+    "x": "'x' (explode, as in Foundry) is '!' here: 3d6!",
+    "xo": "'xo' (explode once) has no spelling here; '!' explodes up to the explosion depth",
+    "rr": "'rr' (reroll until it stops, as in Foundry) is 'r' here: 4d6r1; 'ro' rerolls once",
+    "e": "'e' (explode) is '!' here: 3d6!",
+    "mi": "'mi' (minimum) is 'min' here: 8d6min2",
+    "ma": "'ma' (maximum) is 'max' here: 1d20max19",
+    "p": "'p' (drop) is 'dl' here: 4d6dl1",
+    "d": "'d' (drop) is 'dl' here: 4d6dl1",
+}
+
 # Most useful first: hints list at most four of them, in this order.
 _EXPECTED_WORDS = {
     "INT": "a number",
@@ -63,6 +78,12 @@ def bad_character(text: str, pos: int) -> DiceSyntaxError:
         hint = "remove the control character"
     elif ch in "×÷":
         hint = "use * and / for multiplication and division"
+    elif ch == "=" and text[pos + 1:pos + 2] == ">":
+        hint = "write >= for 'at least'"
+    elif ch == "=":
+        hint = "write == to compare (a single = is not an operator here)"
+    elif ch == "%":
+        hint = REMAINDER_HINT
     else:
         hint = "see docs/dice-language.md for the characters the language uses"
     shown = repr(ch)[1:-1] if not ch.isprintable() else ch
@@ -134,13 +155,19 @@ def unexpected_token(text: str, exc) -> DiceSyntaxError:
         letters = re.match(r"[A-Za-z]+", value)
         word = letters.group(0) if letters else value
         close = closest(word, MODIFIER_NAMES)
-        hint = f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES)
+        hint = FOREIGN_MODIFIERS.get(word.lower()) or (
+            f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES))
         return DiceSyntaxError(f"unknown modifier '{word}'", locate(text, start, start + len(word)),
                                hint, E_BAD_MODIFIER)
     if tok.type == "COMPOP" and "COMPOP" not in expected:
         return DiceSyntaxError("comparisons do not chain", locate(text, start, tok.end_pos),
                                "write 'a < b and b < c' instead of 'a < b < c'", E_CHAINED_COMPARISON)
     words = _expected_words(expected)
+    if value.lower() == "mod":
+        return DiceSyntaxError("unexpected 'mod'", locate(text, start, tok.end_pos), REMAINDER_HINT)
+    if value[:1] in "dD" and start > 0 and text[start - 1].isdigit() and not value[1:2].isdigit():
+        return DiceSyntaxError(f"unexpected '{value}'", locate(text, start, tok.end_pos),
+                               f"a die needs its sides right after the d, e.g. {text[:start]}d6")
     if tok.type == "RPAR" and "RPAR" not in expected:
         hint = "this ')' has no matching '('"
     elif "RPAR" in expected and tok.type != "RPAR":

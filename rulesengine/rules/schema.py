@@ -15,6 +15,7 @@ so every diagnostic is the same either way.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 from pathlib import Path
@@ -65,6 +66,54 @@ def validate_document(doc: Document) -> list[Diagnostic]:
     return out
 
 
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _unknown_key_hint(key: str, allowed: list[str], line: str) -> str | None:
+    """Why a key is unknown, for the mistakes people make: the rest of an expression cut off
+    by a comma inside { } (``{when: count(roll, 6) >= 2}`` makes a key ``6) >= 2``), a key
+    that belongs to another part of the file (``report:`` on a procedure), a misspelling."""
+    if "{" in line and not set(key) <= _NAME_CHARS:
+        return ("inside { } a comma ends a value, so the text after it became a key: quote the "
+                "expression, e.g. when: 'count(roll, 6) >= 2'")
+    near = closest(key, allowed)
+    homes = [name for name, props in _keys_by_part().items() if key in props]
+    # A near spelling wins when it is very near (outcome/outcomes); else a key of another
+    # part is said to be one (report: on a procedure), not matched to an unrelated key.
+    if near and (not homes or difflib.SequenceMatcher(None, key, near).ratio() >= 0.85):
+        return f"did you mean '{near}'?"
+    if homes:
+        parts = " or ".join(("an " if h[0] in "aeiou" else "a ") + h for h in homes)
+        return f"'{key}' is a key of {parts}, not of this part of the file"
+    return "allowed keys: " + ", ".join(allowed) if allowed else None
+
+
+_OPEN_MAPPINGS = frozenset({"let", "inputs", "rolls", "state", "tables", "checks", "procedures", "totals",
+                            "helper_inputs", "member_values", "round_inputs", "set", "values"})
+"""Keys whose value is a mapping of names the file chooses (a let's values, a check's inputs):
+a key that falls out of one by its indentation lands in the mapping around it."""
+
+
+def _dedented_hint(key: Any, mapping: Any) -> str | None:
+    """``effective:`` written one level too far left after ``let:``: say where it belongs."""
+    if not isinstance(mapping, dict):
+        return None
+    keys = list(mapping)
+    if key not in keys or keys.index(key) == 0:
+        return None
+    before = keys[keys.index(key) - 1]
+    if before in _OPEN_MAPPINGS and isinstance(mapping[before], dict):
+        return f"if '{key}' is one of the '{before}' above, indent it to line up with them"
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _keys_by_part() -> dict[str, list[str]]:
+    """Each part of the format (check, procedure, input, outcome, ...) and its keys."""
+    defs = schema().get("$defs", {})
+    return {name: list(d.get("properties", {})) for name, d in defs.items() if d.get("properties")}
+
+
 def _diagnostic(doc: Document, error) -> Diagnostic:
     error = _most_relevant(error)
     path = list(error.absolute_path)
@@ -77,10 +126,9 @@ def _diagnostic(doc: Document, error) -> Diagnostic:
         extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
         key = extra[0] if extra else "?"
         key_ptr = to_pointer(path + [key])
-        near = closest(str(key), allowed)
-        hint = f"did you mean '{near}'?" if near else ("allowed keys: " + ", ".join(allowed) if allowed else None)
-        where = _where(path)
-        return Diagnostic(E_UNKNOWN_KEY, f"unknown key '{key}'{where}", doc.location(key_ptr, key=True), hint)
+        location = doc.location(key_ptr, key=True)
+        hint = _dedented_hint(key, error.instance) or _unknown_key_hint(str(key), allowed, location.source_line or "")
+        return Diagnostic(E_UNKNOWN_KEY, f"unknown key '{key}'{_where(path)}", location, hint)
     if v == "required":
         missing = error.message.split("'")[1] if "'" in error.message else "?"
         prop = error.schema.get("properties", {}).get(missing, {})
@@ -130,6 +178,10 @@ def _bad_name(doc: Document, path: list, key: Any) -> Diagnostic:
                           doc.location(pointer, key=True),
                           f"use a name such as 'n{key}' (lower case letters, digits and _, starting "
                           "with a letter)")
+    if len(key) > 1 and key[0] == "d" and key[1].isdigit():
+        return Diagnostic(E_BAD_VALUE, f"'{key}' cannot be a name{where}: it looks like dice",
+                          doc.location(pointer, key=True),
+                          f"an expression would read '{key}' as a die; call it e.g. 'roll_{key}'")
     return Diagnostic(E_BAD_VALUE, f"{_describe(key)} is not a valid name{where}",
                       doc.location(pointer, key=True),
                       "use lower case letters, digits and _ (snake_case), starting with a letter")
