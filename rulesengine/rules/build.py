@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 from collections.abc import Callable
 
-from ..codes import (E_BAD_CHOOSE, E_NAME_CLASH, E_BAD_DEFAULT, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
+from ..codes import (E_BAD_CHOOSE, E_NAME_CLASH, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
                      E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
                      W_UNREACHABLE)
 from ..errors import Diagnostic, Location, RulesEngineError
@@ -24,7 +24,7 @@ from ..dice import ast
 from ..dice.functions import FUNCTIONS
 from ..dice.parser import closest, parse
 from ..limits import DEFAULT_LIMITS, Limits
-from .model import (Candidate, Check, Choose, Expr, Gate, Grid, Input, Ladder, Let,
+from .model import (Candidate, Check, Choose, Expr, Gate, Input, Let,
                     OutcomeRule, Procedure, RulesetModel, Source, Table, TagRule,
                     Tiers)
 from .document import Document
@@ -32,6 +32,7 @@ from .faces import faces_needed
 from .procedures import build_procedure, party_expressions
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
+from .inputs import build_input
 from .tables import build_table
 from .types import check_problems, procedure_env, procedure_problems, shared_fine
 
@@ -173,64 +174,6 @@ class Builder:
             license=data.get("license", ""), description=data.get("description", ""),
             tables=tables, checks=checks, procedures=procedures, path=self.doc.path)
 
-    # ---- inputs --------------------------------------------------------------------------
-    def input(self, name: str, spec: dict, ptr: str) -> Input:
-        kind = spec["type"]
-        low, high = spec.get("min"), spec.get("max")
-        for bound, value in (("min", low), ("max", high)):
-            if isinstance(value, float):  # the schema's "integer" lets 0.0 through; checks compare ints
-                self.error(E_BAD_DEFAULT, f"input '{name}': {bound} {value!r} is not a whole number",
-                           f"{ptr}/{bound}", f"write it without a decimal point: {bound}: {int(value)}"
-                           if value.is_integer() else None)
-        if low is not None and high is not None and low > high:
-            self.error(E_BAD_DEFAULT, f"input '{name}': min {low} is above max {high}", f"{ptr}/min")
-        labels_spec = spec.get("labels")
-        labels, column = labels_spec, None
-        if isinstance(labels_spec, dict):
-            labels, column = labels_spec.get("table"), labels_spec.get("column")
-        if labels is not None:
-            table = self.tables.get(labels)
-            if table is None:
-                near = closest(labels, list(self.tables))
-                self.error(E_UNKNOWN_REFERENCE, f"input '{name}' takes labels from '{labels}', which is not a table",
-                           f"{ptr}/labels", f"did you mean '{near}'?" if near else None)
-            elif isinstance(table, Grid):
-                if column not in table.columns:
-                    self.error(E_UNKNOWN_REFERENCE, f"input '{name}': the table '{labels}' has no column '{column}'",
-                               f"{ptr}/labels", "columns: " + ", ".join(table.columns))
-            elif not isinstance(table, Ladder):
-                self.error(E_UNKNOWN_REFERENCE,
-                           f"input '{name}' takes labels from '{labels}', which is not a ladder or grid",
-                           f"{ptr}/labels")
-        has_default = "default" in spec
-        default = spec.get("default")
-        if has_default and kind == "integer" and isinstance(default, int) and not isinstance(default, bool):
-            if (low is not None and default < low) or (high is not None and default > high):
-                self.error(E_BAD_DEFAULT, f"input '{name}': default {default} is outside {low}..{high}",
-                           f"{ptr}/default")
-        if has_default and kind == "integer" and isinstance(default, str):
-            if labels is None:
-                self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number", f"{ptr}/default")
-            elif isinstance(ladder := self.tables.get(labels), Ladder) and default not in dict(ladder.entries):
-                self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number or a step "
-                           f"of the ladder '{labels}'", f"{ptr}/default")
-        wrong_type = _default_type_error(kind, default) if has_default else None
-        if wrong_type:
-            shown = str(default).lower() if isinstance(default, bool) else repr(default)
-            self.error(E_BAD_DEFAULT, f"input '{name}': default {shown} is {wrong_type}", f"{ptr}/default",
-                       "write true or false" if kind == "boolean" else
-                       "write a whole number (YAML 1.1 reads on/off/yes/no as true/false)")
-        if kind == "choice" and not spec.get("choices"):
-            self.error(E_BAD_DEFAULT, f"choice input '{name}' lists no choices", ptr,
-                       "add choices: [one, two, ...]", key=True)
-        elif has_default and kind == "choice" and default not in spec.get("choices", []):
-            self.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not one of its choices",
-                       f"{ptr}/default", "choices: " + ", ".join(map(str, spec.get("choices", []))))
-        return Input(name=name, type=kind, help=spec.get("help", ""), default=default,
-                     has_default=has_default, optional=spec.get("optional", False), min=low, max=high,
-                     choices=tuple(str(c) for c in spec.get("choices", ())), labels=labels,
-                     labels_column=column, pointer=ptr)
-
     # ---- checks --------------------------------------------------------------------------
     def check(self, name: str, spec: dict, ptr: str) -> Check | None:
         """One check, built in the order its parts see each other: inputs, lets and rolls,
@@ -266,7 +209,7 @@ class Builder:
 
     def check_inputs(self, spec: dict, ptr: str) -> tuple[tuple[Input, ...], Scope]:
         """A check's inputs and the scope they open; an input may not take a reserved or table name."""
-        inputs = tuple(self.input(n, s, f"{ptr}/inputs/{escape_pointer(n)}")
+        inputs = tuple(build_input(self, n, s, f"{ptr}/inputs/{escape_pointer(n)}")
                        for n, s in (spec.get("inputs") or {}).items())
         scope = Scope({i.name: "input" for i in inputs})
         for i in inputs:
@@ -473,18 +416,6 @@ class Builder:
     # ---- procedures ----------------------------------------------------------------------
     def procedure(self, name: str, spec: dict, ptr: str) -> Procedure | None:
         return build_procedure(self, name, spec, ptr)
-
-
-def _default_type_error(kind: str, default: Any) -> str | None:
-    """Why a default cannot be a value of an input of this type (None if it can).
-
-    The schema allows integer, boolean and text defaults for every type, so ``default: on``
-    on an integer (YAML reads true) would pass it and then fail every roll."""
-    if kind == "integer" and (isinstance(default, bool) or isinstance(default, float)):
-        return "not a whole number"
-    if kind == "boolean" and not isinstance(default, bool):
-        return "not true or false"
-    return None
 
 
 def _known(scope: Scope) -> str:

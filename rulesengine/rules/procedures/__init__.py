@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from ...dice.parser import closest
 from ...codes import E_UNKNOWN_REFERENCE
+from ..inputs import build_input
 from ..model import Check, Expr, Procedure, ProcedureSpec
 from ..scope import Scope, escape_pointer
 from . import assisted, contest, extended, team
@@ -44,7 +45,7 @@ def build_procedure(builder: Any, name: str, spec: dict, ptr: str) -> Procedure 
         builder.error(E_UNKNOWN_REFERENCE, f"procedure '{name}' uses check '{spec['check']}', which does not exist",
                       f"{ptr}/check", f"did you mean '{near}'?" if near else None)
         return None
-    inputs = tuple(builder.input(n, s, f"{ptr}/inputs/{escape_pointer(n)}")
+    inputs = tuple(build_input(builder, n, s, f"{ptr}/inputs/{escape_pointer(n)}")
                    for n, s in (spec.get("inputs") or {}).items())
     settings = KINDS[spec["kind"]](builder, name, spec, ptr, check, inputs, party_scope(check))
     if settings is None:
