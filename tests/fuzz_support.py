@@ -350,8 +350,9 @@ def cli_code(argv: list[str]) -> str:
 
 # ---- what an error must look like -----------------------------------------------------------------
 
-LIMIT_NAMES = frozenset(f.name for f in dataclasses.fields(Limits)) | {"max_rounds"}
-"""Names a LimitError may give: the fields of Limits, and the round cap of extended checks."""
+LIMIT_NAMES = frozenset(f.name for f in dataclasses.fields(Limits)) | {"max_rounds", "max_tie_rounds"}
+"""Names a LimitError may give: the fields of Limits, the round cap of extended checks and
+the times a contest's tie is rolled again."""
 
 _CODE = re.compile(r"^[EW]\d{3}$")
 

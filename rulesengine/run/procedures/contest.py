@@ -141,9 +141,12 @@ class ContestRunner(ProcedureRunner):
             if len(tied) == 1 or ties != "reroll":
                 break
             if round_no == MAX_TIE_ROUNDS:
-                raise self.locate(RulesetError(f"contest '{self.proc.name}' is still tied after {MAX_TIE_ROUNDS} "
-                                                "rolls again", code=E_PROCEDURE,
-                                                hint="a tie that always repeats can never be decided"))
+                # A limit of rolling, not a fault of the rules: with these parties a tie
+                # can last long (exact odds sum the series); a tie that always repeats is
+                # E510 in the odds.
+                raise self.locate(LimitError(f"contest '{self.proc.name}' is still tied after {MAX_TIE_ROUNDS} "
+                                             "rolls again", "max_tie_rounds",
+                                             hint="roll again, or work out its exact odds"))
             rolled = [self._roll_party(values[i], source, i) for i in tied]
             rounds.append(tuple(tied))
             extra.append(tuple(rolled))
