@@ -243,6 +243,11 @@ class ProcedureSpec(Protocol):
         """The expressions that must give yes/no, each with the words a message calls it."""
         ...
 
+    def texts(self) -> list[tuple[str, Expr, tuple[str, ...]]]:
+        """The expressions that must give one of a few words: what each is called, the
+        expression, the words."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Source:

@@ -389,3 +389,19 @@ def procedure_problems(expressions: Iterable[Expr], conditions: Iterable[tuple[s
         if got not in (UNKNOWN, YES_NO):
             yield Problem(E_NOT_YES_NO, f"{what} must be yes/no, but '{e.text}' gives {got}",
                           "write a comparison, e.g. progress >= 10", e, (0, len(e.text)))
+
+
+def text_problems(expr: Expr, allowed: tuple[str, ...], what: str) -> Iterator[Problem]:
+    """A text ``expr`` may give (a literal, or a branch of ``if()``) that is not ``allowed``."""
+    stack: list[ast.Node] = [expr.tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Group, ast.Labeled)):
+            stack.append(node.inner)
+        elif isinstance(node, ast.Call) and node.name == "if" and len(node.args) == 3:
+            stack += [node.args[1], node.args[2]]
+        elif isinstance(node, ast.Str) and node.value not in allowed:
+            near = difflib.get_close_matches(node.value, allowed, n=1, cutoff=0.6)
+            yield Problem(E_UNKNOWN_LITERAL, f"{what} gives '{node.value}', which is not one of {', '.join(allowed)}",
+                          f"did you mean '{near[0]}'?" if near else f"write one of: {', '.join(allowed)}",
+                          expr, node.span)

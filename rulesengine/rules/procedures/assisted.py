@@ -32,6 +32,9 @@ class AssistedSpec:
         return [(self.helper_check, [*self.totals.values(), *([self.ruin_when] if self.ruin_when else [])], {}),
                 (check, list(self.helper_inputs.values()), {"leader_result": "result"})]
 
+    def texts(self) -> list[tuple[str, Expr, tuple[str, ...]]]:
+        return []
+
     def conditions(self) -> list[tuple[str, Expr]]:
         return [("ruin_when", self.ruin_when)] if self.ruin_when is not None else []
 

@@ -32,6 +32,9 @@ class ContestSpec:
         ties = [t.expr for t in self.ties] if isinstance(self.ties, tuple) else []
         return [(check, [*self.rank_by, *ties, *([self.winner_result] if self.winner_result else [])], {})]
 
+    def texts(self) -> list[tuple[str, Expr, tuple[str, ...]]]:
+        return []
+
     def conditions(self) -> list[tuple[str, Expr]]:
         return []
 

@@ -34,6 +34,9 @@ class ExtendedSpec:
         exprs += [e for r in self.each_round for _, e in r.set]
         return [(check, exprs, {})]
 
+    def texts(self) -> list[tuple[str, Expr, tuple[str, ...]]]:
+        return []
+
     def conditions(self) -> list[tuple[str, Expr]]:
         out = [("succeed_when", self.succeed_when)] + ([("fail_when", self.fail_when)] if self.fail_when else [])
         return out + [("the condition of a round rule", r.when) for r in self.each_round if r.when is not None]

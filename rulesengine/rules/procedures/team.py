@@ -13,10 +13,13 @@ from ..model import Check, Expr, Input
 from ..scope import Scope, escape_pointer
 
 
+ROLLERS = ("highest", "lowest", "first")  # who rolls: the best ranked member, the worst, the first
+
+
 @dataclass(frozen=True, slots=True)
 class TeamSpec:
     rank_by: tuple[Expr, ...]
-    roller: Expr  # gives 'highest', 'lowest' or 'first'
+    roller: Expr  # gives one of ROLLERS
     min_parties: int
     max_parties: int
     member_values: Mapping[str, Expr]  # in order: later values may read earlier ones
@@ -26,6 +29,9 @@ class TeamSpec:
 
     def conditions(self) -> list[tuple[str, Expr]]:
         return []
+
+    def texts(self) -> list[tuple[str, Expr, tuple[str, ...]]]:
+        return [("the roller", self.roller, ROLLERS)]
 
 
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],

@@ -14,7 +14,7 @@ from ...exact_text import fraction_text
 from ...errors import RulesetError
 from ...limits import MAX_PARTIES
 from ..results import CheckOdds, CheckResult, ProcedureRecord, jsonable
-from ...rules.procedures.team import TeamSpec
+from ...rules.procedures.team import ROLLERS, TeamSpec
 from .base import ProcedureRunner
 
 
@@ -87,7 +87,7 @@ class TeamRunner(ProcedureRunner):
         st = self.spec
         envs = [self.runner.before_roll(m).env for m in members]
         how = self.evaluate(st.roller, own)
-        if how not in ("highest", "lowest", "first"):
+        if how not in ROLLERS:
             raise self.locate(RulesetError(f"roller gives {how!r}; expected 'highest', 'lowest' or 'first'",
                                             code=E_PROCEDURE), st.roller)
         if how == "first" or not st.rank_by:
