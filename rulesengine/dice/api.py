@@ -33,6 +33,7 @@ from . import ast
 from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
 from .pool import DieRoll, PoolRoll
+from .stats import Summary, cumulative, summarize, summary_json
 from .sources import DiceCounter, dice_source
 from .trace import trace
 from .values import DicePool, Rolled
@@ -122,25 +123,23 @@ class Odds:
         return all(isinstance(v, bool) for v in self.distribution)
 
     @property
+    def summary(self) -> Summary:
+        """Mean, variance, min and max (numbers), or the chance of true (yes/no), over the
+        mass that was not truncated (see :mod:`.stats`)."""
+        return summarize(self.distribution)
+
+    @property
     def mean(self) -> Fraction | None:
-        """The expected value over the mass that was not truncated (true counts as 1);
-        None when the values are not numbers (text from a table, say)."""
-        if any(not isinstance(v, int) for v in self.distribution):
-            return None
-        mass = 1 - self.truncated
-        if mass == 0:
-            return Fraction(0)
-        return sum((int(v) * p for v, p in self.distribution.items()), Fraction(0)) / mass
+        """The expected value over the mass that was not truncated; None when the values
+        are not numbers (yes/no: see ``summary.p_true``; text from a table)."""
+        return self.summary.mean
 
     def rows(self) -> list[dict[str, Any]]:
-        """One row per value: probability, at least, at most (AnyDice's three views)."""
-        out, below = [], Fraction(0)
-        total = sum(self.distribution.values(), Fraction(0))
-        for v, p in self.distribution.items():
-            out.append({"value": v, "probability": p, "at_least": total - below,
-                        "at_most": below + p})
-            below += p
-        return out
+        """One row per value: probability, at least, at most (AnyDice's three views); the
+        cumulative columns only for numbers (None otherwise)."""
+        views = {v: (ge, le) for v, _, ge, le in cumulative(self.distribution)}
+        return [{"value": v, "probability": p, "at_least": views.get(v, (None, None))[0],
+                 "at_most": views.get(v, (None, None))[1]} for v, p in self.distribution.items()]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -149,11 +148,13 @@ class Odds:
                 {"value": r["value"] if isinstance(r["value"], (int, str)) else str(r["value"]),
                  "probability": float(r["probability"]),
                  "exact": fraction_text(r["probability"]),
-                 "at_least": float(r["at_least"]), "at_most": float(r["at_most"])}
+                 "at_least": None if r["at_least"] is None else float(r["at_least"]),
+                 "at_most": None if r["at_most"] is None else float(r["at_most"])}
                 for r in self.rows()
             ],
             "mean": None if self.mean is None else float(self.mean),
             "mean_exact": None if self.mean is None else fraction_text(self.mean),
+            "stats": summary_json(self.summary, fraction_text),
             "truncated": fraction_text(self.truncated),
             "explode_depth": self.explode_depth,
         }

@@ -12,6 +12,7 @@ import io
 from fractions import Fraction
 from typing import Any
 
+from ..dice.stats import Summary, cumulative, summarize
 from ..dice.trace import format_value
 from ..exact_text import fraction_display, fraction_text
 from ..run.results import CheckResult, RunOdds, RunResult
@@ -67,7 +68,7 @@ def _bar(p: Fraction, peak: Fraction) -> str:
 def format_dice_odds(odds) -> str:
     """`dice --odds` as an AnyDice-style table: value, exact fraction, %, at least, at most, a bar."""
     rows = odds.rows()
-    head = odds.expression + (f"    mean {float(odds.mean):.4g}" if odds.mean is not None else "")
+    head = odds.expression + "    " + summary_line(odds.summary)
     if odds.truncated:
         head += (f"    truncated {fraction_display(odds.truncated)}"
                  f" (~{float(odds.truncated):.2g}, explosions deeper than {odds.explode_depth})")
@@ -77,11 +78,23 @@ def format_dice_odds(odds) -> str:
     width_v = max(5, *(len(format_value(r["value"])) for r in rows))
     width_e = max(5, *(len(e) for e in exact))
     peak = max(r["probability"] for r in rows)
-    lines = [head, f"{'value':>{width_v}}  {'exact':>{width_e}}        %   at least    at most"]
+    numbers = rows[0]["at_least"] is not None
+    lines = [head, f"{'value':>{width_v}}  {'exact':>{width_e}}        %"
+             + ("   at least    at most" if numbers else "")]
     for r, e in zip(rows, exact, strict=True):
+        views = f"    {_pct(r['at_least']):>7}    {_pct(r['at_most']):>7}" if numbers else ""
         lines.append(f"{format_value(r['value']):>{width_v}}  {e:>{width_e}}  {_pct(r['probability']):>7}"
-                     f"    {_pct(r['at_least']):>7}    {_pct(r['at_most']):>7}  {_bar(r['probability'], peak)}")
+                     f"{views}  {_bar(r['probability'], peak)}")
     return "\n".join(lines)
+
+
+def summary_line(s: Summary) -> str:
+    """``mean 10.5  sd 2.96  min 3  max 18`` for numbers, ``P(true) 55.00%`` for yes/no."""
+    if s.kind == "yes/no" and s.p_true is not None:
+        return f"P(true) {_pct(s.p_true)}%"
+    if s.mean is None or s.sd is None:
+        return ""
+    return f"mean {float(s.mean):.4g}  sd {s.sd:.4g}  min {s.minimum}  max {s.maximum}"
 
 
 def format_odds(odds: RunOdds, csv_out: bool = False) -> str:
@@ -123,10 +136,19 @@ def format_odds(odds: RunOdds, csv_out: bool = False) -> str:
     if result:
         lines.append("")
         peak = max(result.values())
-        vw = max([5] + [len(_v(v)) for v in result])
-        lines.append(f"{kind:>{vw}}        %")
+        vw = max([5, len(kind)] + [len(_v(v)) for v in result])
+        views = {v: (ge, le) for v, _, ge, le in cumulative(result)}
+        stats = summary_line(summarize(result))
+        if stats:
+            lines.append(f"{kind}: {stats}")
+        lines.append(f"{kind:>{vw}}        %" + ("   at least    at most" if views else ""))
         for v, p in result.items():
-            lines.append(f"{_v(v):>{vw}}  {_pct(p):>7}  {_bar(p, peak)}")
+            cum = f"    {_pct(views[v][0]):>7}    {_pct(views[v][1]):>7}" if v in views else ""
+            lines.append(f"{_v(v):>{vw}}  {_pct(p):>7}{cum}  {_bar(p, peak)}")
+    for name, dist in (getattr(odds, "values", None) or {}).items():
+        stats = summary_line(summarize(dist))
+        if stats:
+            lines.append(f"{name}: {stats}")
     truncated = odds.truncated
     if truncated:
         lines.append(f"truncated: {fraction_display(truncated)} (~{float(truncated):.2g})")

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from collections.abc import Mapping
 
 from ..dice.pool import DieRoll, PoolRoll
+from ..dice.stats import cumulative, summarize, summary_json
 from ..dice.values import DicePool, Rolled
 from ..exact_text import fraction_text
 
@@ -203,11 +204,12 @@ class CheckOdds:
             "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
                          for n, p in self.outcomes.items()],
             "success": prob(self.success),
-            "result": [dict(value=jsonable(v), **prob(p)) for v, p in self.result_distribution.items()],
+            "result": distribution_json(self.result_distribution),
             "tags": [dict(name=n, **prob(p)) for n, p in self.tags.items()],
             "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
-            "values": {k: [dict(value=jsonable(v), **prob(p)) for v, p in d.items()]
-                       for k, d in self.values.items()},
+            "values": {k: distribution_json(d) for k, d in self.values.items()},
+            "stats": {"result": summary_json(summarize(self.result_distribution), fraction_text),
+                      "values": {k: summary_json(summarize(d), fraction_text) for k, d in self.values.items()}},
             "truncated": fraction_text(self.truncated),
         }
 
@@ -215,6 +217,19 @@ class CheckOdds:
 def probability_json(p: Fraction) -> dict[str, Any]:
     """A probability in results' JSON: a float for display and the exact fraction as text."""
     return {"probability": float(p), "exact": fraction_text(p)}
+
+
+def distribution_json(dist: Mapping[Any, Fraction]) -> list[dict[str, Any]]:
+    """A distribution in results' JSON: each value with its probability and, for numbers, the
+    chance of that value or more (``at_least``) and of that value or less (``at_most``)."""
+    views = {v: (ge, le) for v, _, ge, le in cumulative(dist)}
+    out = []
+    for v, p in dist.items():
+        row = dict(value=jsonable(v), **probability_json(p))
+        if v in views:
+            row["at_least"], row["at_most"] = probability_json(views[v][0]), probability_json(views[v][1])
+        out.append(row)
+    return out
 
 
 def jsonable(v: Any) -> Any:

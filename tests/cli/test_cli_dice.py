@@ -62,7 +62,12 @@ def test_odds_json_is_exactly_the_brute_force_distribution(capsys, expr, dice, f
     assert got == want
     for row in data["distribution"]:
         assert row["probability"] == pytest.approx(float(Fraction(row["exact"])))
-    assert Fraction(data["mean_exact"]) == sum(v * p for v, p in want.items())
+    if all(isinstance(v, bool) for v in want):  # yes/no: the chance of true, no mean (issue 15)
+        assert data["mean"] is None and Fraction(data["stats"]["p_true_exact"]) == want.get(True, 0)
+    else:
+        assert Fraction(data["mean_exact"]) == sum(v * p for v, p in want.items())
+        mean = sum(v * p for v, p in want.items())
+        assert Fraction(data["stats"]["variance_exact"]) == sum((v - mean) ** 2 * p for v, p in want.items())
 
 
 def test_odds_table_has_value_fraction_percent_at_least_at_most_and_bar(capsys):

@@ -9,13 +9,14 @@ from fractions import Fraction
 from typing import Any
 from collections.abc import Callable, Mapping
 
+from ...dice.stats import summarize, summary_json
 from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine2, mixture
 from ...codes import E_PROCEDURE
 from ...errors import InputError, LimitError, RulesetError
 from ...rules.procedures.assisted import AssistedSpec
 from ...rules.model import Expr
-from ..results import CheckResult, ProcedureRecord, Resolution, jsonable, probability_json
+from ..results import CheckResult, ProcedureRecord, Resolution, distribution_json, jsonable, probability_json
 from .base import ProcedureRunner
 
 
@@ -79,7 +80,8 @@ class AssistedOdds(ProcedureRecord):
                 "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
                              for n, p in self.outcomes.items()],
                 "success": prob(self.success),
-                "result": [dict(value=jsonable(v), **prob(p)) for v, p in self.result_distribution.items()],
+                "result": distribution_json(self.result_distribution),
+                "stats": {"result": summary_json(summarize(self.result_distribution), fraction_text)},
                 "bonus": [dict(value=v, **prob(p)) for v, p in self.bonus_distribution.items()],
                 "truncated": fraction_text(self.truncated)}
 

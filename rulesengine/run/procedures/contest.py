@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from collections.abc import Callable, Mapping
 
 from ...codes import E_PROCEDURE
+from ...dice.stats import summarize, summary_json
 from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine, mixture
 from ...dice.sources import DiceCounter
@@ -19,7 +20,7 @@ from ...errors import InputError, LimitError, Location, RulesetError
 from ...limits import MAX_PARTIES, MAX_TIE_ROUNDS
 from ...rules.procedures.contest import ContestSpec
 from ...rules.model import Expr
-from ..results import NOT_ALLOWED, CheckResult, ProcedureRecord, jsonable, probability_json
+from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json
 from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed
 
 
@@ -100,7 +101,8 @@ class ContestOdds(ProcedureRecord):
             "procedure": self.procedure,
             "parties": [{k: jsonable(v) for k, v in p.items()} for p in self.parties],
             "outcomes": [dict(name=n, success=n != "tie", **prob(p)) for n, p in self.outcomes.items()],
-            "result": [dict(value=jsonable(v), **prob(p)) for v, p in self.winner_result.items()],
+            "result": distribution_json(self.winner_result),
+            "stats": {"result": summary_json(summarize(self.winner_result), fraction_text)},
             "truncated": fraction_text(self.truncated),
         }
 

@@ -10,11 +10,12 @@ from math import gcd
 from typing import Any
 from collections.abc import Mapping
 
+from ...dice.stats import summarize, summary_json
 from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
 from ...errors import InputError, LimitError
 from ...limits import MAX_EXTENDED_ROUNDS
-from ..results import NOT_ALLOWED, CheckResult, ProcedureRecord, jsonable, probability_json
+from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json
 from ...rules.procedures.extended import ExtendedSpec
 from .base import ProcedureRunner, fingerprint, not_allowed
 
@@ -76,7 +77,8 @@ class ExtendedOdds(ProcedureRecord):
             "by_round": [{"round": i + 1, "succeeded": float(s), "failed": float(f)}
                          for i, (s, f) in enumerate(self.by_round)],
             "expected_rounds": float(self.expected_rounds),
-            "result": [dict(value=v, **prob(p)) for v, p in self.rounds_distribution.items()],
+            "result": distribution_json(self.rounds_distribution),
+            "stats": {"result": summary_json(summarize(self.rounds_distribution), fraction_text)},
             "truncated": fraction_text(self.truncated),
         }
 

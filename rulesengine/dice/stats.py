@@ -1,0 +1,81 @@
+"""What people ask of a distribution besides its table: at least / at most, mean, spread,
+smallest and largest value — exactly, from the probabilities.
+
+One place for every odds view (dice expressions, a check's result and reported values,
+procedures), so they can never disagree. A mean and a variance of whole numbers with
+rational probabilities are rational and given exactly; the standard deviation is their
+square root, a float (labelled so in JSON). Statistics are over the mass that was worked
+out: when explosions were cut at a depth, they are conditioned on not being cut, and the
+truncated mass is reported beside them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+
+class Summary(NamedTuple):
+    """The statistics of one distribution. ``kind``: "number" (whole numbers; rolls by their
+    total), "yes/no" (then only ``p_true`` is meaningful) or "other" (text: none apply)."""
+
+    kind: str
+    mean: Fraction | None = None
+    variance: Fraction | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    p_true: Fraction | None = None
+
+    @property
+    def sd(self) -> float | None:
+        return None if self.variance is None else math.sqrt(self.variance)
+
+
+def kind_of(values: Any) -> str:
+    values = list(values)
+    if values and all(isinstance(v, bool) for v in values):
+        return "yes/no"
+    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return "number"
+    return "other"
+
+
+def summarize(dist: Mapping[Any, Fraction]) -> Summary:
+    """The statistics of ``dist`` (value → probability), conditioned on its total mass."""
+    kind = kind_of(dist)
+    mass = sum(dist.values(), Fraction(0))
+    if kind == "yes/no":
+        return Summary(kind, p_true=dist.get(True, Fraction(0)) / mass if mass else Fraction(0))
+    if kind != "number" or not mass:
+        return Summary(kind)
+    mean = sum((v * p for v, p in dist.items()), Fraction(0)) / mass
+    variance = sum(((v - mean) ** 2 * p for v, p in dist.items()), Fraction(0)) / mass
+    reached = [v for v, p in dist.items() if p]
+    return Summary(kind, mean, variance, min(reached), max(reached))
+
+
+def cumulative(dist: Mapping[Any, Fraction]) -> list[tuple[Any, Fraction, Fraction, Fraction]]:
+    """(value, P(value), P(at least value), P(at most value)) for each value of a distribution
+    of numbers, in increasing order; empty for anything else."""
+    if kind_of(dist) != "number":
+        return []
+    ordered = sorted(dist.items())
+    total = sum(dist.values(), Fraction(0))
+    out, below = [], Fraction(0)
+    for v, p in ordered:
+        out.append((v, p, total - below, below + p))
+        below += p
+    return out
+
+
+def summary_json(s: Summary, exact_text: Any) -> dict[str, Any]:
+    """A Summary as results' JSON: floats for display and the exact fractions as text
+    (``exact_text``: the project's fraction formatter)."""
+    if s.kind == "yes/no":
+        return {"kind": s.kind, "p_true": float(s.p_true or 0), "p_true_exact": exact_text(s.p_true or Fraction(0))}
+    if s.kind != "number" or s.mean is None or s.variance is None:
+        return {"kind": s.kind}
+    return {"kind": s.kind, "mean": float(s.mean), "mean_exact": exact_text(s.mean),
+            "variance_exact": exact_text(s.variance), "sd": s.sd, "min": s.minimum, "max": s.maximum}
