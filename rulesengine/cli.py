@@ -149,6 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--choose", type=_faces, help="the dice the player picks, where the check chooses dice")
         else:
             p.add_argument("--csv", action="store_true", help="print CSV (sweeps and single odds)")
+            p.add_argument("--given", metavar="EXPR", help="odds given a yes/no expression over the check's names, "
+                           "e.g. --given \"outcome == 'success'\"")
     return parser
 
 
@@ -335,7 +337,15 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     runnable = rs.runnable(args.name)
     plain, parties = _split_inputs(args.assign)
     is_procedure = args.name in rs.model.procedures
+    if args.given is not None and is_procedure:
+        from .errors import UsageError
+
+        raise UsageError(f"--given works with a check, and '{args.name}' is a procedure")
     if any(".." in v for v in plain.values()) or any(".." in v for p in parties.values() for v in p.values()):
+        if args.given is not None:
+            from .errors import UsageError
+
+            raise UsageError("--given does not combine with a sweep")
         rows = sweep(runnable, plain, parties, is_procedure)
         if args.json:
             print(json.dumps(rows.to_dict(), indent=2))
@@ -349,7 +359,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             from .errors import UsageError
 
             raise UsageError(f"'{args.name}' is a check: give its inputs as name=value, not partyN.name=value")
-        result = runnable.odds(plain)
+        result = runnable.odds(plain, given=args.given)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

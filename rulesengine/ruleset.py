@@ -107,8 +107,11 @@ class Check:
         player picks, where the check chooses dice (else its declared policy picks)."""
         return self.runner.roll(inputs, rng=rng, seed=seed, faces=faces, choose=choose)
 
-    def odds(self, inputs: Mapping[str, Any] | None = None) -> CheckOdds:
-        return self.runner.odds(inputs)
+    def odds(self, inputs: Mapping[str, Any] | None = None, *, given: str | None = None) -> CheckOdds:
+        """Exact odds; ``given``: a yes/no expression over the check's names (``"outcome ==
+        'success'"``, ``"result >= 3"``): the odds conditioned on it, its own probability in
+        ``given_probability``."""
+        return self.runner.odds(inputs, given)
 
     def coerce_inputs(self, inputs: Mapping[str, Any] | None) -> dict[str, Any]:
         return self.runner.coerce_inputs(inputs)

@@ -116,6 +116,9 @@ def format_odds(odds: RunOdds, csv_out: bool = False) -> str:
     inputs = getattr(odds, "inputs", None)
     if inputs:
         lines.append("inputs: " + ", ".join(f"{k}={_v(v)}" for k, v in inputs.items()))
+    given, p_given = getattr(odds, "given", None), getattr(odds, "given_probability", None)
+    if given is not None and p_given is not None:
+        lines.append(f"given: {given}    (its own chance: {fraction_display(p_given)}, {_pct(p_given)}%)")
     exact = {n: fraction_display(p) for n, p in outcomes.items()}
     width = max([10] + [len(n) for n in outcomes])
     ewidth = max([5] + [len(e) for e in exact.values()])

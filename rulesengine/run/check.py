@@ -27,6 +27,7 @@ from ..codes import E_FACES, E_NO_OUTCOME, E_NOT_A_CONDITION
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
 from ..limits import DEFAULT_LIMITS, Limits
 from ..rules.model import Check, Choose, Expr, Input, RulesetModel
+from .conditional import conditional_odds
 from .exact import ExactRolls, single_dice
 from .inputs import InputChecker, describe_input
 from .results import NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, value_order
@@ -387,7 +388,11 @@ class CheckRunner:
         self._odds_cache.clear()
         self.exact.forget()
 
-    def odds(self, inputs: Mapping[str, Any] | None = None) -> CheckOdds:
+    def odds(self, inputs: Mapping[str, Any] | None = None, given: str | None = None) -> CheckOdds:
+        """Exact odds; with ``given`` (a yes/no expression over the check's names, e.g.
+        ``"outcome == 'success'"``), the odds conditioned on it, and its own probability."""
+        if given is not None:
+            return conditional_odds(self, inputs, given)
         values = self.coerce_inputs(inputs)
         key = tuple(sorted((k, str(v)) for k, v in values.items()))
         cached = self._odds_cache.get(key)

@@ -184,6 +184,8 @@ class CheckOdds:
     tiers: dict[str, Fraction]
     values: dict[str, dict[Any, Fraction]]
     truncated: Fraction = Fraction(0)
+    given: str | None = None  # the condition these odds are conditioned on
+    given_probability: Fraction | None = None  # its own probability
 
     @property
     def name(self) -> str:
@@ -211,7 +213,8 @@ class CheckOdds:
             "stats": {"result": summary_json(summarize(self.result_distribution), fraction_text),
                       "values": {k: summary_json(summarize(d), fraction_text) for k, d in self.values.items()}},
             "truncated": fraction_text(self.truncated),
-        }
+        } | ({"given": {"expression": self.given, **prob(self.given_probability)}}
+             if self.given is not None and self.given_probability is not None else {})
 
 
 def probability_json(p: Fraction) -> dict[str, Any]:

@@ -1,0 +1,64 @@
+"""Conditional odds: a check's exact odds given a yes/no expression over its names ("given
+a success, how likely is a critical?"), with the condition's own probability. The
+condition is compiled like the check's own expressions and read on each resolution of the
+one exact driver."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from ..dice import ast
+from ..dice.evaluate import compile_expression
+from ..dice.parser import closest, parse
+from ..dice.sampling import Sampling
+from ..errors import InputError, Location, RulesEngineError
+from ..rules.model import Expr
+from ..rules.procedures import party_scope
+from .results import CheckOdds
+from .tally import OddsTally
+
+
+def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) -> CheckOdds:
+    """The odds of the resolutions for which ``given`` holds, over their own weight: P(x |
+    given) = P(x and given) / P(given), exactly. The probability of ``given`` itself is
+    reported beside them; ``truncated`` is the mass cut before conditioning."""
+    holds = condition(runner, given)
+    values = runner.coerce_inputs(inputs)
+    acc = OddsTally()
+    outcomes, joint_denom = runner.resolutions(values)
+    kept = total = 0
+    for res, env, w in outcomes:
+        total += w
+        if runner.truth(holds, {**env, **res.env}):
+            acc.add(res, w, 1)
+            kept += w
+    if not kept:
+        raise InputError(f"the condition '{given}' never holds for these inputs",
+                         hint="conditional odds need a condition with a chance above zero")
+    odds = acc.finish(runner.model, runner.check, values, kept, kept)
+    return dataclasses.replace(odds, given=given, given_probability=Fraction(kept, joint_denom),
+                               truncated=Fraction(joint_denom - total, joint_denom))
+
+def condition(runner: Any, text: str) -> Expr:
+    """A yes/no expression over the check's names after it resolved (its inputs, values,
+    rolls, ``result``, ``outcome``, ``success``), compiled like the check's own: the
+    condition of conditional odds. A mistake in it is the caller's (InputError)."""
+    try:
+        tree = parse(text, runner.limits)
+    except RulesEngineError as exc:
+        raise InputError(f"given: {exc.message}", exc.location, exc.hint) from None
+    known = party_scope(runner.check).names
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.name not in known:
+            near = closest(node.name, list(known))
+            raise InputError(f"given: unknown name '{node.name}'", Location(column=node.span[0] + 1,
+                             source_line=text), f"did you mean '{near}'?" if near else
+                             "names: " + ", ".join(sorted(known)))
+        if isinstance(node, ast.Dice):
+            raise InputError("given: a condition cannot roll dice", Location(column=node.span[0] + 1,
+                             source_line=text), "name one of the check's rolls instead")
+    run = compile_expression(tree, Sampling(), runner.limits, text, runner.functions)
+    return Expr(text, tree, "", run, ast.names(tree))
