@@ -170,6 +170,13 @@ def _print_error(exc, *, context: str | None = None) -> None:
         print(f"hint: {exc.hint}", file=sys.stderr)
 
 
+def _print_json_error(exc) -> None:
+    """With --json, an error is one JSON object on stderr (the diagnostic's fields: code,
+    severity, message, hint, path, line, column, pointer, limit), so a program never
+    scrapes text; the exit status is the same as without --json."""
+    print(json.dumps(exc.diagnostic().to_dict()), file=sys.stderr)
+
+
 def _cmd_dice(args: argparse.Namespace) -> int:
     from . import dice
     from .errors import UsageError
@@ -433,14 +440,18 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     from .errors import RulesEngineError, UsageError
 
+    as_json = bool(getattr(args, "json", False))
     try:
         return COMMANDS[args.command](args)
     except UsageError as exc:
-        print(f"rulesengine {args.command}: error: {exc.message}"
-              + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
+        if as_json:
+            _print_json_error(exc)
+        else:
+            print(f"rulesengine {args.command}: error: {exc.message}"
+                  + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
         return EXIT_USAGE
     except RulesEngineError as exc:
-        _print_error(exc)
+        _print_json_error(exc) if as_json else _print_error(exc)
         return EXIT_INVALID
     except KeyboardInterrupt:
         return 130
