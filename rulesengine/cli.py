@@ -12,57 +12,14 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import sys
 from typing import Any
 from collections.abc import Sequence
 
+from .arguments import build_parser
+
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but usage errors are one line and exit 2 through our own path."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        from .echo import echo
-
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {echo(message)}", file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
-
-
-def _faces(text: str) -> list[int]:
-    from .numerals import whole_number
-
-    try:
-        faces = [whole_number(x) for x in text.replace(" ", "").split(",") if x != ""]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid faces {text!r}: give whole numbers (ASCII digits 0-9) separated by commas, "
-            "e.g. 3,5,6") from None
-    if not faces:
-        raise argparse.ArgumentTypeError("no faces given: e.g. --faces 3,5,6")
-    return faces
-
-
-def _seed(text: str) -> int:
-    from .numerals import whole_number
-
-    try:
-        return whole_number(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: give a whole number (ASCII digits 0-9)") from None
-
-
-def _depth(text: str) -> int:
-    from .numerals import whole_number
-
-    try:
-        value = whole_number(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid depth {text!r}: give a whole number 0 or more")
-    return value
 
 
 def _assignments(items: Sequence[str]) -> dict[str, Any]:
@@ -87,71 +44,6 @@ def _assignments(items: Sequence[str]) -> dict[str, Any]:
                 raise UsageError(f"{name}={raw!r} is not a whole number or true/false",
                                  hint=f"e.g. {name}=3; {ASCII_DIGITS_HINT}") from None
     return env
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="rulesengine",
-                     description="Roll dice and rulesets, and get their exact odds.")
-    parser.add_argument("--version", action="store_true", help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
-    p = sub.add_parser("dice", help="roll a dice expression, or print its exact odds",
-                       description="Roll a dice expression once and print the trace, or "
-                       "print its exact distribution with --odds. Names in the expression "
-                       "take values from trailing name=value words.")
-    p.add_argument("expression", help='a dice expression, e.g. "4d6kh3" or "1d20+5 >= 15"')
-    p.add_argument("assign", nargs="*", metavar="name=value",
-                   help="values for names used in the expression")
-    p.add_argument("--seed", type=_seed, help="seed the dice: the same seed gives the same roll")
-    p.add_argument("--faces", type=_faces, help="faces rolled on physical dice, in order: 3,5,6")
-    p.add_argument("--odds", action="store_true", help="print the exact distribution instead")
-    p.add_argument("--explode-depth", type=_depth, help="extra dice an exploding die may add "
-                   "before the odds are truncated (default 10)")
-    p.add_argument("--json", action="store_true", help="print JSON")
-
-    p = sub.add_parser("validate", help="validate ruleset files (for CI)",
-                       description="Validate ruleset files and folders (searched for *.yaml and *.yml). "
-                       "Exit 0 when clean, 1 when any file is invalid, 2 on a usage error.")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
-    p.add_argument("--format", choices=["text", "json", "github"], default=None,
-                   help="output format (default: github when GITHUB_ACTIONS is set, else text)")
-    p.add_argument("--strict", action="store_true", help="treat warnings as errors")
-
-    p = sub.add_parser("schema", help="print or save the ruleset JSON Schema",
-                       description="Print schemas/ruleset.schema.json, the file format's source of truth; "
-                       "--output saves it, e.g. into your own repository for editor completion.")
-    p.add_argument("--output", "-o", metavar="PATH", help="write the schema to PATH instead of printing it")
-
-    p = sub.add_parser("list", help="list the shipped rulesets")
-    p.add_argument("--json", action="store_true", help="print JSON")
-
-    p = sub.add_parser("show", help="describe a ruleset or one of its checks in words")
-    p.add_argument("ruleset", help="a shipped ruleset id (see `rulesengine list`) or a path")
-    p.add_argument("name", nargs="?", help="a check or procedure")
-
-    p = sub.add_parser("export", help="print a ruleset as canonical JSON",
-                       description="Print the ruleset as canonical JSON: defaults filled in, every "
-                       "expression as text plus its parsed form, for front ends in any language.")
-    p.add_argument("ruleset", help="a shipped id or a path")
-
-    for name, helptext in (("roll", "roll a check or procedure of a ruleset"),
-                           ("odds", "exact odds of a check or procedure, or a sweep over inputs")):
-        p = sub.add_parser(name, help=helptext, description=helptext + ". Inputs are name=value words; "
-                           "contest parties are party1.name=value, party2.name=value, ..."
-                           + (" A value LO..HI sweeps that input (one or two inputs)." if name == "odds" else ""))
-        p.add_argument("ruleset", help="a shipped ruleset id (see `rulesengine list`) or a path")
-        p.add_argument("name", help="a check or procedure of the ruleset")
-        p.add_argument("assign", nargs="*", metavar="name=value", help="inputs")
-        p.add_argument("--json", action="store_true", help="print JSON")
-        if name == "roll":
-            p.add_argument("--seed", type=_seed, help="seed the dice: the same seed gives the same roll")
-            p.add_argument("--faces", type=_faces, help="faces rolled on physical dice, in order: 3,5,6")
-            p.add_argument("--choose", type=_faces, help="the dice the player picks, where the check chooses dice")
-        else:
-            p.add_argument("--csv", action="store_true", help="print CSV (sweeps and single odds)")
-            p.add_argument("--given", metavar="EXPR", help="odds given a yes/no expression over the check's names, "
-                           "e.g. --given \"outcome == 'success'\"")
-    return parser
 
 
 def _print_error(exc, *, context: str | None = None) -> None:
@@ -182,6 +74,13 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     from .errors import UsageError
     from .present.text import format_dice_odds
 
+    if not args.expression:
+        raise UsageError("give a dice expression", hint='e.g. rulesengine dice "4d6kh3"; see docs/dice-language.md')
+    flag = re.search(r"(?:^|\s)(--[a-z][a-z-]*)", args.expression)
+    if flag:
+        before = args.expression[:flag.start(1)].strip()
+        raise UsageError(f"'{flag.group(1)}' is inside the quoted expression",
+                         hint=f'put it after the closing quote: rulesengine dice "{before}" {flag.group(1)}')
     env = _assignments(args.assign)
     expr = dice.parse(args.expression)
     if args.odds:

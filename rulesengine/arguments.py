@@ -1,0 +1,155 @@
+"""The command line's words: the parser of every command (with its examples and the page of
+the docs that explains it) and the types of its options. Split from :mod:`rulesengine.cli`,
+which runs the commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_USAGE = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line and exit 2 through our own path."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        from .echo import echo
+
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {echo(message)}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def faces_option(text: str) -> list[int]:
+    from .numerals import whole_number
+
+    try:
+        faces = [whole_number(x) for x in text.replace(" ", "").split(",") if x != ""]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid faces {text!r}: give whole numbers (ASCII digits 0-9) separated by commas, "
+            "e.g. 3,5,6") from None
+    if not faces:
+        raise argparse.ArgumentTypeError("no faces given: e.g. --faces 3,5,6")
+    return faces
+
+
+def seed_option(text: str) -> int:
+    from .numerals import whole_number
+
+    try:
+        return whole_number(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: give a whole number (ASCII digits 0-9)") from None
+
+
+def depth_option(text: str) -> int:
+    from .numerals import whole_number
+
+    try:
+        value = whole_number(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"invalid depth {text!r}: give a whole number 0 or more")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="rulesengine",
+                     description="Roll dice and rulesets, and get their exact odds.")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    p = sub.add_parser("dice", help="roll a dice expression, or print its exact odds",
+                       description="Roll a dice expression once and print the trace, or "
+                       "print its exact distribution with --odds. Names in the expression "
+                       "take values from trailing name=value words.")
+    p.add_argument("expression", nargs="?", help='a dice expression, e.g. "4d6kh3" or "1d20+5 >= 15"')
+    p.add_argument("assign", nargs="*", metavar="name=value",
+                   help="values for names used in the expression")
+    p.add_argument("--seed", type=seed_option, help="seed the dice: the same seed gives the same roll")
+    p.add_argument("--faces", type=faces_option, help="faces rolled on physical dice, in order: 3,5,6")
+    p.add_argument("--odds", action="store_true", help="print the exact distribution instead")
+    p.add_argument("--explode-depth", type=depth_option, help="extra dice an exploding die may add "
+                   "before the odds are truncated (default 10)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("validate", help="validate ruleset files (for CI)",
+                       description="Validate ruleset files and folders (searched for *.yaml and *.yml). "
+                       "Exit 0 when clean, 1 when any file is invalid, 2 on a usage error.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
+    p.add_argument("--format", choices=["text", "json", "github"], default=None,
+                   help="output format (default: github when GITHUB_ACTIONS is set, else text)")
+    p.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+    p = sub.add_parser("schema", help="print or save the ruleset JSON Schema",
+                       description="Print schemas/ruleset.schema.json, the file format's source of truth; "
+                       "--output saves it, e.g. into your own repository for editor completion.")
+    p.add_argument("--output", "-o", metavar="PATH", help="write the schema to PATH instead of printing it")
+
+    p = sub.add_parser("list", help="list the shipped rulesets",
+                       description="List the shipped rulesets: id, name, and their checks and procedures.")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("show", help="describe a ruleset or one of its checks in words",
+                       description="Describe a ruleset, or one of its checks or procedures, in words: "
+                       "inputs, tables, gates, rolls, outcome rules.")
+    p.add_argument("ruleset", help="a shipped ruleset id (see `rulesengine list`) or a path")
+    p.add_argument("name", nargs="?", help="a check or procedure")
+
+    p = sub.add_parser("export", help="print a ruleset as canonical JSON",
+                       description="Print the ruleset as canonical JSON: defaults filled in, every "
+                       "expression as text plus its parsed form, for front ends in any language.")
+    p.add_argument("ruleset", help="a shipped id or a path")
+
+    add_run_commands(sub)
+    for name, sp in sub.choices.items():
+        with_examples(name, sp)
+    return parser
+
+
+def add_run_commands(sub) -> None:
+    """``roll`` and ``odds``: the same inputs (name=value, partyN.name=value), their own options."""
+    for name, helptext in (("roll", "roll a check or procedure of a ruleset"),
+                           ("odds", "exact odds of a check or procedure, or a sweep over inputs")):
+        p = sub.add_parser(name, help=helptext, description=helptext + ". Inputs are name=value words; "
+                           "contest parties are party1.name=value, party2.name=value, ..."
+                           + (" A value LO..HI sweeps that input (one or two inputs)." if name == "odds" else ""))
+        p.add_argument("ruleset", help="a shipped ruleset id (see `rulesengine list`) or a path")
+        p.add_argument("name", help="a check or procedure of the ruleset")
+        p.add_argument("assign", nargs="*", metavar="name=value", help="inputs")
+        p.add_argument("--json", action="store_true", help="print JSON")
+        if name == "roll":
+            p.add_argument("--seed", type=seed_option, help="seed the dice: the same seed gives the same roll")
+            p.add_argument("--faces", type=faces_option, help="faces rolled on physical dice, in order: 3,5,6")
+            p.add_argument("--choose", type=faces_option,
+                           help="the dice the player picks, where the check chooses dice")
+        else:
+            p.add_argument("--csv", action="store_true", help="print CSV (sweeps and single odds)")
+            p.add_argument("--given", metavar="EXPR", help="odds given a yes/no expression over the check's names, "
+                           "e.g. --given \"outcome == 'success'\"")
+
+
+EXAMPLES = {
+    "dice": (['rulesengine dice "4d6kh3"', 'rulesengine dice "1d20 + bonus >= 15" bonus=5 --odds'],
+             "docs/dice-language.md"),
+    "validate": (["rulesengine validate --strict rulesets/"], "docs/errors.md"),
+    "schema": (["rulesengine schema --output schemas/ruleset.schema.json"], "docs/ruleset-language.md"),
+    "list": (["rulesengine list --json"], "docs/rulesets.md"),
+    "show": (["rulesengine show my-system.yaml attack"], "docs/rulesets.md"),
+    "export": (["rulesengine export my-system.yaml > my-system.json"], "README.md"),
+    "roll": (["rulesengine roll my-system.yaml attack bonus=5 --seed 1",
+              "rulesengine roll my-system.yaml arm_wrestle party1.strength=4 party2.strength=3"], "docs/ruleset-language.md"),
+    "odds": (["rulesengine odds my-system.yaml attack bonus=5",
+              "rulesengine odds my-system.yaml attack bonus=5 --given success",
+              "rulesengine odds my-system.yaml attack bonus=0..10"], "docs/ruleset-language.md"),
+}
+
+
+def with_examples(name: str, sub: argparse.ArgumentParser) -> None:
+    """Every command's --help ends with examples and the page of the docs that explains it."""
+    examples, page = EXAMPLES.get(name, ([], "README.md"))
+    sub.formatter_class = argparse.RawDescriptionHelpFormatter
+    sub.epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) + f"\n\nmore: {page}"
