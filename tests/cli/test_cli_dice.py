@@ -95,7 +95,7 @@ def test_odds_table_reports_truncation(capsys):
     (["dice", "x+1", "=3"], 2, "expected name=value"),
     (["dice", "3d6", "--faces", "1,2,3", "--seed", "1"], 2, "not both"),
     (["dice", "3d6", "--odds", "--seed", "1"], 2, "for rolling"),
-    (["dice"], 2, "required"),
+    (["dice"], 2, "give a dice expression"),
     (["nonsense"], 2, "invalid choice"),
     ([], 2, "usage"),
     (["dice", "100d100kh50", "--odds"], 1, "too big to work out exactly"),
