@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--odds", action="store_true", help="print the exact distribution instead")
     p.add_argument("--explode-depth", type=depth_option, help="extra dice an exploding die may add "
                    "before the odds are truncated (default 10)")
+    p.add_argument("--exact", action="store_true", help="with --odds: print every exact fraction, however long")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = sub.add_parser("validate", help="validate ruleset files (for CI)",
@@ -128,6 +129,7 @@ def add_run_commands(sub) -> None:
                            help="the dice the player picks, where the check chooses dice")
         else:
             p.add_argument("--csv", action="store_true", help="print CSV (sweeps and single odds)")
+            p.add_argument("--exact", action="store_true", help="print every exact fraction, however long")
             p.add_argument("--given", metavar="EXPR", help="odds given a yes/no expression over the check's names, "
                            "e.g. --given \"outcome == 'success'\"")
 
@@ -141,7 +143,8 @@ EXAMPLES = {
     "show": (["rulesengine show my-system.yaml attack"], "docs/rulesets.md"),
     "export": (["rulesengine export my-system.yaml > my-system.json"], "README.md"),
     "roll": (["rulesengine roll my-system.yaml attack bonus=5 --seed 1",
-              "rulesengine roll my-system.yaml arm_wrestle party1.strength=4 party2.strength=3"], "docs/ruleset-language.md"),
+              "rulesengine roll my-system.yaml arm_wrestle party1.strength=4 party2.strength=3"],
+             "docs/ruleset-language.md"),
     "odds": (["rulesengine odds my-system.yaml attack bonus=5",
               "rulesengine odds my-system.yaml attack bonus=5 --given success",
               "rulesengine odds my-system.yaml attack bonus=0..10"], "docs/ruleset-language.md"),

@@ -90,7 +90,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result.to_dict(), indent=2))
         else:
-            print(format_dice_odds(result))
+            print(format_dice_odds(result, exact=args.exact))
         return EXIT_OK
     if args.faces is not None and args.seed is not None:
         raise UsageError("give --faces or --seed, not both")
@@ -144,10 +144,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
-        for r in rows:
-            print(f"{r['id']:<16} {r['version']:<8} {r['name']}")
-            print(f"{'':<16} checks: {', '.join(r['checks'])}"
-                  + (f"; procedures: {', '.join(r['procedures'])}" if r["procedures"] else ""))
+        from .present.text import format_list
+
+        print(format_list(rows))
     return EXIT_OK
 
 
@@ -269,7 +268,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(format_odds(result, csv_out=args.csv))
+        print(format_odds(result, csv_out=args.csv, exact=args.exact))
     return EXIT_OK
 
 

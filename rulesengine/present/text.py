@@ -36,7 +36,7 @@ def format_roll(result: RunResult) -> str:
         lines = [f"{result.ruleset} / {result.name}"]
         inputs = getattr(result, "inputs", None)  # only some procedure kinds have their own
         if inputs is not None:
-            lines.append("inputs: " + ", ".join(f"{k}={_v(v)}" for k, v in inputs.items()))
+            lines += _wrapped("inputs", [f"{k}={_v(v)}" for k, v in inputs.items()])
         return "\n".join(lines + [result.trace])
     r: CheckResult = result
     lines = [f"{r.ruleset} / {r.check}" + ("   (secret: the GM rolls, only the GM sees)" if r.secret else "")]
@@ -58,30 +58,70 @@ def format_roll(result: RunResult) -> str:
 
 
 def _pct(p: Fraction) -> str:
-    return f"{float(p) * 100:.2f}"
+    """A percentage for people: two decimals, or ``~2.8e-07`` when that would show 0.00."""
+    percent = float(p) * 100
+    if p and percent < 0.005:
+        return f"~{percent:.1e}"
+    return f"{percent:.2f}"
+
+
+SHORT_FRACTION = 13
+"""Exact fractions longer than this (``p/q`` characters) are left out of tables unless asked
+for (``--exact``): the percentage says the same to a person, and JSON always has them."""
+
+
+def _fraction(p: Fraction, exact: bool) -> str:
+    text = f"{p.numerator}/{p.denominator}"
+    if len(text) <= SHORT_FRACTION:
+        return text
+    return fraction_display(p) if exact else "(long)"
+
+
+def _wrapped(label: str, items: list[str], width: int = 100, indent: int = 0) -> list[str]:
+    """``label: a, b, c`` over as many lines as it takes to stay within ``width`` columns."""
+    start = " " * indent + f"{label}: "
+    lines, line = [], start
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(line) + len(piece) > width and line != start:
+            lines.append(line.rstrip())
+            line = " " * len(start)
+        line += piece + " "
+    return lines + [line.rstrip()]
+
+
+def format_list(rows: list[dict[str, Any]]) -> str:
+    """`rulesengine list`: each ruleset's id, version and name, then its checks and procedures."""
+    lines = []
+    for r in rows:
+        lines.append(f"{r['id']:<16} {r['version']:<8} {r['name']}")
+        lines += _wrapped("checks", r["checks"], indent=17)
+        if r["procedures"]:
+            lines += _wrapped("procedures", r["procedures"], indent=17)
+    return "\n".join(lines)
 
 
 def _bar(p: Fraction, peak: Fraction) -> str:
     return "#" * round(40 * p / peak) if peak else ""
 
 
-def format_dice_odds(odds) -> str:
+def format_dice_odds(odds, exact: bool = False) -> str:
     """`dice --odds` as an AnyDice-style table: value, exact fraction, %, at least, at most, a bar."""
     rows = odds.rows()
     head = odds.expression + "    " + summary_line(odds.summary)
     if odds.truncated:
-        head += (f"    truncated {fraction_display(odds.truncated)}"
+        head += (f"\ntruncated {fraction_display(odds.truncated)}"
                  f" (~{float(odds.truncated):.2g}, explosions deeper than {odds.explode_depth})")
     if not rows:
         return head + "\n(no outcome)"
-    exact = [fraction_display(r["probability"]) for r in rows]
+    fractions = [_fraction(r["probability"], exact) for r in rows]
     width_v = max(5, *(len(format_value(r["value"])) for r in rows))
-    width_e = max(5, *(len(e) for e in exact))
+    width_e = max(5, *(len(e) for e in fractions))
     peak = max(r["probability"] for r in rows)
     numbers = rows[0]["at_least"] is not None
     lines = [head, f"{'value':>{width_v}}  {'exact':>{width_e}}        %"
              + ("   at least    at most" if numbers else "")]
-    for r, e in zip(rows, exact, strict=True):
+    for r, e in zip(rows, fractions, strict=True):
         views = f"    {_pct(r['at_least']):>7}    {_pct(r['at_most']):>7}" if numbers else ""
         lines.append(f"{format_value(r['value']):>{width_v}}  {e:>{width_e}}  {_pct(r['probability']):>7}"
                      f"{views}  {_bar(r['probability'], peak)}")
@@ -97,7 +137,7 @@ def summary_line(s: Summary) -> str:
     return f"mean {float(s.mean):.4g}  sd {s.sd:.4g}  min {s.minimum}  max {s.maximum}"
 
 
-def format_odds(odds: RunOdds, csv_out: bool = False) -> str:
+def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> str:
     """Odds as `odds` prints them: each outcome with its exact fraction, percentage and bar,
     then the distribution the odds name (``distribution()``) as a bar chart. The chance of
     success, tags, tiers and expected rounds are shown where the kind has them."""
@@ -115,20 +155,20 @@ def format_odds(odds: RunOdds, csv_out: bool = False) -> str:
     lines = [f"{odds.ruleset} / {odds.name}"]
     inputs = getattr(odds, "inputs", None)
     if inputs:
-        lines.append("inputs: " + ", ".join(f"{k}={_v(v)}" for k, v in inputs.items()))
+        lines += _wrapped("inputs", [f"{k}={_v(v)}" for k, v in inputs.items()])
     given, p_given = getattr(odds, "given", None), getattr(odds, "given_probability", None)
     if given is not None and p_given is not None:
-        lines.append(f"given: {given}    (its own chance: {fraction_display(p_given)}, {_pct(p_given)}%)")
-    exact = {n: fraction_display(p) for n, p in outcomes.items()}
+        lines.append(f"given: {given}    (its own chance: {_fraction(p_given, exact)}, {_pct(p_given)}%)")
+    fractions = {n: _fraction(p, exact) for n, p in outcomes.items()}
     width = max([10] + [len(n) for n in outcomes])
-    ewidth = max([5] + [len(e) for e in exact.values()])
+    ewidth = max([5] + [len(e) for e in fractions.values()])
     peak = max(outcomes.values(), default=Fraction(0))
     lines.append(f"{'outcome':<{width}}  {'exact':>{ewidth}}        %")
     for n, p in outcomes.items():
-        lines.append(f"{n:<{width}}  {exact[n]:>{ewidth}}  {_pct(p):>7}  {_bar(p, peak)}")
+        lines.append(f"{n:<{width}}  {fractions[n]:>{ewidth}}  {_pct(p):>7}  {_bar(p, peak)}")
     success = getattr(odds, "success", None)
     if isinstance(success, Fraction):
-        lines.append(f"{'P(success)':<{width}}  {fraction_display(success):>{ewidth}}  {_pct(success):>7}"
+        lines.append(f"{'P(success)':<{width}}  {_fraction(success, exact):>{ewidth}}  {_pct(success):>7}"
                      "  (all outcomes that count as a success)")
     for label, dist in (("tags", getattr(odds, "tags", {})), ("tiers", getattr(odds, "tiers", {}))):
         if dist:
@@ -192,4 +232,11 @@ def format_sweep(s: Sweep, csv_out: bool = False) -> str:
         return "\n".join(lines)
     rows = [header] + [[str(v) for v in values] + cells(odds) for values, odds in s.rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    if sum(widths) + 2 * len(widths) > 100:  # too many outcomes side by side: one block per row
+        n = len(s.variables)
+        out: list[str] = []
+        for r in rows[1:]:
+            label = ", ".join(f"{k}={v}" for k, v in zip(s.variables, r[:n], strict=True))
+            out += _wrapped(label, [f"{h} {c}" for h, c in zip(header[n:], r[n:], strict=True)])
+        return "\n".join(out)
     return "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows)

@@ -46,8 +46,9 @@ def test_a_long_exact_fraction_is_shown_to_people_by_its_length():
 ])
 def test_odds_with_fractions_past_the_int_to_text_limit_print_as_text_and_json(args, capsys):
     assert main(["dice", *args]) == 0
-    table = capsys.readouterr().out
-    assert "-digit fraction]" in table
+    assert "(long)" in capsys.readouterr().out  # a person reads the percentage
+    assert main(["dice", *args, "--exact"]) == 0
+    assert "-digit fraction]" in capsys.readouterr().out
     assert main(["dice", *args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     exact = data["distribution"][0]["exact"]
