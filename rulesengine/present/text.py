@@ -71,10 +71,10 @@ for (``--exact``): the percentage says the same to a person, and JSON always has
 
 
 def _fraction(p: Fraction, exact: bool) -> str:
-    text = f"{p.numerator}/{p.denominator}"
-    if len(text) <= SHORT_FRACTION:
-        return text
-    return fraction_display(p) if exact else "(long)"
+    if exact:
+        return fraction_display(p)
+    short = p.denominator.bit_length() <= 4 * SHORT_FRACTION and f"{p.numerator}/{p.denominator}"
+    return short if short and len(short) <= SHORT_FRACTION else "(long)"
 
 
 def _wrapped(label: str, items: list[str], width: int = 100, indent: int = 0) -> list[str]:
