@@ -68,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "take values from trailing name=value words.")
     p.add_argument("expression", nargs="?", help='a dice expression, e.g. "4d6kh3" or "1d20+5 >= 15"')
     p.add_argument("assign", nargs="*", metavar="name=value",
-                   help="values for names used in the expression")
+                   help="values for names used in the expression (LO..HI or a,b,c sweeps one name with "
+                   "--odds); with --odds, more expressions to compare side by side")
     p.add_argument("--seed", type=seed_option, help="seed the dice: the same seed gives the same roll")
     p.add_argument("--faces", type=faces_option, help="faces rolled on physical dice, in order: 3,5,6")
     p.add_argument("--odds", action="store_true", help="print the exact distribution instead")

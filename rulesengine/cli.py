@@ -73,6 +73,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     from . import dice
     from .errors import UsageError
     from .present.text import format_dice_odds
+    from .run.sweep import is_swept
 
     if not args.expression:
         raise UsageError("give a dice expression", hint='e.g. rulesengine dice "4d6kh3"; see docs/dice-language.md')
@@ -81,7 +82,16 @@ def _cmd_dice(args: argparse.Namespace) -> int:
         before = args.expression[:flag.start(1)].strip()
         raise UsageError(f"'{flag.group(1)}' is inside the quoted expression",
                          hint=f'put it after the closing quote: rulesengine dice "{before}" {flag.group(1)}')
-    env = _assignments(args.assign)
+    # With --odds, words without '=' are more expressions to compare (AnyDice's several outputs).
+    texts = [args.expression] + ([w for w in args.assign if "=" not in w] if args.odds else [])
+    words = [w for w in args.assign if "=" in w] if args.odds else list(args.assign)
+    swept = [w for w in words if is_swept(w.partition("=")[2])]
+    if swept and not args.odds:
+        raise UsageError(f"'{swept[0]}' sweeps a name, which is for --odds",
+                         hint=f'e.g. rulesengine dice "{args.expression}" {swept[0]} --odds')
+    if len(texts) > 1 or swept:
+        return _dice_comparison(args, texts, words, swept)
+    env = _assignments(words)
     expr = dice.parse(args.expression)
     if args.odds:
         if args.faces is not None or args.seed is not None:
@@ -99,6 +109,33 @@ def _cmd_dice(args: argparse.Namespace) -> int:
         print(json.dumps(rolled.to_dict(), indent=2))
     else:
         print(rolled.trace)
+    return EXIT_OK
+
+
+def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str], swept: list[str]) -> int:
+    """``dice --odds "3d6" "4d6kh3"`` or ``dice --odds "1d20 + bonus >= 15" bonus=0..10``: the
+    odds of each expression, or of one for each value of one swept name, side by side."""
+    from . import dice
+    from .errors import UsageError
+    from .present.text import format_comparison
+    from .run.sweep import sweep_values
+
+    if len(swept) > 1 or (swept and len(texts) > 1):
+        raise UsageError("sweep one name of one expression at a time", hint="give the other names one value")
+    fixed = _assignments([w for w in words if w not in swept])
+    cases: list[tuple[str, Any]] = []
+    if swept:
+        name, _, raw = swept[0].partition("=")
+        expr = dice.parse(texts[0])
+        for value in sweep_values(name, raw):
+            env = {**fixed, **_assignments([f"{name}={value}"])}
+            cases.append((f"{name}={value}", expr.odds(env, explode_depth=args.explode_depth)))
+    else:
+        cases = [(t, dice.parse(t).odds(fixed, explode_depth=args.explode_depth)) for t in texts]
+    if args.json:
+        print(json.dumps([{"case": label, **odds.to_dict()} for label, odds in cases], indent=2))
+    else:
+        print(format_comparison(cases))
     return EXIT_OK
 
 
@@ -235,7 +272,7 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
 def _cmd_odds(args: argparse.Namespace) -> int:
     from .present.text import format_odds, format_sweep
-    from .run.sweep import sweep
+    from .run.sweep import is_swept, sweep
     from .ruleset import load
 
     rs = load(args.ruleset)
@@ -246,7 +283,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         from .errors import UsageError
 
         raise UsageError(f"--given works with a check, and '{args.name}' is a procedure")
-    if any(".." in v for v in plain.values()) or any(".." in v for p in parties.values() for v in p.values()):
+    if any(is_swept(v) for v in plain.values()) or any(is_swept(v) for p in parties.values() for v in p.values()):
         if args.given is not None:
             from .errors import UsageError
 

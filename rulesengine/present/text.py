@@ -128,6 +128,19 @@ def format_dice_odds(odds, exact: bool = False) -> str:
     return "\n".join(lines)
 
 
+def format_comparison(cases: list[tuple[str, Any]]) -> str:
+    """Several dice odds side by side (expressions, or one expression over a sweep): each
+    case's statistics on one line, as AnyDice prints several outputs."""
+    width = max(len(label) for label, _ in cases)
+    lines = []
+    for label, odds in cases:
+        line = f"{label:<{width}}  {summary_line(odds.summary)}"
+        if odds.truncated:
+            line += f"  (truncated ~{float(odds.truncated):.1e})"
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def summary_line(s: Summary) -> str:
     """``mean 10.5  sd 2.96  min 3  max 18`` for numbers, ``P(true) 55.00%`` for yes/no."""
     if s.kind == "yes/no" and s.p_true is not None:

@@ -1,4 +1,5 @@
-"""Sweeps: the odds of a check or procedure for every combination of one or two swept inputs.
+"""Sweeps: the odds of a check or procedure for every combination of one or two swept inputs
+(each a range LO..HI or a list a,b,c).
 
 Computation, not presentation (``present.text.format_sweep`` writes a sweep out): a sweep
 runs many exact-odds computations under one shared work budget, bounded by ``MAX_SWEEP``
@@ -7,6 +8,7 @@ combinations and ``max_states`` steps together.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +20,7 @@ from ..limits import MAX_SWEEP
 @dataclass(frozen=True)
 class Sweep:
     variables: tuple[str, ...]
-    rows: tuple[tuple[tuple[int, ...], Any], ...]  # (values, odds)
+    rows: tuple[tuple[tuple[Any, ...], Any], ...]  # (values, odds)
 
     def to_dict(self) -> list[dict[str, Any]]:
         out = []
@@ -27,6 +29,29 @@ class Sweep:
             d["sweep"] = dict(zip(self.variables, values, strict=True))
             out.append(d)
         return out
+
+
+_DIE = re.compile(r"^\s*\d*d\d+\s*$")
+
+
+def is_swept(text: str) -> bool:
+    """Whether an input's value on the command line is a sweep: ``LO..HI``, or a list ``a,b,c``
+    (not a dice pool written with commas, ``d8,d6``, which is one value)."""
+    if ".." in text:
+        return True
+    items = text.split(",")
+    return len(items) > 1 and all(item.strip() for item in items) and not all(_DIE.match(i) for i in items)
+
+
+def sweep_values(name: str, text: str) -> list[Any]:
+    """The values a sweep takes: a range of whole numbers, or the items of a list as written
+    (numbers, labels, choices: each is checked like any input)."""
+    if ".." not in text:
+        items = [item.strip() for item in text.split(",")]
+        if len(items) > MAX_SWEEP:
+            raise UsageError(f"{name}={text[:40]!r}… sweeps {len(items):,} values", hint=f"at most {MAX_SWEEP}")
+        return items
+    return _range(name, text)
 
 
 def _range(name: str, text: str) -> list[int]:
@@ -51,14 +76,14 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
     rounds), so counting combinations alone would let a sweep run for an hour. The bound
     is counted in steps, not seconds, so a sweep is refused or not the same way on every
     machine; odds a cache already holds cost nothing."""
-    ranges: list[tuple[str, list[int]]] = []
+    ranges: list[tuple[str, list[Any]]] = []
     for k, v in plain.items():
-        if ".." in v:
-            ranges.append((k, _range(k, v)))
+        if is_swept(v):
+            ranges.append((k, sweep_values(k, v)))
     for i, p in sorted(parties.items()):
         for k, v in p.items():
-            if ".." in v:
-                ranges.append((f"party{i}.{k}", _range(k, v)))
+            if is_swept(v):
+                ranges.append((f"party{i}.{k}", sweep_values(k, v)))
     if len(ranges) > 2:
         raise UsageError("sweep one or two inputs at a time", hint="give the others single values")
     size = 1
@@ -66,7 +91,7 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
         size *= len(values)
     if size > MAX_SWEEP:
         raise UsageError(f"a sweep of {size:,} combinations is too large", hint=f"at most {MAX_SWEEP}")
-    combos: list[tuple[int, ...]] = [()]
+    combos: list[tuple[Any, ...]] = [()]
     for _, values in ranges:
         combos = [c + (v,) for c in combos for v in values]
     if len(combos) > MAX_SWEEP:
