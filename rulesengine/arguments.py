@@ -45,14 +45,29 @@ def seed_option(text: str) -> int:
 
 
 def depth_option(text: str) -> int:
+    from .limits import MAX_EXPLODE_DEPTH
+
+    return _bounded(text, "depth", 0, MAX_EXPLODE_DEPTH)
+
+
+def states_option(text: str) -> int:
+    from .limits import MAX_STATES_CEILING
+
+    return _bounded(text, "work budget", 1, MAX_STATES_CEILING)
+
+
+def _bounded(text: str, what: str, low: int, high: int) -> int:
+    """A whole number ``low..high`` given on the command line (users may raise a limit, up to a
+    hard ceiling: docs/limits.md)."""
     from .numerals import whole_number
 
     try:
         value = whole_number(text)
     except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid depth {text!r}: give a whole number 0 or more")
+        value = low - 1
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: give a whole number {low}..{high:,}"
+                                         f" (at most {high:,})")
     return value
 
 
@@ -76,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explode-depth", type=depth_option, help="extra dice an exploding die may add "
                    "before the odds are truncated (default 10)")
     p.add_argument("--exact", action="store_true", help="with --odds: print every exact fraction, however long")
+    p.add_argument("--max-states", type=states_option, help="with --odds: the work budget (default 2,000,000)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = sub.add_parser("validate", help="validate ruleset files (for CI)",
@@ -131,6 +147,9 @@ def add_run_commands(sub) -> None:
         else:
             p.add_argument("--csv", action="store_true", help="print CSV (sweeps and single odds)")
             p.add_argument("--exact", action="store_true", help="print every exact fraction, however long")
+            p.add_argument("--max-states", type=states_option, help="the work budget of exact odds (default 2,000,000)")
+            p.add_argument("--explode-depth", type=depth_option,
+                           help="extra dice an exploding die may add before the odds are truncated (default 10)")
             p.add_argument("--given", metavar="EXPR", help="odds given a yes/no expression over the check's names, "
                            "e.g. --given \"outcome == 'success'\"")
 

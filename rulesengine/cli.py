@@ -92,7 +92,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     if len(texts) > 1 or swept:
         return _dice_comparison(args, texts, words, swept)
     env = _assignments(words)
-    expr = dice.parse(args.expression)
+    expr = dice.parse(args.expression, _limits(args))
     if args.odds:
         if args.faces is not None or args.seed is not None:
             raise UsageError("--faces and --seed are for rolling, not for --odds")
@@ -126,17 +126,27 @@ def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str
     cases: list[tuple[str, Any]] = []
     if swept:
         name, _, raw = swept[0].partition("=")
-        expr = dice.parse(texts[0])
+        expr = dice.parse(texts[0], _limits(args))
         for value in sweep_values(name, raw):
             env = {**fixed, **_assignments([f"{name}={value}"])}
             cases.append((f"{name}={value}", expr.odds(env, explode_depth=args.explode_depth)))
     else:
-        cases = [(t, dice.parse(t).odds(fixed, explode_depth=args.explode_depth)) for t in texts]
+        cases = [(t, dice.parse(t, _limits(args)).odds(fixed, explode_depth=args.explode_depth)) for t in texts]
     if args.json:
         print(json.dumps([{"case": label, **odds.to_dict()} for label, odds in cases], indent=2))
     else:
         print(format_comparison(cases))
     return EXIT_OK
+
+
+def _limits(args: argparse.Namespace) -> Any:
+    """The limits a command runs with: the defaults, with what its options raise or lower."""
+    import dataclasses
+
+    from .limits import DEFAULT_LIMITS
+
+    changes = {"max_states": getattr(args, "max_states", None), "explode_depth": getattr(args, "explode_depth", None)}
+    return dataclasses.replace(DEFAULT_LIMITS, **{k: v for k, v in changes.items() if v is not None})
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -275,7 +285,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     from .run.sweep import is_swept, sweep
     from .ruleset import load
 
-    rs = load(args.ruleset)
+    rs = load(args.ruleset, _limits(args))
     runnable = rs.runnable(args.name)
     plain, parties = _split_inputs(args.assign)
     is_procedure = args.name in rs.model.procedures

@@ -95,6 +95,12 @@ a path, a line of the file): longer ones are cut in the middle to this width, so
 MAX_SWEEP = 2000
 """Input combinations of one command-line sweep (``odds ... bonus=1..18``); the work of all
 their odds together is bounded by ``max_states``."""
+MAX_STATES_CEILING = 100_000_000
+"""The most ``--max-states`` on the command line may raise ``max_states`` to (50 times the
+default): a user who wants a bigger computation may allow it, but not an unbounded one."""
+MAX_EXPLODE_DEPTH = 1000
+"""The deepest ``--explode-depth`` (and ``explode_depth=``) an exploding die may be followed to;
+the work budget bounds the computation too."""
 
 MAX_FOLDER_ENTRIES = 100_000
 """Directory entries (files and folders) ``validate`` looks at while searching the folders

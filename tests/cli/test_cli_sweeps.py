@@ -42,3 +42,17 @@ def test_dice_sweeps_one_name(capsys):
     cases = json.loads(capsys.readouterr().out)
     assert [c["case"] for c in cases] == ["bonus=0", "bonus=1", "bonus=2"]
     assert [Fraction(c["stats"]["p_true_exact"]) for c in cases] == [Fraction(6 + b, 20) for b in range(3)]
+
+
+def test_the_work_budget_and_explosion_depth_can_be_raised_up_to_a_ceiling(capsys):
+    """Issue 15: a user may allow a bigger computation from the command line, never an
+    unbounded one (MAX_STATES_CEILING, MAX_EXPLODE_DEPTH in docs/limits.md)."""
+    assert main(["odds", "gurps-4e", "success_roll", "skill=12", "--max-states", "10"]) == 1
+    assert "E210" in capsys.readouterr().err
+    assert main(["odds", "gurps-4e", "success_roll", "skill=12", "--max-states", "5000000"]) == 0
+    capsys.readouterr()
+    assert main(["odds", "gurps-4e", "success_roll", "skill=12", "--max-states", "1000000000"]) == 2
+    assert "at most 100,000,000" in capsys.readouterr().err
+    assert main(["dice", "1d6!", "--odds", "--json", "--explode-depth", "3"]) == 0
+    assert json.loads(capsys.readouterr().out)["explode_depth"] == 3
+    assert main(["dice", "1d6!", "--odds", "--explode-depth", "5000"]) == 2
