@@ -24,24 +24,7 @@ def build_input(builder: Any, name: str, spec: dict, ptr: str) -> Input:
                           if value.is_integer() else None)
     if low is not None and high is not None and low > high:
         builder.error(E_BAD_DEFAULT, f"input '{name}': min {low} is above max {high}", f"{ptr}/min")
-    labels_spec = spec.get("labels")
-    labels, column = labels_spec, None
-    if isinstance(labels_spec, dict):
-        labels, column = labels_spec.get("table"), labels_spec.get("column")
-    if labels is not None:
-        table = builder.tables.get(labels)
-        if table is None:
-            near = closest(labels, list(builder.tables))
-            builder.error(E_UNKNOWN_REFERENCE, f"input '{name}' takes labels from '{labels}', which is not a table",
-                          f"{ptr}/labels", f"did you mean '{near}'?" if near else None)
-        elif isinstance(table, Grid):
-            if column not in table.columns:
-                builder.error(E_UNKNOWN_REFERENCE, f"input '{name}': the table '{labels}' has no column '{column}'",
-                              f"{ptr}/labels", "columns: " + ", ".join(table.columns))
-        elif not isinstance(table, Ladder):
-            builder.error(E_UNKNOWN_REFERENCE,
-                          f"input '{name}' takes labels from '{labels}', which is not a ladder or grid",
-                          f"{ptr}/labels")
+    labels, column = _labels(builder, name, spec, ptr)
     has_default = "default" in spec
     default = spec.get("default")
     if has_default and kind == "integer" and isinstance(default, int) and not isinstance(default, bool):
@@ -75,6 +58,29 @@ def build_input(builder: Any, name: str, spec: dict, ptr: str) -> Input:
                  has_default=has_default, optional=spec.get("optional", False), min=low, max=high,
                  choices=tuple(str(c) for c in spec.get("choices", ())), labels=labels,
                  labels_column=column, pointer=ptr)
+
+
+def _labels(builder: Any, name: str, spec: dict, ptr: str) -> tuple[str | None, str | None]:
+    """The table whose labels an input takes (a ladder, or a grid and its column), checked."""
+    labels_spec = spec.get("labels")
+    labels, column = labels_spec, None
+    if isinstance(labels_spec, dict):
+        labels, column = labels_spec.get("table"), labels_spec.get("column")
+    if labels is None:
+        return None, None
+    table = builder.tables.get(labels)
+    if table is None:
+        near = closest(labels, list(builder.tables))
+        builder.error(E_UNKNOWN_REFERENCE, f"input '{name}' takes labels from '{labels}', which is not a table",
+                      f"{ptr}/labels", f"did you mean '{near}'?" if near else None)
+    elif isinstance(table, Grid):
+        if column not in table.columns:
+            builder.error(E_UNKNOWN_REFERENCE, f"input '{name}': the table '{labels}' has no column '{column}'",
+                          f"{ptr}/labels", "columns: " + ", ".join(table.columns))
+    elif not isinstance(table, Ladder):
+        builder.error(E_UNKNOWN_REFERENCE, f"input '{name}' takes labels from '{labels}', which is not a ladder "
+                      "or grid", f"{ptr}/labels")
+    return labels, column
 
 
 def _default_type_error(kind: str, default: Any) -> str | None:
