@@ -201,7 +201,8 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
         for v, p in result.items():
             cum = f"    {_pct(views[v][0]):>7}    {_pct(views[v][1]):>7}" if v in views else ""
             lines.append(f"{_v(v):>{vw}}  {_pct(p):>7}{cum}  {_bar(p, peak)}")
-    for name, dist in (getattr(odds, "values", None) or {}).items():
+    ends = {f"{k} at the end": d for k, d in (getattr(odds, "end_state", None) or {}).items()}
+    for name, dist in {**(getattr(odds, "values", None) or {}), **ends}.items():
         stats = summary_line(summarize(dist))
         if stats:
             lines.append(f"{name}: {stats}")

@@ -4,7 +4,7 @@ chain over the state, merging equal states, round by round."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import gcd
 from typing import Any
@@ -15,7 +15,8 @@ from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded
 from ...errors import InputError, LimitError
 from ...limits import MAX_EXTENDED_ROUNDS
-from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json
+from ..results import (CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json,
+                       value_order)
 from ...rules.procedures.extended import ExtendedSpec
 from .base import ProcedureRunner, fingerprint, not_allowed
 
@@ -57,6 +58,7 @@ class ExtendedOdds(ProcedureRecord):
     expected_rounds: Fraction  # rounds played, the round limit counting for unfinished tasks
     rounds_distribution: dict[int, Fraction]
     truncated: Fraction = Fraction(0)
+    end_state: dict[str, dict[Any, Fraction]] = field(default_factory=dict)  # each state value at the end
 
     @property
     def success(self) -> Fraction:
@@ -74,11 +76,15 @@ class ExtendedOdds(ProcedureRecord):
             "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
             "outcomes": [dict(name=n, success=n == "success", **prob(p)) for n, p in self.outcomes.items()],
             "success": prob(self.success),
-            "by_round": [{"round": i + 1, "succeeded": float(s), "failed": float(f)}
+            "by_round": [{"round": i + 1, "succeeded": float(s), "failed": float(f),
+                          "succeeded_exact": fraction_text(s), "failed_exact": fraction_text(f)}
                          for i, (s, f) in enumerate(self.by_round)],
             "expected_rounds": float(self.expected_rounds),
+            "expected_rounds_exact": fraction_text(self.expected_rounds),
             "result": distribution_json(self.rounds_distribution),
-            "stats": {"result": summary_json(summarize(self.rounds_distribution), fraction_text)},
+            "end_state": {k: distribution_json(d) for k, d in self.end_state.items()},
+            "stats": {"result": summary_json(summarize(self.rounds_distribution), fraction_text),
+                      "end_state": {k: summary_json(summarize(d), fraction_text) for k, d in self.end_state.items()}},
             "truncated": fraction_text(self.truncated),
         }
 
@@ -221,7 +227,7 @@ class ExtendedRunner(ProcedureRunner):
         walk = ChainWalk(self, env, check_values, limit)
         outcomes, by_round, ended, rounds_dist, truncated = walk.run(state0)
         return ExtendedOdds(self.ruleset.id, self.proc.name, {**check_values, **proc_values}, outcomes,
-                            tuple(by_round), ended, rounds_dist, truncated)
+                            tuple(by_round), ended, rounds_dist, truncated, walk.end_state())
 
 
 def _freeze(state: Mapping[str, Any]) -> tuple:
@@ -241,6 +247,7 @@ class ChainWalk:
         self.outcomes: dict[tuple, tuple[list, int]] = {}  # round values -> merged outcomes, denominator
         self.rows: dict[tuple, tuple[list, int, int]] = {}  # state -> (targets and weights, denominator, outcomes)
         self.state_of: dict[tuple, dict[str, Any]] = {}
+        self.ended_states: list[tuple[dict[tuple, int], int]] = []  # (final state → weight, over this denom)
         self.budget = Budget(runner.limits.max_states)
 
     def too_big(self) -> LimitError:
@@ -287,10 +294,11 @@ class ChainWalk:
         targets: dict[Any, int] = {}
         for penv, w in outs:
             new, verdict = self.runner.advance(state, {**renv, **penv})
-            target: Any = verdict
-            if verdict is None:
-                target = _freeze(new)
-                self.state_of.setdefault(target, new)
+            frozen = _freeze(new)
+            # A state still going is its own target; an ended task keeps its final state too
+            # (the odds report each state value's distribution at the end).
+            target: Any = frozen if verdict is None else (verdict, frozen)
+            self.state_of.setdefault(frozen, new)
             targets[target] = targets.get(target, 0) + w
         return list(targets.items()), denom, len(outs)
 
@@ -306,22 +314,27 @@ class ChainWalk:
         for n in range(1, limit + 1):
             this_round, common = self.round_rows(weights, n, denom)
             nxt: dict[tuple, int] = {}
+            ends: dict[tuple, int] = {}  # final states of tasks that ended this round, over denom·common
             s_n = f_n = 0
             for p, (targets, d, _) in this_round:
                 if d != common:
                     p *= common // d
                 for target, w in targets:
-                    if target == "success":
+                    if target[0] == "success":
                         s_n += p * w
-                    elif target == "failure":
+                    elif target[0] == "failure":
                         f_n += p * w
                     else:
                         nxt[target] = nxt.get(target, 0) + p * w
+                        continue
+                    ends[target[1]] = ends.get(target[1], 0) + p * w
             if len(nxt) > self.runner.limits.max_states:
                 raise self.runner.locate(LimitError(f"extended check '{self.runner.proc.name}' has too many states to "
                                                  "work out exactly", "max_states",
                                                  hint="use fewer rounds or a smaller goal"))
             denom *= common
+            if ends:
+                self.ended_states.append((ends, denom))
             succeeded = succeeded * common + s_n
             failed = failed * common + f_n
             ended = ended * common + n * (s_n + f_n)
@@ -332,12 +345,26 @@ class ChainWalk:
             if not weights:
                 break
         unfinished = sum(weights.values())
+        if weights:
+            self.ended_states.append((weights, denom))
         if unfinished:
             rounds_dist[limit] = rounds_dist.get(limit, Fraction(0)) + Fraction(unfinished, denom)
         outcomes = {"success": Fraction(succeeded, denom), "failure": Fraction(failed, denom),
                     "unfinished": Fraction(unfinished, denom)}
         return (outcomes, by_round, Fraction(ended + limit * unfinished, denom), dict(sorted(rounds_dist.items())),
                 Fraction(denom - succeeded - failed - unfinished, denom))
+
+    def end_state(self) -> dict[str, dict[Any, Fraction]]:
+        """Each state value's distribution when the task ends (success, failure, or still
+        going after the last round), from the final states :meth:`run` kept."""
+        out: dict[str, dict[Any, Fraction]] = {}
+        for ends, denom in self.ended_states:
+            for frozen, w in ends.items():
+                for name, value in self.state_of[frozen].items():
+                    dist = out.setdefault(name, {})
+                    v = jsonable(value)
+                    dist[v] = dist.get(v, Fraction(0)) + Fraction(w, denom)
+        return {k: dict(sorted(d.items(), key=lambda kv: value_order(kv[0]))) for k, d in out.items()}
 
     def round_rows(self, weights: dict[tuple, int], n: int, denom: int) -> tuple[list, int]:
         """Each state still going with its row for round ``n`` (made once, or each round when
