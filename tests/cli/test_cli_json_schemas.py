@@ -1,0 +1,44 @@
+"""Every JSON shape the command line prints is described by a shipped schema (issue 15), and
+real output of each command validates against it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from rulesengine.cli import main
+
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
+
+
+def schema(name: str) -> dict:
+    return json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("argv, name", [
+    (["dice", "4d6kh3 + 1", "--seed", "1", "--json"], "dice-roll-result"),
+    (["dice", "3d6!cs>=5", "--seed", "2", "--json"], "dice-roll-result"),
+    (["dice", "4d6kh3", "--odds", "--json"], "dice-odds-result"),
+    (["dice", "1d20 >= 10", "--odds", "--json"], "dice-odds-result"),
+    (["dice", "3d6", "2d10", "--odds", "--json"], "dice-odds-result"),
+    (["dice", "1d20 + b", "b=0..2", "--odds", "--json"], "dice-odds-result"),
+    (["list", "--json"], "list-result"),
+    (["odds", "gurps-4e", "success_roll", "skill=12", "--json"], "odds-result"),
+    (["odds", "gurps-4e", "success_roll", "skill=12", "--given", "success", "--json"], "odds-result"),
+    (["odds", "rps", "sustained", "goal=5", "skill=8", "attribute=6", "--json"], "odds-result"),
+    (["roll", "gurps-4e", "success_roll", "skill=12", "--seed", "1", "--json"], "roll-result"),
+])
+def test_json_output_validates_against_its_shipped_schema(capsys, argv, name):
+    assert main(argv) == 0
+    jsonschema.validate(json.loads(capsys.readouterr().out), schema(name))
+
+
+def test_a_sweep_is_a_list_of_odds_results_each_with_its_sweep(capsys):
+    assert main(["odds", "gurps-4e", "success_roll", "skill=8,12", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    for row in rows:
+        jsonschema.validate(row, schema("odds-result"))
+        assert set(row["sweep"]) == {"skill"}
