@@ -96,7 +96,8 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     if args.odds:
         if args.faces is not None or args.seed is not None:
             raise UsageError("--faces and --seed are for rolling, not for --odds")
-        result = expr.odds(env, explode_depth=args.explode_depth)
+        with _progress():
+            result = expr.odds(env, explode_depth=args.explode_depth)
         if args.json:
             print(json.dumps(result.to_dict(), indent=2))
         else:
@@ -115,14 +116,26 @@ def _cmd_dice(args: argparse.Namespace) -> int:
 def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str], swept: list[str]) -> int:
     """``dice --odds "3d6" "4d6kh3"`` or ``dice --odds "1d20 + bonus >= 15" bonus=0..10``: the
     odds of each expression, or of one for each value of one swept name, side by side."""
-    from . import dice
     from .errors import UsageError
     from .present.text import format_comparison
-    from .run.sweep import sweep_values
 
     if len(swept) > 1 or (swept and len(texts) > 1):
         raise UsageError("sweep one name of one expression at a time", hint="give the other names one value")
     fixed = _assignments([w for w in words if w not in swept])
+    with _progress():
+        cases = _comparison_cases(args, texts, swept, fixed)
+    if args.json:
+        print(json.dumps([{"case": label, **odds.to_dict()} for label, odds in cases], indent=2))
+    else:
+        print(format_comparison(cases))
+    return EXIT_OK
+
+
+def _comparison_cases(args: argparse.Namespace, texts: list[str], swept: list[str],
+                      fixed: dict[str, Any]) -> list[tuple[str, Any]]:
+    from . import dice
+    from .run.sweep import sweep_values
+
     cases: list[tuple[str, Any]] = []
     if swept:
         name, _, raw = swept[0].partition("=")
@@ -132,11 +145,15 @@ def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str
             cases.append((f"{name}={value}", expr.odds(env, explode_depth=args.explode_depth)))
     else:
         cases = [(t, dice.parse(t, _limits(args)).odds(fixed, explode_depth=args.explode_depth)) for t in texts]
-    if args.json:
-        print(json.dumps([{"case": label, **odds.to_dict()} for label, odds in cases], indent=2))
-    else:
-        print(format_comparison(cases))
-    return EXIT_OK
+    return cases
+
+
+def _progress() -> Any:
+    """A progress line while exact odds are worked out, on the terminal's own stderr (the
+    line's control characters must reach the terminal; the text is ours, never input)."""
+    from .present.progress import progress
+
+    return progress("working out the exact odds", getattr(sys.stderr, "stream", sys.stderr))
 
 
 def _limits(args: argparse.Namespace) -> Any:
@@ -298,20 +315,20 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             from .errors import UsageError
 
             raise UsageError("--given does not combine with a sweep")
-        rows = sweep(runnable, plain, parties, is_procedure)
+        with _progress():
+            rows = sweep(runnable, plain, parties, is_procedure)
         if args.json:
             print(json.dumps(rows.to_dict(), indent=2))
         else:
             print(format_sweep(rows, csv_out=args.csv))
         return EXIT_OK
-    if is_procedure:
-        result = runnable.odds(plain, parties=_party_list(parties))
-    else:
-        if parties:
-            from .errors import UsageError
+    if not is_procedure and parties:
+        from .errors import UsageError
 
-            raise UsageError(f"'{args.name}' is a check: give its inputs as name=value, not partyN.name=value")
-        result = runnable.odds(plain, given=args.given)
+        raise UsageError(f"'{args.name}' is a check: give its inputs as name=value, not partyN.name=value")
+    with _progress():
+        result = (runnable.odds(plain, parties=_party_list(parties)) if is_procedure
+                  else runnable.odds(plain, given=args.given))
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
