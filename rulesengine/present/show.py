@@ -119,7 +119,9 @@ def _describe_check(m, name: str) -> str:
     for o in c.outcomes:
         cond = f"if {o.when.text}" if o.when else "otherwise"
         change = f"; result becomes {o.result.text}" if o.result is not None else ""
-        lines.append(f"  {o.name} ({'success' if o.success else 'not a success'}) {cond}{change}")
+        counts = (("success" if o.success else "not a success") if isinstance(o.success, bool)
+                  else f"a success when {o.success.text}")
+        lines.append(f"  {o.name} ({counts}) {cond}{change}")
     for t in c.tags:
         lines.append(f"tag {t.name} when {t.when.text}")
     if c.tiers:

@@ -345,7 +345,12 @@ class Builder:
                 if "result" in o else None
             if "when" not in o and catch_all is None:
                 catch_all = o["name"]
-            outcomes.append(OutcomeRule(o["name"], o["success"], when, res, o.get("description", ""), optr))
+            success = o["success"]
+            if not isinstance(success, bool):  # an expression: read on the outcome's final result
+                success = self.expr(success, f"{optr}/success", outcome_scope, what=f"the success of '{o['name']}'")
+                if success is None:
+                    continue
+            outcomes.append(OutcomeRule(o["name"], success, when, res, o.get("description", ""), optr))
         return outcomes, seen
 
     def check_gate_outcomes(self, gates: list[Gate], seen: dict[str, str]) -> None:

@@ -151,7 +151,7 @@ class Choose(NamedTuple):
 
 class OutcomeRule(NamedTuple):
     name: str
-    success: bool
+    success: bool | Expr  # a yes/no expression: whether it counts depends on the roll
     when: Expr | None = None  # None: always (a catch-all)
     result: Expr | None = None  # the result becomes this (may use `result`)
     description: str = ""
@@ -189,9 +189,9 @@ class Check:
     _success: dict = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        success: dict[str, bool] = {}
-        for o in self.outcomes:
-            success.setdefault(o.name, o.success)  # the first rule of a name decides
+        success: dict[str, bool | None] = {}
+        for o in self.outcomes:  # the first rule of a name decides; None: an expression decides
+            success.setdefault(o.name, o.success if isinstance(o.success, bool) else None)
         names = list(success)
         for g in self.gates:
             if g.outcome and g.outcome not in success and g.outcome not in names:
@@ -210,7 +210,9 @@ class Check:
         """The outcomes' names in file order (each once), then the gates' own outcomes."""
         return self._names
 
-    def outcome_success(self, name: str) -> bool:
+    def outcome_success(self, name: str) -> bool | None:
+        """Whether an outcome counts as a success; None when an expression decides it roll by
+        roll (the odds' P(success) counts each roll as it went)."""
         return self._success.get(name, False)
 
 

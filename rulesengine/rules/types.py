@@ -327,6 +327,8 @@ def check_problems(check: Check, tables: Mapping[str, Table]) -> Iterator[Proble
     yield from expect(check.result, env, results, "the result")
     for rule in check.outcomes:
         yield from expect(rule.when, env, (YES_NO,), f"the condition of outcome '{rule.name}'")
+        if not isinstance(rule.success, bool):
+            yield from expect(rule.success, env, (YES_NO,), f"the success of outcome '{rule.name}'")
         yield from expect(rule.result, env, results, f"the result of outcome '{rule.name}'")
     for tag in check.tags:
         yield from expect(tag.when, env, (YES_NO,), f"the condition of tag '{tag.name}'")
@@ -347,6 +349,7 @@ def check_expressions(check: Check) -> Iterator[Expr]:
     yield from (e for e in (check.secret, check.result) if e is not None)
     for rule in check.outcomes:
         yield from (e for e in (rule.when, rule.result) if e is not None)
+        yield from [] if isinstance(rule.success, bool) else [rule.success]
     yield from (t.when for t in check.tags)
 
 

@@ -146,7 +146,8 @@ class CheckRunner:
                 continue
             if gate.outcome:
                 result = self.evaluate(gate.result, env) if gate.result is not None else None
-                success = self.check.outcome_success(gate.outcome) if gate.outcome != NOT_ALLOWED else False
+                success = self._success_of(gate.outcome, {**env, "result": result}) \
+                    if gate.outcome != NOT_ALLOWED else False
                 final_env = {**env, "result": result, "outcome": gate.outcome, "success": success}
                 verdict = Resolution(gate.outcome, success, result, (), self._report(env), self._tier(result),
                                      gate.reason, skipped=True, env=final_env)
@@ -173,9 +174,11 @@ class CheckRunner:
         outcome, success = None, False
         for rule in self.check.outcomes:
             if rule.when is None or self.truth(rule.when, env):
-                outcome, success = rule.name, rule.success
                 if rule.result is not None:
                     result = self.evaluate(rule.result, env)
+                outcome = rule.name
+                success = rule.success if isinstance(rule.success, bool) else \
+                    self.truth(rule.success, {**env, "result": result})  # read on the final result
                 break
         if outcome is None:
             raise RulesetError(f"no outcome rule of check '{self.check.name}' matched",
@@ -187,6 +190,14 @@ class CheckRunner:
 
     def _report(self, env: Mapping[str, Any]) -> dict[str, Any]:
         return {name: env.get(name) for name in self.check.report}
+
+    def _success_of(self, outcome: str, env: Mapping[str, Any]) -> bool:
+        """Whether ``outcome`` counts as a success: its first rule's true or false, or its
+        yes/no expression read on the final result."""
+        rule = next((r for r in self.check.outcomes if r.name == outcome), None)
+        if rule is None or isinstance(rule.success, bool):
+            return bool(self.check.outcome_success(outcome))
+        return self.truth(rule.success, env)
 
     def _tier(self, result: Any) -> str | None:
         if self.check.tiers is None or result is None or isinstance(result, bool):

@@ -177,7 +177,7 @@ class CheckOdds:
     check: str
     inputs: dict[str, Any]
     outcomes: dict[str, Fraction]
-    outcome_success: dict[str, bool]
+    outcome_success: dict[str, bool | None]  # None: a yes/no expression decides, roll by roll
     success: Fraction
     result_distribution: dict[Any, Fraction]
     tags: dict[str, Fraction]

@@ -64,7 +64,7 @@ class AssistedOdds(ProcedureRecord):
     ruleset: str
     procedure: str
     outcomes: dict[str, Fraction]
-    outcome_success: dict[str, bool]
+    outcome_success: dict[str, bool | None]
     success: Fraction
     result_distribution: dict[Any, Fraction]
     bonus_distribution: dict[int, Fraction]
