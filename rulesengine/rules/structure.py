@@ -276,6 +276,12 @@ def _one_of(instance, value, schema, root, chain, depth):
     return sum(1 for branch in value if _check(instance, branch, root, chain, depth)) == 1
 
 
+def _any_of(instance, value, schema, root, chain, depth):
+    if not isinstance(value, list):
+        raise _NotSure
+    return any(_check(instance, branch, root, chain, depth) for branch in value)
+
+
 def _ref(instance, value, schema, root, chain, depth):
     if value in chain or len(chain) >= MAX_REF_CHAIN:
         raise _NotSure  # a cycle that never reaches further into the value
@@ -319,6 +325,7 @@ _KEYWORDS: dict[str, Callable[..., bool]] = {
     "propertyNames": _property_names,
     "items": _items,
     "oneOf": _one_of,
+    "anyOf": _any_of,
 }
 
 IMPLEMENTED = frozenset(_KEYWORDS)

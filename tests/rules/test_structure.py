@@ -315,7 +315,7 @@ def test_boolean_schemas_and_annotations():
 
 def test_an_unimplemented_keyword_makes_its_whole_subschema_not_sure():
     # Even where an implemented keyword beside it fails: a keyword may change another's meaning.
-    for keyword, value in [("const", 1), ("anyOf", [{}]), ("allOf", [{}]), ("not", {}), ("if", {}),
+    for keyword, value in [("const", 1), ("allOf", [{}]), ("not", {}), ("if", {}),
                            ("maxLength", 3), ("maxItems", 3), ("uniqueItems", True), ("format", "email"),
                            ("$anchor", "a"), ("$dynamicRef", "#a"), ("typo", 1)]:
         assert verdict("x", {"type": "integer", keyword: value}) is None, keyword
@@ -547,3 +547,12 @@ def test_certainly_valid_is_the_verdict_true():
     assert certainly_valid(1, {"type": "integer"}) is True
     assert certainly_valid(True, {"type": "integer"}) is False
     assert certainly_valid(1, {"const": 1}) is False
+
+
+def test_any_of_holds_when_one_branch_or_more_holds():
+    """anyOf (used by an outcome's success: true/false or an expression, which may itself
+    be a boolean): one or more branches may match."""
+    branches = [{"type": "boolean"}, {"type": ["string", "boolean"]}]
+    assert verdict(True, {"anyOf": branches}) is True
+    assert verdict("x", {"anyOf": branches}) is True
+    assert verdict(3, {"anyOf": branches}) is False
