@@ -39,7 +39,7 @@ leaves = st.one_of(dice_terms, st.integers(-5, 20).map(str), st.sampled_from(["x
 # Every binary operator of the grammar. Symbols are written with and without spaces, so that
 # an operator right after an explosion mark or a condition (`2d6!-1`, `d6!>=3<2`, `d6! >=4`)
 # is generated too; words need spaces.
-BINARY_SYMBOLS = ("+", "-", "*", "/", "<", "<=", ">", ">=", "==", "!=")
+BINARY_SYMBOLS = ("+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=")
 SPACINGS = ("{a} {op} {b}", "{a}{op}{b}", "{a} {op}{b}", "{a}{op} {b}")
 
 
@@ -101,7 +101,7 @@ _leaves = st.one_of(
 
 def _wider(children):
     binary = st.builds(lambda a, op, b: f"{a} {op} {b}", children,
-                       st.sampled_from(["+", "-", "*", "/", "<", "<=", ">", ">=", "==", "!=", "and", "or"]),
+                       st.sampled_from(["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "and", "or"]),
                        children)
     call = st.builds(lambda f, args: f"{f}({', '.join(args)})",
                      st.sampled_from(["min", "max", "abs", "ceil", "floor", "round", "if", "given", "count",

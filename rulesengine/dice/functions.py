@@ -113,10 +113,20 @@ def _mul(a: Any, b: Any) -> int:
     return _number(a, "'*'") * _number(b, "'*'")
 
 
+def _remainder(a: Any, b: Any) -> int:
+    """``a % b``: what is left of ``a`` after ``a / b`` (rounded down) times ``b``; between 0
+    and b - 1 for a positive ``b`` (-7 % 3 is 2), as ``a - (a / b) * b`` gives."""
+    a, b = _number(a, "'%'"), _number(b, "'%'")
+    if b == 0:
+        raise OpError("remainder of a division by zero", "make sure the divisor cannot be 0", code=E_DIVISION_BY_ZERO)
+    return a % b
+
+
 ARITHMETIC: dict[str, Callable[[Any, Any], int]] = {
     "+": _add,
     "-": _sub,
     "*": _mul,
+    "%": _remainder,
     "/": division("floor"),
 }
 

@@ -19,7 +19,7 @@ from ..numerals import ASCII_DIGITS_HINT
 
 MODIFIER_NAMES = ("kh", "kl", "dh", "dl", "ro", "r", "cs", "cf", "min", "max", "!", "!!", "!p")
 
-REMAINDER_HINT = "there is no remainder operator: write x - (x / n) * n ('/' rounds down)"
+REMAINDER_HINT = "the remainder is written %: roll % 11 == 0"
 
 # Spellings of other dice tools that mean something here under another name.
 FOREIGN_MODIFIERS = {
@@ -82,8 +82,6 @@ def bad_character(text: str, pos: int) -> DiceSyntaxError:
         hint = "write >= for 'at least'"
     elif ch == "=":
         hint = "write == to compare (a single = is not an operator here)"
-    elif ch == "%":
-        hint = REMAINDER_HINT
     else:
         hint = "see docs/dice-language.md for the characters the language uses"
     shown = repr(ch)[1:-1] if not ch.isprintable() else ch

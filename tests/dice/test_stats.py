@@ -72,3 +72,11 @@ def test_a_checks_result_has_at_least_at_most_and_its_statistics_in_json():
         assert Fraction(row["at_least"]["exact"]) == sum(p for v, p in want.items() if v >= row["value"])
         assert Fraction(row["at_most"]["exact"]) == sum(p for v, p in want.items() if v <= row["value"])
     assert data["stats"]["values"]["effective"]["mean_exact"] == "12/1"
+
+
+def test_the_remainder_operator_matches_a_brute_force():
+    """Issue 14 item 10: doubles on d100 are `roll % 11 == 0` (00 is 100 here, not a double)."""
+    assert dice.odds("1d100 % 11 == 0").distribution[True] == Fraction(9, 100)
+    want = brute([6, 6], lambda a, b: (a + b) % 3)
+    assert dice.odds("2d6 % 3").distribution == want
+    assert dice.roll("-7 % 3").total == 2 and dice.roll("7 % -3").total == -2
