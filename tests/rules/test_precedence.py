@@ -57,8 +57,9 @@ def test_every_tag_that_holds_is_set():
     assert set(rs.check("c").roll(faces=[6]).tags) == {"even", "high"}
 
 
-def test_succeed_when_is_asked_before_fail_when():
-    rs = loads(HEAD + """checks:
+def extended(body: str):
+    """A ruleset with a 1d6 check 'c' and an extended procedure 'p' whose settings are ``body``."""
+    return loads(HEAD + """checks:
   c:
     roll: 1d6
     result: roll
@@ -67,34 +68,29 @@ procedures:
   p:
     kind: extended
     check: c
-    state: {rounds: 0}
+""" + body, "t.yaml")
+
+
+def test_succeed_when_is_asked_before_fail_when():
+    rs = extended("""    state: {rounds: 0}
     each_round:
       - set: {rounds: rounds + 1}
     succeed_when: rounds >= 1
     fail_when: rounds >= 1
     max_rounds: 3
-""", "t.yaml")
+""")
     proc = rs.procedure("p")
     assert proc.roll({}, faces=[3]).outcome == "success"
     assert proc.odds({}).outcomes["success"] == 1
 
 
 def test_the_first_round_rule_that_holds_applies():
-    rs = loads(HEAD + """checks:
-  c:
-    roll: 1d6
-    result: roll
-    outcomes: [{name: done, success: true}]
-procedures:
-  p:
-    kind: extended
-    check: c
-    state: {points: 0}
+    rs = extended("""    state: {points: 0}
     each_round:
       - {when: result >= 4, set: {points: points + 10}}
       - {when: result >= 2, set: {points: points + 1}}
     succeed_when: points >= 10
     max_rounds: 1
-""", "t.yaml")
+""")
     assert rs.procedure("p").roll({}, faces=[5]).outcome == "success"
     assert rs.procedure("p").roll({}, faces=[3]).outcome == "unfinished"

@@ -122,17 +122,21 @@ def test_names_whose_kind_is_unknown_are_never_refused(tmp_path):
     assert codes(tmp_path, body) == []
 
 
-def test_a_procedure_condition_that_is_a_number_is_an_error(tmp_path):
-    body = check() + """procedures:
+def long_task(when: str, succeed_when: str) -> str:
+    return check() + f"""procedures:
   long_task:
     kind: extended
     check: c
-    state: {progress: 0}
+    state: {{progress: 0}}
     each_round:
-      - when: success
-        set: {progress: progress + result}
-    succeed_when: 10 - progress
-    fail_when: outcome == 'fial'
+      - when: {when}
+        set: {{progress: progress + result}}
+    succeed_when: {succeed_when}
+"""
+
+
+def test_a_procedure_condition_that_is_a_number_is_an_error(tmp_path):
+    body = long_task("success", "10 - progress") + """    fail_when: outcome == 'fial'
     max_rounds: 5
 """
     assert sorted(codes(tmp_path, body)) == ["E520", "E524"]
@@ -166,16 +170,7 @@ def test_an_expression_shared_by_an_alias_may_name_a_choice_only_some_checks_off
 def test_a_file_with_other_errors_is_not_type_checked_half_built(tmp_path):
     """Found by the mutation fuzzer: a procedure whose expression failed to build (None in
     its spec) crashed the type pass; types are worked out only on a fully built model."""
-    body = check() + """procedures:
-  long_task:
-    kind: extended
-    check: c
-    state: {progress: 0}
-    each_round:
-      - when: sucess
-        set: {progress: progress + result}
-    succeed_when: progress >= 10
-    max_rounds: 5
+    body = long_task("sucess", "progress >= 10") + """    max_rounds: 5
 """
     assert codes(tmp_path, body) == ["E502"]
 
