@@ -122,7 +122,10 @@ class _Compiler:
     def call(self, n: ast.Call) -> Compiled:
         fn = self.function(n)
         build = self.build
-        if n.name == "if" and not _has_dice(n.args[1]) and not _has_dice(n.args[2]):
+        if n.name == "if" and len(n.args) == 3:
+            # Only the branch taken is worked out: its dice alone are rolled (and asked for
+            # as physical faces); exact odds mix the two branches by the condition's chance,
+            # which is exact because every dice term is its own independent roll.
             return self.domain.lazy_if(build(n.args[0]), build(n.args[1]), build(n.args[2]), n)
         div = _unwrap(n.args[0]) if n.name in ("floor", "ceil", "round") else None
         if isinstance(div, ast.Binary) and div.op == "/":

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 from ..echo import printable
 from . import ast
+from .context import dice_text
 from .pool import DieRoll, PoolRoll
 
 
@@ -64,7 +65,9 @@ def render(node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any]
             return f"{n.name}:{format_value(env.get(n.name, '?'))}"
         if isinstance(n, ast.Dice):
             pool = pools.get(id(n))
-            shown = format_pool(pool) if pool is not None else "[?]"
+            if pool is None:  # a branch of if() not taken: its dice were not rolled
+                return dice_text(n)
+            shown = format_pool(pool)
             if isinstance(n.count, ast.Num) and n.die is not None:
                 return shown
             # The number or size of the dice came from an expression: say which dice rolled.

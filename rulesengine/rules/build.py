@@ -34,7 +34,7 @@ from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
 from .inputs import build_input
 from .tables import build_table
-from .types import check_problems, procedure_env, procedure_problems, shared_fine, text_problems
+from .types import check_problems, expressions_in, procedure_env, procedure_problems, shared_fine, text_problems
 
 __all__ = ["Builder", "RESERVED", "ruleset_functions"]  # ruleset_functions: re-exported for callers
 
@@ -407,7 +407,7 @@ class Builder:
         for proc in procedures.values():
             spec = proc.settings
             read = [checks[c] for c, _, _ in spec.party_expressions(proc.check) if c in checks]
-            exprs = [e for _, es, _ in spec.party_expressions(proc.check) for e in es]
+            exprs = list(expressions_in(spec))
             found += procedure_problems(exprs, spec.conditions(), procedure_env(read, proc.inputs, tables))
             found += [p for what, e, words in spec.texts() for p in text_problems(e, words, f"{what} of '{proc.name}'")]
         seen = set()

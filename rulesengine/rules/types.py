@@ -106,6 +106,11 @@ def _neg(inf: _Infer, n: ast.Neg) -> str:
 
 
 def _binary(inf: _Infer, n: ast.Binary) -> str:
+    divisor = n.right
+    while isinstance(divisor, (ast.Group, ast.Labeled)):
+        divisor = divisor.inner
+    if n.op in ("/", "%") and isinstance(divisor, ast.Num) and divisor.value == 0:
+        inf.problem(E_BAD_OPERAND, f"'{inf.text(n)}' divides by zero", n, "divide by a number other than 0")
     for side in (n.left, n.right):
         got = inf.kind(side)
         if got in (YES_NO, TEXT):
@@ -368,6 +373,22 @@ def shared_fine(problems: list[Problem], checks: Iterable[Check]) -> list[Proble
             flagged[(p.expr.text, p.span)] = flagged.get((p.expr.text, p.span), 0) + 1
     return [p for p in problems
             if p.code != E_UNKNOWN_LITERAL or flagged[(p.expr.text, p.span)] >= uses.get(p.expr.text, 0)]
+
+
+def expressions_in(value: Any) -> Iterator[Expr]:
+    """Every expression held by a procedure's spec, whatever its kind: the spec's fields and
+    the tuples, mappings and records inside them (a tie-breaker, a round rule)."""
+    if isinstance(value, Expr):
+        yield value
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            yield from expressions_in(v)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from expressions_in(v)
+    elif hasattr(value, "__dataclass_fields__"):
+        for name in value.__dataclass_fields__:
+            yield from expressions_in(getattr(value, name))
 
 
 def procedure_env(checks: Iterable[Check], inputs: Iterable[Input], tables: Mapping[str, Table]) -> Env:

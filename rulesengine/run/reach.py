@@ -20,7 +20,8 @@ import itertools
 from typing import Any, NamedTuple
 from collections.abc import Iterator
 
-from ..codes import E_NO_OUTCOME, W_NO_CATCH_ALL, W_UNREACHABLE_OUTCOME
+from ..codes import (E_DIVISION_BY_ZERO, E_EVAL, E_NO_OUTCOME, E_NOT_A_CONDITION, W_NO_CATCH_ALL,
+                     W_UNREACHABLE_OUTCOME)
 from ..errors import Diagnostic, RulesEngineError
 from ..limits import REACH_MAX_TRIES, REACH_SEARCH_STATES, Limits
 from ..rules.build import ruleset_functions
@@ -125,6 +126,7 @@ class Search(NamedTuple):
     complete: bool  # the input sets searched were all the check can take
     unreached: set[str]  # outcomes no input set gave a chance
     falls_through: dict[str, Any] | None  # inputs for which a roll matches no outcome rule
+    fails: list[tuple[RulesEngineError, dict[str, Any]]]  # other mistakes of the rules, and inputs showing them
 
 
 def search(model: RulesetModel, check: Check, functions: Any, doc: Document, limits: Limits) -> Search:
@@ -137,6 +139,7 @@ def search(model: RulesetModel, check: Check, functions: Any, doc: Document, lim
     todo = set(check.outcome_names)
     tried = skipped = 0
     witness = None
+    fails: dict[str, tuple[RulesEngineError, dict[str, Any]]] = {}  # one per code and place
     for inputs in (everything if everything is not None else candidates(check)):
         if tried + skipped >= REACH_MAX_TRIES or not (todo or (may_fall_through and witness is None)):
             break
@@ -147,11 +150,20 @@ def search(model: RulesetModel, check: Check, functions: Any, doc: Document, lim
             skipped += 1
             if exc.code == E_NO_OUTCOME and witness is None:
                 witness = given
+            elif exc.code in RULE_FAULTS:
+                fails.setdefault(f"{exc.code}{exc.location.line}:{exc.location.column}", (exc, given))
             continue
         tried += 1
         todo -= {n for n, p in odds.outcomes.items() if p > 0}
     complete = everything is not None and tried + skipped == len(everything)
-    return Search(tried, skipped, complete, todo, witness)
+    return Search(tried, skipped, complete, todo, witness, list(fails.values()))
+
+
+RULE_FAULTS = frozenset({E_EVAL, E_DIVISION_BY_ZERO, E_NOT_A_CONDITION})
+"""Errors of the rules themselves that a search can meet for some inputs (a division by an
+input that may be 0, a condition that is not yes/no for some values): reported by validate
+with the inputs that show them, like rules that fall through (E512). Limits and input
+errors are not the ruleset's fault."""
 
 
 def _inputs_text(inputs: dict[str, Any]) -> str:
@@ -169,6 +181,9 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
     for name, check in model.checks.items():
         found = search(model, check, functions, doc, small)
         where = doc.location(f"{check.pointer}/outcomes")
+        for exc, inputs in found.fails:
+            out.append(Diagnostic(exc.code, f"check '{name}': {exc.message}{_inputs_text(inputs)}",
+                                  exc.location if exc.location.path else where, exc.hint))
         if found.falls_through is not None:
             out.append(Diagnostic(
                 E_NO_OUTCOME, f"check '{name}': some rolls match no outcome rule{_inputs_text(found.falls_through)}",

@@ -40,6 +40,7 @@ checks:
     inputs:
 INPUTS
     roll: 1d6
+    result: roll
     outcomes:
       - {name: hit, success: true, when: result >= 4}
       - {name: miss, success: false}
