@@ -80,3 +80,18 @@ def test_the_remainder_operator_matches_a_brute_force():
     want = brute([6, 6], lambda a, b: (a + b) % 3)
     assert dice.odds("2d6 % 3").distribution == want
     assert dice.roll("-7 % 3").total == 2 and dice.roll("7 % -3").total == -2
+
+
+def test_if_rolls_only_the_branch_it_takes():
+    """Issue 14 item 8: `if(edge, 3d6kh2, 2d6)` rolls three dice or two, never five; the
+    trace shows the other branch as written, physical faces are asked only for the dice
+    rolled, and exact odds mix the branches by the condition's chance."""
+    expr = dice.parse("if(edge, 3d6kh2, 2d6)")
+    r = expr.roll({"edge": False}, faces=[3, 4])
+    assert r.total == 7 and len(r.dice) == 2
+    assert r.trace == "if(edge, 3d6kh2, 2d6) → if(edge:false, 3d6kh2, [3, 4]) = 7"
+    assert len(expr.roll({"edge": True}, faces=[1, 5, 6]).dice) == 3
+    kh2 = brute([6] * 3, lambda *f: sum(sorted(f)[1:]))
+    plain = brute([6, 6], lambda a, b: a + b)
+    mixed = dice.odds("if(1d2 == 1, 3d6kh2, 2d6)").distribution
+    assert mixed == {v: (kh2.get(v, 0) + plain.get(v, 0)) / 2 for v in set(kh2) | set(plain)}
