@@ -26,6 +26,7 @@ from ..dice import ast
 from .model import Check, Expr, Grid, Input, Ladder, Ranges, Table, Tiers
 
 NUMBER, YES_NO, TEXT, ROLL, POOL, UNKNOWN = "a number", "yes/no", "text", "a roll", "a dice pool", "unknown"
+NOTHING = "nothing (its check defines no result)"  # `result` of a check without one
 NUMERIC = (NUMBER, ROLL)  # a roll counts as its total wherever a number is wanted
 
 NOT_ALLOWED = "not_allowed"  # the outcome of a gate that refuses the check (see run/results.py)
@@ -113,7 +114,7 @@ def _binary(inf: _Infer, n: ast.Binary) -> str:
         inf.problem(E_BAD_OPERAND, f"'{inf.text(n)}' divides by zero", n, "divide by a number other than 0")
     for side in (n.left, n.right):
         got = inf.kind(side)
-        if got in (YES_NO, TEXT):
+        if got in (YES_NO, TEXT, NOTHING):
             inf.problem(E_BAD_OPERAND, f"'{n.op}' needs a number, but '{inf.text(side)}' is {got}", side,
                         "if(x, 1, 0) turns a yes/no into a number" if got == YES_NO else None)
     return NUMBER
@@ -312,10 +313,19 @@ def check_env(check: Check, tables: Mapping[str, Table]) -> tuple[Env, list[Prob
             got, found = infer(e, env)
             problems += found
             kinds[name] = got
-    kinds["result"] = infer(check.result, env)[0] if check.result is not None else UNKNOWN
+    kinds["result"] = infer(check.result, env)[0] if check.result is not None else result_kind(check)
     kinds["outcome"], kinds["success"] = TEXT, YES_NO
     values["outcome"] = tuple(check.outcome_names) + (NOT_ALLOWED,)
     return env, problems
+
+
+def result_kind(check: Check) -> str:
+    """What ``result`` is in a check with no ``result:``: nothing, unless a gate or an outcome
+    rule sets it (then its kind is not known here)."""
+    if check.result is None and all(o.result is None for o in check.outcomes) \
+            and all(g.result is None for g in check.gates):
+        return NOTHING
+    return UNKNOWN
 
 
 def check_problems(check: Check, tables: Mapping[str, Table]) -> Iterator[Problem]:
@@ -395,8 +405,12 @@ def procedure_env(checks: Iterable[Check], inputs: Iterable[Input], tables: Mapp
     """What a procedure's expressions can be sure of: the outcome names of its checks (for
     ``outcome``, ``roller_outcome`` and the like) and its own inputs' kinds. The rest of its
     names (state, party values) are left unknown."""
+    checks = list(checks)
     outcomes = tuple(dict.fromkeys(n for c in checks for n in c.outcome_names)) + (NOT_ALLOWED,)
     kinds = {i.name: _INPUT_KINDS.get(i.type, UNKNOWN) for i in inputs}
+    if checks and all(result_kind(c) == NOTHING and c.result is None for c in checks):
+        for name in ("result", "roller_result", "leader_result", "runner_up"):
+            kinds[name] = NOTHING
     values: dict[str, tuple[str, ...]] = {i.name: tuple(i.choices) for i in inputs if i.type == "choice" and i.choices}
     for name in ("outcome", "roller_outcome", "leader_outcome", "runner_up_outcome"):
         values.setdefault(name, outcomes)

@@ -192,3 +192,23 @@ def test_the_reserved_result_keys_are_the_keys_a_rolled_check_writes():
     written |= set(gurps.to_dict()) - set(gurps.values)
     assert written <= RESULT_KEYS, written - RESULT_KEYS
     assert {"dice", "inputs", "trace", "result", "outcome"} <= written
+
+
+def test_arithmetic_on_the_result_of_a_check_that_defines_none_is_an_error(tmp_path):
+    """Found by the promise fuzz: a check without `result:` (nor any rule setting one) has
+    nothing as its result; a contest's winner_result computing with it failed every roll."""
+    body = """checks:
+  c:
+    roll: 3d6
+    outcomes:
+      - {name: low, success: true, when: roll <= 10}
+      - {name: high, success: false}
+procedures:
+  duel:
+    kind: contest
+    check: c
+    rank_by: [roll]
+    winner_result: result - runner_up
+"""
+    assert codes(tmp_path, body) == ["E523"]
+    assert codes(tmp_path, body.replace("    roll: 3d6\n", "    roll: 3d6\n    result: roll\n")) == []
