@@ -139,6 +139,9 @@ def _diagnostic(doc: Document, error) -> Diagnostic:
         want = error.validator_value
         want = " or ".join(want) if isinstance(want, list) else want
         hint = error.schema.get("description")
+        if isinstance(error.instance, bool) and "string" in str(want):
+            hint = ("YAML reads yes/no/on/off/true/false as true or false: quote the word, "
+                    f"e.g. '{_yaml_word(doc, pointer)}'")
         if error.instance is None:
             hint = ("nothing is written here; inside { } a comma ends an entry, so quote an "
                     "expression that contains commas: key: 'max(4, x)'")
@@ -185,6 +188,14 @@ def _bad_name(doc: Document, path: list, key: Any) -> Diagnostic:
     return Diagnostic(E_BAD_VALUE, f"{_describe(key)} is not a valid name{where}",
                       doc.location(pointer, key=True),
                       "use lower case letters, digits and _ (snake_case), starting with a letter")
+
+
+def _yaml_word(doc: Document, pointer: str) -> str:
+    """The word as written in the file (``no``), for a hint about YAML's booleans."""
+    line = doc.location(pointer).source_line or ""
+    col = (doc.location(pointer).column or 1) - 1
+    word = line[col:].split(",")[0].split("}")[0].strip()
+    return word or "no"
 
 
 def _most_relevant(error: ValidationError) -> ValidationError:
