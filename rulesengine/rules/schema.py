@@ -161,6 +161,12 @@ def _diagnostic(doc: Document, error) -> Diagnostic:
     if v in ("minimum", "maximum", "minItems", "maxItems", "minProperties", "minLength"):
         return Diagnostic(E_BAD_VALUE, f"{error.message}{_where(path)}", doc.location(pointer),
                           error.schema.get("description"))
+    if v == "oneOf" and isinstance(error.instance, dict) and _required_alternatives(error.validator_value):
+        keys = _required_alternatives(error.validator_value)
+        given = [k for k in keys if k in error.instance]
+        what = f"both {' and '.join(given)}" if given else "none of " + ", ".join(keys)
+        return Diagnostic(E_SCHEMA, f"this takes exactly one of {', '.join(keys)}, and has {what}{_where(path)}",
+                          doc.location(pointer, key=bool(path)), f"keep one of {', '.join(keys)}")
     if v in ("oneOf", "anyOf"):
         return Diagnostic(E_SCHEMA, f"{_describe(error.instance)} does not fit here{_where(path)}",
                           doc.location(pointer), error.schema.get("description"))
@@ -188,6 +194,19 @@ def _bad_name(doc: Document, path: list, key: Any) -> Diagnostic:
     return Diagnostic(E_BAD_VALUE, f"{_describe(key)} is not a valid name{where}",
                       doc.location(pointer, key=True),
                       "use lower case letters, digits and _ (snake_case), starting with a letter")
+
+
+def _required_alternatives(branches: Any) -> list[str]:
+    """``oneOf: [{required: [roll]}, {required: [rolls]}]`` → ["roll", "rolls"]: keys of which
+    exactly one must be given (empty when the branches are anything else)."""
+    if not isinstance(branches, list):
+        return []
+    keys = []
+    for b in branches:
+        if not (isinstance(b, dict) and set(b) == {"required"} and len(b["required"]) == 1):
+            return []
+        keys.append(b["required"][0])
+    return keys
 
 
 def _yaml_word(doc: Document, pointer: str) -> str:
