@@ -25,6 +25,10 @@ class Rolled:
 
 
 _POOL_PART = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
+POOL_PATTERN = r"^\s*\d*\s*[dD]\s*\d+\s*([/+,]\s*\d*\s*[dD]\s*\d+\s*)*$"
+"""The form of a dice pool's text as a regular expression (JSON Schema's dialect, for forms
+and the export): dice such as ``d8`` or ``2d6`` joined by ``/``, ``+`` or ``,``. It says
+only the form; :meth:`DicePool.parse` also bounds the number of dice and their sides."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
-from ..rules.model import Expr, Grid, Ladder, Ranges
+from ..rules.model import Check, Expr, Grid, Input, Ladder, Procedure, Ranges, RulesetModel
+from .forms import input_json
 
 
 def ast_json(node: Any) -> Any:
@@ -36,63 +37,86 @@ def _expr(e: Expr | None) -> Any:
     return {"text": e.text, "names": sorted(e.names), "ast": ast_json(e.tree)}
 
 
+EXPORT_FORMAT = 1
+"""The version of the export's shape (``schemas/export.schema.json``). It changes only when
+a field is removed or changes meaning; new optional fields keep the number."""
+
+
 def export(rs) -> dict[str, Any]:
+    """A loaded ruleset as export format 1: what a front end in any language needs to show
+    a ruleset and ask for its inputs, and every expression as text and as a syntax tree."""
+    from ..version import __version__
+
     m = rs.model
-    tables: dict[str, Any] = {}
-    for name, t in m.tables.items():
-        if isinstance(t, Ladder):
-            body: Any = {"entries": dict(t.entries)}
-        elif isinstance(t, Ranges):
-            body = {"rows": [{"min": r.low, "max": r.high, "value": r.value} for r in t.rows]}
-        elif isinstance(t, Grid):
-            body = {"columns": list(t.columns), "rows": {label: list(v) for label, v in t.rows}}
-        else:
-            body = {"tiers": [{"min": x.min, "label": x.label, "description": x.description} for x in t.tiers]}
-        tables[name] = {"kind": t.kind, "description": t.description, **body}
-
-    def inp(i) -> dict[str, Any]:
-        return {"type": i.type, "help": i.help, "required": not i.has_default and not i.optional,
-                "default": _json_value(i.default) if i.has_default else None, "optional": i.optional,
-                "min": i.min, "max": i.max, "choices": list(i.choices) or None,
-                "labels": ({"table": i.labels, "column": i.labels_column} if i.labels else None)}
-
-    checks = {}
-    for name, c in m.checks.items():
-        checks[name] = {
-            "description": c.description,
-            "rules": list(c.rules),
-            "inputs": {i.name: inp(i) for i in c.inputs},
-            "let": [{"name": let.name, "after_roll": let.after_roll, "expression": _expr(let.expr),
-                     "best_of": [{"value": _expr(x.value), "when": _expr(x.when), "label": x.label}
-                                 for x in let.best_of] or None} for let in c.lets],
-            "gates": [{"when": _expr(g.when), "outcome": g.outcome, "result": _expr(g.result),
-                       "rolls": {k: _expr(e) for k, e in g.rolls} or None, "reason": g.reason} for g in c.gates],
-            "secret": _expr(c.secret),
-            "rolls": {n: _expr(e) for n, e in c.rolls},
-            "choose": None if c.choose is None else {
-                "from": c.choose.source, "pick": c.choose.pick,
-                "values": {k: _expr(e) for k, e in c.choose.values}, "prefer": _expr(c.choose.prefer),
-                "order": list(c.choose.order)},
-            "result": _expr(c.result),
-            "outcomes": [{"name": o.name, "success": o.success if isinstance(o.success, bool) else _expr(o.success),
-                          "when": _expr(o.when), "result": _expr(o.result),
-                          "description": o.description} for o in c.outcomes],
-            "tags": [{"name": t.name, "when": _expr(t.when), "description": t.description} for t in c.tags],
-            "report": list(c.report),
-            "tiers": c.tiers,
-        }
-    procedures = {}
-    for name, p in m.procedures.items():
-        settings = {f.name: _settings_json(getattr(p.settings, f.name)) for f in dataclasses.fields(p.settings)}
-        procedures[name] = {"kind": p.kind, "description": p.description, "check": p.check,
-                            "rules": list(p.rules), "inputs": {i.name: inp(i) for i in p.inputs}, **settings}
-    src = dataclasses.asdict(m.source)
-    return {"ruleset": m.id, "name": m.name, "version": m.version, "source": src, "license": m.license,
-            "description": m.description, "tables": tables, "checks": checks, "procedures": procedures}
+    return {"format": EXPORT_FORMAT, "engine": {"name": "rulesengine", "version": __version__},
+            "id": m.id, "name": m.name, "version": m.version, "source": dataclasses.asdict(m.source),
+            "license": m.license, "description": m.description,
+            "tables": {name: _table(t) for name, t in m.tables.items()},
+            "checks": {name: _check(m, c) for name, c in m.checks.items()},
+            "procedures": {name: _procedure(m, p) for name, p in m.procedures.items()}}
 
 
-def _json_value(v: Any) -> Any:
-    return v if isinstance(v, (int, str, bool)) or v is None else str(v)
+def _table(t: Any) -> dict[str, Any]:
+    if isinstance(t, Ladder):
+        body: dict[str, Any] = {"entries": dict(t.entries)}
+    elif isinstance(t, Ranges):
+        body = {"rows": [{"min": r.low, "max": r.high, "value": r.value} for r in t.rows]}
+    elif isinstance(t, Grid):
+        body = {"columns": list(t.columns), "rows": {label: list(v) for label, v in t.rows}}
+    else:
+        body = {"tiers": [{"min": x.min, "label": x.label, "description": x.description} for x in t.tiers]}
+    return {"kind": t.kind, "description": t.description, **body}
+
+
+def _inputs(m: RulesetModel, specs: Iterable[Input], computed: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {i.name: input_json(m, i) for i in specs if i.name not in computed}
+
+
+def _check(m: RulesetModel, c: Check) -> dict[str, Any]:
+    return {
+        "label": c.label or c.name,
+        "description": c.description,
+        "rules": list(c.rules),
+        "inputs": _inputs(m, c.inputs),
+        "let": [{"name": let.name, "after_roll": let.after_roll, "expression": _expr(let.expr),
+                 "best_of": [{"value": _expr(x.value), "when": _expr(x.when), "label": x.label}
+                             for x in let.best_of] or None} for let in c.lets],
+        "gates": [{"when": _expr(g.when), "outcome": g.outcome, "result": _expr(g.result),
+                   "rolls": {k: _expr(e) for k, e in g.rolls} or None, "reason": g.reason} for g in c.gates],
+        "secret": _expr(c.secret),
+        "rolls": {n: _expr(e) for n, e in c.rolls},
+        "choose": None if c.choose is None else {
+            "from": c.choose.source, "pick": c.choose.pick,
+            "values": {k: _expr(e) for k, e in c.choose.values}, "prefer": _expr(c.choose.prefer),
+            "order": list(c.choose.order)},
+        "result": _expr(c.result),
+        "outcomes": [{"name": o.name, "label": o.label or o.name,
+                      "success": o.success if isinstance(o.success, bool) else _expr(o.success),
+                      "when": _expr(o.when), "result": _expr(o.result),
+                      "description": o.description} for o in c.outcomes],
+        "tags": [{"name": t.name, "when": _expr(t.when), "description": t.description} for t in c.tags],
+        "report": list(c.report),
+        "tiers": c.tiers,
+    }
+
+
+def _procedure(m: RulesetModel, p: Procedure) -> dict[str, Any]:
+    """A procedure, with who gives which inputs: ``inputs`` are given once (the procedure's
+    own, and for a kind that takes them so, its check's), ``parties`` one entry per role."""
+    inputs = _inputs(m, p.inputs)
+    parties = []
+    for role in p.settings.roles(p.check):
+        check = m.checks[role.check]
+        if role.given_as == "inputs":
+            inputs.update(_inputs(m, check.inputs, role.computed))
+            continue
+        parties.append({"role": role.name, "check": role.check, "first": role.first, "min": role.min,
+                        "max": role.max, "inputs": _inputs(m, check.inputs, role.computed),
+                        "computed": list(role.computed)})
+    spec: Any = p.settings  # every kind's spec is a frozen dataclass
+    settings = {f.name: _settings_json(getattr(spec, f.name)) for f in dataclasses.fields(spec)}
+    return {"kind": p.kind, "label": p.label or p.name, "description": p.description, "check": p.check,
+            "rules": list(p.rules), "inputs": inputs, "parties": parties, "settings": settings}
 
 
 def _settings_json(v: Any) -> Any:
@@ -100,6 +124,8 @@ def _settings_json(v: Any) -> Any:
         return _expr(v)
     if isinstance(v, Mapping):
         return {k: _settings_json(x) for k, x in v.items()}
+    if hasattr(v, "_asdict"):  # a tie-breaker, a round rule: its fields by name
+        return {k: _settings_json(x) for k, x in v._asdict().items()}
     if isinstance(v, (list, tuple)):
         return [_settings_json(x) for x in v]
     return v

@@ -7,7 +7,7 @@ lines come from one small function per kind (``PROCEDURE_TEXT``).
 from __future__ import annotations
 
 from ..run.inputs import describe_input
-from ..rules.model import Grid, Ladder, Ranges
+from ..rules.model import Grid, Ladder, Ranges, name_with_label
 
 
 def describe_table(table) -> list[str]:
@@ -43,11 +43,12 @@ def describe_ruleset(rs) -> str:
             lines.extend(describe_table(t))
     lines.append("\nchecks:")
     for name, c in m.checks.items():
-        lines.append(f"  {name}: {c.description}" if c.description else f"  {name}")
+        lines.append(f"  {name_with_label(name, c.label)}" + (f": {c.description}" if c.description else ""))
     if m.procedures:
         lines.append("\nprocedures:")
         for name, p in m.procedures.items():
-            lines.append(f"  {name} ({p.kind} of {p.check})" + (f": {p.description}" if p.description else ""))
+            lines.append(f"  {name_with_label(name, p.label)} ({p.kind} of {p.check})"
+                         + (f": {p.description}" if p.description else ""))
     lines.append(f"\n`rulesengine show {m.id} NAME` describes one check or procedure.")
     return "\n".join(lines)
 
@@ -63,7 +64,7 @@ def describe_runnable(rs, name: str) -> str:
 def _describe_procedure(m, name: str) -> str:
     p = m.procedures[name]
     article = "an" if p.kind[0] in "aeiou" else "a"
-    lines = [f"{m.id} / {name}: {article} {p.kind} check made of {p.check}"]
+    lines = [f"{m.id} / {name_with_label(name, p.label)}: {article} {p.kind} check made of {p.check}"]
     if p.description:
         lines.append(p.description)
     if p.rules:
@@ -77,7 +78,7 @@ def _describe_procedure(m, name: str) -> str:
 
 def _describe_check(m, name: str) -> str:
     c = m.checks[name]
-    lines = [f"{m.id} / {name}"]
+    lines = [f"{m.id} / {name_with_label(name, c.label)}"]
     if c.description:
         lines.append(c.description)
     if c.rules:
@@ -121,7 +122,7 @@ def _describe_check(m, name: str) -> str:
         change = f"; result becomes {o.result.text}" if o.result is not None else ""
         counts = (("success" if o.success else "not a success") if isinstance(o.success, bool)
                   else f"a success when {o.success.text}")
-        lines.append(f"  {o.name} ({counts}) {cond}{change}")
+        lines.append(f"  {name_with_label(o.name, o.label)} ({counts}) {cond}{change}")
     for t in c.tags:
         lines.append(f"tag {t.name} when {t.when.text}")
     if c.tiers:

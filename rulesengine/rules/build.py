@@ -198,7 +198,8 @@ class Builder:
         check = Check(name=name, description=spec.get("description", ""), inputs=inputs, lets=tuple(lets),
                       gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(), choose=choose,
                       result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
-                      secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr)
+                      secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr,
+                      label=spec.get("label", ""))
         faces = faces_needed(check, [let.expr for let in lets] + [c.value for let in lets for c in let.best_of]
                              + [e for _, e in (choose.values if choose else ())] + [result]
                              + [o.when for o in outcomes] + [o.result for o in outcomes]
@@ -350,7 +351,8 @@ class Builder:
                 success = self.expr(success, f"{optr}/success", outcome_scope, what=f"the success of '{o['name']}'")
                 if success is None:
                     continue
-            outcomes.append(OutcomeRule(o["name"], success, when, res, o.get("description", ""), optr))
+            outcomes.append(OutcomeRule(o["name"], success, when, res, o.get("description", ""), optr,
+                                        o.get("label", "")))
         return outcomes, seen
 
     def check_gate_outcomes(self, gates: list[Gate], seen: dict[str, str]) -> None:

@@ -105,7 +105,7 @@ def load_text(text: str | bytes, path: str | None = None,
     try:
         builder.run(YAML_LOADER)
     except yaml.YAMLError as exc:
-        raise syntax_error(source, exc) from exc
+        raise syntax_error(source, exc, limits.max_yaml_depth) from exc
     return builder.document()
 
 

@@ -57,7 +57,7 @@ def build_input(builder: Any, name: str, spec: dict, ptr: str) -> Input:
     return Input(name=name, type=kind, help=spec.get("help", ""), default=default,
                  has_default=has_default, optional=spec.get("optional", False), min=low, max=high,
                  choices=tuple(str(c) for c in spec.get("choices", ())), labels=labels,
-                 labels_column=column, pointer=ptr)
+                 labels_column=column, pointer=ptr, label=spec.get("label", ""))
 
 
 def _labels(builder: Any, name: str, spec: dict, ptr: str) -> tuple[str | None, str | None]:

@@ -94,6 +94,14 @@ Table = Ladder | Ranges | Grid | Tiers
 # ---- checks -----------------------------------------------------------------------------
 
 
+def name_with_label(name: str, label: str) -> str:
+    """A name as typed (on the command line, in expressions) with its display label, when
+    the label says more than the name itself (``skill`` / ``Skill`` adds nothing)."""
+    if not label or label.lower().replace(" ", "_").replace("-", "_") == name.lower():
+        return name
+    return f"{name} ({label})"
+
+
 class Input(NamedTuple):
     name: str
     type: str  # "integer" | "boolean" | "choice" | "dice_pool"
@@ -107,6 +115,7 @@ class Input(NamedTuple):
     labels: str | None = None  # a ladder or grid whose labels may be given instead of a number
     labels_column: str | None = None  # for a grid: the column to read
     pointer: str = ""
+    label: str = ""  # a human name for display; "" shows the name
 
 
 class Candidate(NamedTuple):
@@ -156,6 +165,7 @@ class OutcomeRule(NamedTuple):
     result: Expr | None = None  # the result becomes this (may use `result`)
     description: str = ""
     pointer: str = ""
+    label: str = ""
 
 
 class TagRule(NamedTuple):
@@ -183,6 +193,7 @@ class Check:
     secret: Expr | None
     rules: tuple[str, ...] = ()
     pointer: str = ""
+    label: str = ""
     # Worked out once from the fields above: odds and validation ask for every outcome's
     # success, and a scan per question made a check of 3,000 outcome rules quadratic.
     _names: tuple[str, ...] = field(init=False, repr=False, compare=False, default=())
@@ -233,6 +244,24 @@ class Procedure(NamedTuple):
     inputs: tuple[Input, ...] = ()
     rules: tuple[str, ...] = ()
     pointer: str = ""
+    label: str = ""
+
+
+class Role(NamedTuple):
+    """Who gives inputs to a procedure, and which check's: what a front end asks each party.
+
+    ``given_as`` says where the values go in a call: ``"parties"`` (one mapping per party,
+    ``first`` numbering this role's first party from 1, ``min``..``max`` of them) or
+    ``"inputs"`` (beside the procedure's own inputs, once). ``computed``: inputs of the check
+    the procedure works out itself, which nobody gives."""
+
+    name: str
+    check: str
+    min: int
+    max: int
+    given_as: str = "parties"
+    first: int = 1
+    computed: tuple[str, ...] = ()
 
 
 class ProcedureSpec(Protocol):
@@ -248,6 +277,10 @@ class ProcedureSpec(Protocol):
     def texts(self) -> list[tuple[str, Expr, tuple[str, ...]]]:
         """The expressions that must give one of a few words: what each is called, the
         expression, the words."""
+        ...
+
+    def roles(self, check: str) -> tuple[Role, ...]:
+        """Who gives which check's inputs (for the export and input forms)."""
         ...
 
 

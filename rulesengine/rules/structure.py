@@ -213,6 +213,10 @@ def _min_length(instance, value, schema, root, chain, depth):
     return not isinstance(instance, str) or len(instance) >= _bound(value)
 
 
+def _max_length(instance, value, schema, root, chain, depth):
+    return not isinstance(instance, str) or len(instance) <= _bound(value)
+
+
 def _min_items(instance, value, schema, root, chain, depth):
     return not isinstance(instance, list) or len(instance) >= _bound(value)
 
@@ -315,6 +319,7 @@ _KEYWORDS: dict[str, Callable[..., bool]] = {
     "enum": _enum,
     "pattern": _pattern,
     "minLength": _min_length,
+    "maxLength": _max_length,
     "minItems": _min_items,
     "minProperties": _min_properties,
     "minimum": _minimum,

@@ -11,7 +11,7 @@ import re
 
 import yaml
 
-from ..codes import E_ENCODING, E_FILE_TOO_LARGE, E_TAB, E_YAML_SYNTAX
+from ..codes import E_ENCODING, E_FILE_TOO_LARGE, E_TAB, E_TOO_DEEP, E_YAML_SYNTAX
 from ..errors import LoadError, Location
 from ..limits import Limits
 from .yaml_positions import LINE_BREAK, SourceText
@@ -98,10 +98,18 @@ _SYNTAX_HINTS = (
 )
 
 
-def syntax_error(src: SourceText, exc: yaml.YAMLError) -> LoadError:
-    """Turn a PyYAML/libyaml error into E301 (or E308 when a tab is the real culprit)."""
+def syntax_error(src: SourceText, exc: yaml.YAMLError, max_depth: int | None = None) -> LoadError:
+    """Turn a PyYAML/libyaml error into E301 (or E308 when a tab is the real culprit).
+
+    libyaml 0.2.6+ (PyYAML 6.0.4) caps nesting itself and may meet its cap while scanning
+    ahead through ``[[[[...``, before our own, lower ``max_yaml_depth`` sees the nodes:
+    that is the same fault, reported as E302 with our limit."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = one_line(getattr(exc, "problem", None) or str(exc))
+    if "maximum nesting depth" in problem and max_depth is not None and mark is not None:
+        return LoadError(f"mappings and lists are nested too deeply (more than max_yaml_depth = {max_depth} "
+                         "levels)", src.loc(mark.line, mark.column),
+                         hint="flatten the structure; no ruleset needs this much nesting", code=E_TOO_DEEP)
     context = getattr(exc, "context", None)
     context_mark = getattr(exc, "context_mark", None)
     if "end of stream" in problem and context_mark is not None:

@@ -15,7 +15,7 @@ from ..dice.values import DicePool
 from ..errors import InputError, LimitError
 from ..limits import Limits
 from ..numerals import ASCII_DIGITS_HINT, whole_number
-from ..rules.model import Grid, Input, Ladder, RulesetModel
+from ..rules.model import Grid, Input, Ladder, RulesetModel, name_with_label
 
 
 class InputChecker:
@@ -127,19 +127,20 @@ def _short(value: Any, quote: bool = True) -> str:
 
 def describe_input(spec: Input) -> str:
     """One line about an input: its type, range, default and help (for errors and `show`)."""
+    name = name_with_label(spec.name, spec.label)
     if spec.type == "integer":
         rng = ""
         if spec.min is not None or spec.max is not None:
             rng = f" {'' if spec.min is None else spec.min}..{'' if spec.max is None else spec.max}"
-        text = f"{spec.name}: a whole number{rng}"
+        text = f"{name}: a whole number{rng}"
         if spec.labels:
             text += f" or a label of {spec.labels}"
     elif spec.type == "boolean":
-        text = f"{spec.name}: true or false"
+        text = f"{name}: true or false"
     elif spec.type == "choice":
-        text = f"{spec.name}: one of {', '.join(spec.choices)}"
+        text = f"{name}: one of {', '.join(spec.choices)}"
     else:
-        text = f"{spec.name}: a pool of mixed dice such as d8/d6"
+        text = f"{name}: a pool of mixed dice such as d8/d6"
     if spec.has_default:
         text += f" (default {format_value(spec.default)})"
     elif spec.optional:

@@ -26,6 +26,7 @@ def schema(name: str) -> dict:
     (["dice", "3d6", "2d10", "--odds", "--json"], "dice-odds-result"),
     (["dice", "1d20 + b", "b=0..2", "--odds", "--json"], "dice-odds-result"),
     (["list", "--json"], "list-result"),
+    (["export", "spycraft-2e"], "export"),
     (["odds", "gurps-4e", "success_roll", "skill=12", "--json"], "odds-result"),
     (["odds", "gurps-4e", "success_roll", "skill=12", "--given", "success", "--json"], "odds-result"),
     (["odds", "rps", "sustained", "goal=5", "skill=8", "attribute=6", "--json"], "odds-result"),

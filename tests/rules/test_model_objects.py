@@ -25,6 +25,8 @@ def model_objects(obj, seen=None):
         yield obj
         fields = obj._fields if hasattr(obj, "_fields") else obj.__dataclass_fields__
         children = [getattr(obj, f) for f in fields if not f.startswith("_")]
+        if isinstance(obj, model.Procedure):  # who gives which inputs: worked out from its spec
+            children.append(obj.settings.roles(obj.check))
     elif isinstance(obj, (tuple, list, frozenset)):
         children = list(obj)
     elif isinstance(obj, dict):

@@ -181,6 +181,12 @@ def test_an_invalid_regular_expression_is_not_sure():
     assert verdict("a", {"pattern": "("}) is None
 
 
+def test_max_length_counts_characters():
+    assert agree("abcd", {"maxLength": 3}) is False
+    assert agree("ééé", {"maxLength": 3}) is True
+    assert agree(12345, {"maxLength": 3}) is True
+
+
 def test_min_length_counts_characters():
     assert agree("", {"minLength": 1}) is False
     assert agree("é", {"minLength": 1}) is True
@@ -316,7 +322,7 @@ def test_boolean_schemas_and_annotations():
 def test_an_unimplemented_keyword_makes_its_whole_subschema_not_sure():
     # Even where an implemented keyword beside it fails: a keyword may change another's meaning.
     for keyword, value in [("const", 1), ("allOf", [{}]), ("not", {}), ("if", {}),
-                           ("maxLength", 3), ("maxItems", 3), ("uniqueItems", True), ("format", "email"),
+                           ("maxItems", 3), ("uniqueItems", True), ("format", "email"),
                            ("$anchor", "a"), ("$dynamicRef", "#a"), ("typo", 1)]:
         assert verdict("x", {"type": "integer", keyword: value}) is None, keyword
     assert verdict({"a": 1}, {"properties": {"b": {"const": 1}}}) is True  # not reached
@@ -344,7 +350,7 @@ LEAF_SCHEMAS = st.one_of(
     st.builds(lambda t: {"type": t}, TYPE_NAMES | st.lists(TYPE_NAMES, min_size=1, max_size=3)),
     st.builds(lambda e: {"enum": e}, st.lists(SCALARS, min_size=1, max_size=3)),
     st.builds(lambda p: {"pattern": p}, st.sampled_from(["^a", "b", "^[a-z][a-z0-9_]*$", "", "^$"])),
-    st.builds(lambda k, n: {k: n}, st.sampled_from(["minLength", "minItems", "minProperties"]), st.integers(0, 3)),
+    st.builds(lambda k, n: {k: n}, st.sampled_from(["minLength", "maxLength", "minItems", "minProperties"]), st.integers(0, 3)),
     st.builds(lambda k, n: {k: n}, st.sampled_from(["minimum", "maximum"]), st.sampled_from([-1, 0, 1, 1.5, 2])),
     st.builds(lambda r: {"required": r}, st.lists(st.sampled_from(["a", "b"]), max_size=2, unique=True)),
     st.just({"$ref": "#/$defs/d"}),

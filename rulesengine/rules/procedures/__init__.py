@@ -51,7 +51,7 @@ def build_procedure(builder: Any, name: str, spec: dict, ptr: str) -> Procedure 
     if settings is None:
         return None
     return Procedure(name, spec["kind"], spec.get("description", ""), check.name, settings, inputs,
-                     tuple(spec.get("rules", ())), ptr)
+                     tuple(spec.get("rules", ())), ptr, spec.get("label", ""))
 
 
 def party_expressions(proc: Procedure) -> list[tuple[str, list[Expr], dict[str, str]]]:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from ...codes import E_UNKNOWN_REFERENCE
 from ...limits import MAX_PARTIES
-from ..model import Check, Expr, Input
+from ..model import Check, Expr, Input, Role
 from ..scope import Scope, escape_pointer
 
 ORDERS = ("helpers_first", "leader_first")
@@ -37,6 +37,11 @@ class AssistedSpec:
 
     def conditions(self) -> list[tuple[str, Expr]]:
         return [("ruin_when", self.ruin_when)] if self.ruin_when is not None else []
+
+    def roles(self, check: str) -> tuple[Role, ...]:
+        return (Role("leader", check, 1, 1),
+                Role("helper", self.helper_check, self.min_helpers, self.max_helpers, first=2,
+                     computed=tuple(self.helper_inputs)))
 
 
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from ...codes import E_PROCEDURE
 from ...limits import MAX_PARTIES
-from ..model import Check, Expr, Input
+from ..model import Check, Expr, Input, Role
 from ..scope import Scope
 
 TIE_RULES = ("stand", "reroll", "first", "last")  # a tie rule given as a word
@@ -37,6 +37,9 @@ class ContestSpec:
 
     def conditions(self) -> list[tuple[str, Expr]]:
         return []
+
+    def roles(self, check: str) -> tuple[Role, ...]:
+        return (Role("party", check, self.min_parties, min(self.max_parties, MAX_PARTIES)),)
 
 
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],

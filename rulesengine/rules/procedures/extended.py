@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from collections.abc import Mapping
 
 from ...codes import E_NAME_CLASH, E_PROCEDURE, E_UNKNOWN_REFERENCE
-from ..model import Check, Expr, Input
+from ..model import Check, Expr, Input, Role
 from ..scope import Scope, escape_pointer
 
 
@@ -36,6 +36,9 @@ class ExtendedSpec:
 
     def texts(self) -> list[tuple[str, Expr, tuple[str, ...]]]:
         return []
+
+    def roles(self, check: str) -> tuple[Role, ...]:
+        return (Role("check", check, 1, 1, given_as="inputs", computed=tuple(self.round_inputs)),)
 
     def conditions(self) -> list[tuple[str, Expr]]:
         out = [("succeed_when", self.succeed_when)] + ([("fail_when", self.fail_when)] if self.fail_when else [])

@@ -9,7 +9,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from ...limits import MAX_PARTIES
-from ..model import Check, Expr, Input
+from ..model import Check, Expr, Input, Role
 from ..scope import Scope, escape_pointer
 
 
@@ -32,6 +32,9 @@ class TeamSpec:
 
     def texts(self) -> list[tuple[str, Expr, tuple[str, ...]]]:
         return [("the roller", self.roller, ROLLERS)]
+
+    def roles(self, check: str) -> tuple[Role, ...]:
+        return (Role("member", check, self.min_parties, min(self.max_parties, MAX_PARTIES)),)
 
 
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],

@@ -17,7 +17,7 @@ from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine, mixture
 from ...dice.sources import DiceCounter
 from ...errors import InputError, LimitError, Location, RulesetError
-from ...limits import MAX_PARTIES, MAX_TIE_ROUNDS
+from ...limits import MAX_TIE_ROUNDS
 from ...rules.procedures.contest import ContestSpec
 from ...rules.model import Expr
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json
@@ -123,8 +123,8 @@ class ContestRunner(ProcedureRunner):
         if inputs:
             raise InputError(f"contest '{self.proc.name}' takes inputs per party",
                              hint="give party1.name=value party2.name=value (parties=[{...}, {...}] in Python)")
-        lo, hi = self.spec.min_parties, min(self.spec.max_parties, MAX_PARTIES)
-        return self._members(parties, lo, hi, self.runner, who=f"contest '{self.proc.name}'",
+        role = self.spec.roles(self.proc.check)[0]
+        return self._members(parties, role.min, role.max, self.runner, who=f"contest '{self.proc.name}'",
                              hint="give party1.skill=... party2.skill=...")
 
     def _roll(self, parties, source, inputs) -> ContestResult:

@@ -12,7 +12,6 @@ from ...codes import E_PROCEDURE
 from ...dice.dist import Dist
 from ...exact_text import fraction_text
 from ...errors import RulesetError
-from ...limits import MAX_PARTIES
 from ..results import CheckOdds, CheckResult, ProcedureRecord, jsonable
 from ...rules.procedures.team import ROLLERS, TeamSpec
 from .base import ProcedureRunner
@@ -113,11 +112,13 @@ class TeamRunner(ProcedureRunner):
             out.append(values)
         return tuple(out)
 
+    def _team(self, parties) -> list[dict[str, Any]]:
+        role = self.spec.roles(self.proc.check)[0]
+        return self._members(parties, role.min, role.max, self.runner, "members")
+
     def _roll(self, parties, source, inputs) -> TeamResult:
         own = self._own_inputs(inputs)
-        st = self.spec
-        members = self._members(parties, st.min_parties, min(st.max_parties, MAX_PARTIES), self.runner,
-                                "members")
+        members = self._team(parties)
         who, roller_env, envs = self._choose_roller(members, own)
         result = self.runner.roll_from(members[who], source)
         values = self._member_values(envs, roller_env, own, result)
@@ -131,15 +132,13 @@ class TeamRunner(ProcedureRunner):
 
     def _odds(self, parties, inputs) -> TeamOdds:
         own = self._own_inputs(inputs)
-        st = self.spec
-        members = self._members(parties, st.min_parties, min(st.max_parties, MAX_PARTIES), self.runner,
-                                "members")
+        members = self._team(parties)
         who, roller_env, envs = self._choose_roller(members, own)
         check_odds = self.runner.odds(members[who])
         # For each member, each value's weights over the roller's denominator.
         weights: list[dict[str, dict[Any, int]]] = [defaultdict(lambda: defaultdict(int)) for _ in envs]
         denom = 1
-        if st.member_values:
+        if self.spec.member_values:
             outs, denom = self.runner.resolutions(members[who])
             for res, _env, w in outs:
                 for i, vals in enumerate(self._member_values(envs, roller_env, own, res)):
