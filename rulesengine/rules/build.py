@@ -410,7 +410,8 @@ class Builder:
             spec = proc.settings
             read = [checks[c] for c, _, _ in spec.party_expressions(proc.check) if c in checks]
             exprs = list(expressions_in(spec))
-            found += procedure_problems(exprs, spec.conditions(), procedure_env(read, proc.inputs, tables))
+            found += procedure_problems(exprs, spec.conditions(), procedure_env(read, proc.inputs, tables),
+                                        spec.numbers())
             found += [p for what, e, words in spec.texts() for p in text_problems(e, words, f"{what} of '{proc.name}'")]
         seen = set()
         for p in found:

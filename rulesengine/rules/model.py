@@ -283,6 +283,10 @@ class ProcedureSpec(Protocol):
         """Who gives which check's inputs (for the export and input forms)."""
         ...
 
+    def numbers(self) -> list[tuple[str, Expr]]:
+        """The expressions that must give a number, each with the words a message calls it."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Source:

@@ -418,10 +418,17 @@ def procedure_env(checks: Iterable[Check], inputs: Iterable[Input], tables: Mapp
 
 
 def procedure_problems(expressions: Iterable[Expr], conditions: Iterable[tuple[str, Expr]],
-                       env: Env) -> Iterator[Problem]:
-    """The problems of a procedure's expressions; ``conditions`` must give yes/no."""
+                       env: Env, numbers: Iterable[tuple[str, Expr]] = ()) -> Iterator[Problem]:
+    """The problems of a procedure's expressions; ``conditions`` must give yes/no, ``numbers``
+    a number."""
     for e in expressions:
         yield from infer(e, env)[1]
+    for what, e in numbers:
+        got = infer(e, env)[0]
+        if got not in (UNKNOWN, *NUMERIC):
+            yield Problem(E_NOT_A_NUMBER, f"{what} must be a number, but '{e.text}' gives {got}",
+                          f"to count it, write if({e.text}, 1, 0)" if got == YES_NO
+                          else "write an expression that gives a number", e, (0, len(e.text)))
     for what, e in conditions:
         got = infer(e, env)[0]
         if got not in (UNKNOWN, YES_NO):

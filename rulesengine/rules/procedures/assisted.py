@@ -43,6 +43,9 @@ class AssistedSpec:
                 Role("helper", self.helper_check, self.min_helpers, self.max_helpers, first=2,
                      computed=tuple(self.helper_inputs)))
 
+    def numbers(self) -> list[tuple[str, Expr]]:
+        return [*((f"the total {name}", e) for name, e in self.totals.items()), ("the bonus", self.bonus)]
+
 
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> AssistedSpec | None:

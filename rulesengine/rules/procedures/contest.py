@@ -41,6 +41,9 @@ class ContestSpec:
     def roles(self, check: str) -> tuple[Role, ...]:
         return (Role("party", check, self.min_parties, min(self.max_parties, MAX_PARTIES)),)
 
+    def numbers(self) -> list[tuple[str, Expr]]:
+        return [("winner_result", self.winner_result)] if self.winner_result is not None else []
+
 
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> ContestSpec | None:

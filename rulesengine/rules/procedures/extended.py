@@ -40,6 +40,9 @@ class ExtendedSpec:
     def roles(self, check: str) -> tuple[Role, ...]:
         return (Role("check", check, 1, 1, given_as="inputs", computed=tuple(self.round_inputs)),)
 
+    def numbers(self) -> list[tuple[str, Expr]]:
+        return [("max_rounds", self.max_rounds)]
+
     def conditions(self) -> list[tuple[str, Expr]]:
         out = [("succeed_when", self.succeed_when)] + ([("fail_when", self.fail_when)] if self.fail_when else [])
         return out + [("the condition of a round rule", r.when) for r in self.each_round if r.when is not None]

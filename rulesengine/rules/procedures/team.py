@@ -36,6 +36,9 @@ class TeamSpec:
     def roles(self, check: str) -> tuple[Role, ...]:
         return (Role("member", check, self.min_parties, min(self.max_parties, MAX_PARTIES)),)
 
+    def numbers(self) -> list[tuple[str, Expr]]:
+        return []
+
 
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> TeamSpec | None:
