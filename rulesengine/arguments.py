@@ -123,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", help="a shipped id or a path")
 
     add_run_commands(sub)
+    add_serve_command(sub)
     for name, sp in sub.choices.items():
         with_examples(name, sp)
     return parser
@@ -154,6 +155,38 @@ def add_run_commands(sub) -> None:
                            "e.g. --given \"outcome == 'success'\"")
 
 
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"invalid time limit {text!r}: give seconds, more than 0 and at most 3600")
+    return value
+
+
+def add_serve_command(sub) -> None:
+    p = sub.add_parser("serve", help="serve the engine over HTTP + JSON (or JSON lines on stdio)",
+                       description="Serve every operation (list, export, form, roll, odds, dice, validate) "
+                       "over HTTP + JSON with a playground page at /, or as JSON lines on standard input and "
+                       "output with --stdio. HTTP needs the extra: pip install 'ttrpg-rulesengine[serve]'.")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=lambda s: _bounded(s, "port", 0, 65535), default=8000,
+                   help="the port (default 8000; 0 picks a free one)")
+    p.add_argument("--rulesets", action="append", default=[], metavar="DIR",
+                   help="a folder of your own rulesets, served by their ids (repeatable)")
+    p.add_argument("--workers", type=lambda s: _bounded(s, "number of workers", 1, 64), default=1,
+                   help="worker processes (default 1)")
+    p.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                   help="a web origin allowed to call the service from a browser (repeatable; default none)")
+    p.add_argument("--max-body", type=lambda s: _bounded(s, "body limit", 1024, 64 * 1_048_576),
+                   default=None, help="the largest request body in bytes (default 2 MiB)")
+    p.add_argument("--time-limit", type=positive_seconds, default=10.0,
+                   help="seconds one request may work before it is stopped (default 10)")
+    p.add_argument("--max-states", type=states_option, help="the work budget of one request (default 2,000,000)")
+    p.add_argument("--stdio", action="store_true", help="read one JSON request per line on stdin, answer on stdout")
+
+
 EXAMPLES = {
     "dice": (['rulesengine dice "4d6kh3"', 'rulesengine dice "1d20 + bonus >= 15" bonus=5 --odds'],
              "docs/dice-language.md"),
@@ -165,6 +198,9 @@ EXAMPLES = {
     "roll": (["rulesengine roll my-system.yaml attack bonus=5 --seed 1",
               "rulesengine roll my-system.yaml arm_wrestle party1.strength=4 party2.strength=3"],
              "docs/ruleset-language.md"),
+    "serve": (["rulesengine serve --port 8000 --rulesets ./my-rulesets",
+               """echo '{"id": 1, "op": "dice_roll", "expression": "4d6kh3"}' | rulesengine serve --stdio"""],
+              "docs/service.md"),
     "odds": (["rulesengine odds my-system.yaml attack bonus=5",
               "rulesengine odds my-system.yaml attack bonus=5 --given success",
               "rulesengine odds my-system.yaml attack bonus=0..10"], "docs/ruleset-language.md"),

@@ -198,13 +198,10 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    from .present.export import summary
     from .ruleset import load, shipped_ids
 
-    rows = []
-    for rid in shipped_ids():
-        rs = load(rid)
-        rows.append({"id": rs.id, "name": rs.name, "version": rs.model.version,
-                     "checks": rs.checks(), "procedures": rs.procedures()})
+    rows = [summary(load(rid)) for rid in shipped_ids()]
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
@@ -336,8 +333,42 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .errors import UsageError
+    from .serve.operations import MAX_BODY_BYTES, Service, ServiceConfig
+
+    config = ServiceConfig(tuple(args.rulesets), _limits(args), args.time_limit, args.max_body or MAX_BODY_BYTES,
+                           tuple(args.cors_origin))
+    service = Service(config)  # loads and checks --rulesets folders now, before anything listens
+    if args.stdio:
+        from .serve.stdio import serve_stdio
+
+        # The real streams' bytes: JSON lines, never text meant for a terminal.
+        with open(0, "rb", closefd=False) as stdin, open(1, "wb", closefd=False) as stdout:
+            return serve_stdio(service, stdin, stdout)
+    try:
+        import uvicorn
+
+        from .serve import http
+    except ImportError:
+        raise UsageError("serving over HTTP needs the 'serve' extra",
+                         hint="pip install 'ttrpg-rulesengine[serve]' (--stdio needs nothing more)") from None
+    print(f"rulesengine: serving on http://{args.host}:{args.port}/ (playground at /, API at /api, "
+          "OpenAPI at /openapi.json); Ctrl-C stops", file=sys.stderr)
+    if args.workers > 1:
+        import os
+
+        os.environ[http.CONFIG_VARIABLE] = json.dumps(config.to_dict())
+        uvicorn.run("rulesengine.serve.http:app_from_environment", factory=True, host=args.host, port=args.port,
+                    workers=args.workers, log_level="warning")
+    else:
+        uvicorn.run(http.create_app(config, service), host=args.host, port=args.port, log_level="warning")
+    return EXIT_OK
+
+
 COMMANDS = {"dice": _cmd_dice, "validate": _cmd_validate, "schema": _cmd_schema, "list": _cmd_list,
-            "show": _cmd_show, "export": _cmd_export, "roll": _cmd_roll, "odds": _cmd_odds}
+            "show": _cmd_show, "export": _cmd_export, "roll": _cmd_roll, "odds": _cmd_odds,
+            "serve": _cmd_serve}
 
 
 def _protect_leading_minus(argv: list[str]) -> tuple[list[str], dict[str, str]]:

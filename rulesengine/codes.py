@@ -71,9 +71,13 @@ E_NAME_CLASH = "E525"
 W_UNREACHABLE = "W501"
 W_NO_CATCH_ALL = "W502"
 W_UNREACHABLE_OUTCOME = "W503"
-# ---- inputs and usage (E6xx, E9xx) ------------------------------------------------------------
+# ---- inputs, service requests and usage (E6xx, E7xx, E9xx) ------------------------------------
 E_INPUT = "E601"
 E_USAGE = "E901"
+# ---- requests to the service (E7xx) ----------------------------------------------------------
+E_REQUEST = "E701"
+E_NOT_FOUND = "E702"
+E_BODY_TOO_LARGE = "E703"
 # ---- not a diagnostic: the base class's placeholder, never raised or documented ----------------
 E_UNCLASSIFIED = "E000"
 
@@ -129,5 +133,8 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code(W_NO_CATCH_ALL, "warning", "every outcome rule has a condition, so a roll may match none"),
     Code(W_UNREACHABLE_OUTCOME, "warning", "an outcome that no input combination tried can reach"),
     Code(E_INPUT, "InputError", "an input given to a check or procedure that it can't take"),
+    Code(E_REQUEST, "RequestError", "a service request that is not JSON, or a field missing or of the wrong type"),
+    Code(E_NOT_FOUND, "RequestError", "a service request for a ruleset, check, procedure or path that does not exist"),
+    Code(E_BODY_TOO_LARGE, "RequestError", "a service request larger than the service's body limit"),
     Code(E_USAGE, "UsageError", "a command-line usage error"),
 )}

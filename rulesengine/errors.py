@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .codes import (E_DICE_SYNTAX, E_EVAL, E_EXPRESSION, E_INPUT, E_LIMIT, E_SCHEMA, E_UNCLASSIFIED,
-                    E_USAGE, E_YAML_SYNTAX)
+from .codes import (E_DICE_SYNTAX, E_EVAL, E_EXPRESSION, E_INPUT, E_LIMIT, E_REQUEST, E_SCHEMA,
+                    E_UNCLASSIFIED, E_USAGE, E_YAML_SYNTAX)
 from .echo import echo, window
 
 
@@ -202,6 +202,13 @@ class InputError(RulesEngineError):
     """Inputs given to a check that are unknown, missing, out of range or mistyped."""
 
     code = E_INPUT
+
+
+class RequestError(RulesEngineError):
+    """A request to the service that is not well formed, names nothing that exists, or is
+    too large (``rulesengine serve``): the client's mistake, never the engine's."""
+
+    code = E_REQUEST
 
 
 class UsageError(RulesEngineError):

@@ -36,3 +36,9 @@ def rulesets_folder() -> Path:
 def ruleset_schema_file() -> Path:
     """``ruleset.schema.json``, the file format's source of truth."""
     return data_folder(SCHEMAS_PACKAGE) / RULESET_SCHEMA_FILE
+
+
+def schema_text(name: str) -> str:
+    """A shipped schema's text by name (``odds-result`` reads ``odds-result.schema.json``);
+    ``name`` is one of ours, never a request's."""
+    return (data_folder(SCHEMAS_PACKAGE) / f"{name}.schema.json").read_text(encoding="utf-8")

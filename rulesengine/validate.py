@@ -91,11 +91,24 @@ def _ruleset_files(top: str, budget: list[int]) -> Iterator[str]:
 
 
 def validate_file(path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:
-    from .ruleset import analyse
     from .rules.document import load_file
 
+    return _report(path, lambda: load_file(path, limits), limits)
+
+
+def validate_text(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:
+    """The same report for YAML text (an editor's buffer, a service request); ``path`` only
+    names it in the diagnostics."""
+    from .rules.document import load_text
+
+    return _report(path, lambda: load_text(text, path, limits), limits)
+
+
+def _report(path: str, read, limits: Limits) -> FileReport:
+    from .ruleset import analyse
+
     try:
-        doc = load_file(path, limits)
+        doc = read()
     except LoadError as exc:
         loc = exc.location
         # Every diagnostic prints path:line:col; a file too large to read or not readable at
@@ -129,10 +142,15 @@ def format_text(reports: list[FileReport]) -> str:
 def format_json(reports: list[FileReport]) -> str:
     """One object: which engine judged (so a CI log says so), how many files, and every
     diagnostic (docs/errors.md, schemas/validate-result.schema.json)."""
+    return json.dumps(report_json(reports), indent=2)
+
+
+def report_json(reports: list[FileReport]) -> dict:
+    """``format_json``'s object, for a program that sends it on (the service)."""
     from .version import __version__
 
-    return json.dumps({"engine": "rulesengine", "version": __version__, "files": len(reports),
-                       "diagnostics": [d.to_dict() for r in reports for d in r.diagnostics]}, indent=2)
+    return {"engine": "rulesengine", "version": __version__, "files": len(reports),
+            "diagnostics": [d.to_dict() for r in reports for d in r.diagnostics]}
 
 
 def _escape_data(text: str) -> str:

@@ -22,6 +22,7 @@ from collections import defaultdict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+import time
 from fractions import Fraction
 from math import gcd, isqrt
 from typing import Any
@@ -39,37 +40,53 @@ class Budget:
     computations that make their own budgets (each check's odds, each procedure's) then
     add up to one total, without every caller having to pass a budget down."""
 
-    __slots__ = ("limit", "used", "total")
+    __slots__ = ("limit", "used", "total", "deadline", "next_look", "timed_out")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, deadline: float | None = None) -> None:
         self.limit = limit
         self.used = 0
         self.total = _SHARED.get()
+        self.deadline = deadline
+        self.next_look = 0
+        self.timed_out = False
 
     def spend(self, amount: int) -> None:
         self.used += amount
         if self.used > self.limit:
             raise BudgetExceeded()
+        if self.deadline is not None and self.used >= self.next_look:
+            self.next_look = self.used + CLOCK_STEPS
+            if time.monotonic() > self.deadline:
+                self.timed_out = True
+                raise BudgetExceeded()
         if self.total is not None:
             self.total.spend(amount)
 
     @property
     def exhausted(self) -> bool:
-        return self.used > self.limit
+        return self.used > self.limit or self.timed_out
 
+
+CLOCK_STEPS = 4096
+"""Steps between two looks at the clock of a budget with a deadline (about a millisecond)."""
 
 _SHARED: ContextVar[Budget | None] = ContextVar("rulesengine_shared_budget", default=None)
 
 
 @contextmanager
-def shared_budget(limit: int) -> Iterator[Budget]:
+def shared_budget(limit: int, deadline: float | None = None) -> Iterator[Budget]:
     """Charge every budget made inside the block to one more, with ``limit``: the whole
     block may do at most that much work. A check's finished odds taken from its cache
     cost nothing, as nothing is worked out again; a dice term's distribution taken from
     the process-wide cache is charged the steps it cost (``cache.POOL_DISTS``). When the shared budget runs out,
     the computation under way fails as it would on its own budget (a LimitError naming
-    ``max_states``); the caller tells the two apart by the shared budget's ``exhausted``."""
-    total = Budget(limit)  # inside an outer shared budget, charges that one in turn
+    ``max_states``); the caller tells the two apart by the shared budget's ``exhausted``.
+
+    ``deadline`` (a ``time.monotonic()`` value) is for a service's wall-clock limit: past it
+    the work stops the same way, at the next charge after every ``CLOCK_STEPS`` steps (a clock
+    read per charge would cost more than the charge), and ``timed_out`` says so. Only a service sets it: everywhere
+    else the engine is bounded by what it counts, the same on every machine."""
+    total = Budget(limit, deadline)  # inside an outer shared budget, charges that one in turn
     token = _SHARED.set(total)
     try:
         yield total

@@ -56,6 +56,13 @@ def export(rs) -> dict[str, Any]:
             "procedures": {name: _procedure(m, p) for name, p in m.procedures.items()}}
 
 
+def summary(rs) -> dict[str, Any]:
+    """A ruleset in one row (``list --json``, the service's list): id, name, version, and its
+    checks' and procedures' names."""
+    return {"id": rs.id, "name": rs.name, "version": rs.model.version,
+            "checks": rs.checks(), "procedures": rs.procedures()}
+
+
 def _table(t: Any) -> dict[str, Any]:
     if isinstance(t, Ladder):
         body: dict[str, Any] = {"entries": dict(t.entries)}

@@ -68,14 +68,8 @@ def _range(name: str, text: str) -> list[int]:
 
 
 def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str]], is_procedure: bool) -> Sweep:
-    """The odds of a check or procedure for every combination of the swept inputs.
-
-    MAX_SWEEP bounds how many combinations there are, and the work of all their odds
-    together shares one ``max_states`` budget, as one exact-odds computation would: each
-    combination may need nearly a whole budget of its own (an extended check over many
-    rounds), so counting combinations alone would let a sweep run for an hour. The bound
-    is counted in steps, not seconds, so a sweep is refused or not the same way on every
-    machine; odds a cache already holds cost nothing."""
+    """The odds of a check or procedure for every combination of the swept inputs, written as
+    on the command line (``bonus=1..18``, ``skill=8,12,16``; ``partyN.name`` for a party's)."""
     ranges: list[tuple[str, list[Any]]] = []
     for k, v in plain.items():
         if is_swept(v):
@@ -84,8 +78,25 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
         for k, v in p.items():
             if is_swept(v):
                 ranges.append((f"party{i}.{k}", sweep_values(k, v)))
+    return sweep_over(runnable, ranges, plain, parties, is_procedure)
+
+
+def sweep_over(runnable: Any, ranges: list[tuple[str, list[Any]]], plain: dict[str, Any],
+               parties: dict[int, dict[str, Any]], is_procedure: bool) -> Sweep:
+    """The odds for every combination of ``ranges`` (one or two ``(name, values)``; a party's
+    input is named ``partyN.name``), the other inputs as given.
+
+    MAX_SWEEP bounds how many combinations there are, and the work of all their odds
+    together shares one ``max_states`` budget, as one exact-odds computation would: each
+    combination may need nearly a whole budget of its own (an extended check over many
+    rounds), so counting combinations alone would let a sweep run for an hour. The bound
+    is counted in steps, not seconds, so a sweep is refused or not the same way on every
+    machine; odds a cache already holds cost nothing."""
     if len(ranges) > 2:
         raise UsageError("sweep one or two inputs at a time", hint="give the others single values")
+    for name, values in ranges:
+        if len(values) > MAX_SWEEP:
+            raise UsageError(f"{name} sweeps {len(values):,} values", hint=f"at most {MAX_SWEEP}")
     size = 1
     for _, values in ranges:
         size *= len(values)
@@ -94,8 +105,6 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
     combos: list[tuple[Any, ...]] = [()]
     for _, values in ranges:
         combos = [c + (v,) for c in combos for v in values]
-    if len(combos) > MAX_SWEEP:
-        raise UsageError(f"a sweep of {len(combos)} combinations is too large", hint=f"at most {MAX_SWEEP}")
     limits = getattr(runnable, "runner", runnable).limits  # a Check wraps its runner
     rows = []
     with shared_budget(limits.max_states) as total:
@@ -105,9 +114,9 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
             for (name, _), value in zip(ranges, combo, strict=True):
                 if name.startswith("party") and "." in name:
                     head, _, key = name.partition(".")
-                    party_inputs[int(head[5:])][key] = str(value)
+                    party_inputs[int(head[5:])][key] = value
                 else:
-                    p_inputs[name] = str(value)
+                    p_inputs[name] = value
             label = ", ".join(f"{n}={v}" for (n, _), v in zip(ranges, combo, strict=True))
             try:
                 if is_procedure:

@@ -1,0 +1,152 @@
+"""``rulesengine serve``: the operations over HTTP, as an ASGI application (Starlette, run by
+uvicorn; the extra ``ttrpg-rulesengine[serve]``).
+
+Starlette rather than FastAPI: the request and result shapes are already JSON Schemas
+(:mod:`.requests`, ``schemas/``), so a model layer (pydantic) would only restate them; and
+Starlette's own dependencies are one package (anyio).
+
+Routes: ``GET /api/rulesets`` (list), ``GET /api/rulesets/{id}`` (export), ``GET
+/api/rulesets/{id}/forms/{name}`` (input form), ``POST /api/{op}`` for every operation,
+``GET /openapi.json``, ``GET /healthz``, and the playground's static files at ``/``.
+Each operation runs in a worker thread under the request's work budget and deadline.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND
+from ..errors import RequestError, RulesEngineError
+from .operations import Service, ServiceConfig
+from .problems import internal_problem, problem
+from .stdio import parse_json
+
+STATIC = Path(__file__).parent / "static"
+CONFIG_VARIABLE = "RULESENGINE_SERVE_CONFIG"
+"""How ``rulesengine serve --workers N`` hands its options to each worker process."""
+
+
+class JSONAnswer(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def problem_response(exc: BaseException) -> Response:
+    body = problem(exc) if isinstance(exc, RulesEngineError) else internal_problem(exc)
+    return JSONAnswer(body, status_code=body["status"], media_type="application/problem+json")
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body, read in pieces and refused (413) as soon as it passes ``limit`` bytes."""
+    too_large = RequestError(f"the request body is over {limit:,} bytes", code=E_BODY_TOO_LARGE,
+                             hint="send a smaller request, or start the service with a larger --max-body")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return bytes(body)
+
+
+def create_app(config: ServiceConfig | None = None, service: Service | None = None) -> Starlette:
+    config = config or (service.config if service else ServiceConfig())
+    service = service or Service(config)
+
+    async def run(op: str, body: dict[str, Any]) -> Response:
+        try:
+            result = await anyio.to_thread.run_sync(functools.partial(service.handle, op, body))
+        except Exception as exc:  # an engine error is the client's; anything else a bug, still JSON
+            return problem_response(exc)
+        return JSONAnswer(result)
+
+    async def post(request: Request) -> Response:
+        op = request.path_params["op"]
+        try:
+            if op not in _ops():
+                raise RequestError(f"no operation '{op[:40]}'", code=E_NOT_FOUND,
+                                   hint="operations: " + ", ".join(_ops()))
+            body = parse_json(await read_body(request, config.max_body))
+        except RulesEngineError as exc:
+            return problem_response(exc)
+        return await run(op, body)
+
+    async def list_rulesets(request: Request) -> Response:
+        return await run("list", {})
+
+    async def export(request: Request) -> Response:
+        return await run("export", {"ruleset": request.path_params["rid"]})
+
+    async def form(request: Request) -> Response:
+        return await run("form", {"ruleset": request.path_params["rid"], "name": request.path_params["name"]})
+
+    async def openapi(request: Request) -> Response:
+        from .openapi import openapi_document
+
+        return JSONAnswer(openapi_document())
+
+    async def health(request: Request) -> Response:
+        from ..version import __version__
+
+        return JSONAnswer({"status": "ok", "engine": "rulesengine", "version": __version__})
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        code = E_NOT_FOUND if exc.status_code == 404 else "E701"
+        body = {"type": "about:blank", "title": exc.detail, "status": exc.status_code,
+                "detail": f"{request.method} {request.url.path[:100]}: {exc.detail}", "code": code,
+                "severity": "error", "message": exc.detail, "hint": "see /openapi.json for the operations",
+                "path": None, "line": None, "column": None, "pointer": None, "limit": None}
+        return JSONAnswer(body, status_code=exc.status_code, media_type="application/problem+json")
+
+    routes = [
+        Route("/healthz", health, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+        Route("/api/rulesets", list_rulesets, methods=["GET"]),
+        Route("/api/rulesets/{rid}", export, methods=["GET"]),
+        Route("/api/rulesets/{rid}/forms/{name}", form, methods=["GET"]),
+        Route("/api/{op}", post, methods=["POST"]),
+        Route("/api/dice/{kind}", _dice_alias(post), methods=["POST"]),
+        Mount("/", app=StaticFiles(directory=str(STATIC), html=True), name="playground"),
+    ]
+    middleware = []
+    if config.cors_origins:
+        middleware.append(Middleware(CORSMiddleware, allow_origins=list(config.cors_origins),
+                                     allow_methods=["GET", "POST"], allow_headers=["content-type"]))
+    return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})
+
+
+def _dice_alias(post):
+    """``POST /api/dice/roll`` and ``/api/dice/odds``: the operations dice_roll and dice_odds."""
+    async def alias(request: Request) -> Response:
+        request.path_params["op"] = f"dice_{request.path_params['kind']}"
+        return await post(request)
+    return alias
+
+
+def _ops() -> tuple[str, ...]:
+    from .operations import OPERATIONS
+
+    return tuple(OPERATIONS)
+
+
+def app_from_environment() -> Starlette:
+    """The application for one uvicorn worker process, configured by ``rulesengine serve``."""
+    raw = os.environ.get(CONFIG_VARIABLE)
+    return create_app(ServiceConfig.from_dict(json.loads(raw)) if raw else ServiceConfig())

@@ -1,0 +1,307 @@
+"""The service's operations: a table from name to a small function over a JSON request,
+each with exactly the Python API's semantics (the same calls, the same limits, the same
+errors). HTTP (:mod:`.http`) and JSON lines on stdio (:mod:`.stdio`) are two doors to it.
+
+Safe by construction: a request never names a path (rulesets are shipped ids, ids found in
+the folders the operator gave at start, or YAML text in the request); every request is
+checked against its schema (:mod:`.requests`) before anything runs; every request's work
+shares one budget, counted in steps like any exact computation, with a deadline on top
+(the wall-clock limit, checked where the work is counted, so an overrunning request stops
+and frees its worker); and nothing is kept between requests but caches of loaded rulesets
+(and the engine's own caches of exact odds, which hold only what any request would compute).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND
+from ..errors import LimitError, RequestError
+from ..limits import DEFAULT_LIMITS, MAX_EXPLODE_DEPTH, Limits
+from ..ruleset import Ruleset, load, loads, nearest, shipped_ids
+from .requests import REQUESTS
+
+MAX_BODY_BYTES = 2 * 1_048_576
+"""The default cap on one request's body: room for a ruleset of the largest size a file
+may have (``max_file_bytes``), escaped inside JSON."""
+
+INLINE_CACHE_SIZE = 64
+"""Inline rulesets (``yaml`` in a request) kept loaded, by the hash of their text."""
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    """What the operator chooses when starting the service (``rulesengine serve``)."""
+
+    folders: tuple[str, ...] = ()
+    limits: Limits = DEFAULT_LIMITS
+    time_limit: float = 10.0
+    max_body: int = MAX_BODY_BYTES
+    cors_origins: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"folders": list(self.folders), "time_limit": self.time_limit, "max_body": self.max_body,
+                "cors_origins": list(self.cors_origins), "max_states": self.limits.max_states}
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any]) -> ServiceConfig:
+        import dataclasses
+
+        limits = dataclasses.replace(DEFAULT_LIMITS, max_states=int(d.get("max_states", DEFAULT_LIMITS.max_states)))
+        return ServiceConfig(tuple(d.get("folders", ())), limits, float(d.get("time_limit", 10.0)),
+                             int(d.get("max_body", MAX_BODY_BYTES)), tuple(d.get("cors_origins", ())))
+
+
+class Service:
+    """One service's rulesets and caches; :meth:`handle` answers one request."""
+
+    def __init__(self, config: ServiceConfig = ServiceConfig()) -> None:
+        self.config = config
+        self.limits = config.limits
+        self._inline: OrderedDict[str, Ruleset] = OrderedDict()
+        self._lock = threading.Lock()
+        self._folder_rulesets = self._load_folders(config.folders)
+
+    def _load_folders(self, folders: Iterable[str]) -> dict[str, Path]:
+        """The operator's own rulesets, by the id each declares: all loaded (so validated)
+        now, and a clash with a shipped id or between two files refused at start."""
+        found: dict[str, Path] = {}
+        shipped = set(shipped_ids())
+        for folder in folders:
+            top = Path(folder)
+            if not top.is_dir():
+                raise RequestError(f"--rulesets {folder!r} is not a folder", code=E_NOT_FOUND,
+                                   hint="give a folder that holds ruleset files (*.yaml)")
+            for path in sorted(top.glob("*.yaml")) + sorted(top.glob("*.yml")):
+                rs = load(str(path), self.limits)
+                if rs.id in found or rs.id in shipped:
+                    raise RequestError(f"{path}: ruleset id '{rs.id}' is already taken"
+                                       + (" by a shipped ruleset" if rs.id in shipped else f" by {found[rs.id]}"),
+                                       hint="give each ruleset its own id (its 'ruleset:' key)")
+                found[rs.id] = path
+        return found
+
+    # ---- the one entry point -------------------------------------------------------------
+
+    def handle(self, op: Any, request: Mapping[str, Any]) -> Any:
+        """The answer to one request (JSON-able), or a RulesEngineError saying what is wrong."""
+        from ..dice.dist import shared_budget
+
+        if not isinstance(op, str) or op not in OPERATIONS:
+            near = nearest(op, OPERATIONS)
+            raise RequestError(f"unknown operation {str(op)[:40]!r}",
+                               hint=f"did you mean '{near}'?" if near else "operations: " + ", ".join(OPERATIONS))
+        check_request(op, request)
+        deadline = time.monotonic() + self.config.time_limit
+        with shared_budget(self.limits.max_states, deadline) as total:
+            try:
+                return OPERATIONS[op](self, request)
+            except LimitError as exc:
+                if total.timed_out:
+                    raise LimitError(f"the request took longer than this service allows "
+                                     f"({self.config.time_limit:g} s)", "time_limit", exc.location,
+                                     "ask for less work (fewer dice, a narrower sweep), or try again "
+                                     "when the service is less busy") from None
+                raise
+
+    # ---- what requests name ----------------------------------------------------------------
+
+    def ids(self) -> list[str]:
+        return sorted(set(shipped_ids()) | set(self._folder_rulesets))
+
+    def ruleset(self, request: Mapping[str, Any]) -> Ruleset:
+        if "yaml" in request:
+            return self._inline_ruleset(request["yaml"])
+        rid = request["ruleset"]
+        if rid in self._folder_rulesets:
+            return load(str(self._folder_rulesets[rid]), self.limits)
+        if rid in shipped_ids():
+            return load(rid, self.limits)
+        near = nearest(rid, self.ids())
+        raise RequestError(f"no ruleset '{rid[:100]}'", code=E_NOT_FOUND,
+                           hint=f"did you mean '{near}'?" if near else "rulesets: " + ", ".join(self.ids()))
+
+    def _inline_ruleset(self, text: str) -> Ruleset:
+        if len(text) > self.limits.max_file_bytes:  # before hashing it; load_text says so too
+            raise RequestError(f"the inline ruleset is over {self.limits.max_file_bytes:,} characters",
+                               code=E_BODY_TOO_LARGE, hint="a ruleset file may have at most max_file_bytes")
+        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        with self._lock:
+            if key in self._inline:
+                self._inline.move_to_end(key)
+                return self._inline[key]
+        rs = loads(text, "request.yaml", self.limits)
+        with self._lock:
+            self._inline[key] = rs
+            while len(self._inline) > INLINE_CACHE_SIZE:
+                self._inline.popitem(last=False)
+        return rs
+
+    @staticmethod
+    def runnable(rs: Ruleset, name: str) -> tuple[Any, bool]:
+        """The check or procedure ``name`` and whether it is a procedure."""
+        if name in rs.model.checks:
+            return rs.check(name), False
+        if name in rs.model.procedures:
+            return rs.procedure(name), True
+        names = list(rs.model.checks) + list(rs.model.procedures)
+        near = nearest(name, names)
+        raise RequestError(f"ruleset '{rs.id}' has no check or procedure '{name[:100]}'", code=E_NOT_FOUND,
+                           hint=f"did you mean '{near}'?" if near else "available: " + ", ".join(names))
+
+
+def check_request(op: str, request: Mapping[str, Any]) -> None:
+    """The request against its schema: the first problem as a RequestError at its field."""
+    import jsonschema
+
+    validator = _validators().get(op)
+    assert validator is not None
+    error = jsonschema.exceptions.best_match(validator.iter_errors(request))
+    if error is None:
+        return
+    where = "/".join(str(p) for p in error.absolute_path)
+    if error.validator == "oneOf" and not where:
+        raise RequestError("give the ruleset as 'ruleset' (an id) or 'yaml' (its text), one of them",
+                           hint='e.g. {"ruleset": "my-system", "name": "attack"}')
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else "a field"
+        raise RequestError(f"the request needs '{missing}'", hint=_example(op))
+    message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+    raise RequestError(f"{where or 'the request'}: {message}", hint=_example(op))
+
+
+_VALIDATORS: dict[str, Any] = {}
+
+
+def _validators() -> dict[str, Any]:
+    if not _VALIDATORS:
+        import jsonschema
+
+        _VALIDATORS.update({op: jsonschema.Draft202012Validator(s) for op, s in REQUESTS.items()})
+    return _VALIDATORS
+
+
+EXAMPLES = {
+    "list": "{}",
+    "export": '{"ruleset": "ID"}',
+    "form": '{"ruleset": "ID", "name": "CHECK"}',
+    "roll": '{"ruleset": "ID", "name": "CHECK", "inputs": {"skill": 12}, "seed": 1}',
+    "odds": '{"ruleset": "ID", "name": "CHECK", "inputs": {"skill": [8, 12, 16]}}',
+    "dice_roll": '{"expression": "4d6kh3", "seed": 1}',
+    "dice_odds": '{"expression": "3d6 >= 10"}',
+    "validate": '{"yaml": "ruleset: my-system\\n..."}',
+}
+
+
+def _example(op: str) -> str:
+    return f"e.g. {EXAMPLES[op]}"
+
+
+# ---- the operations: one small function each ------------------------------------------------
+
+
+def op_list(svc: Service, request: Mapping[str, Any]) -> list[dict[str, Any]]:
+    from ..present.export import summary
+
+    return [summary(svc.ruleset({"ruleset": rid})) for rid in svc.ids()]
+
+
+def op_export(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
+    from ..present.export import export
+
+    return export(svc.ruleset(request))
+
+
+def op_form(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
+    from ..present.forms import input_form
+
+    rs = svc.ruleset(request)
+    svc.runnable(rs, request["name"])
+    return input_form(rs.model, request["name"])
+
+
+def op_roll(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
+    rs = svc.ruleset(request)
+    runnable, is_procedure = svc.runnable(rs, request["name"])
+    seed, faces = _seed_or_faces(request)
+    inputs = request.get("inputs") or {}
+    if is_procedure:
+        if "choose" in request:
+            raise RequestError("'choose' is for a check that chooses dice, not a procedure")
+        result = runnable.roll(inputs, parties=request.get("parties"), seed=seed, faces=faces)
+    else:
+        _no_parties(request)
+        result = runnable.roll(inputs, seed=seed, faces=faces, choose=request.get("choose"))
+    return result.to_dict()
+
+
+def op_odds(svc: Service, request: Mapping[str, Any]) -> Any:
+    from ..run.sweep import sweep_over
+
+    rs = svc.ruleset(request)
+    runnable, is_procedure = svc.runnable(rs, request["name"])
+    inputs = dict(request.get("inputs") or {})
+    parties = {i + 1: dict(p) for i, p in enumerate(request.get("parties") or [])}
+    if not is_procedure:
+        _no_parties(request)
+    elif "given" in request:
+        raise RequestError(f"'given' works with a check, and '{request['name']}' is a procedure")
+    ranges = [(k, v) for k, v in inputs.items() if isinstance(v, list)]
+    ranges += [(f"party{i}.{k}", v) for i, p in parties.items() for k, v in p.items() if isinstance(v, list)]
+    if ranges:
+        if "given" in request:
+            raise RequestError("'given' does not combine with a sweep", hint="give every input one value")
+        fixed = {k: v for k, v in inputs.items() if not isinstance(v, list)}
+        return sweep_over(runnable, ranges, fixed, parties, is_procedure).to_dict()
+    if is_procedure:
+        return runnable.odds(inputs, parties=[parties[i] for i in sorted(parties)] or None).to_dict()
+    return runnable.odds(inputs, given=request.get("given")).to_dict()
+
+
+def op_dice_roll(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
+    from .. import dice
+
+    seed, faces = _seed_or_faces(request)
+    return dice.parse(request["expression"], svc.limits).roll(request.get("env"), seed=seed, faces=faces).to_dict()
+
+
+def op_dice_odds(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
+    from .. import dice
+
+    depth = request.get("explode_depth")
+    if depth is not None and depth > MAX_EXPLODE_DEPTH:
+        raise LimitError(f"explode_depth {depth} is deeper than the service follows", "explode_depth",
+                         hint=f"at most {MAX_EXPLODE_DEPTH}")
+    return dice.parse(request["expression"], svc.limits).odds(request.get("env"), explode_depth=depth).to_dict()
+
+
+def op_validate(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
+    from ..validate import report_json, validate_text
+
+    return report_json([validate_text(request["yaml"], request.get("path") or "request.yaml", svc.limits)])
+
+
+def _seed_or_faces(request: Mapping[str, Any]) -> tuple[Any, Any]:
+    if "seed" in request and "faces" in request:
+        raise RequestError("give 'seed' or 'faces', not both")
+    return request.get("seed"), request.get("faces")
+
+
+def _no_parties(request: Mapping[str, Any]) -> None:
+    if request.get("parties"):
+        raise RequestError(f"'{request['name']}' is a check: give its inputs as 'inputs', not 'parties'")
+
+
+OPERATIONS: dict[str, Callable[[Service, Mapping[str, Any]], Any]] = {
+    "list": op_list, "export": op_export, "form": op_form, "roll": op_roll, "odds": op_odds,
+    "dice_roll": op_dice_roll, "dice_odds": op_dice_odds, "validate": op_validate,
+}
+"""Operation → its function; :data:`.requests.REQUESTS` has the same keys (a test says so)."""
+

@@ -1,0 +1,52 @@
+"""Errors as problem objects (RFC 9457), with the engine's own fields, and their HTTP status.
+
+Anything a client can send gets a 4xx with the engine's code, message, hint and, where the
+error has one, the place (path, line, column, JSON pointer) and the limit it hit: a client
+program shows it as the command line would, without scraping text. Only a bug of the engine
+is a 500, and it says so without a traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..codes import CODES, E_BODY_TOO_LARGE, E_NOT_FOUND
+from ..errors import LimitError, RequestError, RulesEngineError
+
+PROBLEM_TYPE = "urn:ttrpg-rulesengine:error:"
+"""A problem's ``type`` is this followed by its code (docs/errors.md lists each)."""
+
+TIME_LIMIT = "time_limit"
+"""The limit a request names when it ran past the service's wall-clock limit."""
+
+
+def status_of(exc: RulesEngineError) -> int:
+    """400 a malformed request, 404 something it names that does not exist, 413 too large,
+    503 past the wall-clock limit (load-dependent: retrying later may succeed), 422 anything
+    else the engine refuses (bad inputs, a bad ruleset or expression, a limit of work)."""
+    if isinstance(exc, RequestError):
+        return {E_NOT_FOUND: 404, E_BODY_TOO_LARGE: 413}.get(exc.code, 400)
+    if isinstance(exc, LimitError) and exc.limit == TIME_LIMIT:
+        return 503
+    return 422
+
+
+def problem(exc: RulesEngineError) -> dict[str, Any]:
+    """The problem object of an engine error: RFC 9457's members, then the engine's."""
+    status = status_of(exc)
+    out: dict[str, Any] = {"type": PROBLEM_TYPE + exc.code, "title": _title(exc.code), "status": status,
+                           "detail": exc.message}
+    out.update(exc.diagnostic().to_dict())
+    return out
+
+
+def internal_problem(exc: BaseException) -> dict[str, Any]:
+    """A bug of the engine (never a client's input): a 500 with the error's kind, no traceback."""
+    return {"type": "about:blank", "title": "Internal Server Error", "status": 500,
+            "detail": f"internal error (please report): {type(exc).__name__}", "code": "E000",
+            "severity": "error", "message": "internal error (please report)"}
+
+
+def _title(code: str) -> str:
+    entry = CODES.get(code)
+    return entry.meaning[:1].upper() + entry.meaning[1:] if entry else "Error"

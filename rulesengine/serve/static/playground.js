@@ -1,0 +1,355 @@
+// The playground: a page of the service that uses only its JSON API (no build step, no CDN).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const EDITOR = "@editor"; // the ruleset select's value for the editor's ruleset
+let rulesets = []; // rows of GET api/rulesets
+let editorYaml = null; // the editor's ruleset, once "Use it above" was pressed
+let currentForm = null;
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(path, init);
+  const data = await response.json();
+  if (!response.ok) {
+    const where = data.line ? ` (line ${data.line}, column ${data.column})` : "";
+    throw new Error(`${data.code}: ${data.detail || data.message}${where}${data.hint ? "\nhint: " + data.hint : ""}`);
+  }
+  return data;
+}
+
+function source() {
+  return $("ruleset").value === EDITOR ? { yaml: editorYaml } : { ruleset: $("ruleset").value };
+}
+
+function showError(err) {
+  $("error").hidden = !err;
+  $("error").textContent = err ? String(err.message || err) : "";
+}
+
+// ---- choosing a ruleset and a check -----------------------------------------------------
+
+async function loadRulesets() {
+  rulesets = await api("api/rulesets");
+  const select = $("ruleset");
+  select.replaceChildren(...rulesets.map((r) => new Option(`${r.name} (${r.id})`, r.id)));
+  if (editorYaml !== null) select.add(new Option("Your ruleset (from the editor)", EDITOR));
+  await chooseRuleset();
+}
+
+async function chooseRuleset() {
+  showError(null);
+  let row = rulesets.find((r) => r.id === $("ruleset").value);
+  if ($("ruleset").value === EDITOR) {
+    const doc = await api("api/export", { yaml: editorYaml });
+    row = { checks: Object.keys(doc.checks), procedures: Object.keys(doc.procedures) };
+  }
+  const select = $("runnable");
+  select.replaceChildren(
+    ...row.checks.map((n) => new Option(n, n)),
+    ...row.procedures.map((n) => new Option(`${n} (procedure)`, n)));
+  await chooseRunnable();
+}
+
+async function chooseRunnable() {
+  showError(null);
+  $("trace").hidden = true;
+  $("chart").replaceChildren();
+  const name = $("runnable").value;
+  try {
+    currentForm = $("ruleset").value === EDITOR
+      ? await api("api/form", { ...source(), name })
+      : await api(`api/rulesets/${encodeURIComponent($("ruleset").value)}/forms/${encodeURIComponent(name)}`);
+  } catch (err) { showError(err); return; }
+  $("description").textContent = currentForm.description || "";
+  renderForm(currentForm);
+}
+
+// ---- a form from the input form's JSON Schema ------------------------------------------------
+
+function renderForm(schema) {
+  const form = $("form");
+  form.replaceChildren();
+  const inputs = schema.properties.inputs;
+  if (Object.keys(inputs.properties).length) form.append(fieldset("Inputs", inputs, "inputs"));
+  const parties = schema.properties.parties;
+  if (!parties) return;
+  const box = document.createElement("div");
+  box.id = "parties";
+  form.append(box);
+  const note = document.createElement("p");
+  note.className = "muted";
+  note.textContent = parties.description || "";
+  form.insertBefore(note, box);
+  const add = button("Add a party", () => addParty(parties), "secondary");
+  const remove = button("Remove the last party", () => {
+    if (box.children.length > parties.minItems) box.lastElementChild.remove();
+  }, "secondary");
+  form.append(add, remove);
+  for (let i = 0; i < parties.minItems; i++) addParty(parties);
+}
+
+function addParty(parties) {
+  const box = $("parties");
+  const i = box.children.length;
+  if (i >= parties.maxItems) return;
+  const schema = (parties.prefixItems || [])[i] || parties.items;
+  box.append(fieldset(`party${i + 1}: ${schema.title || ""}`, schema, `party${i}`));
+}
+
+function fieldset(title, schema, group) {
+  const set = document.createElement("fieldset");
+  set.dataset.group = group;
+  const legend = document.createElement("legend");
+  legend.textContent = title;
+  set.append(legend);
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    set.append(field(name, prop, (schema.required || []).includes(name)));
+  }
+  return set;
+}
+
+function field(name, prop, required) {
+  const optional = prop.anyOf && prop.anyOf.some((p) => p.type === "null");
+  const base = optional ? prop.anyOf.find((p) => p.type !== "null") : prop;
+  const labels = base.anyOf ? base.anyOf.find((p) => p.enum) : null;
+  const number = base.anyOf ? base.anyOf.find((p) => p.type === "integer") : base;
+  const row = document.createElement("div");
+  row.className = "field";
+  const label = document.createElement("label");
+  label.textContent = (base.title || name) + (required ? " *" : "");
+  let input;
+  if (base.type === "boolean") {
+    input = document.createElement("input");
+    input.type = "checkbox";
+    input.checked = base.default === true;
+  } else if (base.enum) {
+    input = document.createElement("select");
+    if (optional) input.add(new Option("(none)", ""));
+    for (const choice of base.enum) input.add(new Option(choice, choice));
+    if (base.default !== undefined) input.value = base.default;
+  } else {
+    input = document.createElement("input");
+    input.type = "text";
+    if (base.default !== undefined) input.value = base.default;
+    const hints = [];
+    if (number && number.type === "integer") {
+      if (number.minimum !== undefined || number.maximum !== undefined) {
+        hints.push(`${number.minimum ?? ""}..${number.maximum ?? ""}`);
+      }
+    }
+    if (labels) {
+      const list = document.createElement("datalist");
+      list.id = `labels-${name}-${Math.random().toString(36).slice(2)}`;
+      for (const l of labels.enum) list.append(new Option(l));
+      input.setAttribute("list", list.id);
+      row.append(list);
+      hints.push("or a label");
+    }
+    if (base.examples) hints.push("e.g. " + base.examples[0]);
+    input.placeholder = hints.join(" ");
+  }
+  input.name = name;
+  input.dataset.kind = base.type === "boolean" ? "boolean" : (number && number.type === "integer" ? "integer" : "text");
+  label.htmlFor = input.id = `in-${Math.random().toString(36).slice(2)}`;
+  row.append(label, input);
+  if (base.description) {
+    const help = document.createElement("small");
+    help.textContent = base.description;
+    row.append(help);
+  }
+  return row;
+}
+
+function values(set) {
+  const out = {};
+  for (const input of set.querySelectorAll("input, select")) {
+    if (input.dataset.kind === "boolean") { out[input.name] = input.checked; continue; }
+    const text = input.value.trim();
+    if (text === "") continue; // left out: its default applies
+    out[input.name] = input.dataset.kind === "integer" && /^-?\d+$/.test(text) ? Number(text) : text;
+  }
+  return out;
+}
+
+function request() {
+  const body = { ...source(), name: $("runnable").value };
+  const inputs = $("form").querySelector('fieldset[data-group="inputs"]');
+  body.inputs = inputs ? values(inputs) : {};
+  const parties = $("parties");
+  if (parties) body.parties = [...parties.children].map(values);
+  return body;
+}
+
+// ---- rolling and odds -------------------------------------------------------------------
+
+async function roll() {
+  showError(null);
+  const body = request();
+  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  try {
+    const result = await api("api/roll", body);
+    $("trace").textContent = result.trace;
+    $("trace").hidden = false;
+  } catch (err) { showError(err); }
+}
+
+async function odds() {
+  showError(null);
+  $("chart").replaceChildren(Object.assign(document.createElement("p"), { textContent: "working out the exact odds…" }));
+  try {
+    const result = await api("api/odds", request());
+    drawOdds(result);
+  } catch (err) { $("chart").replaceChildren(); showError(err); }
+}
+
+function percent(p) {
+  if (p === 0) return "0%";
+  if (p < 0.0001) return "~" + p.toExponential(1);
+  return (100 * p).toFixed(p < 0.01 ? 3 : 2) + "%";
+}
+
+function drawOdds(result) {
+  const chart = $("chart");
+  chart.replaceChildren();
+  if (result.outcomes) chart.append(table("Outcome", result.outcomes.map((o) => [o.name, o.probability, o.exact]), false));
+  if (Array.isArray(result.result) && result.result.length) {
+    chart.append(table("Result", result.result.map((r) => [String(r.value), r.probability, r.exact, r.at_least, r.at_most]), true));
+  }
+  const stats = result.stats && result.stats.result;
+  if (stats && stats.mean !== undefined) {
+    const p = document.createElement("p");
+    p.textContent = `mean ${stats.mean.toFixed(3)}, SD ${stats.sd.toFixed(3)}, min ${stats.min}, max ${stats.max}`;
+    chart.append(p);
+  }
+}
+
+function table(title, rows, cumulative) {
+  const top = Math.max(...rows.map((r) => r[1]), 1e-12);
+  const t = document.createElement("table");
+  t.className = "odds";
+  const head = t.insertRow();
+  for (const h of [title, "chance", "", ...(cumulative ? ["at least", "at most"] : [])]) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.append(th);
+  }
+  for (const [name, p, exact, least, most] of rows) {
+    const tr = t.insertRow();
+    tr.insertCell().textContent = name;
+    const cell = tr.insertCell();
+    cell.textContent = percent(p);
+    cell.title = exact;
+    const bar = tr.insertCell();
+    bar.className = "bar";
+    const span = document.createElement("span");
+    span.style.width = `${Math.max(1, Math.round(250 * p / top))}px`;
+    bar.append(span);
+    if (cumulative) {
+      tr.insertCell().textContent = percent(least.probability);
+      tr.insertCell().textContent = percent(most.probability);
+    }
+  }
+  return t;
+}
+
+// ---- the editor, validated as you type -----------------------------------------------------
+
+let validating = 0;
+
+function gutter(bad) {
+  const lines = $("yaml").value.split("\n").length;
+  const out = [];
+  for (let i = 1; i <= lines; i++) {
+    const span = document.createElement("span");
+    span.textContent = String(i);
+    span.dataset.line = String(i);
+    if (bad.has(i)) span.className = "bad";
+    out.push(span, document.createTextNode("\n"));
+  }
+  $("gutter").replaceChildren(...out);
+  $("gutter").scrollTop = $("yaml").scrollTop;
+}
+
+async function validate() {
+  const text = $("yaml").value;
+  const ticket = ++validating;
+  $("status").textContent = "checking…";
+  let report;
+  try { report = await api("api/validate", { yaml: text, path: "my-ruleset.yaml" }); } catch (err) {
+    $("status").textContent = String(err.message || err);
+    return;
+  }
+  if (ticket !== validating) return; // a later keystroke has its own answer coming
+  const list = $("diagnostics");
+  list.replaceChildren();
+  const bad = new Set();
+  for (const d of report.diagnostics) {
+    const li = document.createElement("li");
+    li.className = d.severity === "error" ? "error-item" : "warning-item";
+    li.dataset.line = d.line ?? "";
+    li.dataset.column = d.column ?? "";
+    li.textContent = `${d.line ?? "?"}:${d.column ?? "?"} ${d.severity}[${d.code}] ${d.message}` + (d.hint ? ` — ${d.hint}` : "");
+    li.addEventListener("click", () => goTo(d.line, d.column));
+    list.append(li);
+    if (d.line) bad.add(d.line);
+  }
+  gutter(bad);
+  const errors = report.diagnostics.filter((d) => d.severity === "error").length;
+  $("status").textContent = errors ? `${errors} error${errors > 1 ? "s" : ""}` : "valid";
+  $("use").disabled = errors > 0 || !text.trim();
+}
+
+function goTo(line, column) {
+  const text = $("yaml").value.split("\n");
+  let offset = 0;
+  for (let i = 0; i < (line || 1) - 1 && i < text.length; i++) offset += text[i].length + 1;
+  offset += Math.max(0, (column || 1) - 1);
+  $("yaml").focus();
+  $("yaml").setSelectionRange(offset, offset);
+}
+
+function button(text, onClick, className) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  if (className) b.className = className;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+const STARTER = `ruleset: my-system
+name: My system
+version: "1"
+source: my own rules
+license: CC-BY-4.0
+checks:
+  attack:
+    inputs:
+      bonus: {type: integer, min: -5, max: 15, help: the attack bonus}
+    roll: 1d20
+    result: roll + bonus
+    outcomes:
+      - {name: critical_hit, success: true, when: roll == 20}
+      - {name: hit, success: true, when: result >= 15}
+      - {name: miss, success: false}
+`;
+
+let timer = null;
+$("yaml").value = STARTER;
+$("yaml").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(validate, 250); });
+$("yaml").addEventListener("scroll", () => { $("gutter").scrollTop = $("yaml").scrollTop; });
+$("use").addEventListener("click", async () => {
+  editorYaml = $("yaml").value;
+  await loadRulesets();
+  $("ruleset").value = EDITOR;
+  await chooseRuleset();
+});
+$("ruleset").addEventListener("change", chooseRuleset);
+$("runnable").addEventListener("change", chooseRunnable);
+$("roll").addEventListener("click", roll);
+$("odds").addEventListener("click", odds);
+gutter(new Set());
+loadRulesets().catch(showError);
+validate();

@@ -1,0 +1,18 @@
+"""The session's service (see tests/service_support.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from service_support import Server
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    for extra in ("starlette", "uvicorn"):
+        pytest.importorskip(extra, reason="the service's HTTP tests need the 'serve' extra (starlette, uvicorn)")
+    s = Server("--time-limit", "30")
+    yield s
+    s.stop()
