@@ -190,7 +190,9 @@ async function roll() {
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   try {
     const result = await api("api/roll", body);
-    $("trace").textContent = result.trace;
+    const verdict = result.outcome === undefined ? "" :
+      `\n→ ${result.outcome}` + (result.result === null || result.result === undefined ? "" : `, result ${result.result}`);
+    $("trace").textContent = result.trace + verdict;
     $("trace").hidden = false;
   } catch (err) { showError(err); }
 }

@@ -1,0 +1,109 @@
+"""A W3C WebDriver client in the standard library, enough to drive a real headless Chromium
+through ``chromedriver`` for the playground's test: start a session, open a page, find
+elements, click, type, read text, run a script. (A browser-automation package would bring
+its own dependencies; the protocol is a few JSON calls over HTTP.)"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C key of an element reference
+CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome")
+# Flags for a closed network: without the background-networking ones Chromium keeps trying
+# (and failing) to reach its update and sync services.
+CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--window-size=1200,1000"]
+
+
+def browser_missing() -> str | None:
+    """Why the browser test cannot run here (None when it can)."""
+    if not any(shutil.which(c) for c in CHROMIUM_CANDIDATES):
+        return "no Chromium on this machine (Debian: apt-get install chromium chromium-driver)"
+    if shutil.which("chromedriver") is None:
+        return "no chromedriver on this machine (Debian: apt-get install chromium-driver)"
+    return None
+
+
+class Browser:
+    def __init__(self) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.profile = tempfile.TemporaryDirectory()
+        self.driver = subprocess.Popen(["chromedriver", f"--port={self.port}"], stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL)
+        self.wait_for(lambda: self._call("GET", "/status")["ready"], "chromedriver to start", 30)
+        binary = next(shutil.which(c) for c in CHROMIUM_CANDIDATES if shutil.which(c))
+        options = {"binary": binary, "args": [*CHROMIUM_FLAGS, f"--user-data-dir={self.profile.name}"]}
+        session = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome", "goog:chromeOptions": options}}})
+        self.session = f"/session/{session['sessionId']}"
+
+    def _call(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
+                                         headers={"content-type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.loads(response.read())["value"]
+        except urllib.error.HTTPError as exc:
+            raise RuntimeError(f"webdriver {method} {path}: {exc.read()[:500]!r}") from None
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        return self._call(method, self.session + path, body)
+
+    def open(self, url: str) -> None:
+        self.call("POST", "/url", {"url": url})
+
+    def find(self, css: str) -> str:
+        return self.call("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
+
+    def click(self, css: str) -> None:
+        self.call("POST", f"/element/{self.find(css)}/click", {})
+
+    def type(self, css: str, text: str) -> None:
+        self.call("POST", f"/element/{self.find(css)}/value", {"text": text})
+
+    def clear(self, css: str) -> None:
+        self.call("POST", f"/element/{self.find(css)}/clear", {})
+
+    def text(self, css: str) -> str:
+        return self.call("GET", f"/element/{self.find(css)}/text")
+
+    def script(self, source: str, *args: Any) -> Any:
+        return self.call("POST", "/execute/sync", {"script": source, "args": list(args)})
+
+    def wait_for(self, condition, what: str, seconds: float = 30) -> Any:
+        """Poll ``condition`` until it is truthy (a hang guard, not a speed assertion)."""
+        deadline = time.monotonic() + seconds
+        last: Exception | None = None
+        while time.monotonic() < deadline:
+            try:
+                value = condition()
+                if value:
+                    return value
+            except (OSError, RuntimeError, KeyError) as exc:
+                last = exc
+            time.sleep(0.1)
+        raise AssertionError(f"waited {seconds} s for {what}" + (f" (last error: {last})" if last else ""))
+
+    def close(self) -> None:
+        try:
+            self.call("DELETE", "")
+        except (OSError, RuntimeError):
+            pass
+        self.driver.terminate()
+        try:
+            self.driver.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.driver.kill()
+        self.profile.cleanup()
