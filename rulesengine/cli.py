@@ -356,11 +356,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     print(f"rulesengine: serving on http://{args.host}:{args.port}/ (playground at /, API at /api, "
           "OpenAPI at /openapi.json); Ctrl-C stops", file=sys.stderr)
     if args.workers > 1:
-        import os
-
-        os.environ[http.CONFIG_VARIABLE] = json.dumps(config.to_dict())
-        uvicorn.run("rulesengine.serve.http:app_from_environment", factory=True, host=args.host, port=args.port,
-                    workers=args.workers, log_level="warning")
+        http.serve_workers(config, args.host, args.port, args.workers)
     else:
         uvicorn.run(http.create_app(config, service), host=args.host, port=args.port, log_level="warning")
     return EXIT_OK

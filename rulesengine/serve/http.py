@@ -146,6 +146,31 @@ def _ops() -> tuple[str, ...]:
     return tuple(OPERATIONS)
 
 
+def serve_workers(config: ServiceConfig, host: str, port: int, workers: int) -> None:
+    """Run ``workers`` uvicorn worker processes sharing one listening socket.
+
+    The socket is bound here, with its protocol named: uvicorn binds its own with protocol 0,
+    and asyncio sets TCP_NODELAY on accepted connections only when the listening socket's
+    protocol is IPPROTO_TCP, so every keep-alive request then waited ~40 ms (Nagle's
+    algorithm against delayed ACKs; measured by bench/serve.py)."""
+    import inspect
+    import socket
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    os.environ[CONFIG_VARIABLE] = json.dumps(config.to_dict())
+    settings = uvicorn.Config("rulesengine.serve.http:app_from_environment", factory=True, host=host, port=port,
+                              workers=workers, log_level="warning")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    extra = {"target": uvicorn.Server(settings).run} if "target" in inspect.signature(Multiprocess).parameters else {}
+    Multiprocess(settings, sockets=[sock], **extra).run()
+
+
 def app_from_environment() -> Starlette:
     """The application for one uvicorn worker process, configured by ``rulesengine serve``."""
     raw = os.environ.get(CONFIG_VARIABLE)

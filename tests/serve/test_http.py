@@ -302,3 +302,13 @@ def test_fifty_concurrent_clients_get_the_python_apis_answers(server):
     for t in threads:
         t.join()
     assert failures == []
+
+
+def test_two_worker_processes_answer_like_one(server):
+    s = Server("--workers", "2")
+    try:
+        body = {"ruleset": "gurps-4e", "name": "success_roll", "inputs": {"skill": 11}, "seed": 4}
+        for _ in range(6):  # connections land on either worker
+            assert s.post("/api/roll", body) == server.post("/api/roll", body)
+    finally:
+        s.stop()

@@ -1,0 +1,144 @@
+#!/usr/bin/env python
+"""Throughput and latency of ``rulesengine serve`` on loopback, against the Python API in the
+same run (the baseline: what one request costs without HTTP).
+
+    python bench/serve.py                 # 8 clients, 1,600 requests per row
+    python bench/serve.py --requests 400  # a quicker look
+
+Prints one markdown table: for roll and odds (a shipped check, its odds cached after the
+first request, as a real deployment serves them), with one and two uvicorn workers,
+requests per second and p50/p99 latency, and the in-process time of the same call. The load
+generator is a fixed number of requests from a fixed number of threads over keep-alive
+connections (standard library only): it stops by itself; a guard stops a stuck run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GUARD_SECONDS = 300
+
+REQUESTS = {
+    "roll": ("/api/roll", {"ruleset": "gurps-4e", "name": "success_roll", "inputs": {"skill": 12}}),
+    "odds": ("/api/odds", {"ruleset": "gurps-4e", "name": "success_roll", "inputs": {"skill": 12}}),
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(workers: int) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "rulesengine", "serve", "--port", str(port),
+                                "--workers", str(workers)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return process, port
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the service did not start")
+
+
+def load(port: int, path: str, body: dict, total: int, clients: int) -> tuple[float, list[float]]:
+    """``total`` requests from ``clients`` threads; (seconds, each request's latency)."""
+    latencies: list[float] = []
+    lock = threading.Lock()
+    per_client = total // clients
+    failures: list[str] = []
+
+    def client(n: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        mine = []
+        for i in range(per_client):
+            payload = json.dumps({**body, "seed": n * per_client + i} if path.endswith("roll") else body).encode()
+            t = time.perf_counter()
+            conn.request("POST", path, body=payload, headers={"content-type": "application/json"})
+            response = conn.getresponse()
+            response.read()
+            mine.append(time.perf_counter() - t)
+            if response.status != 200:
+                failures.append(f"{response.status}")
+        conn.close()
+        with lock:
+            latencies.extend(mine)
+
+    # Warm-up: the worker processes load the ruleset and, for odds, fill their caches.
+    for _ in range(4 * clients):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("POST", path, body=json.dumps(body).encode(), headers={"content-type": "application/json"})
+        conn.getresponse().read()
+        conn.close()
+    threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(clients)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(GUARD_SECONDS)
+    elapsed = time.perf_counter() - t0
+    if failures:
+        raise SystemExit(f"{len(failures)} requests failed: {failures[:5]}")
+    return elapsed, latencies
+
+
+def in_process(kind: str, n: int = 2000) -> float:
+    """Seconds per call of the same operation through the Python API (the baseline)."""
+    import rulesengine
+
+    check = rulesengine.load("gurps-4e").check("success_roll")
+    call = (lambda i: check.roll({"skill": 12}, seed=i).to_dict()) if kind == "roll" else \
+        (lambda i: check.odds({"skill": 12}).to_dict())
+    call(0)
+    t = time.perf_counter()
+    for i in range(n):
+        call(i)
+    return (time.perf_counter() - t) / n
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=1600)
+    parser.add_argument("--clients", type=int, default=8)
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    rows = []
+    for workers in (1, 2):
+        process, port = start(workers)
+        try:
+            for kind, (path, body) in REQUESTS.items():
+                elapsed, latencies = load(port, path, body, args.requests, args.clients)
+                latencies.sort()
+                p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
+                rows.append((kind, workers, len(latencies), len(latencies) / elapsed,
+                             statistics.median(latencies) * 1000, p99 * 1000, in_process(kind) * 1000))
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+    print(f"rulesengine serve on loopback: {args.clients} clients, keep-alive, {os.cpu_count()} CPUs\n")
+    print("| request | workers | requests | req/s | p50 ms | p99 ms | in-process ms (baseline) | p50 / baseline |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for kind, workers, n, rps, p50, p99, base in rows:
+        print(f"| {kind} | {workers} | {n} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | {base:.3f} | {p50 / base:,.0f}× |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
