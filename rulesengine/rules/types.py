@@ -414,6 +414,7 @@ def procedure_env(checks: Iterable[Check], inputs: Iterable[Input], tables: Mapp
     values: dict[str, tuple[str, ...]] = {i.name: tuple(i.choices) for i in inputs if i.type == "choice" and i.choices}
     for name in ("outcome", "roller_outcome", "leader_outcome", "runner_up_outcome"):
         values.setdefault(name, outcomes)
+        kinds.setdefault(name, TEXT)
     return Env(kinds, values, tables)
 
 

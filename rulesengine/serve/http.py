@@ -29,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND
+from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND, E_REQUEST
 from ..errors import RequestError, RulesEngineError
 from .operations import Service, ServiceConfig
 from .problems import internal_problem, problem
@@ -108,7 +108,7 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        code = E_NOT_FOUND if exc.status_code == 404 else "E701"
+        code = E_NOT_FOUND if exc.status_code == 404 else E_REQUEST
         body = {"type": "about:blank", "title": exc.detail, "status": exc.status_code,
                 "detail": f"{request.method} {request.url.path[:100]}: {exc.detail}", "code": code,
                 "severity": "error", "message": exc.detail, "hint": "see /openapi.json for the operations",

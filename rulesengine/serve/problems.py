@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..codes import CODES, E_BODY_TOO_LARGE, E_NOT_FOUND
+from ..codes import CODES, E_BODY_TOO_LARGE, E_NOT_FOUND, E_UNCLASSIFIED
 from ..errors import LimitError, RequestError, RulesEngineError
 
 PROBLEM_TYPE = "urn:ttrpg-rulesengine:error:"
@@ -43,7 +43,7 @@ def problem(exc: RulesEngineError) -> dict[str, Any]:
 def internal_problem(exc: BaseException) -> dict[str, Any]:
     """A bug of the engine (never a client's input): a 500 with the error's kind, no traceback."""
     return {"type": "about:blank", "title": "Internal Server Error", "status": 500,
-            "detail": f"internal error (please report): {type(exc).__name__}", "code": "E000",
+            "detail": f"internal error (please report): {type(exc).__name__}", "code": E_UNCLASSIFIED,
             "severity": "error", "message": "internal error (please report)"}
 
 

@@ -653,20 +653,20 @@ def test_assisted_check_after_the_leader_reuses_the_leaders_dice(rs):
     assert r.leader.dice[0].face == 3
 
 
-@pytest.mark.parametrize("field, text", [("totals", "{hits: outcome}"), ("bonus", "\"'two'\"")])
-def test_an_assisted_total_or_bonus_that_is_not_a_number_is_an_error_at_its_expression(field, text):
+@pytest.mark.parametrize("field, text", [("totals", "{hits: outcome}"), ("bonus", "\"'two'\""),
+                                         ("bonus", "\"1 > 0\"")])
+def test_an_assisted_total_or_bonus_that_is_not_a_number_is_refused_at_load_at_its_expression(field, text):
     """Totals are summed over the helpers and the bonus is added to the leader's input: a
-    word there (a fuzzed ruleset's ``outcome``) is an E510 at the expression, not a crash."""
+    word or a yes/no there (a fuzzed ruleset's ``outcome``) is E521 when the file is loaded, at
+    the expression (it was an E510 when rolled, before procedures' numbers were typed)."""
     other = {"totals": "bonus: 1", "bonus": "totals: {hits: 1}"}[field]
-    bad = loads(YAML.replace("procedures:\n", "procedures:\n  worded:\n    kind: assisted\n    check: d6\n"
-                             f"    helpers: {{min: 1, max: 1}}\n    {field}: {text}\n    {other}\n"
-                             "    bonus_to: bonus\n", 1), "worded.yaml")
-    proc = bad.procedure("worded")
-    for run in (lambda: proc.roll(parties=[{}, {}], faces=[3, 4]), lambda: proc.odds(parties=[{}, {}])):
-        with pytest.raises(RulesEngineError, match="not a whole number") as info:
-            run()
-        assert info.value.code == "E510" and info.value.location.path == "worded.yaml"
-        assert info.value.location.line is not None
+    text_of_file = YAML.replace("procedures:\n", "procedures:\n  worded:\n    kind: assisted\n    check: d6\n"
+                                f"    helpers: {{min: 1, max: 1}}\n    {field}: {text}\n    {other}\n"
+                                "    bonus_to: bonus\n", 1)
+    with pytest.raises(RulesEngineError, match="must be a number") as info:
+        loads(text_of_file, "worded.yaml")
+    assert info.value.code == "E521" and info.value.location.path == "worded.yaml"
+    assert info.value.location.line is not None
 
 
 def test_procedure_inputs_are_checked(rs):
