@@ -61,10 +61,15 @@ def cumulative(dist: Mapping[Any, Fraction]) -> list[tuple[Any, Fraction, Fracti
     of numbers, in increasing order; empty for anything else."""
     if kind_of(dist) != "number":
         return []
-    ordered = sorted(dist.items())
-    total = sum(dist.values(), Fraction(0))
+    return ranked_cumulative(sorted(dist.items()))
+
+
+def ranked_cumulative(ranked: list[tuple[Any, Fraction]]) -> list[tuple[Any, Fraction, Fraction, Fraction]]:
+    """(value, P(value), P(that rank or higher), P(that rank or lower)) for values given lowest
+    rank first: numbers in order, or any other ranking (signed results: -0 below +0)."""
+    total = sum((p for _, p in ranked), Fraction(0))
     out, below = [], Fraction(0)
-    for v, p in ordered:
+    for v, p in ranked:
         out.append((v, p, total - below, below + p))
         below += p
     return out

@@ -11,8 +11,9 @@ import csv
 import io
 from fractions import Fraction
 from typing import Any
+from collections.abc import Mapping
 
-from ..dice.stats import Summary, cumulative, summarize
+from ..dice.stats import Summary, cumulative, ranked_cumulative, summarize
 from ..dice.trace import format_value
 from ..exact_text import fraction_display, fraction_text
 from ..run.results import CheckResult, RunOdds, RunResult
@@ -48,7 +49,8 @@ def format_roll(result: RunResult) -> str:
             + (" *" if c.preferred else "") for c in r.choices))
     for k, v in r.values.items():
         lines.append(f"{k}: {_v(v)}")
-    lines.append(f"result: {_v(r.result)}" + (f" ({r.tier})" if r.tier else ""))
+    shown = r.signed_result if r.signed_result is not None else _v(r.result)
+    lines.append(f"result: {shown}" + (f" ({r.tier})" if r.tier else ""))
     lines.append(f"outcome: {r.outcome} ({'a success' if r.success else 'not a success'})")
     if r.tags:
         lines.append("tags: " + ", ".join(r.tags))
@@ -191,16 +193,15 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
         lines.append(f"expected rounds: {float(expected):.3f}")
     if result:
         lines.append("")
-        peak = max(result.values())
-        vw = max([5, len(kind)] + [len(_v(v)) for v in result])
-        views = {v: (ge, le) for v, _, ge, le in cumulative(result)}
         stats = summary_line(summarize(result))
         if stats:
             lines.append(f"{kind}: {stats}")
-        lines.append(f"{kind:>{vw}}        %" + ("   at least    at most" if views else ""))
-        for v, p in result.items():
-            cum = f"    {_pct(views[v][0]):>7}    {_pct(views[v][1]):>7}" if v in views else ""
-            lines.append(f"{_v(v):>{vw}}  {_pct(p):>7}{cum}  {_bar(p, peak)}")
+        signed = getattr(odds, "signed_distribution", None)
+        if signed:  # a result with a sign of its own: ranked ... -0, +0 ..., cumulated in that order
+            lines += _distribution_lines(f"{kind} (signed)", signed, {v: (ge, le) for v, _, ge, le
+                                                                      in ranked_cumulative(list(signed.items()))})
+        else:
+            lines += _distribution_lines(kind, result, {v: (ge, le) for v, _, ge, le in cumulative(result)})
     ends = {f"{k} at the end": d for k, d in (getattr(odds, "end_state", None) or {}).items()}
     for name, dist in {**(getattr(odds, "values", None) or {}), **ends}.items():
         stats = summary_line(summarize(dist))
@@ -210,6 +211,17 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
     if truncated:
         lines.append(f"truncated: {fraction_display(truncated)} (~{float(truncated):.2g})")
     return "\n".join(lines)
+
+
+def _distribution_lines(kind: str, dist: Mapping[Any, Fraction], views: Mapping[Any, tuple]) -> list[str]:
+    """A distribution as rows: value, %, at least and at most (where ``views`` has them), a bar."""
+    peak = max(dist.values())
+    vw = max([5, len(kind)] + [len(_v(v)) for v in dist])
+    lines = [f"{kind:>{vw}}        %" + ("   at least    at most" if views else "")]
+    for v, p in dist.items():
+        cum = f"    {_pct(views[v][0]):>7}    {_pct(views[v][1]):>7}" if v in views else ""
+        lines.append(f"{_v(v):>{vw}}  {_pct(p):>7}{cum}  {_bar(p, peak)}")
+    return lines
 
 
 def format_sweep(s: Sweep, csv_out: bool = False) -> str:

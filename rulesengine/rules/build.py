@@ -192,6 +192,8 @@ class Builder:
         outcomes, seen = self.check_outcomes(name, spec, ptr, outcome_scope)
         self.check_gate_outcomes(gates, seen)
         tags = self.check_tags(spec, ptr, outcome_scope)
+        result_sign = self.expr(spec["result_sign"], f"{ptr}/result_sign", self.tag_scope(outcome_scope),
+                                what="result_sign") if "result_sign" in spec else None
         report, tiers = self.check_report_and_tiers(spec, ptr, scope_after_choose)
         secret = self.check_secret(spec, ptr, full_scope, after)
 
@@ -199,11 +201,11 @@ class Builder:
                       gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(), choose=choose,
                       result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
                       secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr,
-                      label=spec.get("label", ""))
+                      label=spec.get("label", ""), result_sign=result_sign)
         faces = faces_needed(check, [let.expr for let in lets] + [c.value for let in lets for c in let.best_of]
                              + [e for _, e in (choose.values if choose else ())] + [result]
                              + [o.when for o in outcomes] + [o.result for o in outcomes]
-                             + [t.when for t in tags])
+                             + [t.when for t in tags] + [result_sign])
         if choose is not None:
             faces |= {choose.source}
         return replace(check, faces_needed=frozenset(faces))
@@ -362,9 +364,14 @@ class Builder:
                 self.error(E_UNKNOWN_REFERENCE, f"gate outcome '{g.outcome}' is not an outcome of this check",
                            f"{g.pointer}/outcome", "use 'not_allowed' or one of: " + ", ".join(seen))
 
+    @staticmethod
+    def tag_scope(outcome_scope: Scope) -> Scope:
+        """What is known once the outcome is: what tags and ``result_sign`` may read."""
+        return outcome_scope.with_names(outcome="the outcome", success="whether it succeeded")
+
     def check_tags(self, spec: dict, ptr: str, outcome_scope: Scope) -> list[TagRule]:
         """Tag rules, which may also read the outcome and whether it succeeded."""
-        tag_scope = outcome_scope.with_names(outcome="the outcome", success="whether it succeeded")
+        tag_scope = self.tag_scope(outcome_scope)
         tags = []
         for i, t in enumerate(spec.get("tags") or []):
             tptr = f"{ptr}/tags/{i}"

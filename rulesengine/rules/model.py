@@ -194,6 +194,7 @@ class Check:
     rules: tuple[str, ...] = ()
     pointer: str = ""
     label: str = ""
+    result_sign: Expr | None = None  # yes/no: the sign of a result of 0 (+0 when true, -0 when false)
     # Worked out once from the fields above: odds and validation ask for every outcome's
     # success, and a scan per question made a check of 3,000 outcome rules quadratic.
     _names: tuple[str, ...] = field(init=False, repr=False, compare=False, default=())

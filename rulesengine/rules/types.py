@@ -347,6 +347,7 @@ def check_problems(check: Check, tables: Mapping[str, Table]) -> Iterator[Proble
         yield from expect(rule.result, env, results, f"the result of outcome '{rule.name}'")
     for tag in check.tags:
         yield from expect(tag.when, env, (YES_NO,), f"the condition of tag '{tag.name}'")
+    yield from expect(check.result_sign, env, (YES_NO,), "result_sign")
 
 
 def check_expressions(check: Check) -> Iterator[Expr]:
@@ -366,6 +367,7 @@ def check_expressions(check: Check) -> Iterator[Expr]:
         yield from (e for e in (rule.when, rule.result) if e is not None)
         yield from [] if isinstance(rule.success, bool) else [rule.success]
     yield from (t.when for t in check.tags)
+    yield from [check.result_sign] if check.result_sign is not None else []
 
 
 def shared_fine(problems: list[Problem], checks: Iterable[Check]) -> list[Problem]:

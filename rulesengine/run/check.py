@@ -30,7 +30,8 @@ from ..rules.model import Check, Choose, Expr, Input, RulesetModel
 from .conditional import conditional_odds
 from .exact import ExactRolls, single_dice
 from .inputs import InputChecker, describe_input
-from .results import NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, value_order
+from .results import (NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, signed_text,
+                      value_order)
 from .tally import OddsTally
 
 class Remembered(NamedTuple):
@@ -150,7 +151,7 @@ class CheckRunner:
                     if gate.outcome != NOT_ALLOWED else False
                 final_env = {**env, "result": result, "outcome": gate.outcome, "success": success}
                 verdict = Resolution(gate.outcome, success, result, (), self._report(env), self._tier(result),
-                                     gate.reason, skipped=True, env=final_env)
+                                     gate.reason, skipped=True, env=final_env, signed=self._signed(final_env))
                 return PreRoll(env, verdict, fixed, secret, gate.reason)
             for name, e in gate.rolls:
                 fixed[name] = self.evaluate(e, env)
@@ -186,7 +187,13 @@ class CheckRunner:
         env["result"], env["outcome"], env["success"] = result, outcome, success
         tags = tuple(t.name for t in self.check.tags if self.truth(t.when, env))
         return Resolution(outcome, success, result, tags, self._report(env), self._tier(result),
-                          choices=choices, chosen=chosen, env=env)
+                          choices=choices, chosen=chosen, env=env, signed=self._signed(env))
+
+    def _signed(self, env: Mapping[str, Any]) -> str | None:
+        """The result with a sign of its own, where the check gives one (``result_sign``)."""
+        if self.check.result_sign is None or env.get("result") is None:
+            return None
+        return signed_text(env["result"], self.truth(self.check.result_sign, env))
 
     def _report(self, env: Mapping[str, Any]) -> dict[str, Any]:
         return {name: env.get(name) for name in self.check.report}
@@ -331,7 +338,8 @@ class CheckRunner:
             lines += (functools.partial(_chosen_line, res.chosen),)
         return CheckResult(self.model.id, self.check.name, values, res.outcome, res.success, res.result,
                            res.tags, dict(res.values), dict(sample.rolls), sample.pools, lines, res.tier,
-                           res.reason, sample.secret, res.skipped, res.choices, res.chosen, dict(res.env))
+                           res.reason, sample.secret, res.skipped, res.choices, res.chosen, dict(res.env),
+                           res.signed)
 
     def _resolve_known(self, pre: PreRoll, rolls: dict[str, Any], choose: Iterable[int] | None) -> Resolution:
         """``resolve`` under a known PreRoll. The resolver is a pure function of the values

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from collections.abc import Mapping
 
 from ..dice.pool import DieRoll, PoolRoll
-from ..dice.stats import cumulative, summarize, summary_json
+from ..dice.stats import cumulative, ranked_cumulative, summarize, summary_json
 from ..dice.values import DicePool, Rolled
 from ..exact_text import fraction_text
 
@@ -83,6 +83,7 @@ class Resolution:
     env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     """Every name the check defined (inputs, values, rolls, chosen values, result, outcome,
     success): what procedures' expressions see, the same whether rolled or enumerated."""
+    signed: str | None = None  # the result with a sign of its own (``result_sign``): "+0", "-0", "+3"
 
 
 
@@ -124,6 +125,7 @@ class CheckResult:
     choices: tuple[Choice, ...] = ()
     chosen: Choice | None = None
     env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    signed_result: str | None = None  # with ``result_sign``: "+0", "-0", "+3", "-2"
     _shown: list = field(default_factory=list, repr=False, compare=False)
 
     @property
@@ -156,6 +158,8 @@ class CheckResult:
             "trace": self.trace,
         }
         out.update({k: jsonable(v) for k, v in self.values.items()})
+        if self.signed_result is not None:
+            out["signed_result"] = self.signed_result
         if self.tier is not None:
             out["tier"] = self.tier
         if self.reason:
@@ -186,6 +190,7 @@ class CheckOdds:
     truncated: Fraction = Fraction(0)
     given: str | None = None  # the condition these odds are conditioned on
     given_probability: Fraction | None = None  # its own probability
+    signed_distribution: dict[str, Fraction] = field(default_factory=dict)  # ranked: ..., "-0", "+0", ...
 
     @property
     def name(self) -> str:
@@ -214,7 +219,8 @@ class CheckOdds:
                       "values": {k: summary_json(summarize(d), fraction_text) for k, d in self.values.items()}},
             "truncated": fraction_text(self.truncated),
         } | ({"given": {"expression": self.given, **prob(self.given_probability)}}
-             if self.given is not None and self.given_probability is not None else {})
+             if self.given is not None and self.given_probability is not None else {}) \
+          | ({"signed_result": ranked_distribution_json(self.signed_distribution)} if self.signed_distribution else {})
 
 
 def probability_json(p: Fraction) -> dict[str, Any]:
@@ -233,6 +239,30 @@ def distribution_json(dist: Mapping[Any, Fraction]) -> list[dict[str, Any]]:
             row["at_least"], row["at_most"] = probability_json(views[v][0]), probability_json(views[v][1])
         out.append(row)
     return out
+
+
+def ranked_distribution_json(dist: Mapping[Any, Fraction]) -> list[dict[str, Any]]:
+    """A distribution already in rank order (signed results): each value with its probability
+    and the chance of that rank or higher (``at_least``) and of that rank or lower (``at_most``)."""
+    return [dict(value=v, **probability_json(p), at_least=probability_json(ge), at_most=probability_json(le))
+            for v, p, ge, le in ranked_cumulative(list(dist.items()))]
+
+
+def signed_text(result: Any, positive: bool) -> str | None:
+    """A result with a sign of its own: ``+3``, ``-2``; a 0 takes the sign ``result_sign``
+    gave it (``+0``, ``-0``). None for a result that is not a whole number."""
+    if isinstance(result, Rolled):
+        result = result.total
+    if isinstance(result, bool) or not isinstance(result, int):
+        return None
+    if result == 0:
+        return "+0" if positive else "-0"
+    return f"{result:+d}"
+
+
+def signed_rank(text: str) -> tuple[int, int]:
+    """The order of signed results: ... -1, -0, +0, +1 ..."""
+    return int(text), 0 if text.startswith("-") else 1
 
 
 def jsonable(v: Any) -> Any:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..rules.model import Check, RulesetModel, Tiers
-from .results import NOT_ALLOWED, CheckOdds, Resolution, jsonable, value_order
+from .results import NOT_ALLOWED, CheckOdds, Resolution, jsonable, signed_rank, value_order
 
 
 class OddsTally:
@@ -20,6 +20,7 @@ class OddsTally:
         self.tags: dict[str, int] = defaultdict(int)
         self.tiers: dict[str, int] = defaultdict(int)
         self.values: dict[str, dict[Any, int]] = defaultdict(lambda: defaultdict(int))
+        self.signed: dict[str, int] = defaultdict(int)
         self.success = 0
 
     def add(self, res: Resolution, w: int, _denom: int) -> None:
@@ -34,6 +35,8 @@ class OddsTally:
             self.values[k][jsonable(v)] += w
         if res.success:
             self.success += w
+        if res.signed is not None:
+            self.signed[res.signed] += w
 
     def finish(self, model: RulesetModel, check: Check, inputs: dict, denom: int, total: int) -> CheckOdds:
         """The odds, outcomes in the check's order; ``denom - total`` is what was truncated."""
@@ -61,4 +64,5 @@ class OddsTally:
             values={k: {v: frac(w) for v, w in sorted(d.items(), key=lambda kv: value_order(kv[0]))}
                     for k, d in self.values.items()},
             truncated=Fraction(denom - total, denom),
+            signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
         )
