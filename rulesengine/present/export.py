@@ -123,7 +123,8 @@ def _procedure(m: RulesetModel, p: Procedure) -> dict[str, Any]:
     spec: Any = p.settings  # every kind's spec is a frozen dataclass
     settings = {f.name: _settings_json(getattr(spec, f.name)) for f in dataclasses.fields(spec)}
     return {"kind": p.kind, "label": p.label or p.name, "description": p.description, "check": p.check,
-            "rules": list(p.rules), "inputs": inputs, "parties": parties, "settings": settings}
+            "rules": list(p.rules), "inputs": inputs, "parties": parties, "settings": settings,
+            "report": {name: _expr(e) for name, e in p.report}}
 
 
 def _settings_json(v: Any) -> Any:

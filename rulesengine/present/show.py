@@ -73,6 +73,8 @@ def _describe_procedure(m, name: str) -> str:
         lines.append("inputs:")
         lines += [f"  {describe_input(i)}" for i in p.inputs]
     lines += PROCEDURE_TEXT[p.kind](p)
+    if p.report:
+        lines.append("reports when it ends: " + ", ".join(f"{n} = {e.text}" for n, e in p.report))
     return "\n".join(lines)
 
 

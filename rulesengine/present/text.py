@@ -36,7 +36,7 @@ def format_roll(result: RunResult) -> str:
     if not isinstance(result, CheckResult):
         lines = [f"{result.ruleset} / {result.name}"]
         inputs = getattr(result, "inputs", None)  # only some procedure kinds have their own
-        if inputs is not None:
+        if inputs:
             lines += _wrapped("inputs", [f"{k}={_v(v)}" for k, v in inputs.items()])
         return "\n".join(lines + [result.trace])
     r: CheckResult = result
@@ -203,7 +203,8 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
         else:
             lines += _distribution_lines(kind, result, {v: (ge, le) for v, _, ge, le in cumulative(result)})
     ends = {f"{k} at the end": d for k, d in (getattr(odds, "end_state", None) or {}).items()}
-    for name, dist in {**(getattr(odds, "values", None) or {}), **ends}.items():
+    reported = getattr(odds, "report", None) or {}
+    for name, dist in {**(getattr(odds, "values", None) or {}), **ends, **reported}.items():
         stats = summary_line(summarize(dist))
         if stats:
             lines.append(f"{name}: {stats}")

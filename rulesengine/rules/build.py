@@ -416,7 +416,7 @@ class Builder:
         for proc in procedures.values():
             spec = proc.settings
             read = [checks[c] for c, _, _ in spec.party_expressions(proc.check) if c in checks]
-            exprs = list(expressions_in(spec))
+            exprs = list(expressions_in(spec)) + [e for _, e in proc.report]
             found += procedure_problems(exprs, spec.conditions(), procedure_env(read, proc.inputs, tables),
                                         spec.numbers())
             found += [p for what, e, words in spec.texts() for p in text_problems(e, words, f"{what} of '{proc.name}'")]

@@ -246,6 +246,7 @@ class Procedure(NamedTuple):
     rules: tuple[str, ...] = ()
     pointer: str = ""
     label: str = ""
+    report: tuple[tuple[str, Expr], ...] = ()  # values worked out when the procedure ends
 
 
 class Role(NamedTuple):

@@ -25,6 +25,16 @@ KINDS: dict[str, Callable[..., ProcedureSpec | None]] = {
 }
 
 
+END_SCOPES: dict[str, Callable[[Any, Scope, Scope], Scope]] = {
+    "contest": contest.end_scope,
+    "extended": extended.end_scope,
+    "team": team.end_scope,
+    "assisted": assisted.end_scope,
+}
+"""What a procedure's ``report`` may read when it ends, by kind: from its spec, its own inputs'
+scope and the names of its check."""
+
+
 def party_scope(check: Check) -> Scope:
     """The names a party's check defines once it has resolved: what a procedure's
     expressions read of each party."""
@@ -47,15 +57,28 @@ def build_procedure(builder: Any, name: str, spec: dict, ptr: str) -> Procedure 
         return None
     inputs = tuple(build_input(builder, n, s, f"{ptr}/inputs/{escape_pointer(n)}")
                    for n, s in (spec.get("inputs") or {}).items())
-    settings = KINDS[spec["kind"]](builder, name, spec, ptr, check, inputs, party_scope(check))
+    party = party_scope(check)
+    settings = KINDS[spec["kind"]](builder, name, spec, ptr, check, inputs, party)
     if settings is None:
         return None
+    own = Scope({i.name: "input" for i in inputs})
+    end = END_SCOPES[spec["kind"]](settings, own, party)
+    report = []
+    for n, text in (spec.get("report") or {}).items():
+        e = builder.expr(text, f"{ptr}/report/{escape_pointer(n)}", end, what=f"report '{n}'")
+        if e is not None:
+            report.append((n, e))
     return Procedure(name, spec["kind"], spec.get("description", ""), check.name, settings, inputs,
-                     tuple(spec.get("rules", ())), ptr, spec.get("label", ""))
+                     tuple(spec.get("rules", ())), ptr, spec.get("label", ""), tuple(report))
 
 
 def party_expressions(proc: Procedure) -> list[tuple[str, list[Expr], dict[str, str]]]:
     """(check, expressions, aliases) for each check whose values after it resolved a
-    procedure's expressions read (see each spec's ``party_expressions``)."""
-    return proc.settings.party_expressions(proc.check)
+    procedure's expressions read (see each spec's ``party_expressions``), its ``report``
+    included where the kind's report reads a party's check (all kinds but extended, whose
+    report reads its final state)."""
+    out = proc.settings.party_expressions(proc.check)
+    if proc.report and proc.kind != "extended":
+        out = out + [(proc.check, [e for _, e in proc.report], {})]
+    return out
 

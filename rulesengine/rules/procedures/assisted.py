@@ -47,6 +47,12 @@ class AssistedSpec:
         return [*((f"the total {name}", e) for name, e in self.totals.items()), ("the bonus", self.bonus)]
 
 
+def end_scope(spec: AssistedSpec, own: Scope, party: Scope) -> Scope:
+    """An assisted check's report reads the leader's check (after the help), the bonus and
+    the procedure's own inputs."""
+    return Scope({**party.names, **own.names}).with_names(bonus="the bonus the helpers gave")
+
+
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> AssistedSpec | None:
     helper_check = builder.checks.get(spec.get("helper_check", check.name))

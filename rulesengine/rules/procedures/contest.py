@@ -45,6 +45,11 @@ class ContestSpec:
         return [("winner_result", self.winner_result)] if self.winner_result is not None else []
 
 
+def end_scope(spec: ContestSpec, own: Scope, party: Scope) -> Scope:
+    """A contest's report reads the winner's check, its number and the runner-up's result."""
+    return party.with_names(winner="the winning party's number", runner_up="the runner-up's result")
+
+
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> ContestSpec | None:
     party = party.with_names(party="the party's number, 1 for the first")

@@ -48,6 +48,13 @@ class ExtendedSpec:
         return out + [("the condition of a round rule", r.when) for r in self.each_round if r.when is not None]
 
 
+def end_scope(spec: ExtendedSpec, own: Scope, party: Scope) -> Scope:
+    """An extended check's report reads its inputs (its own and its check's, as given) and its
+    final state."""
+    inputs = {n: kind for n, kind in party.names.items() if kind == "input"}
+    return Scope({**inputs, **own.names, **{s: "state" for s in spec.state}})
+
+
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> ExtendedSpec | None:
     for key in ("state", "each_round", "succeed_when"):

@@ -40,6 +40,11 @@ class TeamSpec:
         return []
 
 
+def end_scope(spec: TeamSpec, own: Scope, party: Scope) -> Scope:
+    """A team check's report reads the roller's check, the roller's number and its own inputs."""
+    return Scope({**party.names, **own.names}).with_names(roller="the number of the member who rolled")
+
+
 def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> TeamSpec | None:
     own = Scope({i.name: "input" for i in inputs})

@@ -4,7 +4,7 @@ exact odds sum the helpers' contributions before the leader's check."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 from collections.abc import Callable, Mapping
@@ -30,6 +30,7 @@ class AssistedResult(ProcedureRecord):
     bonus: int
     ruined: bool
     trace: str
+    report: dict[str, Any] = field(default_factory=dict)  # the report values; empty unless the leader rolled
 
     @property
     def outcome(self) -> str:
@@ -56,7 +57,8 @@ class AssistedResult(ProcedureRecord):
                 "success": self.success, "result": jsonable(self.result), "ruined": self.ruined,
                 "bonus": self.bonus, "totals": {k: jsonable(v) for k, v in self.totals.items()},
                 "leader": self.leader.to_dict() if self.leader else None,
-                "helpers": [h.to_dict() for h in self.helpers], "trace": self.trace}
+                "helpers": [h.to_dict() for h in self.helpers], "report": dict(self.report),
+                "trace": self.trace}
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class AssistedOdds(ProcedureRecord):
     result_distribution: dict[Any, Fraction]
     bonus_distribution: dict[int, Fraction]
     truncated: Fraction = Fraction(0)
+    report: dict[str, dict[Any, Fraction]] = field(default_factory=dict)  # over the endings where the leader rolled
 
     def distribution(self) -> tuple[str, dict[Any, Fraction]]:
         return "result", self.result_distribution
@@ -81,7 +84,9 @@ class AssistedOdds(ProcedureRecord):
                              for n, p in self.outcomes.items()],
                 "success": prob(self.success),
                 "result": distribution_json(self.result_distribution),
-                "stats": {"result": summary_json(summarize(self.result_distribution), fraction_text)},
+                "report": {k: distribution_json(d) for k, d in self.report.items()},
+                "stats": {"result": summary_json(summarize(self.result_distribution), fraction_text),
+                          "report": {k: summary_json(summarize(d), fraction_text) for k, d in self.report.items()}},
                 "bonus": [dict(value=v, **prob(p)) for v, p in self.bonus_distribution.items()],
                 "truncated": fraction_text(self.truncated)}
 
@@ -168,7 +173,7 @@ class AssistedRunner(ProcedureRunner):
             provisional = runner.finish(leader, sample)
             leader_result = provisional.result
             lines.append(f"leader rolls: {provisional.outcome}, result {jsonable(leader_result)} before help")
-        helpers, sums, ruined = [], None, False
+        helpers, sums, ruined, report = [], None, False, None
         for i, raw in enumerate(helpers_raw):
             values = self._helper_values(raw, own, leader, leader_result, i)
             h = hrunner.roll_from(values, source)
@@ -189,8 +194,17 @@ class AssistedRunner(ProcedureRunner):
             lines.append(f"bonus {bonus:+d} to {st.bonus_to}")
             lines.extend(final.trace.splitlines())
             lines.append(f"leader: {final.outcome}, result {jsonable(final.result)}")
+            report = self._report(final, values, own, bonus)
+            lines += self.report_line(report)
         return AssistedResult(self.ruleset.id, self.proc.name, final, tuple(helpers), totals, bonus, ruined,
-                              "\n".join(lines))
+                              "\n".join(lines), self.report_dict(report))
+
+    def _report(self, res: Resolution | CheckResult, env: Mapping[str, Any], own: dict, bonus: int) -> tuple | None:
+        """The report values once the leader rolled with the helpers' bonus: they read the
+        leader's check, the procedure's own inputs and ``bonus``."""
+        if not self.proc.report:
+            return None
+        return self.report({**self.party_env(res, env), **own, "bonus": bonus})
 
     def _helpers_dist(self, helpers_raw, own: dict, leader: dict[str, Any], leader_result: Any,
                       cache: dict, budget: Budget) -> Dist:
@@ -215,17 +229,21 @@ class AssistedRunner(ProcedureRunner):
             states = states.reduced()
         return states
 
-    def _leader_dist(self, leader: dict[str, Any], bonus: int) -> Dist:
+    def _leader_dist(self, leader: dict[str, Any], bonus: int, own: dict) -> Dist:
         """The leader's check with ``bonus``, as endings (see :func:`_ending`)."""
         outs, denom = self.runner.resolutions(self._with_bonus(leader, bonus))
         weights: dict[tuple, int] = defaultdict(int)
-        for res, _env, w in outs:
-            weights[_ending(res)] += w
+        for res, env, w in outs:
+            weights[_ending(res, self._report(res, env, own, bonus))] += w
         return Dist(dict(weights), denom)
 
-    def _rolled_leader(self, leader: dict[str, Any], rolls: dict[str, Any]) -> Callable[[int], Dist]:
+    def _rolled_leader(self, leader: dict[str, Any], rolls: dict[str, Any], own: dict) -> Callable[[int], Dist]:
         """The leader's check with a bonus, its dice already rolled (``rolls``)."""
-        return lambda bonus: Dist.point(_ending(self.runner.resolve_rolls(self._with_bonus(leader, bonus), rolls)))
+        def finish(bonus: int) -> Dist:
+            values = self._with_bonus(leader, bonus)
+            res = self.runner.resolve_rolls(values, rolls)
+            return Dist.point(_ending(res, self._report(res, {**values, **rolls}, own, bonus)))
+        return finish
 
     def _bonus_dist(self, helped: Dist, own: dict) -> Dist:
         """The bonus the helpers give (None: they ruin the task)."""
@@ -251,7 +269,7 @@ class AssistedRunner(ProcedureRunner):
                 endings = Dist.point(_ending(gated))
             elif st.order == "helpers_first":
                 given = self._bonus_dist(self._helpers_dist(helpers_raw, own, leader, None, cache, budget), own)
-                endings = self._after_help(given, lambda bonus: self._leader_dist(leader, bonus), budget)
+                endings = self._after_help(given, lambda bonus: self._leader_dist(leader, bonus, own), budget)
             else:
                 _env, _gated, joint, denom = runner.joint_rolls(leader)
                 ending_parts, bonus_parts = [], []
@@ -259,7 +277,7 @@ class AssistedRunner(ProcedureRunner):
                     provisional = runner.resolve_rolls(leader, rolls)
                     bonuses = self._bonus_dist(
                         self._helpers_dist(helpers_raw, own, leader, provisional.result, cache, budget), own)
-                    ending_parts.append((self._after_help(bonuses, self._rolled_leader(leader, rolls), budget), w))
+                    ending_parts.append((self._after_help(bonuses, self._rolled_leader(leader, rolls, own), budget), w))
                     bonus_parts.append((bonuses, w))
                 endings, given = mixture(ending_parts, denom, budget), mixture(bonus_parts, denom, budget)
         except BudgetExceeded:
@@ -268,8 +286,10 @@ class AssistedRunner(ProcedureRunner):
         outcomes: dict[str, Fraction] = defaultdict(Fraction)
         results: dict[Any, Fraction] = defaultdict(Fraction)
         success = Fraction(0)
-        for (outcome, result, succeeded), p in endings.probabilities().items():
+        reports: list[tuple[tuple | None, Fraction]] = []
+        for (outcome, result, succeeded, report), p in endings.probabilities().items():
             outcomes[outcome] += p
+            reports.append((report, p))
             if result is not NO_RESULT:
                 results[result] += p
             if succeeded:
@@ -283,16 +303,18 @@ class AssistedRunner(ProcedureRunner):
         return AssistedOdds(self.ruleset.id, self.proc.name, ordered,
                             {n: runner.check.outcome_success(n) for n in ordered}, success,
                             dict(sorted(results.items(), key=lambda kv: (str(type(kv[0])), kv[0]))),
-                            dict(sorted(bonuses_given.items())), endings.truncated)
+                            dict(sorted(bonuses_given.items())), endings.truncated,
+                            self.report_dists(reports) if self.proc.report else {})
 
 
 NO_RESULT = ("no result",)  # an ending whose check has no result (told apart from any jsonable value)
-RUINED = ("ruined", NO_RESULT, False)
+RUINED = ("ruined", NO_RESULT, False, None)
 
 
-def _ending(res: Resolution | CheckResult) -> tuple:
-    """How an assisted check can end, as its odds count it: (outcome, result, success)."""
-    return res.outcome, NO_RESULT if res.result is None else jsonable(res.result), bool(res.success)
+def _ending(res: Resolution | CheckResult, report: tuple | None = None) -> tuple:
+    """How an assisted check can end, as its odds count it: (outcome, result, success, the
+    report values or None)."""
+    return res.outcome, NO_RESULT if res.result is None else jsonable(res.result), bool(res.success), report
 
 
 def _join_help(state: tuple, contribution: tuple) -> tuple:

@@ -6,6 +6,7 @@ in :mod:`rulesengine.run.procedures` picks the subclass by the procedure's kind.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, TypeVar
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -14,7 +15,8 @@ from ...dice.values import Rolled
 from ...dice.sources import FacesSource, dice_source
 from ...errors import InputError, RulesEngineError
 from ...rules.model import Expr, Procedure
-from ..results import CheckResult, Resolution
+from ...rules.procedures import party_expressions
+from ..results import CheckResult, Resolution, jsonable, value_order
 
 
 def not_allowed(index: int | None, reason: str, round_no: int | None = None) -> InputError:
@@ -110,7 +112,38 @@ class ProcedureRunner:
 
     def _party_exprs(self) -> list[Expr]:
         """The procedure's expressions that read a party's check after it resolved."""
-        return [e for _, exprs, _ in self.proc.settings.party_expressions(self.proc.check) for e in exprs]
+        return [e for _, exprs, _ in party_expressions(self.proc) for e in exprs]
+
+    def report(self, env: Mapping[str, Any]) -> tuple:
+        """The procedure's ``report`` values worked out in ``env`` (what the procedure's kind
+        gives its report when it ends), in the order the ruleset lists them; as results'
+        JSON carries them, so equal values merge in exact odds."""
+        return tuple(jsonable(self.evaluate(e, env)) for _, e in self.proc.report)
+
+    def report_dict(self, values: tuple | None) -> dict[str, Any]:
+        """Report values by name; empty when the procedure ended without them (a tie, a
+        ruined task)."""
+        if values is None:
+            return {}
+        return {name: v for (name, _), v in zip(self.proc.report, values, strict=True)}
+
+    def report_dists(self, weighted: Iterable[tuple[tuple | None, Fraction]]) -> dict[str, dict[Any, Fraction]]:
+        """Each report value's distribution from (values or None, probability) pairs: the
+        mass where the procedure ended without a report (a tie, a ruined task) is left out,
+        so a distribution's total is the chance its value exists."""
+        out: dict[str, dict[Any, Fraction]] = {name: {} for name, _ in self.proc.report}
+        for values, p in weighted:
+            if values is None:
+                continue
+            for (name, _), v in zip(self.proc.report, values, strict=True):
+                out[name][v] = out[name].get(v, Fraction(0)) + p
+        return {k: dict(sorted(d.items(), key=lambda kv: value_order(kv[0]))) for k, d in out.items()}
+
+    def report_line(self, values: tuple | None) -> list[str]:
+        """The trace's last line: the report values, when the procedure has them."""
+        if not self.proc.report or values is None:
+            return []
+        return ["report: " + ", ".join(f"{k} {v}" for k, v in self.report_dict(values).items())]
 
     @property
     def party_reads(self) -> tuple[tuple[str, ...], frozenset[str]]:

@@ -6,7 +6,7 @@ parties; roll-offs go through the check's own compiled expressions and exact dri
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 from collections.abc import Callable, Mapping
@@ -55,6 +55,7 @@ class ContestResult(ProcedureRecord):
     winner: int | None  # None: a tie stands
     winner_result: Any
     trace: str
+    report: dict[str, Any] = field(default_factory=dict)  # the procedure's report values; empty on a tie
 
     @property
     def tie(self) -> bool:
@@ -70,6 +71,7 @@ class ContestResult(ProcedureRecord):
             "winner": None if self.winner is None else self.winner + 1,
             "tie": self.winner is None,
             "winner_result": jsonable(self.winner_result),
+            "report": dict(self.report),
             "trace": self.trace,
         }
 
@@ -83,6 +85,7 @@ class ContestOdds(ProcedureRecord):
     tie: Fraction
     winner_result: dict[Any, Fraction]
     truncated: Fraction = Fraction(0)
+    report: dict[str, dict[Any, Fraction]] = field(default_factory=dict)  # over the line-ups with a winner
 
     @property
     def outcomes(self) -> dict[str, Fraction]:
@@ -102,7 +105,9 @@ class ContestOdds(ProcedureRecord):
             "parties": [{k: jsonable(v) for k, v in p.items()} for p in self.parties],
             "outcomes": [dict(name=n, success=n != "tie", **prob(p)) for n, p in self.outcomes.items()],
             "result": distribution_json(self.winner_result),
-            "stats": {"result": summary_json(summarize(self.winner_result), fraction_text)},
+            "report": {k: distribution_json(d) for k, d in self.report.items()},
+            "stats": {"result": summary_json(summarize(self.winner_result), fraction_text),
+                      "report": {k: summary_json(summarize(d), fraction_text) for k, d in self.report.items()}},
             "truncated": fraction_text(self.truncated),
         }
 
@@ -160,22 +165,22 @@ class ContestRunner(ProcedureRunner):
         full = sorted(range(len(values)),
                       key=lambda i: (i == winner, self._key(self._env_of(results[i], values[i], i))),
                       reverse=True)
-        wres = None
+        wres = report = None
         if winner is not None:
+            others = [i for i in (active if ties == "reroll" else range(len(values))) if i != winner]
+            runner_up = max(others, key=lambda i: self._key(self._env_of(results[i], values[i], i)), default=None)
+            env = self._env_of(results[winner], values[winner], winner)
+            env.update(winner=winner + 1, runner_up=results[runner_up].result if runner_up is not None else 0)
             wres = results[winner].result
             if self.spec.winner_result is not None:
-                others = [i for i in (active if ties == "reroll" else range(len(values))) if i != winner]
-                runner_up = max((results[i] for i in others),
-                                key=lambda r: self._key(self._env_of(r, values[results.index(r)], results.index(r))),
-                                default=None)
-                env = self._env_of(results[winner], values[winner], winner)
-                env["runner_up"] = runner_up.result if runner_up is not None else 0
                 wres = self.evaluate(self.spec.winner_result, env)
+            report = self.report(env) if self.proc.report else None
             lines.append(f"party {winner + 1} wins, result {jsonable(wres)}")
         else:
             lines.append("a tie")
+        lines += self.report_line(report)
         return ContestResult(self.ruleset.id, self.proc.name, tuple(first), tuple(rounds), tuple(extra),
-                             tuple(full), winner, wres, "\n".join(lines))
+                             tuple(full), winner, wres, "\n".join(lines), self.report_dict(report))
 
     def _env_of(self, result: CheckResult, values: Mapping[str, Any], index: int) -> dict[str, Any]:
         """A party's names after its check, and ``party``: its number, 1 for the first."""
@@ -257,14 +262,17 @@ class ContestRunner(ProcedureRunner):
         wins = [Fraction(0)] * n
         tie = Fraction(0)
         wres: dict[Any, Fraction] = defaultdict(Fraction)
-        for (w, r), p in final.probabilities().items():
+        reports: list[tuple[tuple | None, Fraction]] = []
+        for (w, won), p in final.probabilities().items():
             if w is None:
                 tie += p
             else:
                 wins[w] += p
-                wres[jsonable(r)] += p
+                wres[jsonable(won[0])] += p
+                reports.append((won[1], p))
         return ContestOdds(self.ruleset.id, self.proc.name, tuple(values), tuple(wins), tie,
-                           dict(sorted(wres.items(), key=lambda kv: (str(type(kv[0])), kv[0]))), final.truncated)
+                           dict(sorted(wres.items(), key=lambda kv: (str(type(kv[0])), kv[0]))), final.truncated,
+                           self.report_dists(reports) if self.proc.report else {})
 
     def _round_of(self, group: tuple[int, ...], lu: Lineups) -> Dist:
         """The distribution of (winner or None, winner's result) for the parties in
@@ -300,18 +308,20 @@ class ContestRunner(ProcedureRunner):
         return lu.memo[group]
 
     def _with_result(self, rows: Mapping[int, Row], group: tuple[int, ...]) -> Callable[[int | None], tuple]:
-        """A winner (or None: a tie) → (winner, winner's result) in this line-up."""
+        """A winner (or None: a tie) → (winner, what it won) in this line-up (see :meth:`_winner_result`)."""
         return lambda w: (w, None if w is None else self._winner_result(w, rows, group))
 
-    def _winner_result(self, w: int, rows: Mapping[int, Row], group: tuple[int, ...]) -> Any:
+    def _winner_result(self, w: int, rows: Mapping[int, Row], group: tuple[int, ...]) -> tuple[Any, tuple | None]:
+        """(the winner's result, the report values or None) when party ``w`` wins this line-up."""
         row = rows[w]
-        if self.spec.winner_result is None:
-            return row.result
+        if self.spec.winner_result is None and not self.proc.report:
+            return row.result, None
         others = [rows[i] for i in group if i != w]
         runner_up = max(others, key=lambda r: r.key) if others else None
         env = dict(row.env)
-        env["runner_up"] = runner_up.result if runner_up is not None else 0
-        return self.evaluate(self.spec.winner_result, env)
+        env.update(winner=w + 1, runner_up=runner_up.result if runner_up is not None else 0)
+        result = row.result if self.spec.winner_result is None else self.evaluate(self.spec.winner_result, env)
+        return result, self.report(env) if self.proc.report else None
 
     def _settle_exact(self, tied: tuple[int, ...], rows: Mapping[int, Row], solved: dict) -> Dist:
         """Who wins a tie among ``tied`` (None: it stands), by the contest's tie rule."""

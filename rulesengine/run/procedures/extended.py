@@ -30,6 +30,7 @@ class ExtendedResult(ProcedureRecord):
     states: tuple[dict[str, Any], ...]  # the state after each round
     outcome: str  # "success" | "failure" | "unfinished"
     trace: str
+    report: dict[str, Any] = field(default_factory=dict)  # the procedure's report values at the end
 
     @property
     def success(self) -> bool:
@@ -44,6 +45,7 @@ class ExtendedResult(ProcedureRecord):
             "outcome": self.outcome,
             "success": self.success,
             "result": len(self.rounds),
+            "report": dict(self.report),
             "trace": self.trace,
         }
 
@@ -59,6 +61,7 @@ class ExtendedOdds(ProcedureRecord):
     rounds_distribution: dict[int, Fraction]
     truncated: Fraction = Fraction(0)
     end_state: dict[str, dict[Any, Fraction]] = field(default_factory=dict)  # each state value at the end
+    report: dict[str, dict[Any, Fraction]] = field(default_factory=dict)  # each report value at the end
 
     @property
     def success(self) -> Fraction:
@@ -83,8 +86,10 @@ class ExtendedOdds(ProcedureRecord):
             "expected_rounds_exact": fraction_text(self.expected_rounds),
             "result": distribution_json(self.rounds_distribution),
             "end_state": {k: distribution_json(d) for k, d in self.end_state.items()},
+            "report": {k: distribution_json(d) for k, d in self.report.items()},
             "stats": {"result": summary_json(summarize(self.rounds_distribution), fraction_text),
-                      "end_state": {k: summary_json(summarize(d), fraction_text) for k, d in self.end_state.items()}},
+                      "end_state": {k: summary_json(summarize(d), fraction_text) for k, d in self.end_state.items()},
+                      "report": {k: summary_json(summarize(d), fraction_text) for k, d in self.report.items()}},
             "truncated": fraction_text(self.truncated),
         }
 
@@ -175,8 +180,10 @@ class ExtendedRunner(ProcedureRunner):
                 outcome = verdict
                 break
         lines.append(outcome)
+        report = self.report({**env, **state}) if self.proc.report else None
+        lines += self.report_line(report)
         return ExtendedResult(self.ruleset.id, self.proc.name, {**check_values, **proc_values}, tuple(rounds),
-                              tuple(states), outcome, "\n".join(lines))
+                              tuple(states), outcome, "\n".join(lines), self.report_dict(report))
 
     def _odds(self, parties, inputs) -> ExtendedOdds:
         """Exact odds of an extended check: the Markov chain over the state, round by round.
@@ -227,7 +234,7 @@ class ExtendedRunner(ProcedureRunner):
         walk = ChainWalk(self, env, check_values, limit)
         outcomes, by_round, ended, rounds_dist, truncated = walk.run(state0)
         return ExtendedOdds(self.ruleset.id, self.proc.name, {**check_values, **proc_values}, outcomes,
-                            tuple(by_round), ended, rounds_dist, truncated, walk.end_state())
+                            tuple(by_round), ended, rounds_dist, truncated, walk.end_state(), walk.report())
 
 
 def _freeze(state: Mapping[str, Any]) -> tuple:
@@ -365,6 +372,14 @@ class ChainWalk:
                     v = jsonable(value)
                     dist[v] = dist.get(v, Fraction(0)) + Fraction(w, denom)
         return {k: dict(sorted(d.items(), key=lambda kv: value_order(kv[0]))) for k, d in out.items()}
+
+    def report(self) -> dict[str, dict[Any, Fraction]]:
+        """Each report value's distribution when the task ends, worked out from the inputs
+        and each final state :meth:`run` kept."""
+        if not self.runner.proc.report:
+            return {}
+        return self.runner.report_dists((self.runner.report({**self.env, **self.state_of[frozen]}), Fraction(w, denom))
+                                        for ends, denom in self.ended_states for frozen, w in ends.items())
 
     def round_rows(self, weights: dict[tuple, int], n: int, denom: int) -> tuple[list, int]:
         """Each state still going with its row for round ``n`` (made once, or each round when

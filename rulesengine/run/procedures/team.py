@@ -4,7 +4,7 @@ roller's result."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -12,7 +12,8 @@ from ...codes import E_PROCEDURE
 from ...dice.dist import Dist
 from ...exact_text import fraction_text
 from ...errors import RulesetError
-from ..results import CheckOdds, CheckResult, ProcedureRecord, jsonable
+from ...dice.stats import summarize, summary_json
+from ..results import CheckOdds, CheckResult, ProcedureRecord, distribution_json, jsonable
 from ...rules.procedures.team import ROLLERS, TeamSpec
 from .base import ProcedureRunner
 
@@ -25,6 +26,7 @@ class TeamResult(ProcedureRecord):
     check: CheckResult
     member_values: tuple[dict[str, Any], ...]
     trace: str
+    report: dict[str, Any] = field(default_factory=dict)  # the procedure's report values
 
     @property
     def outcome(self) -> str:
@@ -38,7 +40,7 @@ class TeamResult(ProcedureRecord):
         return {"ruleset": self.ruleset, "procedure": self.procedure, "roller": self.roller + 1,
                 **{k: v for k, v in self.check.to_dict().items() if k not in ("ruleset",)},
                 "members": [{k: jsonable(v) for k, v in m.items()} for m in self.member_values],
-                "trace": self.trace}
+                "report": dict(self.report), "trace": self.trace}
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class TeamOdds(ProcedureRecord):
     roller: int
     check: CheckOdds
     member_values: tuple[dict[str, dict[Any, Fraction]], ...]
+    report: dict[str, dict[Any, Fraction]] = field(default_factory=dict)  # each report value's distribution
 
     @property
     def outcomes(self) -> dict[str, Fraction]:
@@ -73,7 +76,10 @@ class TeamOdds(ProcedureRecord):
         d.update(procedure=self.procedure, roller=self.roller + 1,
                  members=[{k: [{"value": jsonable(v), "probability": float(p),
                                 "exact": fraction_text(p)} for v, p in dist.items()]
-                           for k, dist in m.items()} for m in self.member_values])
+                           for k, dist in m.items()} for m in self.member_values],
+                 report={k: distribution_json(dist) for k, dist in self.report.items()})
+        d["stats"] = {**d["stats"], "report": {k: summary_json(summarize(dist), fraction_text)
+                                               for k, dist in self.report.items()}}
         return d
 
 
@@ -128,7 +134,15 @@ class TeamRunner(ProcedureRunner):
         for i, v in enumerate(values):
             if v:
                 lines.append(f"member {i + 1}: " + ", ".join(f"{k} {jsonable(x)}" for k, x in v.items()))
-        return TeamResult(self.ruleset.id, self.proc.name, who, result, values, "\n".join(lines))
+        report = self.report(self._end_env(result, members[who], own, who)) if self.proc.report else None
+        lines += self.report_line(report)
+        return TeamResult(self.ruleset.id, self.proc.name, who, result, values, "\n".join(lines),
+                          self.report_dict(report))
+
+    def _end_env(self, res, values: dict[str, Any], own: dict[str, Any], who: int) -> dict[str, Any]:
+        """What the report reads: the roller's check after it resolved, the procedure's own
+        inputs and ``roller``, the roller's number."""
+        return {**self.party_env(res, values), **own, "roller": who + 1}
 
     def _odds(self, parties, inputs) -> TeamOdds:
         own = self._own_inputs(inputs)
@@ -138,11 +152,16 @@ class TeamRunner(ProcedureRunner):
         # For each member, each value's weights over the roller's denominator.
         weights: list[dict[str, dict[Any, int]]] = [defaultdict(lambda: defaultdict(int)) for _ in envs]
         denom = 1
-        if self.spec.member_values:
+        reports: dict[tuple, int] = defaultdict(int)
+        if self.spec.member_values or self.proc.report:
             outs, denom = self.runner.resolutions(members[who])
-            for res, _env, w in outs:
+            for res, env, w in outs:
                 for i, vals in enumerate(self._member_values(envs, roller_env, own, res)):
                     for k, v in vals.items():
                         weights[i][k][jsonable(v)] += w
+                if self.proc.report:
+                    reports[self.report(self._end_env(res, env, own, who))] += w
+        report = self.report_dists((r, Fraction(w, denom)) for r, w in reports.items()) if self.proc.report else {}
         return TeamOdds(self.ruleset.id, self.proc.name, who, check_odds,
-                        tuple({k: Dist(dict(v), denom).probabilities() for k, v in d.items()} for d in weights))
+                        tuple({k: Dist(dict(v), denom).probabilities() for k, v in d.items()} for d in weights),
+                        report)
