@@ -524,6 +524,45 @@ def bench_odds(t: Table, ice_py: Path, seconds: float, reps: int, same: dict[str
           f"{statistics.median(imp_ours) / statistics.median(imp_ice):.2f}", "", "info")
 
 
+POOL_VIEWS = """
+ruleset: bench-pool-views
+name: Pool readings
+version: "1"
+source: bench
+checks:
+  pool:
+    inputs:
+      dice: {type: integer, default: 30, min: 1, max: 60}
+    roll: (dice)d6
+    let:
+      hits: count(roll, 5, 6)
+      ones: count(roll, 1)
+    result: hits
+    outcomes:
+      - {name: botch, when: "hits == 0 and ones > 0", success: false}
+      - {name: success, when: "hits >= 3", success: true}
+      - {name: failure, success: false}
+"""
+
+
+def bench_pool_views(t: Table, ice_py: Path, seconds: float) -> None:
+    """A check whose rules count two sets of faces on one big pool (issue 14): exact odds
+    through the pool's readings, against icepool summing a vector per die (the same joint
+    distribution of the two counts; ours also resolves the check's outcomes from it)."""
+    from rulesengine.ruleset import loads
+
+    log("odds: two counts jointly on 30d6 (rulesengine check, icepool vector sum) ...")
+    rs = loads(POOL_VIEWS, "bench-pool-views.yaml")
+    chk = rs.check("pool")
+    ours = measure(lambda: (forget(rs), chk.odds({"dice": 30})), seconds)["best"]
+    case = "30d6 5-6s and 1s jointly"
+    ice = worker(ice_py, "worker_icepool.py", "warm", json.dumps({"cases": [case], "seconds": seconds}))["cases"][case]
+    ratio = ours / ice["cleared"]
+    t.add("2 odds", f"{case}: a check's odds (icepool: the joint counts alone)", fmt_time(ours),
+          fmt_time(ice["cleared"]), f"{ratio:.2f}", "≤ 1.00 (issue 14)", t.judge(ratio <= 1.0),
+          short=f"{case} warm")
+
+
 def bench_seed_odds(t: Table, seconds: float, reps: int) -> None:
     """Exact odds of every check and procedure of the seed rulesets: warm, and cold for a
     representative set (each seed ruleset's check, one procedure of each kind)."""
@@ -889,6 +928,7 @@ def main(argv: list[str] | None = None) -> int:
     if "odds" in sections:
         same = check_distributions(t, ice_py)
         bench_odds(t, ice_py, args.seconds, args.cold_reps, same)
+        bench_pool_views(t, ice_py, args.seconds)
         bench_seed_odds(t, args.seconds, args.cold_reps)
     if "startup" in sections or "memory" in sections:
         bench_startup(t, args.startup_reps, cjs_py)

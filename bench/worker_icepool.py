@@ -66,6 +66,7 @@ CASES = {
     "10d10!cs>=8": successes_exploding,  # icepool's default depth (9) and end (0)
     "3d6 > 3d6": lambda: (3 @ d(6)) > (3 @ d(6)),
     "2d20kh1 + 5 >= 15": lambda: d(20).highest(2) + 5 >= 15,
+    "30d6 5-6s and 1s jointly": lambda: 30 @ d(6).map(lambda f: icepool.Vector((int(f >= 5), int(f == 1)))),
 }
 
 # The code each case runs, for the report.
@@ -79,6 +80,7 @@ SOURCES = {
     "10d10!cs>=8": "10 @ d(10).map(encode).explode([101]).map(lambda t: t % 100)",
     "3d6 > 3d6": "(3 @ d(6)) > (3 @ d(6))",
     "2d20kh1 + 5 >= 15": "d(20).highest(2) + 5 >= 15",
+    "30d6 5-6s and 1s jointly": "30 @ d(6).map(lambda f: Vector((f >= 5, f == 1)))",
 }
 
 

@@ -10,9 +10,10 @@ charges the exact-odds :class:`Budget` before it does the work.
 
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .dist import Budget, Dist, step_cost, sum_of
 from .pool import PoolSpec
@@ -236,6 +237,111 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Di
         kept = t[lo:hi]
         out[Rolled(sum(spec.score(v) for v in kept), kept)] += w
     return Dist(dict(out), d.denom ** count).reduced()
+
+
+class PoolView(NamedTuple):
+    """What rules read of a roll's dice, when that is all they read: its total (the term's
+    value), how many dice show a value in each range (``count(roll, lo, hi)``; None for
+    ``count(roll)``, every die), its highest and its lowest die. Rolls that agree on all of
+    these are the same to the rules, so exact odds need only these, not every multiset of
+    faces (:func:`view_dist`)."""
+
+    total: bool = False
+    counts: tuple[tuple[int, int] | None, ...] = ()
+    highest: bool = False
+    lowest: bool = False
+
+    def merge(self, other: PoolView) -> PoolView:
+        """What both read."""
+        counts = self.counts + tuple(c for c in other.counts if c not in self.counts)
+        return PoolView(self.total or other.total, counts, self.highest or other.highest,
+                        self.lowest or other.lowest)
+
+    def covers(self, other: PoolView) -> bool:
+        """Whether everything ``other`` reads is read here too."""
+        return ((self.total or not other.total) and set(other.counts) <= set(self.counts)
+                and (self.highest or not other.highest) and (self.lowest or not other.lowest))
+
+
+def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget: Budget) -> Dist | None:
+    """A dice term seen through ``view``: ``Rolled(total, faces)`` values, one for each
+    distinct reading (total, counts, highest, lowest), its faces one roll that reads so.
+
+    A dynamic programme over the dice, in the spirit of a multiset evaluator: a state is a
+    reading of the dice so far (sums and counts add, highest and lowest take the max and
+    min), and one more die (its explosions included) moves each state to the next. The
+    states number the distinct readings — a few hundred for two counts on 30d6, where the
+    multisets of faces number over three hundred thousand — so the cost is polynomial in
+    the number of dice. Every rule that reads the roll reads it through the view, so any
+    roll with that reading gives the rules the same answers: each state keeps the first
+    roll that reached it (as a chain of dice, flattened at the end). None when a keep
+    drops dice: which dice are kept depends on them all (the caller enumerates faces)."""
+    if count == 0:
+        return Dist.point(Rolled(0, ()))
+    if spec.keeps and spec.kept_range(count) != (0, count):
+        return None
+    counts = view.counts
+
+    def reading(values: tuple) -> tuple:
+        return (sum(spec.score(v) for v in values) if view.total else 0,
+                *(len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1]) for c in counts),
+                max(values) if view.highest else 0, min(values) if view.lowest else 0)
+
+    d = die_dist(spec, "values", limits, budget)
+    one: dict[tuple, list] = {}
+    for values, w in d.weights.items():
+        key = reading(values)
+        if key in one:
+            one[key][0] += w
+        else:
+            one[key] = [w, values]
+    n = len(counts) + 1
+    join: Callable[[Any, Any], Any]
+    items: list[tuple[Any, int, tuple]]
+    if view.highest or view.lowest:
+        def join(a: Any, b: Any) -> Any:
+            return (*(x + y for x, y in zip(a[:n], b[:n], strict=True)), max(a[n], b[n]), min(a[n + 1], b[n + 1]))
+
+        items = [(k, w, rep) for k, (w, rep) in one.items()]
+    else:
+        # Sums and counts only: pack each reading into one whole number (a digit per sum or
+        # count, each wide enough for the whole pool), so joining two readings is adding.
+        lows = [min(k[j] for k in one) for j in range(n)]
+        width = [count * (max(k[j] for k in one) - lows[j]) + 1 for j in range(n)]
+        places = [1]
+        for wd in width[:-1]:
+            places.append(places[-1] * wd)
+
+        def pack(k: tuple) -> int:
+            return sum((k[j] - lows[j]) * places[j] for j in range(n))
+
+        join = operator.add
+        items = [(pack(k), w, rep) for k, (w, rep) in one.items()]
+    states: dict[Any, list] = {k: [w, (None, rep)] for k, w, rep in items}
+    bits = d.denom.bit_length()
+    for i in range(1, count):
+        budget.spend(len(states) * len(items) * step_cost((i + 1) * bits))
+        nxt: dict[Any, list] = {}
+        for key, (w, chain) in states.items():
+            for k2, w2, rep in items:
+                k = join(key, k2)
+                entry = nxt.get(k)
+                if entry is None:
+                    nxt[k] = [w * w2, (chain, rep)]
+                else:
+                    entry[0] += w * w2
+        states = nxt
+    budget.spend(len(states) * count)  # flattening each state's roll
+    out: dict = {}
+    for w, chain in states.values():
+        faces: list[int] = []
+        while chain is not None:
+            chain, rep = chain
+            faces.extend(rep)
+        faces.sort(reverse=True)
+        rolled = Rolled(sum(spec.score(v) for v in faces), tuple(faces))
+        out[rolled] = out.get(rolled, 0) + w
+    return Dist(out, d.denom ** count).reduced()
 
 
 def dice_pool_dist(sides: tuple[int, ...], budget: Budget) -> Dist:

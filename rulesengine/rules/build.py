@@ -28,7 +28,7 @@ from .model import (Candidate, Check, Choose, Expr, Gate, Input, Let,
                     OutcomeRule, Procedure, RulesetModel, Source, Table, TagRule,
                     Tiers)
 from .document import Document
-from .faces import faces_needed
+from .faces import face_views, faces_needed
 from .procedures import build_procedure, party_expressions
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
@@ -158,8 +158,10 @@ class Builder:
                 check = checks.get(check_name)
                 if check is not None:
                     more = faces_needed(check, exprs, aliases) - check.faces_needed
-                    if more:
-                        checks[check_name] = replace(check, faces_needed=check.faces_needed | more)
+                    views = face_views(check, exprs, aliases, dict(check.face_views))
+                    if more or views != dict(check.face_views):
+                        checks[check_name] = check = replace(check, faces_needed=check.faces_needed | more,
+                                                             face_views=tuple(sorted(views.items())))
         if self.ok:  # types are worked out on a model whose every expression was built
             self.type_check(tables, checks, procedures)
         if not self.ok:
@@ -202,13 +204,16 @@ class Builder:
                       result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
                       secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr,
                       label=spec.get("label", ""), result_sign=result_sign)
-        faces = faces_needed(check, [let.expr for let in lets] + [c.value for let in lets for c in let.best_of]
-                             + [e for _, e in (choose.values if choose else ())] + [result]
-                             + [o.when for o in outcomes] + [o.result for o in outcomes]
-                             + [t.when for t in tags] + [result_sign])
+        exprs = ([let.expr for let in lets] + [c.value for let in lets for c in let.best_of]
+                 + [e for _, e in (choose.values if choose else ())] + [result]
+                 + [o.when for o in outcomes] + [o.result for o in outcomes]
+                 + [t.when for t in tags] + [result_sign])
+        faces = faces_needed(check, exprs)
+        views = face_views(check, exprs)
         if choose is not None:
             faces |= {choose.source}
-        return replace(check, faces_needed=frozenset(faces))
+            views[choose.source] = None  # choosing dice reads every one of them
+        return replace(check, faces_needed=frozenset(faces), face_views=tuple(sorted(views.items())))
 
     def check_inputs(self, spec: dict, ptr: str) -> tuple[tuple[Input, ...], Scope]:
         """A check's inputs and the scope they open; an input may not take a reserved or table name."""

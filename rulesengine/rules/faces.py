@@ -6,17 +6,16 @@ whole. The runner keeps faces only for these, so every other roll can be summed 
 from __future__ import annotations
 
 from ..dice import ast
+from ..dice.pool_odds import PoolView
 from .model import Check
 
 
 POOL_FUNCTIONS = frozenset({"count", "highest", "lowest"})  # the functions that look at single dice
 
 
-def faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
-    """The rolls of ``check`` passed to a function that looks at single dice (count, highest,
-    lowest) in ``exprs``: by name, or by a name that may hold the roll whole (a let, the
-    result, ``aliases`` such as a procedure's ``roller_result``: the same as ``result``),
-    through parentheses, a label or a branch of ``if()``, as the rolling path passes them."""
+def _carriers(check: Check, aliases: dict[str, str] | None = None) -> dict[str, set[str]]:
+    """Each name that may hold a roll whole, with the rolls it may hold: the rolls
+    themselves, lets, the result, and ``aliases`` of these."""
     carries: dict[str, set[str]] = {n: {n} for n, _ in check.rolls}
     for let in check.lets:  # in order: a let reads only the names before it
         held = set()
@@ -32,6 +31,84 @@ def faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = Non
     for alias, name in (aliases or {}).items():
         if name in carries:
             carries[alias] = carries[name]
+    return carries
+
+
+def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
+               known: dict[str, PoolView | None] | None = None) -> dict[str, PoolView | None]:
+    """For each roll of ``check`` whose dice ``exprs`` look at (see :func:`faces_needed`),
+    what they read of them (a :class:`PoolView`), or None when that can't be told in
+    advance (a count of a range given by a name, a roll chosen from); merged with the
+    views ``known`` already. A view reads the total too wherever the roll may be read
+    whole: as a number in ``exprs``, held by a let or the result, or reported."""
+    carries = _carriers(check, aliases)
+    views: dict[str, PoolView | None] = dict(known or {})
+    plain: dict[int, str] = {}  # the Name nodes that are a pool function's first argument
+    for e in exprs:
+        if e is None:
+            continue
+        for node in ast.walk(e.tree):
+            if not (isinstance(node, ast.Call) and node.name in POOL_FUNCTIONS and node.args):
+                continue
+            arg = node.args[0]
+            while isinstance(arg, (ast.Group, ast.Labeled)):
+                arg = arg.inner
+            if isinstance(arg, ast.Name):
+                plain[id(arg)] = arg.name
+            seen = _observation(node)
+            for roll in _carried(node.args[0], carries):
+                if roll in views and views[roll] is None:
+                    continue
+                views[roll] = None if seen is None else (views.get(roll) or PoolView()).merge(seen)
+    for roll, view in list(views.items()):
+        if view is not None and _read_whole(roll, carries, exprs, plain, check):
+            views[roll] = view.merge(PoolView(total=True))
+    return views
+
+
+def _observation(call: ast.Call) -> PoolView | None:
+    """What one call of a pool function reads of its roll; None unless its bounds are
+    whole numbers written out."""
+    bounds = []
+    for arg in call.args[1:]:
+        sign = 1
+        while isinstance(arg, (ast.Group, ast.Neg)):
+            if isinstance(arg, ast.Neg):
+                sign = -sign
+                arg = arg.operand
+            else:
+                arg = arg.inner
+        if not (isinstance(arg, ast.Num) and isinstance(arg.value, int) and not isinstance(arg.value, bool)):
+            return None
+        bounds.append(sign * arg.value)
+    if call.name == "count":
+        if not bounds:
+            return PoolView(counts=(None,))
+        return PoolView(counts=((bounds[0], bounds[-1]),))
+    return PoolView(highest=True) if call.name == "highest" else PoolView(lowest=True)
+
+
+def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dict[int, str], check: Check) -> bool:
+    """Whether ``roll``'s total may be read: another name holds it (a let, the result: their
+    values are reported), the check reports it, or an expression reads it other than as a
+    pool function's first argument."""
+    if any(roll in held for name, held in carries.items() if name != roll) or roll in check.report:
+        return True
+    for e in exprs:
+        if e is None:
+            continue
+        for node in ast.walk(e.tree):
+            if isinstance(node, ast.Name) and node.name == roll and id(node) not in plain:
+                return True
+    return False
+
+
+def faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
+    """The rolls of ``check`` passed to a function that looks at single dice (count, highest,
+    lowest) in ``exprs``: by name, or by a name that may hold the roll whole (a let, the
+    result, ``aliases`` such as a procedure's ``roller_result``: the same as ``result``),
+    through parentheses, a label or a branch of ``if()``, as the rolling path passes them."""
+    carries = _carriers(check, aliases)
     out: set[str] = set()
     for e in exprs:
         if e is None:

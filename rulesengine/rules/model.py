@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, Protocol
 from collections.abc import Callable
 
 from ..dice import ast
+from ..dice.pool_odds import PoolView
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +196,9 @@ class Check:
     pointer: str = ""
     label: str = ""
     result_sign: Expr | None = None  # yes/no: the sign of a result of 0 (+0 when true, -0 when false)
+    # For each roll in faces_needed: what the rules read of its dice (None: any of them),
+    # so exact odds enumerate readings, not multisets of faces (dice.pool_odds.view_dist).
+    face_views: tuple[tuple[str, PoolView | None], ...] = ()
     # Worked out once from the fields above: odds and validation ask for every outcome's
     # success, and a scan per question made a check of 3,000 outcome rules quadratic.
     _names: tuple[str, ...] = field(init=False, repr=False, compare=False, default=())

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..dice.context import Context
 from ..dice.pool import PoolRoll, roll_dice_pool
+from ..dice.pool_odds import PoolView
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
 from ..dice.trace import format_value, trace
 from ..dice.values import DicePool, Rolled
@@ -429,11 +430,13 @@ class CheckRunner:
         self._odds_cache[key] = odds
         return odds
 
-    def resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int]:
+    def resolutions(self, values: dict[str, Any], views: Mapping[str, PoolView | None] | None = None
+                    ) -> tuple[list[tuple[Resolution, dict, int]], int]:
         """Every resolution of the check for these (coerced) inputs, with its weight over a
         common denominator: the exact driver of the one resolver. Weights sum to the
-        denominator unless an explosion was truncated."""
-        env, gated, joint, denom = self.joint_rolls(values)
+        denominator unless an explosion was truncated. ``views``: what is read of each roll's
+        dice when more than the check's own rules read (see :meth:`ExactRolls.roll_dist`)."""
+        env, gated, joint, denom = self.joint_rolls(values, views)
         if gated is not None:
             return [(gated, env, 1)], 1
         # Charge the whole enumeration before doing it: every joint outcome is resolved,
@@ -453,7 +456,8 @@ class CheckRunner:
             out.append((self.resolve(local), local, w))
         return out, denom
 
-    def joint_rolls(self, values: dict[str, Any]) -> tuple[dict, Resolution | None, list[tuple[dict, int]], int]:
+    def joint_rolls(self, values: dict[str, Any], views: Mapping[str, PoolView | None] | None = None
+                    ) -> tuple[dict, Resolution | None, list[tuple[dict, int]], int]:
         """The values known before rolling, a gate's verdict, and every joint value of the
         check's rolls with its weight over ``denom``."""
         env, gated, fixed = self.before_roll(values)[:3]
@@ -466,7 +470,7 @@ class CheckRunner:
             if name in fixed:
                 joint = [({**d, name: fixed[name]}, w) for d, w in joint]
                 continue
-            dist = self._roll_dist(name, e, env, budget)
+            dist = self._roll_dist(name, e, env, budget, views)
             try:
                 budget.spend(len(joint) * len(dist.weights))
             except BudgetExceeded:
@@ -491,9 +495,10 @@ class CheckRunner:
         except RulesEngineError as exc:
             raise self.relocate(exc, e) from None
 
-    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget) -> Dist:
+    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget,
+                   views: Mapping[str, PoolView | None] | None = None) -> Dist:
         try:
-            return self.exact.roll_dist(name, e, env, budget)
+            return self.exact.roll_dist(name, e, env, budget, views)
         except BudgetExceeded:
             raise self._too_big(e) from None
         except RulesEngineError as exc:

@@ -15,6 +15,7 @@ from ..dice.evaluate import compile_expression
 from ..dice.parser import closest, parse
 from ..dice.sampling import Sampling
 from ..errors import InputError, Location, RulesEngineError
+from ..rules.faces import face_views, faces_needed
 from ..rules.model import Expr
 from ..rules.procedures import party_scope
 from .results import CheckOdds
@@ -28,7 +29,13 @@ def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) 
     holds = condition(runner, given)
     values = runner.coerce_inputs(inputs)
     acc = OddsTally()
-    outcomes, joint_denom = runner.resolutions(values)
+    # The condition may look at dice the check's own rules don't (count(roll, 6)): the
+    # rolls are then read for both.
+    known = dict(runner.check.face_views)
+    views = face_views(runner.check, [holds], None, known)
+    for name in faces_needed(runner.check, [holds]) - runner.check.faces_needed:
+        views.setdefault(name, None)
+    outcomes, joint_denom = runner.resolutions(values, views if views != known else None)
     kept = total = 0
     for res, env, w in outcomes:
         total += w

@@ -17,7 +17,7 @@ from ..dice.context import Context
 from ..dice.evaluate import compile_expression
 from ..dice.exact import Exact, dice_term_dist
 from ..dice.pool import PoolSpec
-from ..dice.pool_odds import dice_pool_dist, faces_dist
+from ..dice.pool_odds import PoolView, dice_pool_dist, faces_dist, view_dist
 from ..dice.values import DicePool
 from ..limits import Limits
 from ..rules.model import Check, Expr
@@ -61,9 +61,12 @@ class ExactRolls:
         return mixture([(dice_pool_dist(v.sides, budget) if isinstance(v, DicePool) else Dist.point(v), w)
                         for v, w in dist.weights.items()], dist.denom, budget)
 
-    def roll_dist(self, name: str, e: Expr, env: Mapping[str, Any], budget: Budget) -> Dist:
+    def roll_dist(self, name: str, e: Expr, env: Mapping[str, Any], budget: Budget,
+                  views: Mapping[str, PoolView | None] | None = None) -> Dist:
         """The exact distribution of one roll's value: ``Rolled`` when the rules look at
-        its dice (or it rolls a pool), else its total."""
+        its dice (or it rolls a pool), else its total. ``views``: what is read of each
+        roll's dice, when it is more than the check's own rules read (a condition given
+        to conditional odds)."""
         compiled = self._rolls.get(name)
         if compiled is None:
             domain = Exact()
@@ -71,17 +74,23 @@ class ExactRolls:
             self._rolls[name] = compiled
         run, domain = compiled
         node = single_dice(e.tree)
-        if node is not None and name in self.check.faces_needed:
-            return self._faces_dist(node, e, env, budget, domain)
+        if node is not None and (name in self.check.faces_needed or (views is not None and name in views)):
+            views = dict(self.check.face_views) if views is None else views
+            return self._faces_dist(node, e, env, budget, domain, views.get(name))
         return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget)
 
-    def _faces_dist(self, node: ast.Dice, e: Expr, env: Mapping[str, Any], budget: Budget, domain: Exact) -> Dist:
-        """A roll read die by die: the evaluator's own dice term, each pool giving its faces."""
+    def _faces_dist(self, node: ast.Dice, e: Expr, env: Mapping[str, Any], budget: Budget, domain: Exact,
+                    view: PoolView | None) -> Dist:
+        """A roll read die by die: the evaluator's own dice term, each pool giving its faces,
+        or only what the rules read of them (``view``, when they read it through one)."""
         ctx = Context(e.text, env, self.limits, budget=budget)
         counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)
         side_dist = None
         if node.die is None and node.sides is not None:
             side_dist = compile_expression(node.sides, domain, self.limits, e.text, self.functions)(ctx)
         spec = PoolSpec.of(node) if node.die is not None else None
-        return dice_term_dist(ctx, node, spec, counts, side_dist,
-                              lambda rule, n: faces_dist(rule, n, self.limits, budget))
+        def pool(rule: PoolSpec, n: int) -> Dist:
+            seen = view_dist(rule, n, view, self.limits, budget) if view is not None else None
+            return seen if seen is not None else faces_dist(rule, n, self.limits, budget)
+
+        return dice_term_dist(ctx, node, spec, counts, side_dist, pool)

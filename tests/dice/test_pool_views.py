@@ -1,0 +1,190 @@
+"""Exact odds of rules that read a pool's dice through counts, highest and lowest (issue 14,
+"counting faces on a big pool is refused"): the roll is enumerated by its readings, not by
+its multisets of faces (``view_dist``). Checked three ways: against the multiset
+enumeration it replaces, on every small pool a generator makes (rerolls, explosions,
+success counting included); against closed forms on pools far too big to enumerate; and
+through whole checks against itertools."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections import defaultdict
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesengine.dice.dist import Budget
+from rulesengine.dice.parser import parse
+from rulesengine.dice.pool import PoolSpec
+from rulesengine.dice.pool_odds import PoolView, faces_dist, view_dist
+from rulesengine.limits import DEFAULT_LIMITS
+from rulesengine.ruleset import loads
+
+
+def spec_of(text: str) -> PoolSpec:
+    from rulesengine.dice import ast
+
+    node = next(n for n in ast.walk(parse(text)) if isinstance(n, ast.Dice))
+    return PoolSpec.of(node)
+
+
+def read(view: PoolView, rolled, spec: PoolSpec) -> tuple:
+    """What ``view`` reads of a roll, restated here from the functions' meaning."""
+    faces = rolled.faces
+    return ((rolled.total if view.total else None),
+            tuple(len(faces) if c is None else sum(c[0] <= f <= c[1] for f in faces) for c in view.counts),
+            max(faces) if view.highest and faces else None, min(faces) if view.lowest and faces else None)
+
+
+def readings(dist, view: PoolView, spec: PoolSpec) -> dict:
+    out: dict = defaultdict(F)
+    for rolled, p in dist.probabilities().items():
+        out[read(view, rolled, spec)] += p
+    return dict(out)
+
+
+TERMS = ["d6", "d4", "d6r1", "d6ro<2", "d6!", "d4!>=3", "d6!!", "d6!p", "d6cs>=5", "d6cs>=5cf1", "d{1,1,2,3}",
+         "d6min2", "d4!cs4"]
+VIEWS = st.builds(PoolView, st.booleans(),
+                  st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 4), st.integers(1, 7))), max_size=2)
+                  .map(tuple), st.booleans(), st.booleans())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(TERMS), st.integers(0, 4), VIEWS)
+def test_reading_a_pool_through_a_view_gives_the_same_odds_as_enumerating_its_faces(term, n, view):
+    spec = spec_of(term)
+    limits = dataclasses.replace(DEFAULT_LIMITS, explode_depth=3)
+    whole = faces_dist(spec, n, limits, Budget(10 ** 9))
+    seen = view_dist(spec, n, view, limits, Budget(10 ** 9))
+    assert seen is not None
+    assert readings(seen, view, spec) == readings(whole, view, spec)
+    assert seen.denom == whole.denom or sum(seen.weights.values()) * whole.denom == \
+        sum(whole.weights.values()) * seen.denom  # the same mass is truncated
+
+
+def test_a_keep_that_drops_dice_is_left_to_the_enumeration_of_faces():
+    assert view_dist(spec_of("4d6kh3"), 4, PoolView(counts=((6, 6),)), DEFAULT_LIMITS, Budget(10 ** 6)) is None
+    assert view_dist(spec_of("3d6kh3"), 3, PoolView(counts=((6, 6),)), DEFAULT_LIMITS, Budget(10 ** 6)) is not None
+
+
+def test_two_counts_on_thirty_dice_match_the_multinomial():
+    """Successes (5-6) and ones on 30d6 jointly: the multinomial law, where the multisets of
+    faces would number C(35, 5) = 324,632."""
+    view = PoolView(counts=((5, 6), (1, 1)))
+    dist = view_dist(spec_of("30d6"), 30, view, DEFAULT_LIMITS, Budget(DEFAULT_LIMITS.max_states))
+    got = readings(dist, view, spec_of("30d6"))
+    assert len(got) == 31 * 32 // 2
+    for (_, (hits, ones), _, _), p in got.items():
+        rest = 30 - hits - ones
+        want = F(math.factorial(30), math.factorial(hits) * math.factorial(ones) * math.factorial(rest)) \
+            * F(2, 6) ** hits * F(1, 6) ** ones * F(3, 6) ** rest
+        assert p == want
+
+
+POOL = """
+ruleset: views
+name: Views
+version: "1"
+source: tests
+checks:
+  pool:
+    inputs:
+      dice: {type: integer, default: 4, min: 1, max: 60}
+    roll: (dice)d6
+    let:
+      hits: count(roll, 5, 6)
+      ones: count(roll, 1)
+    result: hits
+    outcomes:
+      - {name: botch, when: "hits == 0 and ones > 0", success: false}
+      - {name: critical, when: "highest(roll) == 6 and hits >= 3", success: true}
+      - {name: success, when: "hits >= 2", success: true}
+      - {name: failure, success: false}
+    report: [hits, ones]
+  flurry:
+    roll: 2d4!
+    result: count(roll, 3, 4)
+    outcomes:
+      - {name: wild, when: "count(roll) > 3", success: true}
+      - {name: plain, success: true}
+  total:
+    roll: 4d6
+    result: roll + count(roll, 6)
+    outcomes: [{name: any, success: true}]
+"""
+
+
+def by_hand(faces: tuple[int, ...]) -> str:
+    hits = sum(f >= 5 for f in faces)
+    if hits == 0 and 1 in faces:
+        return "botch"
+    if max(faces) == 6 and hits >= 3:
+        return "critical"
+    return "success" if hits >= 2 else "failure"
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return loads(POOL, "views.yaml")
+
+
+def test_a_check_counting_two_face_sets_matches_every_roll_of_its_dice(rs):
+    want: dict = defaultdict(F)
+    hits: dict = defaultdict(F)
+    for faces in itertools.product(range(1, 7), repeat=4):
+        want[by_hand(faces)] += F(1, 6 ** 4)
+        hits[sum(f >= 5 for f in faces)] += F(1, 6 ** 4)
+    odds = rs.check("pool").odds({"dice": 4})
+    assert {k: v for k, v in odds.outcomes.items() if v} == dict(want)
+    assert odds.values["hits"] == dict(sorted(hits.items()))
+
+
+def test_a_check_counting_on_a_big_pool_is_exact_and_affordable(rs):
+    """30d6 is refused by an enumeration of faces; through its readings it is a few hundred
+    states. The botch is 'no hits and at least one 1': (3/6)^30... restated in closed form."""
+    odds = rs.check("pool").odds({"dice": 30})
+    no_hits = F(4, 6) ** 30
+    no_hits_no_ones = F(3, 6) ** 30
+    assert odds.outcomes["botch"] == no_hits - no_hits_no_ones
+    fewer_than_two = F(4, 6) ** 30 + 30 * F(2, 6) * F(4, 6) ** 29
+    assert odds.success == 1 - fewer_than_two
+    assert odds.truncated == 0
+
+
+def test_counting_every_die_of_an_exploding_pool_matches_walking_its_explosions(rs):
+    """A count on 2d4!: the dice rolled, explosions included (depth-limited, the cut mass
+    reported as truncated), against the roller's every sequence of faces."""
+    from oracle import replay_dist  # every sequence of faces, the roller's own path
+
+    odds = rs.check("flurry").odds({})
+    dist, truncated = replay_dist("2d4!cs>=3")  # a count of 3-4 on the same pool
+    result = {v: p for v, p in odds.result_distribution.items()}
+    assert result == {v: p for v, p in dist.items()}
+    assert odds.truncated == truncated
+
+
+def test_a_roll_read_both_as_a_number_and_by_its_dice_keeps_its_total(rs):
+    want: dict = defaultdict(F)
+    for faces in itertools.product(range(1, 7), repeat=4):
+        want[sum(faces) + faces.count(6)] += F(1, 6 ** 4)
+    assert rs.check("total").odds({}).result_distribution == dict(sorted(want.items()))
+
+
+@pytest.mark.parametrize("given, holds", [
+    ("count(roll, 6) >= 2", lambda f: f.count(6) >= 2),
+    ("lowest(roll) >= 3", lambda f: min(f) >= 3),
+    ("count(roll, 2, 3) == 1", lambda f: sum(2 <= x <= 3 for x in f) == 1),
+])
+def test_conditional_odds_may_read_dice_the_check_itself_does_not(rs, given, holds):
+    kept = [f for f in itertools.product(range(1, 7), repeat=4) if holds(f)]
+    want: dict = defaultdict(F)
+    for faces in kept:
+        want[by_hand(faces)] += F(1, len(kept))
+    odds = rs.check("pool").odds({"dice": 4}, given=given)
+    assert {k: v for k, v in odds.outcomes.items() if v} == dict(want)
+    assert odds.given_probability == F(len(kept), 6 ** 4)
