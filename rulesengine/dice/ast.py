@@ -10,7 +10,7 @@ here rolls dice or formats output.
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from collections.abc import Callable, Mapping
 
@@ -89,6 +89,28 @@ class Cond:
 
 
 @dataclass(frozen=True, slots=True)
+class CondExpr:
+    """A test on one die's face whose number is an expression in parentheses, e.g.
+    ``>=(tn)``: worked out before the dice are rolled (it may not roll dice), then read as
+    the :class:`Cond` it gives (see :func:`with_conditions`)."""
+
+    op: str
+    expr: Node
+    source: str  # the expression as written, for traces and errors
+
+    def __post_init__(self) -> None:
+        if self.op not in CONDITION_TESTS:
+            raise ValueError(f"no test for the die condition operator {self.op!r}")
+
+    @property
+    def is_equality(self) -> bool:
+        return CONDITION_TESTS[self.op] is operator.eq
+
+    def text(self) -> str:
+        return f"{'' if self.op == '=' else self.op}({self.source})"
+
+
+@dataclass(frozen=True, slots=True)
 class Keep:
     """``kh n``, ``kl n``, ``dh n``, ``dl n``: keep or drop the n highest or lowest dice."""
 
@@ -105,7 +127,7 @@ class Explode:
     """``!`` adds a die, ``!!`` adds to the same die, ``!p`` adds a die worth one less."""
 
     kind: str  # "explode" | "compound" | "penetrate"
-    cond: Cond | None  # None: on the die's highest face
+    cond: Cond | CondExpr | None  # None: on the die's highest face
     span: Span
 
     def text(self) -> str:
@@ -114,7 +136,7 @@ class Explode:
         mark = EXPLODE_MARKS[self.kind]
         if self.cond is None:
             return mark
-        if self.kind == "compound" and self.cond.is_equality:
+        if self.kind == "compound" and self.cond.is_equality and isinstance(self.cond, Cond):
             return f"{mark}=={self.cond.value}"
         return mark + self.cond.text()
 
@@ -124,7 +146,7 @@ class Reroll:
     """``ro`` rerolls once; ``r`` rerolls until the face no longer matches."""
 
     once: bool
-    cond: Cond
+    cond: Cond | CondExpr
     span: Span
 
 
@@ -133,7 +155,7 @@ class CountDice:
     """``cs`` counts dice meeting the condition; ``cf`` subtracts those meeting it."""
 
     failures: bool
-    cond: Cond
+    cond: Cond | CondExpr
     span: Span
 
 
@@ -264,8 +286,27 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Call):
         return node.args
     if isinstance(node, Dice):
-        return (node.count,) if node.sides is None else (node.count, node.sides)
+        return ((node.count,) if node.sides is None else (node.count, node.sides)) + condition_exprs(node)
     return ()
+
+
+def condition_exprs(node: Dice) -> tuple[Node, ...]:
+    """The expressions of a dice term's conditions written in parentheses (``cs>=(tn)``), in
+    the order of its modifiers."""
+    return tuple(m.cond.expr for m in node.modifiers
+                 if isinstance(m, (Explode, Reroll, CountDice)) and isinstance(m.cond, CondExpr))
+
+
+def with_conditions(node: Dice, values: tuple[int, ...]) -> Dice:
+    """``node`` with the expressions of its conditions replaced by their values (in the
+    order of :func:`condition_exprs`): a dice term whose rules are all known."""
+    it = iter(values)
+    mods: list[Modifier] = []
+    for m in node.modifiers:
+        if isinstance(m, (Explode, Reroll, CountDice)) and isinstance(m.cond, CondExpr):
+            m = replace(m, cond=Cond(m.cond.op, next(it)))
+        mods.append(m)
+    return replace(node, modifiers=tuple(mods))
 
 
 def walk(node: Node):

@@ -26,10 +26,10 @@ from collections.abc import Callable, Mapping
 from ..codes import E_EVAL, E_UNKNOWN_FUNCTION
 from ..errors import DiceEvalError
 from . import ast
-from .functions import (ARITHMETIC, COMPARISONS, FUNCTIONS, OpError, division,
+from .functions import (ARITHMETIC, COMPARISONS, FUNCTIONS, OpError, describe, division,
                              logic_and, logic_not, logic_or, negate)
-from .context import Compiled
-from .parser import locate
+from .context import Compiled, Context, eval_error
+from .parser import check_modifiers, locate
 from .exact import Exact
 from ..limits import Limits
 from .pool import PoolSpec
@@ -115,9 +115,48 @@ class _Compiler:
         return self.domain.lift(logic_not, [self.build(n.operand)], n)
 
     def dice(self, n: ast.Dice) -> Compiled:
+        exprs = ast.condition_exprs(n)
+        if exprs:
+            return self.conditioned_dice(n, exprs)
         if n.die is None:
             return self.domain.dice(n, None, self.build(n.count), self.build(n.sides))  # type: ignore[arg-type]
         return self.domain.dice(n, PoolSpec.of(n), self.build(n.count), None)
+
+    def conditioned_dice(self, n: ast.Dice, exprs: tuple[ast.Node, ...]) -> Compiled:
+        """A dice term whose conditions have numbers from expressions (``cs>=(tn)``): the
+        numbers are worked out first, then the term is the one with those numbers written
+        in (compiled once per set of numbers), its dice recorded under this term."""
+        parts = [self.build(e) for e in exprs]
+        domain = self.domain
+        made: dict[tuple, tuple[ast.Dice, Compiled]] = {}
+
+        def number(ctx: Context, value: Any, e: ast.Node) -> int:
+            try:
+                v = domain.known(value)
+            except OpError as exc:
+                raise eval_error(ctx, e.span, exc) from None
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise eval_error(ctx, e.span, OpError(f"a die's condition needs a whole number, not {describe(v)}",
+                                                      "give the condition a number, e.g. cs>=(tn)"))
+            return v
+
+        def run(ctx: Context) -> Any:
+            values = tuple(number(ctx, p(ctx), e) for p, e in zip(parts, exprs, strict=True))
+            entry = made.get(values)
+            if entry is None:
+                resolved = ast.with_conditions(n, values)
+                if resolved.die is not None:
+                    check_modifiers(resolved.die, resolved.modifiers, ctx.text)
+                if len(made) >= 256:  # one entry per set of numbers met: bounded all the same
+                    made.clear()
+                entry = made[values] = (resolved, self.dice(resolved))
+            resolved, compiled = entry
+            out = compiled(ctx)
+            if id(resolved) in ctx.pools:  # the trace finds the dice under the term as written
+                ctx.pools[id(n)] = ctx.pools.pop(id(resolved))
+            return out
+
+        return run
 
     def call(self, n: ast.Call) -> Compiled:
         fn = self.function(n)

@@ -25,6 +25,14 @@ class Exact:
         d = Dist.point(value)
         return lambda ctx: d
 
+    def known(self, value: Dist) -> Any:
+        """A value that must be known before dice are rolled (a die's condition): the one
+        value of its distribution, else OpError."""
+        if not value.is_point():
+            raise OpError("a die's condition must be known before the dice are rolled",
+                          "work it out from inputs and values known before rolling")
+        return next(iter(value.weights))
+
     def name(self, node: ast.Name) -> Compiled:
         key = node.name
 

@@ -32,6 +32,7 @@ GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
 # A modifier token of the grammar (EXPLODE, REROLL, COUNT) taken apart: the lexer has
 # already decided which text belongs to the modifier; this names the pieces.
+_OPEN_TEXT = re.compile(r"(?P<mark>ro|r|cs|cf|!!|!p|!)(?P<op>==|!=|>=|<=|>|<|=)?\(\Z")
 _MODIFIER_TEXT = re.compile(
     r"(?P<mark>ro|r|cs|cf|!!|!p|!)\s*(?P<op>==|!=|>=|<=|>|<|=)?\s*(?P<minus>-\s*)?(?P<num>[0-9]*)\Z")
 
@@ -252,6 +253,32 @@ class _Builder:
         mark, cond = self._required_condition(c[0])
         return ast.CountDice(mark == "cf", cond, _span(c[0]))
 
+    def _condition_expr(self, token, expr, close) -> tuple[str, ast.CondExpr]:
+        """A mark with its condition's number as an expression: ``!>=(again)``."""
+        parts = _OPEN_TEXT.match(str(token))
+        assert parts is not None, f"grammar and _OPEN_TEXT disagree on {str(token)!r}"
+        mark, op = parts["mark"], parts["op"] or "="
+        span = _span(token, close)
+        if mark == "!!" and parts["op"] == "=":
+            raise self._fail("'!!=(…)' could be '!!' on a face or '!' on a face other than one",
+                             span, "write '!!==(…)' to compound on that face", E_BAD_MODIFIER)
+        if any(isinstance(x, ast.Dice) for x in ast.walk(expr)):
+            raise self._fail("a die's condition cannot roll dice", span,
+                             "roll the number first, under its own name, and use the name", E_BAD_MODIFIER)
+        return mark, ast.CondExpr(op, expr, self.text[expr.span[0]:expr.span[1]])
+
+    def explode_expr(self, c):
+        mark, cond = self._condition_expr(*c)
+        return ast.Explode({"!": "explode", "!!": "compound", "!p": "penetrate"}[mark], cond, _span(c[0], c[2]))
+
+    def reroll_expr(self, c):
+        mark, cond = self._condition_expr(*c)
+        return ast.Reroll(mark == "ro", cond, _span(c[0], c[2]))
+
+    def count_mod_expr(self, c):
+        mark, cond = self._condition_expr(*c)
+        return ast.CountDice(mark == "cf", cond, _span(c[0], c[2]))
+
     def clamp(self, c):
         tok, num = c
         return ast.Clamp(str(tok), self._int(num), _span(tok, num))
@@ -287,6 +314,8 @@ def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
     def fail(message: str, span: ast.Span, hint: str | None = None) -> DiceSyntaxError:
         return DiceSyntaxError(message, locate(text, *span), hint, E_BAD_MODIFIER)
 
+    if any(isinstance(getattr(m, "cond", None), ast.CondExpr) for m in modifiers):
+        return  # checked when the conditions' numbers are known (ast.with_conditions)
     small = die.custom is not None or (die.sides or 0) <= 1000
     faces = set(die.faces) if small else None
     explodes = [m for m in modifiers if isinstance(m, ast.Explode)]
@@ -307,13 +336,14 @@ def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
         if every_face([cond]):
             raise fail(f"'{text[m.span[0]:m.span[1]]}' explodes on every face of {die.text}, forever",
                        m.span, "explode on some faces only, e.g. !=6 or !>=5")
-        if m.cond is not None and m.cond.is_equality and faces is not None and m.cond.value not in faces:
+        if isinstance(m.cond, ast.Cond) and m.cond.is_equality and faces is not None and m.cond.value not in faces:
             raise fail(f"{die.text} has no face {m.cond.value} to explode on", m.span,
-                       "for a comparison, put a space before it: '3d6 != 10'")
+                       "give it one of the die's faces" if "(" in text[m.span[0]:m.span[1]]
+                       else "for a comparison, put a space before it: '3d6 != 10'")
     if rerolls and len({m.once for m in rerolls}) > 1:
         raise fail("mixing 'ro' (reroll once) and 'r' (reroll until)", rerolls[1].span,
                    "use one kind of reroll; several conditions of one kind combine")
-    if rerolls and every_face([m.cond for m in rerolls]):
+    if rerolls and every_face([m.cond for m in rerolls if isinstance(m.cond, ast.Cond)]):
         raise fail(f"the rerolls match every face of {die.text}", rerolls[-1].span,
                    "leave at least one face that is kept")
     lows = [m.n for m in clamps if m.kind == "min"]

@@ -31,6 +31,14 @@ from .sources import DiceCounter, DiceSource
 from ..limits import Limits
 
 
+def _written(cond: ast.Cond | ast.CondExpr) -> ast.Cond:
+    """A condition whose number is known: one from an expression is written in first
+    (:func:`ast.with_conditions`), by whoever knows the expression's value."""
+    if isinstance(cond, ast.CondExpr):
+        raise ValueError(f"the condition {cond.text()} has no number yet: write it in with ast.with_conditions")
+    return cond
+
+
 class PoolSpec(NamedTuple):
     """The rules of one dice term, independent of how many dice it rolls. (A NamedTuple:
     immutable and hashable, it keys the cache of pool distributions, and its class costs
@@ -63,16 +71,16 @@ class PoolSpec(NamedTuple):
         fail: list[ast.Cond] = []
         for m in node.modifiers:
             if isinstance(m, ast.Reroll):
-                rerolls.append(m.cond)
+                rerolls.append(_written(m.cond))
                 once = m.once
             elif isinstance(m, ast.Explode):
-                explode, cond = m.kind, m.cond
+                explode, cond = m.kind, None if m.cond is None else _written(m.cond)
             elif isinstance(m, ast.Clamp):
                 (lows if m.kind == "min" else highs).append(m.n)
             elif isinstance(m, ast.Keep):
                 keeps.append((m.kind, m.n))
             elif isinstance(m, ast.CountDice):
-                (fail if m.failures else succ).append(m.cond)
+                (fail if m.failures else succ).append(_written(m.cond))
         return PoolSpec(
             die=die,
             rerolls=tuple(rerolls),

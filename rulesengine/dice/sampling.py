@@ -22,6 +22,10 @@ class Sampling:
     def const(self, value: Any) -> Compiled:
         return lambda ctx: value
 
+    def known(self, value: Any) -> Any:
+        """A value that must be known before dice are rolled (a die's condition): as it is."""
+        return getattr(value, "total", value)
+
     def name(self, node: ast.Name) -> Compiled:
         key = node.name
 

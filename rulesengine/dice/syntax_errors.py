@@ -111,7 +111,7 @@ _SPACED_CONDITION = re.compile(r"(?<!\s)(?P<mark>!!|!p|!)\s+\Z")
 def needs_number_hint(mark: str, op: str) -> str:
     """The hint for an explosion condition without its number; shared by the parser's
     modifier check and the unexpected-token translation so both say the same."""
-    hint = f"write e.g. {mark}{op}5"
+    hint = f"write e.g. {mark}{op}5, or {mark}{op}(x) for a number from a name or an expression"
     if op != "=":
         hint += f"; to compare, put a space before the comparison: '{mark} {op} x'"
     return hint

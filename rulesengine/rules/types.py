@@ -98,6 +98,8 @@ def _name(inf: _Infer, n: ast.Name) -> str:
 
 
 def _dice(inf: _Infer, n: ast.Dice) -> str:
+    for e in ast.condition_exprs(n):  # `cs>=(tn)`: a number
+        inf.want(e, NUMERIC, "a die's condition")
     return ROLL
 
 
