@@ -117,6 +117,8 @@ class Keep:
     kind: str  # "kh" | "kl" | "dh" | "dl"
     n: int
     span: Span
+    expr: Node | None = None  # `kh(n)`: the number from an expression (n is then 0 until written in)
+    source: str = ""  # that expression as written
 
 
 EXPLODE_MARKS: Mapping[str, str] = MappingProxyType({"explode": "!", "compound": "!!", "penetrate": "!p"})
@@ -291,20 +293,27 @@ def children(node: Node) -> tuple[Node, ...]:
 
 
 def condition_exprs(node: Dice) -> tuple[Node, ...]:
-    """The expressions of a dice term's conditions written in parentheses (``cs>=(tn)``), in
-    the order of its modifiers."""
-    return tuple(m.cond.expr for m in node.modifiers
-                 if isinstance(m, (Explode, Reroll, CountDice)) and isinstance(m.cond, CondExpr))
+    """The expressions written in parentheses in a dice term's modifiers (``cs>=(tn)``,
+    ``kh(best)``), in the order of its modifiers."""
+    out: list[Node] = []
+    for m in node.modifiers:
+        if isinstance(m, (Explode, Reroll, CountDice)) and isinstance(m.cond, CondExpr):
+            out.append(m.cond.expr)
+        elif isinstance(m, Keep) and m.expr is not None:
+            out.append(m.expr)
+    return tuple(out)
 
 
 def with_conditions(node: Dice, values: tuple[int, ...]) -> Dice:
-    """``node`` with the expressions of its conditions replaced by their values (in the
+    """``node`` with the expressions of its modifiers replaced by their values (in the
     order of :func:`condition_exprs`): a dice term whose rules are all known."""
     it = iter(values)
     mods: list[Modifier] = []
     for m in node.modifiers:
         if isinstance(m, (Explode, Reroll, CountDice)) and isinstance(m.cond, CondExpr):
             m = replace(m, cond=Cond(m.cond.op, next(it)))
+        elif isinstance(m, Keep) and m.expr is not None:
+            m = Keep(m.kind, next(it), m.span)
         mods.append(m)
     return replace(node, modifiers=tuple(mods))
 

@@ -111,7 +111,7 @@ def dice_text(node: ast.Dice, die: ast.Die | None = None) -> str:
     mods = []
     for m in node.modifiers:
         if isinstance(m, ast.Keep):
-            mods.append(f"{m.kind}{m.n}")
+            mods.append(f"{m.kind}({m.source})" if m.expr is not None else f"{m.kind}{m.n}")
         elif isinstance(m, ast.Explode):
             mods.append(m.text())
         elif isinstance(m, ast.Reroll):

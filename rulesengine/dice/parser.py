@@ -267,6 +267,13 @@ class _Builder:
                              "roll the number first, under its own name, and use the name", E_BAD_MODIFIER)
         return mark, ast.CondExpr(op, expr, self.text[expr.span[0]:expr.span[1]])
 
+    def keep_expr(self, c):
+        tok, expr, close = c
+        if any(isinstance(x, ast.Dice) for x in ast.walk(expr)):
+            raise self._fail("the number of dice to keep cannot roll dice", _span(tok, close),
+                             "roll the number first, under its own name, and use the name", E_BAD_MODIFIER)
+        return ast.Keep(str(tok)[:2], 0, _span(tok, close), expr, self.text[expr.span[0]:expr.span[1]])
+
     def explode_expr(self, c):
         mark, cond = self._condition_expr(*c)
         return ast.Explode({"!": "explode", "!!": "compound", "!p": "penetrate"}[mark], cond, _span(c[0], c[2]))
@@ -314,8 +321,13 @@ def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
     def fail(message: str, span: ast.Span, hint: str | None = None) -> DiceSyntaxError:
         return DiceSyntaxError(message, locate(text, *span), hint, E_BAD_MODIFIER)
 
-    if any(isinstance(getattr(m, "cond", None), ast.CondExpr) for m in modifiers):
-        return  # checked when the conditions' numbers are known (ast.with_conditions)
+    if any(isinstance(getattr(m, "cond", None), ast.CondExpr) or getattr(m, "expr", None) is not None
+           for m in modifiers):
+        return  # checked when the numbers are known (ast.with_conditions)
+    for m in modifiers:
+        if isinstance(m, ast.Keep) and (m.n < 0 or (m.n < 1 and m.kind[0] == "k")):
+            raise fail(f"'{m.kind}' with {m.n} {'keeps no dice' if m.n == 0 else 'dice is not a number of dice'}",
+                       m.span, f"{'keep at least one die' if m.kind[0] == 'k' else 'drop 0 dice or more'}")
     small = die.custom is not None or (die.sides or 0) <= 1000
     faces = set(die.faces) if small else None
     explodes = [m for m in modifiers if isinstance(m, ast.Explode)]

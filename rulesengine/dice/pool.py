@@ -78,6 +78,8 @@ class PoolSpec(NamedTuple):
             elif isinstance(m, ast.Clamp):
                 (lows if m.kind == "min" else highs).append(m.n)
             elif isinstance(m, ast.Keep):
+                if m.expr is not None:
+                    raise ValueError(f"{m.kind}({m.source}) has no number yet: write it in with ast.with_conditions")
                 keeps.append((m.kind, m.n))
             elif isinstance(m, ast.CountDice):
                 (fail if m.failures else succ).append(_written(m.cond))

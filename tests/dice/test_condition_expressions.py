@@ -132,3 +132,19 @@ def test_a_ruleset_threshold_is_checked_when_the_file_is_loaded(roll, code):
     with pytest.raises(RulesEngineError) as info:
         loads(text, "thresholds.yaml")
     assert info.value.code == code and info.value.location.line is not None
+
+
+@pytest.mark.parametrize("template", ["4d6kh{n}", "4d6kl{n}", "5d6dh{n}", "5d6dl{n}", "3d6!dl{n}", "5d10kh{n}cs>=8"])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 6])
+def test_how_many_dice_to_keep_may_come_from_an_expression(template, n):
+    written, spoken = template.format(n=n), template.format(n="(k)")
+    try:
+        want = dice.parse(written).odds()
+    except RulesEngineError as exc:  # kh0 keeps no dice: refused either way
+        with pytest.raises(RulesEngineError) as info:
+            dice.parse(spoken).odds({"k": n})
+        assert info.value.code == exc.code
+        return
+    got = dice.parse(spoken).odds({"k": n})
+    assert got.distribution == want.distribution and got.truncated == want.truncated
+    assert dice.parse(spoken).roll({"k": n}, seed=n).total == dice.parse(written).roll(seed=n).total
