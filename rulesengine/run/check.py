@@ -29,7 +29,7 @@ from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngin
 from ..limits import DEFAULT_LIMITS, Limits
 from ..rules.model import Check, Choose, Expr, Input, RulesetModel
 from .conditional import conditional_odds
-from .exact import ExactRolls, single_dice
+from .exact import ExactRolls, whole_dice
 from .inputs import InputChecker, describe_input
 from .results import (NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, signed_text,
                       value_order)
@@ -82,8 +82,7 @@ class CheckRunner:
         self._odds_cache: dict[tuple, CheckOdds] = {}
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
         self._resolved_in_all = 0
-        self._roll_terms = [(name, e, id(node) if (node := single_dice(e.tree)) is not None else None)
-                            for name, e in check.rolls]
+        self._roll_terms = [(name, e, tuple(id(n) for n in whole_dice(e.tree) or ())) for name, e in check.rolls]
 
     # ---- inputs ------------------------------------------------------------------------
     def coerce_inputs(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -372,9 +371,10 @@ class CheckRunner:
             return pre.gated
         return self.resolve({**pre.env, **rolls}, choose)
 
-    def _sample_roll(self, name: str, e: Expr, whole: int | None, env: dict, source, counter):
-        """Roll one of the check's rolls. ``whole``: the id of its dice term when the roll is
-        one dice term alone, whose value is then seen whole (total and faces: ``Rolled``)."""
+    def _sample_roll(self, name: str, e: Expr, whole: tuple[int, ...], env: dict, source, counter):
+        """Roll one of the check's rolls. ``whole``: the ids of the dice terms the roll is one
+        of, whole (:func:`whole_dice`), whose value is then seen whole (total and faces:
+        ``Rolled``)."""
         ctx = Context(e.text, env, self.limits, source, counter)
         try:
             value = e.run(ctx)
@@ -393,9 +393,11 @@ class CheckRunner:
             pools.append(pool)
             value = Rolled(pool.total, tuple([d.value for d in pool.dice]))
             return value, pools, lambda: f"{name}: {pool.text} → [{_faces_text(pool)}] = {pool.total}"
-        if whole is not None and whole in ctx.pools:
-            p = ctx.pools[whole]
-            value = Rolled(p.total, tuple([d.value for d in p.dice if d.kept]))
+        for term in whole:  # only the branch an if() took was rolled
+            if term in ctx.pools:
+                p = ctx.pools[term]
+                value = Rolled(p.total, tuple([d.value for d in p.dice if d.kept]))
+                break
         # ``env`` only gains names after this (the later rolls), none of which this roll's
         # expression can read, so the trace may read it later without a copy.
         by_node = ctx.pools

@@ -20,15 +20,25 @@ from ..dice.exact import Exact, dice_term_dist
 from ..dice.pool import PoolSpec
 from ..dice.pool_odds import PoolView, dice_pool_dist, faces_dist, view_dist
 from ..dice.values import DicePool
+from ..codes import E_EVAL
+from ..errors import DiceEvalError
 from ..limits import Limits
 from ..rules.model import Check, Expr
 
 
-def single_dice(tree: ast.Node) -> ast.Dice | None:
-    """The dice term an expression is alone (through parentheses and labels), if it is one."""
+def whole_dice(tree: ast.Node) -> tuple[ast.Dice, ...] | None:
+    """The dice terms a roll's value is one of, whole, when it is nothing else: a dice term
+    alone, or ``if()`` choosing between such rolls (``if(advantage, 3d6kh2, 2d6)``: only
+    the branch taken is rolled, and the roll is its dice). None otherwise."""
     while isinstance(tree, (ast.Group, ast.Labeled)):
         tree = tree.inner
-    return tree if isinstance(tree, ast.Dice) else None
+    if isinstance(tree, ast.Dice):
+        return (tree,)
+    if isinstance(tree, ast.Call) and tree.name == "if" and len(tree.args) == 3:
+        then, other = whole_dice(tree.args[1]), whole_dice(tree.args[2])
+        if then is not None and other is not None:
+            return then + other
+    return None
 
 
 class ExactRolls:
@@ -74,11 +84,30 @@ class ExactRolls:
             compiled = (compile_expression(e.tree, domain, self.limits, e.text, self.functions), domain)
             self._rolls[name] = compiled
         run, domain = compiled
-        node = single_dice(e.tree)
-        if node is not None and (name in self.check.faces_needed or (views is not None and name in views)):
+        if whole_dice(e.tree) is not None and (name in self.check.faces_needed
+                                               or (views is not None and name in views)):
             views = dict(self.check.face_views) if views is None else views
-            return self._faces_dist(node, e, env, budget, domain, views.get(name))
+            return self._whole_dist(e.tree, e, env, budget, domain, views.get(name))
         return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget)
+
+    def _whole_dist(self, tree: ast.Node, e: Expr, env: Mapping[str, Any], budget: Budget, domain: Exact,
+                    view: PoolView | None) -> Dist:
+        """A roll seen whole (see :func:`whole_dice`): a dice term's faces, or ``if()``'s
+        branches' faces mixed by the chance of its condition."""
+        while isinstance(tree, (ast.Group, ast.Labeled)):
+            tree = tree.inner
+        if isinstance(tree, ast.Dice):
+            return self._faces_dist(tree, e, env, budget, domain, view)
+        assert isinstance(tree, ast.Call), "whole_dice() admits dice terms and if() only"
+        ctx = Context(e.text, env, self.limits, budget=budget)
+        cond = compile_expression(tree.args[0], domain, self.limits, e.text, self.functions)(ctx)
+        parts = []
+        for value, w in cond.weights.items():
+            if not isinstance(value, bool):
+                raise DiceEvalError(f"if() needs a yes/no value first, not {value!r}", ctx.where(tree.args[0].span),
+                                    "compare it first, e.g. if(x >= 10, a, b)", E_EVAL)
+            parts.append((self._whole_dist(tree.args[1] if value else tree.args[2], e, env, budget, domain, view), w))
+        return mixture(parts, cond.denom, budget)
 
     def _faces_dist(self, node: ast.Dice, e: Expr, env: Mapping[str, Any], budget: Budget, domain: Exact,
                     view: PoolView | None) -> Dist:
