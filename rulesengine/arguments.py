@@ -107,6 +107,15 @@ def build_parser() -> argparse.ArgumentParser:
                        "--output saves it, e.g. into your own repository for editor completion.")
     p.add_argument("--output", "-o", metavar="PATH", help="write the schema to PATH instead of printing it")
 
+    p = sub.add_parser("new", help="start a ruleset of your own",
+                       description="Write a starter ruleset (one commented check) or a copy of a shipped one "
+                       "to adapt, as NAME.yaml, with the editor's schema line; the schema is saved to "
+                       "schemas/ruleset.schema.json if it isn't there yet. It validates clean as written.")
+    p.add_argument("name", metavar="NAME", help="the new ruleset's id: lower-case letters, digits and dashes")
+    p.add_argument("--from", dest="copy_of", metavar="ID", help="copy this shipped ruleset (see `rulesengine list`)")
+    p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of NAME.yaml")
+    p.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
+
     p = sub.add_parser("list", help="list the shipped rulesets",
                        description="List the shipped rulesets: id, name, and their checks and procedures.")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -192,6 +201,8 @@ EXAMPLES = {
              "docs/dice-language.md"),
     "validate": (["rulesengine validate --strict rulesets/"], "docs/errors.md"),
     "schema": (["rulesengine schema --output schemas/ruleset.schema.json"], "docs/ruleset-language.md"),
+    "new": (["rulesengine new my-homebrew", "rulesengine new my-gurps --from gurps-4e --output rulesets/my-gurps.yaml"],
+            "docs/tutorial.md"),
     "list": (["rulesengine list --json"], "docs/rulesets.md"),
     "show": (["rulesengine show my-system.yaml attack"], "docs/rulesets.md"),
     "export": (["rulesengine export my-system.yaml > my-system.json"], "README.md"),

@@ -197,6 +197,15 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_new(args: argparse.Namespace) -> int:
+    from .starter import new_ruleset
+
+    written = new_ruleset(args.name, args.output, args.copy_of, args.force)
+    print("wrote " + " and ".join(written))
+    print(f"next: rulesengine validate {written[0]}")
+    return EXIT_OK
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     from .present.export import summary
     from .ruleset import load, shipped_ids
@@ -364,7 +373,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 COMMANDS = {"dice": _cmd_dice, "validate": _cmd_validate, "schema": _cmd_schema, "list": _cmd_list,
             "show": _cmd_show, "export": _cmd_export, "roll": _cmd_roll, "odds": _cmd_odds,
-            "serve": _cmd_serve}
+            "serve": _cmd_serve, "new": _cmd_new}
 
 
 def _protect_leading_minus(argv: list[str]) -> tuple[list[str], dict[str, str]]:
