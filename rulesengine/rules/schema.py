@@ -16,6 +16,7 @@ so every diagnostic is the same either way.
 from __future__ import annotations
 
 import difflib
+import re
 import functools
 import json
 from pathlib import Path
@@ -74,6 +75,10 @@ def _unknown_key_hint(key: str, allowed: list[str], line: str) -> str | None:
     by a comma inside { } (``{when: count(roll, 6) >= 2}`` makes a key ``6) >= 2``), a key
     that belongs to another part of the file (``report:`` on a procedure), a misspelling."""
     if "{" in line and not set(key) <= _NAME_CHARS:
+        cut = re.search(r"([a-z_][a-z0-9_]*):\s*([^,{}'\"]+?),\s*$", line[:max(line.find(key), 0)])
+        if cut:  # `{help: roll three dice, keep the best two}`: say the whole value, quoted
+            return (f"inside {{ }} a comma ends a value, so '{key}' became a key: quote the value, "
+                    f"e.g. {cut[1]}: '{cut[2]}, {key}'")
         return ("inside { } a comma ends a value, so the text after it became a key: quote the "
                 "expression, e.g. when: 'count(roll, 6) >= 2'")
     near = closest(key, allowed)
