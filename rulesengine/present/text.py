@@ -41,7 +41,8 @@ def format_roll(result: RunResult) -> str:
         return "\n".join(lines + [result.trace])
     r: CheckResult = result
     lines = [f"{r.ruleset} / {r.check}" + ("   (secret: the GM rolls, only the GM sees)" if r.secret else "")]
-    lines.append("inputs: " + ", ".join(f"{k}={_v(v)}" for k, v in r.inputs.items()))
+    if r.inputs:
+        lines.append("inputs: " + ", ".join(f"{k}={_v(v)}" for k, v in r.inputs.items()))
     lines.extend(r.trace.splitlines())
     if r.choices:
         lines.append("choices: " + "; ".join(

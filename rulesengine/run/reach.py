@@ -137,6 +137,10 @@ def search(model: RulesetModel, check: Check, functions: Any, doc: Document, lim
     everything = every_input_set(check, REACH_MAX_TRIES)
     may_fall_through = bool(check.outcomes) and all(o.when is not None for o in check.outcomes)
     todo = set(check.outcome_names)
+    if check.outcomes and check.outcomes[0].when is None:
+        # The first rule holds for every roll: it happens whenever the dice are rolled, at
+        # any cost of working out the odds (a long explosion, over the search's budget).
+        todo.discard(check.outcomes[0].name)
     tried = skipped = 0
     witness = None
     fails: dict[str, tuple[RulesEngineError, dict[str, Any]]] = {}  # one per code and place

@@ -1,7 +1,8 @@
-"""docs/tutorial.md is run as written: each ```console block's commands in one folder, in
-order, their output compared with the page (a line `...` stands for any lines), and each
-```yaml file=NAME block written to NAME before the commands after it (``as-written``: the
-file a command wrote must read exactly so)."""
+"""docs/tutorial.md and docs/cookbook.md are run as written (issue 17): each ```console
+block's commands in one folder per page, in order, their output compared with the page (a
+line `...` stands for any lines), and each ```yaml file=NAME block written to NAME before
+the commands after it (``append``: added to the end of NAME; ``as-written``: the file a
+command wrote must read exactly so)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,15 @@ import pytest
 
 from rulesengine.cli import main
 
-TUTORIAL = Path(__file__).resolve().parent.parent / "docs" / "tutorial.md"
-BLOCK = re.compile(r"^```(console|yaml file=(\S+)( as-written)?)\n(.*?)^```$", re.M | re.S)
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+PAGES = ["tutorial.md", "cookbook.md"]
+BLOCK = re.compile(r"^```(console|yaml file=(\S+)(?: (as-written|append))?)\n(.*?)^```$", re.M | re.S)
 
 
-def steps() -> list[tuple[str, str, str, bool]]:
-    """(kind, file name, body, as-written) for each block the test runs, in page order."""
-    return [("console" if m[1] == "console" else "file", m[2] or "", m[4], bool(m[3]))
-            for m in BLOCK.finditer(TUTORIAL.read_text(encoding="utf-8"))]
+def steps(page: str) -> list[tuple[str, str, str, str]]:
+    """(kind, file name, body, how) for each block the test runs, in page order."""
+    return [("console" if m[1] == "console" else "file", m[2] or "", m[4], m[3] or "")
+            for m in BLOCK.finditer((DOCS / page).read_text(encoding="utf-8"))]
 
 
 def commands(body: str) -> list[tuple[str, list[str]]]:
@@ -43,17 +45,22 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return bool(actual) and expected[0].rstrip() == actual[0].rstrip() and matches(expected[1:], actual[1:])
 
 
-def test_the_tutorial_has_commands_and_files():
-    kinds = [k for k, *_ in steps()]
+@pytest.mark.parametrize("page", PAGES)
+def test_the_page_has_commands_and_files(page):
+    kinds = [k for k, *_ in steps(page)]
     assert kinds.count("console") >= 5 and kinds.count("file") >= 3
 
 
-def test_the_tutorial_runs_as_written(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("page", PAGES)
+def test_the_page_runs_as_written(page, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    for kind, name, body, as_written in steps():
+    for kind, name, body, how in steps(page):
         if kind == "file":
-            if as_written:
+            if how == "as-written":
                 assert (tmp_path / name).read_text(encoding="utf-8") == body, f"{name} is not as the page shows"
+            elif how == "append":
+                with open(tmp_path / name, "a", encoding="utf-8") as f:
+                    f.write(body)
             else:
                 (tmp_path / name).write_text(body, encoding="utf-8")
             continue
