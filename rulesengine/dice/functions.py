@@ -250,6 +250,19 @@ def _lowest(value: Any) -> int:
     return min(faces)
 
 
+def _largest_die(value: Any) -> int:
+    """largest_die(x): the number of sides of the largest die of a mixed pool (d10/d8/d6 → 10),
+    rolled or not, or of the dice chosen from it or left (``chosen``, ``rest``)."""
+    if isinstance(value, DicePool):
+        return max(value.sides)
+    rolled = _rolled(value, "largest_die()")
+    if not rolled.sides:
+        raise OpError("largest_die() of dice whose sizes are not known" if rolled.faces else "largest_die() of no dice",
+                      "largest_die() reads a pool of mixed dice (a dice_pool input), or the dice chosen from it"
+                      if rolled.faces else "check count(x) > 0 first, e.g. if(count(rest) > 0, largest_die(rest), 4)")
+    return max(rolled.sides)
+
+
 def _sum(value: Any) -> int:
     return _rolled(value, "sum()").total if isinstance(value, Rolled) else _number(value, "sum()")
 
@@ -285,6 +298,7 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int | None]] = {
     "highest": (_highest, 1, 1),
     "lowest": (_lowest, 1, 1),
     "sum": (_sum, 1, 1),
+    "largest_die": (_largest_die, 1, 1),
     "drop_highest": (_drop_highest, 1, 1),
     "drop_lowest": (_drop_lowest, 1, 1),
     "min": (_min, 1, None),

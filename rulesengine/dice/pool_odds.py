@@ -345,14 +345,16 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
 
 
 def dice_pool_dist(sides: tuple[int, ...], budget: Budget) -> Dist:
-    """Rolling a mixed pool such as d8/d4/d4 once: ``Rolled(sum, faces highest first)``."""
+    """Rolling a mixed pool such as d8/d4/d4 once: ``Rolled(sum, faces, sizes)``, the dice
+    highest face first (the larger die first among equal faces), each with its size."""
     states: dict[tuple, int] = {(): 1}
     denom = 1
     for i, s in enumerate(sides):
-        budget.spend(len(states) * s * (i + 1))  # each new state sorts a tuple of i + 1 faces
+        budget.spend(len(states) * s * (i + 1))  # each new state sorts a tuple of i + 1 dice
         nxt: dict[tuple, int] = defaultdict(int)
         for t, w in states.items():
             for f in range(1, s + 1):
-                nxt[tuple(sorted(t + (f,), reverse=True))] += w
+                nxt[tuple(sorted(t + ((f, s),), reverse=True))] += w
         states, denom = nxt, denom * s
-    return Dist({Rolled(sum(t), t): w for t, w in states.items()}, denom).reduced()
+    return Dist({Rolled(sum(f for f, _ in t), tuple(f for f, _ in t), tuple(s for _, s in t)): w
+                 for t, w in states.items()}, denom).reduced()

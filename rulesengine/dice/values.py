@@ -19,6 +19,7 @@ from ..limits import MAX_POOL_DICE, MAX_POOL_SIDES
 class Rolled:
     total: int
     faces: tuple[int, ...]  # the kept dice's values (sorted, highest first, in exact odds)
+    sides: tuple[int, ...] = ()  # each die's size, beside its face: a pool of mixed dice (d10/d8/d6)
 
     def __str__(self) -> str:
         return str(self.total)

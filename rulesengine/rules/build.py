@@ -315,7 +315,7 @@ class Builder:
         if c["from"] not in roll_names:
             self.error(E_BAD_CHOOSE, f"choose from '{c['from']}', which is not a roll of this check",
                        f"{cptr}/from", "rolls: " + ", ".join(roll_names))
-        inner = full_scope.with_names(chosen="the chosen dice")
+        inner = full_scope.with_names(chosen="the chosen dice", rest="the dice not chosen")
         values = []
         for vname, vtext in c["values"].items():
             e = self.expr(vtext, f"{cptr}/values/{escape_pointer(vname)}", inner, what=f"'{vname}'")

@@ -10,7 +10,7 @@ from ..dice.pool_odds import PoolView
 from .model import Check
 
 
-POOL_FUNCTIONS = frozenset({"count", "highest", "lowest"})  # the functions that look at single dice
+POOL_FUNCTIONS = frozenset({"count", "highest", "lowest", "largest_die"})  # the functions that look at single dice
 
 
 def _carriers(check: Check, aliases: dict[str, str] | None = None) -> dict[str, set[str]]:
@@ -81,6 +81,8 @@ def _observation(call: ast.Call) -> PoolView | None:
         if not (isinstance(arg, ast.Num) and isinstance(arg.value, int) and not isinstance(arg.value, bool)):
             return None
         bounds.append(sign * arg.value)
+    if call.name == "largest_die":
+        return None  # the sizes of dice: the roll's every die
     if call.name == "count":
         if not bounds:
             return PoolView(counts=(None,))

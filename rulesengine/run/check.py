@@ -215,6 +215,10 @@ class CheckRunner:
                 budget: Budget | None = None) -> tuple[tuple[Choice, ...], Choice]:
         rolled = env[spec.source]
         faces = rolled.faces if isinstance(rolled, Rolled) else (rolled,)
+        # Each die with its size, when the roll is a pool of mixed dice: a d8 showing 3 and a
+        # d6 showing 3 are different choices (what is left differs).
+        sizes = rolled.sides if isinstance(rolled, Rolled) and rolled.sides else (0,) * len(faces)
+        dice = sorted(zip(faces, sizes, strict=True), reverse=True)
         k = min(spec.pick, len(faces))
         ways = math.comb(len(faces), k)
         if ways > self.limits.max_choices:
@@ -228,28 +232,39 @@ class CheckRunner:
             except BudgetExceeded:
                 raise self._too_big(self.check.rolls[0][1]) from None
         seen, choices = set(), []
-        for combo in itertools.combinations(sorted(faces, reverse=True), k):
+        mixed = any(sizes)
+        for picked in itertools.combinations(range(len(dice)), k):
+            combo = tuple(dice[i] for i in picked)
             if combo in seen:
                 continue
             seen.add(combo)
+            rest = [d for i, d in enumerate(dice) if i not in picked]
             local = dict(env)
-            local["chosen"] = Rolled(sum(combo), combo)
+            local["chosen"] = _dice_value(combo, mixed)
+            local["rest"] = _dice_value(rest, mixed)
             values = {}
             for name, e in spec.values:
                 values[name] = local[name] = self.evaluate(e, local)
             preferred = bool(spec.prefer is not None and self.truth(spec.prefer, local))
-            choices.append(Choice(combo, values, preferred))
-        if player_choice is not None:
-            want = tuple(sorted(player_choice, reverse=True))
-            for c in choices:
-                if c.faces == want:
-                    return tuple(choices), c
-            raise InputError(f"cannot choose {list(player_choice)} from the dice {list(faces)}",
-                             hint=f"choose {k} of the faces rolled")
+            faces_chosen = tuple(f for f, _ in combo)
+            # The same faces on dice of other sizes are another choice only where the sizes
+            # change what it gives (an effect die): else one offer, as before.
+            same = (faces_chosen, tuple((n, jsonable(v)) for n, v in values.items()), preferred)
+            if same in seen:
+                continue
+            seen.add(same)
+            choices.append(Choice(faces_chosen, values, preferred, tuple(s for _, s in combo) if mixed else ()))
 
         def rank(c: Choice):
             return (c.preferred,) + tuple(value_order(c.values[o]) for o in spec.order)
 
+        if player_choice is not None:
+            want = tuple(sorted(player_choice, reverse=True))
+            fits = [c for c in choices if c.faces == want]  # the same faces on dice of other sizes: the best
+            if fits:
+                return tuple(choices), max(fits, key=rank)
+            raise InputError(f"cannot choose {list(player_choice)} from the dice {list(faces)}",
+                             hint=f"choose {k} of the faces rolled")
         return tuple(choices), max(choices, key=rank)
 
     # ---- rolling -------------------------------------------------------------------------
@@ -391,8 +406,9 @@ class CheckRunner:
                 raise self.relocate(LimitError(f"the pool {value.text()} has more dice than a roll may use",
                                                 "max_dice", Location(column=1, source_line=e.text)), e) from None
             pools.append(pool)
-            value = Rolled(pool.total, tuple([d.value for d in pool.dice]))
-            return value, pools, lambda: f"{name}: {pool.text} → [{_faces_text(pool)}] = {pool.total}"
+            sizes = value.sides
+            value = Rolled(pool.total, tuple([d.value for d in pool.dice]), sizes)
+            return value, pools, lambda: f"{name}: {pool.text} → [{_faces_text(pool, sizes)}] = {pool.total}"
         for term in whole:  # only the branch an if() took was rolled
             if term in ctx.pools:
                 p = ctx.pools[term]
@@ -507,11 +523,23 @@ class CheckRunner:
             raise self.relocate(exc, e) from None
 
 
+def _dice_value(dice: Iterable[tuple[int, int]], mixed: bool) -> Rolled:
+    """Dice chosen from a roll, or left: their total and faces, and their sizes for a pool
+    of mixed dice."""
+    dice = list(dice)
+    return Rolled(sum(f for f, _ in dice), tuple(f for f, _ in dice), tuple(s for _, s in dice) if mixed else ())
+
+
 def _chosen_line(chosen: Choice) -> str:
-    return (f"chosen: {', '.join(map(str, chosen.faces))} → "
+    dice = (map(str, chosen.faces) if len(set(chosen.sides)) < 2
+            else (f"d{s}:{f}" for f, s in zip(chosen.faces, chosen.sides, strict=True)))
+    return (f"chosen: {', '.join(dice)} → "
             + ", ".join(f"{k} {format_value(jsonable(v))}" for k, v in chosen.values.items()))
 
 
-def _faces_text(pool: PoolRoll) -> str:
-    """The faces of a rolled pool, as a trace lists them (only when a trace is read)."""
+def _faces_text(pool: PoolRoll, sizes: tuple[int, ...] = ()) -> str:
+    """The faces of a rolled pool, as a trace lists them (only when a trace is read); each
+    with its die's size when the pool mixes sizes (``d10:7, d8:2``)."""
+    if len(set(sizes)) > 1:
+        return ", ".join(f"d{s}:{d.face}" for d, s in zip(pool.dice, sizes, strict=True))
     return ", ".join(str(d.face) for d in pool.dice)

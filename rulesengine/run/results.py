@@ -63,9 +63,11 @@ class Choice:
     faces: tuple[int, ...]
     values: dict[str, Any]
     preferred: bool
+    sides: tuple[int, ...] = ()  # each chosen die's size, for a pool of mixed dice
 
     def to_dict(self) -> dict:
-        return {"faces": list(self.faces), "values": dict(self.values), "preferred": self.preferred}
+        return {"faces": list(self.faces), "values": dict(self.values), "preferred": self.preferred} \
+            | ({"sides": list(self.sides)} if self.sides else {})
 
 
 @dataclass(frozen=True)
