@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parent.parent / "rulesengine"
-GAMES = re.compile(r"rps|spycraft|gurps|mudd|cyberpunk", re.I)
+GAMES = re.compile(r"rps|spycraft|gurps|mudd|cyberpunk|blades|forged in the dark|apocalypse|pbta", re.I)
+RULESETS = ENGINE.parent / "rulesets"
 
 
 def engine_lines_matching(pattern: re.Pattern) -> list[str]:
@@ -18,6 +19,11 @@ def engine_lines_matching(pattern: re.Pattern) -> list[str]:
 
 def test_no_game_system_is_named_in_the_engine():
     assert engine_lines_matching(GAMES) == []
+
+
+def test_the_guard_knows_every_shipped_ruleset():
+    """A new ruleset's game must be added to GAMES, or the engine could name it unseen."""
+    assert [p.stem for p in sorted(RULESETS.glob("*.yaml")) if not GAMES.search(p.stem)] == []
 
 
 # Words of particular games' rules that once stood in the engine's comments, docstrings and

@@ -74,11 +74,19 @@ def _unknown_key_hint(key: str, allowed: list[str], line: str) -> str | None:
     """Why a key is unknown, for the mistakes people make: the rest of an expression cut off
     by a comma inside { } (``{when: count(roll, 6) >= 2}`` makes a key ``6) >= 2``), a key
     that belongs to another part of the file (``report:`` on a procedure), a misspelling."""
+    cut = re.search(r"([a-z_][a-z0-9_]*):\s*([^,{}\"]+?),\s*$", line[:max(line.find(key), 0)]) \
+        if "{" in line else None
+    # A key cut from the value before it: the key is no name (`6) >= 2`), or the value before
+    # reads as text (`help: the stat rolled (cool, hard...)` makes a key `hard`).
+    if cut and (not set(key) <= _NAME_CHARS or re.search(r"[\s(]", cut[2].strip())):
+        # The whole value: from the cut to the next `, key:` or the closing brace.
+        tail = line[line.find(key):]
+        end = re.search(r",\s*[a-z_][a-z0-9_]*:\s|\}\s*$", tail)
+        value = f"{cut[2]}, {tail[:end.start()] if end else key}".rstrip()
+        q = '"' if "'" in value else "'"
+        return (f"inside {{ }} a comma ends a value, so '{key}' became a key: quote the value, "
+                f"e.g. {cut[1]}: {q}{value}{q}")
     if "{" in line and not set(key) <= _NAME_CHARS:
-        cut = re.search(r"([a-z_][a-z0-9_]*):\s*([^,{}'\"]+?),\s*$", line[:max(line.find(key), 0)])
-        if cut:  # `{help: roll three dice, keep the best two}`: say the whole value, quoted
-            return (f"inside {{ }} a comma ends a value, so '{key}' became a key: quote the value, "
-                    f"e.g. {cut[1]}: '{cut[2]}, {key}'")
         return ("inside { } a comma ends a value, so the text after it became a key: quote the "
                 "expression, e.g. when: 'count(roll, 6) >= 2'")
     near = closest(key, allowed)
