@@ -231,7 +231,8 @@ class CheckRunner:
                 budget.spend(ways)
             except BudgetExceeded:
                 raise self._too_big(self.check.rolls[0][1]) from None
-        seen, choices = set(), []
+        seen: set[tuple] = set()
+        choices: list[Choice] = []
         mixed = any(sizes)
         for picked in itertools.combinations(range(len(dice)), k):
             combo = tuple(dice[i] for i in picked)
