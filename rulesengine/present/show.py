@@ -156,6 +156,28 @@ def _team_text(p) -> list[str]:
     return lines
 
 
+def _success_words(success) -> str:
+    if isinstance(success, bool):
+        return "success" if success else "not a success"
+    return "success if " + success.text
+
+
+def _group_text(p) -> list[str]:
+    st = p.settings
+    lines = [f"every member makes {p.check}"]
+    if st.best_by:
+        lines.append("the best member: the highest " + ", then ".join(e.text for e in st.best_by))
+    lines += [f"tally over the members: {k} = sum of {e.text}" for k, e in st.tally.items()]
+    if st.outcomes:
+        lines.append("the group's outcome (the first that applies):")
+        lines += [f"  {o.name} ({_success_words(o.success)})"
+                  + (f" if {o.when.text}" if o.when is not None else " otherwise") for o in st.outcomes]
+    else:
+        lines.append("the group's outcome: the best member's")
+    lines.append(f"members: give party1.name=value, party2.name=value (inputs of {p.check})")
+    return lines
+
+
 def _assisted_text(p) -> list[str]:
     st = p.settings
     order = "after the leader's dice (they may use leader_result)" if st.order == "leader_first" \
@@ -184,5 +206,5 @@ def _extended_text(p) -> list[str]:
 
 
 PROCEDURE_TEXT = {"contest": _contest_text, "team": _team_text, "assisted": _assisted_text,
-                  "extended": _extended_text}
+                  "extended": _extended_text, "group": _group_text}
 """A procedure kind's own lines of `show`: one small function per kind."""

@@ -124,3 +124,30 @@ def test_bd_published_odds_of_a_two_die_action_roll():
     odds = RS.check("action").odds({"rating": 2})
     assert odds.outcomes == {"critical": F(1, 36), "full_success": F(10, 36), "partial_success": F(16, 36),
                              "bad_outcome": F(9, 36)}
+
+
+# ---- BD-6: group actions -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ratings", [(2, 1), (0, 3), (1, 1, 2)])
+def test_bd6_group_action_the_best_roll_counts_and_the_leader_takes_stress_per_bad_roll(ratings):
+    outcomes: dict[str, F] = defaultdict(F)
+    stress: dict[int, F] = defaultdict(F)
+    pools = [read_pool(r) for r in ratings]
+    for combo in itertools.product(*pools):
+        p = F(1)
+        for _, _, q in combo:
+            p *= q
+        best_key = max((int(crit), best) for best, crit, _ in combo)
+        crit, best = best_key
+        outcomes["critical" if crit else "full_success" if best == 6 else
+                 "partial_success" if best >= 4 else "bad_outcome"] += p
+        stress[sum(1 for best, _, _ in combo if best <= 3)] += p
+    odds = RS.procedure("group_action").odds(parties=[{"rating": r} for r in ratings])
+    assert nonzero(odds.outcomes) == dict(outcomes)
+    assert odds.report["leader_stress"] == dict(sorted(stress.items()))
+
+
+def test_bd6_group_action_example():
+    r = RS.procedure("group_action").roll(parties=[{"rating": 2}, {"rating": 1}, {"rating": 1}],
+                                          faces=[5, 2, 1, 3])
+    assert (r.outcome, r.best, r.report) == ("partial_success", 0, {"leader_stress": 2})

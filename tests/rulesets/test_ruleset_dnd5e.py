@@ -139,3 +139,17 @@ def test_d5_8_a_contest_tie_leaves_things_as_they_were():
     assert odds.tie == F(20, 400)  # equal d20s
     r = RS.procedure("contest").roll(parties=[{"ability_modifier": 3}, {"ability_modifier": 1}], faces=[8, 10])
     assert r.tie
+
+
+@pytest.mark.parametrize("modifiers", [(2, 0), (2, 0, -1), (5, 5, 0, 0)])
+def test_d5_9_a_group_check_succeeds_when_at_least_half_the_group_succeeds(modifiers):
+    probs = [sum((p for n, p in naturals("none").items() if n + m >= 12), F(0)) for m in modifiers]
+    want = F(0)
+    for oks in itertools.product((True, False), repeat=len(modifiers)):
+        p = F(1)
+        for ok, q in zip(oks, probs, strict=True):
+            p *= q if ok else 1 - q
+        if 2 * sum(oks) >= len(modifiers):
+            want += p
+    odds = RS.procedure("group_check").odds(parties=[{"ability_modifier": m, "dc": 12} for m in modifiers])
+    assert odds.success == want

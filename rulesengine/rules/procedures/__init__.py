@@ -15,13 +15,14 @@ from ...codes import E_UNKNOWN_REFERENCE
 from ..inputs import build_input
 from ..model import Check, Expr, Procedure, ProcedureSpec
 from ..scope import Scope, escape_pointer
-from . import assisted, contest, extended, team
+from . import assisted, contest, extended, group, team
 
 KINDS: dict[str, Callable[..., ProcedureSpec | None]] = {
     "contest": contest.build,
     "extended": extended.build,
     "team": team.build,
     "assisted": assisted.build,
+    "group": group.build,
 }
 
 
@@ -30,6 +31,7 @@ END_SCOPES: dict[str, Callable[[Any, Scope, Scope], Scope]] = {
     "extended": extended.end_scope,
     "team": team.end_scope,
     "assisted": assisted.end_scope,
+    "group": group.end_scope,
 }
 """What a procedure's ``report`` may read when it ends, by kind: from its spec, its own inputs'
 scope and the names of its check."""

@@ -10,6 +10,7 @@ from .assisted import AssistedOdds, AssistedResult, AssistedRunner
 from .base import ProcedureRunner
 from .contest import ContestOdds, ContestResult, ContestRunner
 from .extended import ExtendedOdds, ExtendedResult, ExtendedRunner
+from .group import GroupOdds, GroupResult, GroupRunner
 from .team import TeamOdds, TeamResult, TeamRunner
 
 RUNNERS: dict[str, type[ProcedureRunner]] = {
@@ -17,6 +18,7 @@ RUNNERS: dict[str, type[ProcedureRunner]] = {
     "extended": ExtendedRunner,
     "team": TeamRunner,
     "assisted": AssistedRunner,
+    "group": GroupRunner,
 }
 
 
@@ -26,4 +28,4 @@ def procedure_runner(ruleset, proc: Procedure) -> ProcedureRunner:
 
 
 __all__ = ["AssistedOdds", "AssistedResult", "ContestOdds", "ContestResult", "ExtendedOdds", "ExtendedResult",
-           "ProcedureRunner", "RUNNERS", "TeamOdds", "TeamResult", "procedure_runner"]
+           "GroupOdds", "GroupResult", "ProcedureRunner", "RUNNERS", "TeamOdds", "TeamResult", "procedure_runner"]
