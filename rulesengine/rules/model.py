@@ -236,7 +236,7 @@ class Check:
 
 
 class Procedure(NamedTuple):
-    """A procedure built from checks: a contest, an extended, team or assisted check.
+    """A procedure built from checks: a contest, an extended, team, assisted or group check.
 
     ``settings`` is the kind's own typed, frozen spec (:mod:`rulesengine.rules.procedures`),
     its expressions already parsed."""
