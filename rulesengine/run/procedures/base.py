@@ -16,7 +16,7 @@ from ...dice.sources import FacesSource, dice_source
 from ...errors import InputError, RulesEngineError
 from ...rules.model import Expr, Procedure
 from ...rules.procedures import party_expressions
-from ..results import CheckResult, Resolution, jsonable, value_order
+from ..results import NOT_ALLOWED, CheckResult, Resolution, jsonable, value_order
 
 
 def not_allowed(index: int | None, reason: str, round_no: int | None = None) -> InputError:
@@ -103,6 +103,19 @@ class ProcedureRunner:
         out.update(res.values)
         out.update(result=res.result, outcome=res.outcome, success=res.success)
         return out
+
+    def party_resolutions(self, values: dict[str, Any], index: int, extra: Mapping[str, Any] | None = None
+                          ) -> tuple[list[tuple[Resolution, dict[str, Any], int]], int]:
+        """Every resolution of party ``index``'s check with the names the procedure reads of
+        it (its check's, ``party`` and ``extra``), over a common denominator; a party whose
+        check is not allowed is an input error."""
+        outs, denom = self.runner.resolutions(values)
+        rows = []
+        for res, env, w in outs:
+            if res.outcome == NOT_ALLOWED:
+                raise not_allowed(index, res.reason)
+            rows.append((res, {**self.party_env(res, env), **(extra or {}), "party": index + 1}, w))
+        return rows, denom
 
     def typed_spec(self, kind: type[SpecT]) -> SpecT:
         """This procedure's spec as its kind's own type (the model types it as any kind's)."""

@@ -222,14 +222,10 @@ class ContestRunner(ProcedureRunner):
 
     def _party_dist(self, values: dict[str, Any], index: int) -> tuple[list[Row], int]:
         """(rank key, result, env, weight) for each resolution of one party's check."""
-        outs, denom = self.runner.resolutions(values)
+        outs, denom = self.party_resolutions(values, index)
         names, dice_names = self.party_reads
         merged: dict[tuple, Row] = {}
-        for res, env, w in outs:
-            if res.outcome == NOT_ALLOWED:
-                raise not_allowed(index, res.reason)
-            penv = self.party_env(res, env)
-            penv["party"] = index + 1
+        for res, penv, w in outs:
             key = self._key(penv)
             # Merge only outcomes that agree on everything the contest reads: a roll's total,
             # or its dice too when its name is passed to a function (``count(roll, 6)``).

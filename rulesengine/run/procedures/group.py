@@ -168,13 +168,10 @@ class GroupRunner(ProcedureRunner):
     def _rows(self, values: dict[str, Any], own: dict, index: int) -> tuple[list[tuple], int]:
         """Each way one member's check can end, merged by what the group reads of it:
         (its tally contributions, its rank key, its fingerprint, its names, weight)."""
-        outs, denom = self.runner.resolutions(values)
+        outs, denom = self.party_resolutions(values, index, own)
         names, dice_names = self.party_reads
         merged: dict[tuple, list] = {}
-        for res, env, w in outs:
-            if res.outcome == NOT_ALLOWED:
-                raise not_allowed(index, res.reason)
-            penv = {**self.party_env(res, env), **own, "party": index + 1}
+        for res, penv, w in outs:
             contrib = self._contribution(penv)
             key = self._key(penv) if self.spec.best_by else ()
             fp = (fingerprint(penv, names, dice_names) + (res.outcome, bool(res.success), jsonable(res.result))
