@@ -151,5 +151,5 @@ def test_d5_9_a_group_check_succeeds_when_at_least_half_the_group_succeeds(modif
             p *= q if ok else 1 - q
         if 2 * sum(oks) >= len(modifiers):
             want += p
-    odds = RS.procedure("group_check").odds(parties=[{"ability_modifier": m, "dc": 12} for m in modifiers])
+    odds = RS.procedure("group_check").odds({"dc": 12}, parties=[{"ability_modifier": m} for m in modifiers])
     assert odds.success == want

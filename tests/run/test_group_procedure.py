@@ -140,3 +140,18 @@ def test_a_group_outcome_reading_a_name_it_cannot_see_is_an_error_at_load():
     text = YAML.replace('"successes * 2 >= parties"', '"successes * 2 >= parties and best == 1"')
     with pytest.raises(RulesEngineError, match="unknown name 'best'"):
         loads(text, "groups.yaml")
+
+
+def test_member_inputs_set_one_value_for_every_member_from_the_groups_own_inputs():
+    text = YAML.replace('''    parties: {min: 2, max: 6}
+    tally: {successes''', '''    parties: {min: 2, max: 6}
+    inputs: {bonus: {type: integer, default: 0, min: -5, max: 5}}
+    member_inputs: {modifier: bonus}
+    tally: {successes''')
+    rs = loads(text, "groups.yaml")
+    shared = rs.procedure("half_must").odds({"bonus": 3}, parties=[{}, {}, {}])
+    given = loads(YAML, "groups.yaml").procedure("half_must").odds(parties=[{"modifier": 3}] * 3)
+    assert shared.outcomes == given.outcomes
+    bad = text.replace("member_inputs: {modifier: bonus}", "member_inputs: {modifer: bonus}")
+    with pytest.raises(RulesEngineError, match="member input 'modifer' is not an input of check 'd20'"):
+        loads(bad, "groups.yaml")

@@ -5,12 +5,12 @@ the group is ranked, from its best member's check ("the best single roll counts 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 from collections.abc import Mapping
 
-from ...codes import E_MISSING_KEY
+from ...codes import E_MISSING_KEY, E_UNKNOWN_REFERENCE
 from ...limits import MAX_PARTIES
 from ..model import Check, Expr, Input, OutcomeRule, Role
 from ..scope import Scope, escape_pointer
@@ -23,6 +23,7 @@ class GroupSpec:
     outcomes: tuple[OutcomeRule, ...]  # the group's; empty: the best member's outcome
     min_parties: int
     max_parties: int
+    member_inputs: Mapping[str, Expr] = field(default_factory=dict)  # set for every member, from its own inputs
 
     def party_expressions(self, check: str) -> list[tuple[str, list[Expr], dict[str, str]]]:
         exprs = list(self.best_by) + list(self.tally.values())
@@ -38,7 +39,8 @@ class GroupSpec:
         return []
 
     def roles(self, check: str) -> tuple[Role, ...]:
-        return (Role("member", check, self.min_parties, min(self.max_parties, MAX_PARTIES)),)
+        return (Role("member", check, self.min_parties, min(self.max_parties, MAX_PARTIES),
+                     computed=tuple(self.member_inputs)),)
 
     def numbers(self) -> list[tuple[str, Expr]]:
         return [(f"the tally '{n}'", e) for n, e in self.tally.items()]
@@ -76,8 +78,16 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
                       f"group '{name}' has neither outcomes nor best_by: nothing gives the group an outcome", ptr,
                       "add outcomes read from tallies (successes * 2 >= parties), or best_by", key=True)
         return None
+    member_inputs: dict[str, Expr] = {}
+    for n, e in (spec.get("member_inputs") or {}).items():
+        if check.input(n) is None:
+            builder.error(E_UNKNOWN_REFERENCE, f"member input '{n}' is not an input of check '{check.name}'",
+                          f"{ptr}/member_inputs/{escape_pointer(n)}", key=True)
+            continue
+        member_inputs[n] = builder.expr(e, f"{ptr}/member_inputs/{escape_pointer(n)}", own,
+                                       what=f"the member input '{n}'")
     parties = spec.get("parties") or {}
-    if any(e is None for e in best_by) or any(e is None for e in tally.values()):
+    if any(e is None for e in (*best_by, *tally.values(), *member_inputs.values())):
         return None
     return GroupSpec(best_by, MappingProxyType(tally), tuple(outcomes), parties.get("min", 2),
-                     parties.get("max", MAX_PARTIES))
+                     parties.get("max", MAX_PARTIES), MappingProxyType(member_inputs))

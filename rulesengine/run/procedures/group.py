@@ -91,6 +91,10 @@ class GroupRunner(ProcedureRunner):
     def _group(self, parties, inputs) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         own = self._own_inputs(inputs)
         role = self.spec.roles(self.proc.check)[0]
+        if self.spec.member_inputs and parties:
+            # Inputs the group sets for everyone (one DC for all), from its own inputs.
+            shared = {n: self.evaluate(e, own) for n, e in self.spec.member_inputs.items()}
+            parties = [{**dict(p), **shared} for p in parties]
         members = self._members(parties, role.min, role.max, self.runner, "members",
                                    who=f"group '{self.proc.name}'", hint="give party1.name=value party2.name=value ...")
         return own, members
