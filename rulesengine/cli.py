@@ -423,7 +423,13 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     words, protected = _protect_leading_minus(list(sys.argv[1:] if argv is None else argv))
     try:
-        args = parser.parse_args(words)
+        args, extra = parser.parse_known_args(words)
+        # name=value words after an option (`dice "1d20+b" --odds b=0..5`) are inputs too:
+        # argparse stops filling a positional list at the first option.
+        if extra and hasattr(args, "assign") and not any(w.startswith("-") for w in extra):
+            args.assign = list(args.assign or []) + extra
+        elif extra:
+            parser.parse_args(words)  # the usual one-line usage error for what is left over
     except SystemExit as exc:
         return int(exc.code or 0)
     if getattr(args, "expression", None) in protected:

@@ -164,3 +164,14 @@ def test_the_installed_command_runs_in_a_fresh_process():
                           capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0
     assert proc.stdout.strip() == "2d6 ? [1, 2] = 3"
+
+
+def test_name_value_words_may_follow_the_options(capsys):
+    """`dice "1d20 + b" --odds b=0..2` and `roll ... --seed 1 skill=12` read the trailing
+    inputs as if written before the options (argparse alone stops at the first option)."""
+    code, out, _ = run(capsys, "dice", "1d20 + b", "--odds", "b=0..2")
+    assert code == 0 and [line.split()[0] for line in out.splitlines()] == ["b=0", "b=1", "b=2"]
+    code, out, _ = run(capsys, "roll", "gurps-4e", "success_roll", "--seed", "1", "skill=12")
+    assert code == 0 and "skill=12" in out
+    code, _, err = run(capsys, "dice", "1d20", "--odds", "--bogus")
+    assert code == 2 and "unrecognized arguments: --bogus" in err
