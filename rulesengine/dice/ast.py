@@ -258,6 +258,17 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
+class SetKeep:
+    """``(a, b, c)kh1``: several values (each its own roll), the highest (``kh``) or lowest
+    (``kl``) kept or dropped (``dh``, ``dl``) in the order written; the value is the sum of
+    those kept. A set with no keep adds them all up."""
+
+    items: tuple[Node, ...]
+    keeps: tuple[Keep, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Group:
     """Parentheses, kept so the trace prints the expression the way it was written."""
 
@@ -274,7 +285,7 @@ class Labeled:
     span: Span
 
 
-Node = Num | Str | Bool | Name | Dice | Neg | Binary | Compare | Logic | Not | Call | Group | Labeled
+Node = Num | Str | Bool | Name | Dice | Neg | Binary | Compare | Logic | Not | Call | Group | Labeled | SetKeep
 
 
 def children(node: Node) -> tuple[Node, ...]:
@@ -287,6 +298,8 @@ def children(node: Node) -> tuple[Node, ...]:
         return (node.inner,)
     if isinstance(node, Call):
         return node.args
+    if isinstance(node, SetKeep):
+        return node.items
     if isinstance(node, Dice):
         return ((node.count,) if node.sides is None else (node.count, node.sides)) + condition_exprs(node)
     return ()

@@ -158,6 +158,10 @@ class _Compiler:
 
         return run
 
+    def set_keep(self, n: ast.SetKeep) -> Compiled:
+        keeps = tuple((k.kind, k.n) for k in n.keeps)
+        return self.domain.set_keep(n, [self.build(i) for i in n.items], keeps)
+
     def call(self, n: ast.Call) -> Compiled:
         fn = self.function(n)
         build = self.build
@@ -204,4 +208,5 @@ _COMPILE: Mapping[type, Callable[[_Compiler, Any], Compiled]] = MappingProxyType
     ast.Not: _Compiler.not_,
     ast.Call: _Compiler.call,
     ast.Dice: _Compiler.dice,
+    ast.SetKeep: _Compiler.set_keep,
 })

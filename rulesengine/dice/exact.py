@@ -13,7 +13,7 @@ from ..cache import POOL_DISTS, weights_size
 from . import ast
 from .context import Compiled, Context, check_count, dynamic_spec, eval_error, too_big, unknown_name
 from .dist import Budget, BudgetExceeded, Dist, combine, combine2, mixture
-from .functions import OpError, logic_and, logic_or
+from .functions import OpError, keep_sum, logic_and, logic_or
 from .pool import PoolSpec
 from .pool_odds import pool_dist
 
@@ -50,6 +50,11 @@ class Exact:
             return _apply(ctx, node, fn, [p(ctx) for p in parts])
 
         return run
+
+    def set_keep(self, node: ast.SetKeep, parts: list[Compiled], keeps: tuple) -> Compiled:
+        """A set's value for every combination of its items' values: independent rolls, so
+        their joint is exact."""
+        return self.lift(keep_sum(keeps), parts, node)
 
     def lazy_logic(self, op: str, left: Compiled, right: Compiled, node: ast.Node) -> Compiled:
         fn = logic_and if op == "and" else logic_or

@@ -267,6 +267,36 @@ def _sum(value: Any) -> int:
     return _rolled(value, "sum()").total if isinstance(value, Rolled) else _number(value, "sum()")
 
 
+def kept_indexes(values: list[int], keeps: Any) -> set[int]:
+    """Which of ``values`` a set's keeps leave (``keeps``: (kind, n) pairs in the order
+    written, each applied to what the one before kept): kh/kl keep the n highest/lowest,
+    dh/dl drop them; among equal values the one listed first counts as higher."""
+    kept = sorted(range(len(values)), key=lambda i: (-values[i], i))  # highest first
+    for kind, n in keeps:
+        if kind == "kh":
+            kept = kept[:n]
+        elif kind == "kl":
+            kept = kept[len(kept) - n:] if n < len(kept) else kept
+        elif kind == "dh":
+            kept = kept[n:]
+        else:
+            kept = kept[:len(kept) - n] if n < len(kept) else []
+    return set(kept)
+
+
+def set_values(values: Any) -> list[int]:
+    """The whole numbers of a set's items (a roll counts by its total)."""
+    return [_number(getattr(v, "total", v), "a set") for v in values]
+
+
+def keep_sum(keeps: Any) -> Callable[..., int]:
+    """A set's value: the sum of the items its keeps leave."""
+    def total(*values: Any) -> int:
+        numbers = set_values(values)
+        return sum(numbers[i] for i in kept_indexes(numbers, keeps))
+    return total
+
+
 def _pool(value: Any, what: str) -> DicePool:
     if isinstance(value, DicePool):
         return value

@@ -100,6 +100,26 @@ class _Builder:
     def group(self, c):
         return ast.Group(c[1], _span(c[0], c[2]))
 
+    def kept_group(self, c):
+        """``(4d6kh3)kl1``: keeps after a dice term in parentheses keep from the dice it kept
+        (the same as writing them after the term); after anything else, from one value."""
+        inner, keeps = c[1], list(c[3:])
+        span = _span(c[0], keeps[-1])
+        while isinstance(inner, ast.Group):
+            inner = inner.inner
+        if isinstance(inner, ast.Dice):
+            node = ast.Dice(inner.count, inner.die, inner.modifiers + tuple(keeps), span, inner.sides)
+            if node.die is not None:
+                check_modifiers(node.die, node.modifiers, self.text)
+            return node
+        return ast.SetKeep((c[1],), tuple(keeps), span)
+
+    def set(self, c):
+        items = tuple(x for x in c if x is not None and not hasattr(x, "type") and not isinstance(x, ast.Keep))
+        keeps = tuple(x for x in c if isinstance(x, ast.Keep))
+        close = keeps[-1] if keeps else next(x for x in reversed(c) if getattr(x, "type", None) == "RPAR")
+        return ast.SetKeep(items, keeps, _span(c[0], close))
+
     def labeled(self, c):
         return ast.Labeled(c[0], str(c[1])[1:-1].strip(), _span(c[0], c[1]))
 

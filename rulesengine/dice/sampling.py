@@ -11,8 +11,8 @@ from collections.abc import Callable
 from . import ast
 from .context import (Compiled, Context, check_count, dice_failure, dice_text, dynamic_spec, eval_error,
                       unknown_name)
-from .functions import OpError, logic_and, logic_or
-from .pool import PoolSpec, roll_plain, roll_pool
+from .functions import OpError, kept_indexes, logic_and, logic_or, set_values
+from .pool import DieRoll, PoolRoll, PoolSpec, roll_plain, roll_pool
 from .sources import DiceLimitReached, FacesError
 
 
@@ -21,6 +21,23 @@ class Sampling:
 
     def const(self, value: Any) -> Compiled:
         return lambda ctx: value
+
+    def set_keep(self, node: ast.SetKeep, parts: list[Compiled], keeps: tuple) -> Compiled:
+        """A set's items rolled in order; the values kept and dropped are recorded for the
+        trace like the dice of a pool."""
+        key = id(node)
+
+        def run(ctx: Context) -> int:
+            try:
+                values = set_values([p(ctx) for p in parts])
+            except OpError as exc:
+                raise eval_error(ctx, node.span, exc) from None
+            kept = kept_indexes(values, keeps)
+            total = sum(values[i] for i in kept)
+            ctx.pools[key] = PoolRoll("set", tuple(DieRoll(v, v, i in kept) for i, v in enumerate(values)), total)
+            return total
+
+        return run
 
     def known(self, value: Any) -> Any:
         """A value that must be known before dice are rolled (a die's condition): as it is."""

@@ -84,6 +84,11 @@ def render(node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any]
             return f"not {r(n.operand)}"
         if isinstance(n, ast.Call):
             return f"{n.name}({', '.join(r(a) for a in n.args)})"
+        if isinstance(n, ast.SetKeep):
+            keeps = "".join(f"{k.kind}{k.n}" for k in n.keeps)
+            items = ", ".join(r(i) for i in n.items) + ("," if len(n.items) == 1 else "")
+            pool = pools.get(id(n))
+            return f"({items}){keeps}" + (format_pool(pool) if pool is not None else "")
         raise AssertionError(n)  # pragma: no cover
 
     return r(node)

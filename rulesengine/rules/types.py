@@ -103,6 +103,12 @@ def _dice(inf: _Infer, n: ast.Dice) -> str:
     return ROLL
 
 
+def _set(inf: _Infer, n: ast.SetKeep) -> str:
+    for item in n.items:
+        inf.want(item, NUMERIC, "a set")
+    return NUMBER
+
+
 def _neg(inf: _Infer, n: ast.Neg) -> str:
     inf.want(n.operand, NUMERIC, "'-'")
     return NUMBER
@@ -238,7 +244,7 @@ _CALLS: dict[str, Callable[[_Infer, ast.Call], str]] = {
 }
 
 _RULES: dict[type, Callable[[_Infer, Any], str]] = {
-    ast.Num: _num, ast.Str: _str, ast.Bool: _bool, ast.Name: _name, ast.Dice: _dice, ast.Neg: _neg,
+    ast.Num: _num, ast.Str: _str, ast.Bool: _bool, ast.Name: _name, ast.Dice: _dice, ast.SetKeep: _set, ast.Neg: _neg,
     ast.Binary: _binary, ast.Compare: _compare, ast.Logic: _logic, ast.Not: _not, ast.Call: _call,
     ast.Group: _group, ast.Labeled: _group,
 }

@@ -349,7 +349,8 @@ def test_every_node_kind_compiles_to_the_same_odds_in_both_readings():
     from rulesengine.dice import ast
 
     texts = ['-(1d4[atk] + bonus) * 3 / 2 + max(1, d(2)) - floor(1d3 / 2)',
-             '"a" == "a" and not (1d2 > 1) or if(true, 1d3 >= 3, false)']
+             '"a" == "a" and not (1d2 > 1) or if(true, 1d3 >= 3, false)',
+             '(1d3, 2, 1d2 + 1)kh2 > 3']
     kinds = {type(n) for t in texts for n in ast.walk(dice.parse(t).tree)}
     assert kinds == set(typing.get_args(ast.Node))
     for text in texts:
