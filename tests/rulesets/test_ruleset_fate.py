@@ -67,3 +67,40 @@ def test_fa4_an_opposed_exchange_goes_to_the_higher_total():
         want["party1_wins" if t1 > t2 else "party2_wins" if t2 > t1 else "tie"] += F(1, 81 * 81)
     odds = RS.procedure("opposed").odds(parties=[{"skill": "good"}, {"skill": "fair"}])
     assert odds.outcomes == dict(want)
+
+
+def exchange_odds(skill: int, opposing: int) -> dict[str, F]:
+    out: dict[str, F] = defaultdict(F)
+    for a, b in itertools.product(ROLLS, ROLLS):
+        s = a + skill - b - opposing
+        out["win_with_style" if s >= 3 else "win" if s >= 1 else "tie" if s == 0 else
+            "lose" if s > -3 else "lose_with_style"] += F(1, 81 * 81)
+    return dict(out)
+
+
+@pytest.mark.parametrize("skill, opposing", [(3, 2), (2, 2), (0, 4)])
+def test_fa5_a_contest_goes_to_the_first_with_three_victories(skill, opposing):
+    step = exchange_odds(skill, opposing)
+    gain = {"win_with_style": (2, 0), "win": (1, 0), "tie": (0, 0), "lose": (0, 1), "lose_with_style": (0, 2)}
+    states = {(0, 0): F(1)}
+    won = lost = F(0)
+    for _ in range(30):  # the procedure's round limit
+        nxt: dict[tuple[int, int], F] = defaultdict(F)
+        for (a, b), p in states.items():
+            for name, q in step.items():
+                da, db = gain[name]
+                if a + da >= 3:
+                    won += p * q
+                elif b + db >= 3:
+                    lost += p * q
+                else:
+                    nxt[(a + da, b + db)] += p * q
+        states = nxt
+    odds = RS.procedure("contest").odds({"skill": skill, "opposing_skill": opposing})
+    assert odds.outcomes["success"] == won and odds.outcomes["failure"] == lost
+    assert odds.outcomes["unfinished"] == sum(states.values(), F(0))
+
+
+def test_fa5_an_exchange_example():
+    r = RS.check("exchange").roll({"skill": "good", "opposing_skill": "fair"}, faces=[1, 1, 0, 0, -1, 0, 0, 0])
+    assert (r.result, r.outcome) == (4, "win_with_style")   # +2 +3 against -1 +2
