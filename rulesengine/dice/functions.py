@@ -263,6 +263,16 @@ def _largest_die(value: Any) -> int:
     return max(rolled.sides)
 
 
+def _initial(value: Any) -> Rolled:
+    """initial(roll): the dice of the first throw, without those explosions added (a botch
+    judged on the first throw: count(initial(roll), 1))."""
+    rolled = _rolled(value, "initial()")
+    if rolled.initial is None:
+        raise OpError("initial() of a roll that keeps or drops dice",
+                      "initial() reads a roll that keeps all its dice (exploding or not)")
+    return Rolled(sum(rolled.initial), rolled.initial, initial=rolled.initial)
+
+
 def _sum(value: Any) -> int:
     return _rolled(value, "sum()").total if isinstance(value, Rolled) else _number(value, "sum()")
 
@@ -329,6 +339,7 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int | None]] = {
     "lowest": (_lowest, 1, 1),
     "sum": (_sum, 1, 1),
     "largest_die": (_largest_die, 1, 1),
+    "initial": (_initial, 1, 1),
     "drop_highest": (_drop_highest, 1, 1),
     "drop_lowest": (_drop_lowest, 1, 1),
     "min": (_min, 1, None),

@@ -64,7 +64,7 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
             return fd.map(lambda f: spec.score(spec.clamp(f)))
         if mode == "value":
             return fd.map(spec.clamp)
-        return fd.map(lambda f: (spec.clamp(f),))
+        return fd.map(lambda f: (spec.clamp(f),))  # "values" and "chain": one die
 
     compound = spec.explode == "compound"
     penalty = 1 if spec.explode == "penetrate" else 0
@@ -76,7 +76,7 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
         start = lambda f: f  # noqa: E731 - the running sum of faces
         extend = lambda s, f: s + f  # noqa: E731
         finish = (lambda s: spec.score(spec.clamp(s))) if mode == "total" else spec.clamp
-        if mode == "values":
+        if mode in ("values", "chain"):
             finish = lambda s: (spec.clamp(s),)  # noqa: E731
     elif mode == "total":
         start = lambda f: spec.score(spec.clamp(f))  # noqa: E731
@@ -85,7 +85,10 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
     else:
         start = lambda f: (spec.clamp(f),)  # noqa: E731
         extend = lambda s, f: s + (spec.clamp(f - penalty),)  # noqa: E731
-        finish = lambda s: tuple(sorted(s, reverse=True))  # noqa: E731
+        if mode == "chain":  # the first die, then those its explosions added
+            finish = lambda s: (s[0], *sorted(s[1:], reverse=True))  # noqa: E731
+        else:
+            finish = lambda s: tuple(sorted(s, reverse=True))  # noqa: E731
 
     faces = list(fd.weights.items())
     active: dict = defaultdict(int)
@@ -214,12 +217,16 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
 # ---- whole rolls, for rules that look at single dice ------------------------------------------
 
 
-def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dist:
+def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initial: bool = False) -> Dist:
     """The distribution of a dice term seen whole: ``Rolled(total, kept values)``, the kept
     values sorted highest first (the order dice come up in doesn't change the odds).
+    ``initial``: keep which dice the first throw rolled too (``Rolled.initial``, where every
+    die is kept), the states then being multisets of (first die, dice it added).
 
     Enumerates multisets, not sequences: 3d6 has 56 states, 2d10 has 55.
     """
+    if initial:
+        return _faces_with_initial(spec, count, limits, budget)
     d = die_dist(spec, "values", limits, budget)
     items = list(d.weights.items())
     states: dict[tuple, int] = {(): 1}
@@ -342,6 +349,29 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         rolled = Rolled(sum(spec.score(v) for v in faces), tuple(faces))
         out[rolled] = out.get(rolled, 0) + w
     return Dist(out, d.denom ** count).reduced()
+
+
+def _faces_with_initial(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dist:
+    """:func:`faces_dist` keeping the first throw: each state is (every value, the first
+    throw's values), both sorted highest first."""
+    d = die_dist(spec, "chain", limits, budget)
+    items = list(d.weights.items())
+    states: dict[tuple, int] = {((), ()): 1}
+    for i in range(count):
+        budget.spend(len(states) * len(items) * 2 * (i + 1) * step_cost((i + 1) * d.denom.bit_length()))
+        nxt: dict[tuple, int] = defaultdict(int)
+        for (values, firsts), w in states.items():
+            for chain, w2 in items:
+                key = (tuple(sorted(values + chain, reverse=True)), tuple(sorted(firsts + chain[:1], reverse=True)))
+                nxt[key] += w * w2
+        states = nxt
+    out: dict = defaultdict(int)
+    for (t, firsts), w in states.items():
+        lo, hi = spec.kept_range(len(t))
+        kept = t[lo:hi]
+        out[Rolled(sum(spec.score(v) for v in kept), kept,
+                   initial=firsts if (lo, hi) == (0, len(t)) else None)] += w
+    return Dist(dict(out), d.denom ** count).reduced()
 
 
 def dice_pool_dist(sides: tuple[int, ...], budget: Budget) -> Dist:

@@ -20,6 +20,7 @@ class Rolled:
     total: int
     faces: tuple[int, ...]  # the kept dice's values (sorted, highest first, in exact odds)
     sides: tuple[int, ...] = ()  # each die's size, beside its face: a pool of mixed dice (d10/d8/d6)
+    initial: tuple[int, ...] | None = None  # the dice of the first throw, where the rules read them
 
     def __str__(self) -> str:
         return str(self.total)

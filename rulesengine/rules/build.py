@@ -28,7 +28,7 @@ from .model import (Candidate, Check, Choose, Expr, Gate, Input, Let,
                     OutcomeRule, Procedure, RulesetModel, Source, Table, TagRule,
                     Tiers)
 from .document import Document
-from .faces import face_views, faces_needed
+from .faces import face_views, faces_needed, initial_needed
 from .procedures import build_procedure, party_expressions
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
@@ -159,9 +159,12 @@ class Builder:
                 if check is not None:
                     more = faces_needed(check, exprs, aliases) - check.faces_needed
                     views = face_views(check, exprs, aliases, dict(check.face_views))
-                    if more or views != dict(check.face_views):
+                    first = check.initial_needed | initial_needed(check, exprs, aliases)
+                    views.update({name: None for name in first})
+                    if more or views != dict(check.face_views) or first != check.initial_needed:
                         checks[check_name] = check = replace(check, faces_needed=check.faces_needed | more,
-                                                             face_views=tuple(sorted(views.items())))
+                                                             face_views=tuple(sorted(views.items())),
+                                                             initial_needed=first)
         if self.ok:  # types are worked out on a model whose every expression was built
             self.type_check(tables, checks, procedures)
         if not self.ok:
@@ -210,10 +213,13 @@ class Builder:
                  + [t.when for t in tags] + [result_sign])
         faces = faces_needed(check, exprs)
         views = face_views(check, exprs)
+        first = initial_needed(check, exprs)
+        views.update({name: None for name in first})  # the first throw: every die, no view
         if choose is not None:
             faces |= {choose.source}
             views[choose.source] = None  # choosing dice reads every one of them
-        return replace(check, faces_needed=frozenset(faces), face_views=tuple(sorted(views.items())))
+        return replace(check, faces_needed=frozenset(faces), face_views=tuple(sorted(views.items())),
+                       initial_needed=frozenset(first))
 
     def check_inputs(self, spec: dict, ptr: str) -> tuple[tuple[Input, ...], Scope]:
         """A check's inputs and the scope they open; an input may not take a reserved or table name."""

@@ -10,7 +10,8 @@ from ..dice.pool_odds import PoolView
 from .model import Check
 
 
-POOL_FUNCTIONS = frozenset({"count", "highest", "lowest", "largest_die"})  # the functions that look at single dice
+# The functions that look at single dice.
+POOL_FUNCTIONS = frozenset({"count", "highest", "lowest", "largest_die", "initial"})
 
 
 def _carriers(check: Check, aliases: dict[str, str] | None = None) -> dict[str, set[str]]:
@@ -81,7 +82,7 @@ def _observation(call: ast.Call) -> PoolView | None:
         if not (isinstance(arg, ast.Num) and isinstance(arg.value, int) and not isinstance(arg.value, bool)):
             return None
         bounds.append(sign * arg.value)
-    if call.name == "largest_die":
+    if call.name in ("largest_die", "initial"):
         return None  # the sizes of dice: the roll's every die
     if call.name == "count":
         if not bounds:
@@ -103,6 +104,20 @@ def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dic
             if isinstance(node, ast.Name) and node.name == roll and id(node) not in plain:
                 return True
     return False
+
+
+def initial_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
+    """The rolls of ``check`` whose first throw ``exprs`` read (``initial(roll)``): their
+    exact odds keep which dice an explosion added, and read every die (no view)."""
+    carries = _carriers(check, aliases)
+    out: set[str] = set()
+    for e in exprs:
+        if e is None:
+            continue
+        for node in ast.walk(e.tree):
+            if isinstance(node, ast.Call) and node.name == "initial" and node.args:
+                out |= _carried(node.args[0], carries)
+    return out
 
 
 def faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
@@ -135,4 +150,6 @@ def _carried(e, carries: dict[str, set[str]]) -> set[str]:
             out |= carries.get(node.name, set())
         elif isinstance(node, ast.Call) and node.name == "if" and len(node.args) == 3:
             stack.extend(node.args[1:])
+        elif isinstance(node, ast.Call) and node.name == "initial" and node.args:
+            stack.append(node.args[0])  # the first throw of a roll: its dice, so the roll's
     return out

@@ -199,6 +199,7 @@ class Check:
     # For each roll in faces_needed: what the rules read of its dice (None: any of them),
     # so exact odds enumerate readings, not multisets of faces (dice.pool_odds.view_dist).
     face_views: tuple[tuple[str, PoolView | None], ...] = ()
+    initial_needed: frozenset[str] = frozenset()  # rolls whose first throw the rules read (initial())
     # Worked out once from the fields above: odds and validation ask for every outcome's
     # success, and a scan per question made a check of 3,000 outcome rules quadratic.
     _names: tuple[str, ...] = field(init=False, repr=False, compare=False, default=())

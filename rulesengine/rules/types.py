@@ -232,6 +232,8 @@ _CALLS: dict[str, Callable[[_Infer, ast.Call], str]] = {
     "count": _reads_dice(NUMBER),
     "highest": _reads_dice(NUMBER),
     "lowest": _reads_dice(NUMBER),
+    "largest_die": _reads_dice(NUMBER),
+    "initial": _reads_dice(ROLL),
     "sum": _any(NUMBER),
     "drop_highest": _any(POOL),
     "drop_lowest": _any(POOL),

@@ -413,7 +413,10 @@ class CheckRunner:
         for term in whole:  # only the branch an if() took was rolled
             if term in ctx.pools:
                 p = ctx.pools[term]
-                value = Rolled(p.total, tuple([d.value for d in p.dice if d.kept]))
+                first = None
+                if name in self.check.initial_needed and all(d.kept for d in p.dice):
+                    first = tuple([d.value for d in p.dice if not d.added])
+                value = Rolled(p.total, tuple([d.value for d in p.dice if d.kept]), initial=first)
                 break
         # ``env`` only gains names after this (the later rolls), none of which this roll's
         # expression can read, so the trace may read it later without a copy.

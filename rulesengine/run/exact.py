@@ -87,17 +87,18 @@ class ExactRolls:
         if whole_dice(e.tree) is not None and (name in self.check.faces_needed
                                                or (views is not None and name in views)):
             views = dict(self.check.face_views) if views is None else views
-            return self._whole_dist(e.tree, e, env, budget, domain, views.get(name))
+            return self._whole_dist(e.tree, e, env, budget, domain, views.get(name),
+                                    name in self.check.initial_needed)
         return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget)
 
     def _whole_dist(self, tree: ast.Node, e: Expr, env: Mapping[str, Any], budget: Budget, domain: Exact,
-                    view: PoolView | None) -> Dist:
+                    view: PoolView | None, initial: bool = False) -> Dist:
         """A roll seen whole (see :func:`whole_dice`): a dice term's faces, or ``if()``'s
         branches' faces mixed by the chance of its condition."""
         while isinstance(tree, (ast.Group, ast.Labeled)):
             tree = tree.inner
         if isinstance(tree, ast.Dice):
-            return self._faces_dist(tree, e, env, budget, domain, view)
+            return self._faces_dist(tree, e, env, budget, domain, view, initial)
         assert isinstance(tree, ast.Call), "whole_dice() admits dice terms and if() only"
         ctx = Context(e.text, env, self.limits, budget=budget)
         cond = compile_expression(tree.args[0], domain, self.limits, e.text, self.functions)(ctx)
@@ -106,11 +107,12 @@ class ExactRolls:
             if not isinstance(value, bool):
                 raise DiceEvalError(f"if() needs a yes/no value first, not {value!r}", ctx.where(tree.args[0].span),
                                     "compare it first, e.g. if(x >= 10, a, b)", E_EVAL)
-            parts.append((self._whole_dist(tree.args[1] if value else tree.args[2], e, env, budget, domain, view), w))
+            branch = tree.args[1] if value else tree.args[2]
+            parts.append((self._whole_dist(branch, e, env, budget, domain, view, initial), w))
         return mixture(parts, cond.denom, budget)
 
     def _faces_dist(self, node: ast.Dice, e: Expr, env: Mapping[str, Any], budget: Budget, domain: Exact,
-                    view: PoolView | None) -> Dist:
+                    view: PoolView | None, initial: bool = False) -> Dist:
         """A roll read die by die: the evaluator's own dice term, each pool giving its faces,
         or only what the rules read of them (``view``, when they read it through one)."""
         ctx = Context(e.text, env, self.limits, budget=budget)
@@ -128,6 +130,6 @@ class ExactRolls:
         spec = PoolSpec.of(node) if node.die is not None else None
         def pool(rule: PoolSpec, n: int) -> Dist:
             seen = view_dist(rule, n, view, self.limits, budget) if view is not None else None
-            return seen if seen is not None else faces_dist(rule, n, self.limits, budget)
+            return seen if seen is not None else faces_dist(rule, n, self.limits, budget, initial)
 
         return dice_term_dist(ctx, node, spec, counts, side_dist, pool)
