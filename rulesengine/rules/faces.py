@@ -109,15 +109,7 @@ def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dic
 def initial_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
     """The rolls of ``check`` whose first throw ``exprs`` read (``initial(roll)``): their
     exact odds keep which dice an explosion added, and read every die (no view)."""
-    carries = _carriers(check, aliases)
-    out: set[str] = set()
-    for e in exprs:
-        if e is None:
-            continue
-        for node in ast.walk(e.tree):
-            if isinstance(node, ast.Call) and node.name == "initial" and node.args:
-                out |= _carried(node.args[0], carries)
-    return out
+    return _passed_to(frozenset({"initial"}), check, exprs, aliases)
 
 
 def faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
@@ -125,13 +117,18 @@ def faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = Non
     lowest) in ``exprs``: by name, or by a name that may hold the roll whole (a let, the
     result, ``aliases`` such as a procedure's ``roller_result``: the same as ``result``),
     through parentheses, a label or a branch of ``if()``, as the rolling path passes them."""
+    return _passed_to(POOL_FUNCTIONS, check, exprs, aliases)
+
+
+def _passed_to(functions: frozenset[str], check: Check, exprs: list, aliases: dict[str, str] | None) -> set[str]:
+    """The rolls of ``check`` that may be the first argument of one of ``functions``."""
     carries = _carriers(check, aliases)
     out: set[str] = set()
     for e in exprs:
         if e is None:
             continue
         for node in ast.walk(e.tree):
-            if isinstance(node, ast.Call) and node.name in POOL_FUNCTIONS and node.args:
+            if isinstance(node, ast.Call) and node.name in functions and node.args:
                 out |= _carried(node.args[0], carries)
     return out
 
