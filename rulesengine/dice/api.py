@@ -33,6 +33,7 @@ from . import ast
 from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
 from .pool import DieRoll, PoolRoll
+from .expectation import exact_mean
 from .stats import Summary, cumulative, summarize, summary_json
 from .sources import DiceCounter, dice_source
 from .trace import trace
@@ -94,6 +95,7 @@ class Odds:
     distribution: dict[Value, Fraction]
     truncated: Fraction = Fraction(0)
     explode_depth: int = DEFAULT_LIMITS.explode_depth
+    unbounded_mean: Fraction | None = None  # with truncation: the mean of the roll followed forever
 
     @staticmethod
     def from_dist(expression: str, d: Dist, explode_depth: int, limits: Limits = DEFAULT_LIMITS) -> Odds:
@@ -125,8 +127,11 @@ class Odds:
     @property
     def summary(self) -> Summary:
         """Mean, variance, min and max (numbers), or the chance of true (yes/no), over the
-        mass that was not truncated (see :mod:`.stats`)."""
-        return summarize(self.distribution)
+        mass that was not truncated (see :mod:`.stats`); the mean is the exact mean of the
+        roll followed forever where explosions were truncated and it has a closed form
+        (:mod:`.expectation`)."""
+        s = summarize(self.distribution)
+        return s._replace(mean=self.unbounded_mean) if self.unbounded_mean is not None else s
 
     @property
     def mean(self) -> Fraction | None:
@@ -256,6 +261,10 @@ class Expression:
             self._exact = compile_expression(self.tree, self._exact_domain, self.limits, self.text)
         ctx = Context(self.text, values, limits, budget=Budget(limits.max_states))
         result = Odds.from_dist(self.text, self._exact(ctx), limits.explode_depth, limits)
+        if result.truncated:
+            mean = exact_mean(self.tree, values, Budget(limits.max_states))
+            if mean is not None:
+                result = dataclasses.replace(result, unbounded_mean=mean)
         ODDS.put(key, result, fractions_size(result.distribution.values()))
         return result
 
