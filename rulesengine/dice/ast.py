@@ -72,20 +72,23 @@ class Cond:
 
     op: str
     value: int
+    high: int | None = None  # a range of faces, ``2..5`` (op ``..``): value to high
 
     def __post_init__(self) -> None:
         if self.op not in CONDITION_TESTS:
             raise ValueError(f"no test for the die condition operator {self.op!r}")
 
     def __call__(self, face: int) -> bool:
+        if self.high is not None:
+            return self.value <= face <= self.high
         return CONDITION_TESTS[self.op](face, self.value)
 
     @property
     def is_equality(self) -> bool:
-        return CONDITION_TESTS[self.op] is operator.eq
+        return self.high is None and CONDITION_TESTS[self.op] is operator.eq
 
     def text(self) -> str:
-        return f"{self.op}{self.value}"
+        return f"{self.value}..{self.high}" if self.high is not None else f"{self.op}{self.value}"
 
 
 @dataclass(frozen=True, slots=True)

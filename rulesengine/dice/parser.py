@@ -34,7 +34,8 @@ GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 # already decided which text belongs to the modifier; this names the pieces.
 _OPEN_TEXT = re.compile(r"(?P<mark>ro|r|cs|cf|!!|!p|!)(?P<op>==|!=|>=|<=|>|<|=)?\(\Z")
 _MODIFIER_TEXT = re.compile(
-    r"(?P<mark>ro|r|cs|cf|!!|!p|!)\s*(?P<op>==|!=|>=|<=|>|<|=)?\s*(?P<minus>-\s*)?(?P<num>[0-9]*)\Z")
+    r"(?P<mark>ro|r|cs|cf|!!|!p|!)\s*(?P<op>==|!=|>=|<=|>|<|=)?\s*(?P<minus>-\s*)?(?P<num>[0-9]*)"
+    r"(?:\.\.(?P<high>[0-9]+))?\Z")
 
 
 def _span(*items) -> ast.Span:
@@ -239,6 +240,15 @@ class _Builder:
                              span, f"write !!=={digits} to compound on {digits}; to explode on every "
                              f"face but {digits}, use a range such as !>{digits}", E_BAD_MODIFIER)
         value = self._int_at(digits, start + parts.start("num"))
+        if parts["high"] is not None:  # a range of faces, r2..5
+            if op or minus:
+                raise self._fail(f"'{text}': a range of faces is written right after the mark, with no operator",
+                                 span, f"write e.g. {mark}{digits}..{parts['high']}", E_BAD_MODIFIER)
+            high = self._int_at(parts["high"], start + parts.start("high"))
+            if high < value:
+                raise self._fail(f"the range {value}..{high} holds no face", span,
+                                 f"write the lower face first: {mark}{high}..{value}", E_BAD_MODIFIER)
+            return mark, ast.Cond("=", value, high)
         return mark, ast.Cond(op or "=", -value if minus else value)
 
     def _int_at(self, digits: str, pos: int) -> int:
@@ -359,7 +369,8 @@ def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
             return all(any(c(f) for c in conds) for f in faces)
         # A huge standard die: a condition covers every face only if it covers both ends
         # and is an interval (all conditions are intervals or single points).
-        return any(c.op in (">=", "<=", ">", "<", "!=") and c(1) and c(die.sides) for c in conds)
+        return any((c.op in (">=", "<=", ">", "<", "!=") or getattr(c, "high", None) is not None)
+                   and c(1) and c(die.sides) for c in conds)
 
     if len(explodes) > 1:
         raise fail("a die can explode only one way", explodes[1].span, "use one of !, !! and !p")
