@@ -39,8 +39,8 @@ def _mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget) -> Fraction | 
     if isinstance(tree, ast.Num):
         return Fraction(tree.value)
     if isinstance(tree, ast.Name):
-        v = env.get(tree.name)
-        return Fraction(v) if isinstance(v, int) and not isinstance(v, bool) else None
+        v = env.get(tree.name)  # a number, or a roll's own mean (a Fraction) given by the caller
+        return Fraction(v) if isinstance(v, (int, Fraction)) and not isinstance(v, bool) else None
     if isinstance(tree, ast.Neg):
         inner = _mean(tree.operand, env, budget)
         return None if inner is None else -inner

@@ -202,7 +202,8 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
         lines.append(f"expected rounds: {float(expected):.3f}")
     if result:
         lines.append("")
-        stats = summary_line(summarize(result))
+        summary = getattr(odds, "summary", None)
+        stats = summary_line(summary if summary is not None else summarize(result))
         if stats:
             lines.append(f"{kind}: {stats}")
         signed = getattr(odds, "signed_distribution", None)

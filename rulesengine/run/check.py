@@ -10,16 +10,19 @@ only the source of the roll values differs.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import math
 import random
+from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar
 from collections.abc import Iterable, Mapping
 
 from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..dice.context import Context
 from ..dice.pool import PoolRoll, roll_dice_pool
+from ..dice.expectation import exact_mean
 from ..dice.pool_odds import PoolView
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
 from ..dice.trace import format_value, trace
@@ -447,10 +450,37 @@ class CheckRunner:
             acc.add(res, w, 1)
             total_weight += w
         odds = acc.finish(self.model, self.check, values, joint_denom, total_weight)
+        if odds.truncated:
+            mean = self._unbounded_mean(values)
+            if mean is not None:
+                odds = dataclasses.replace(odds, unbounded_mean=mean)
         if len(self._odds_cache) > 256:
             self._odds_cache.clear()
         self._odds_cache[key] = odds
         return odds
+
+    def _unbounded_mean(self, values: dict[str, Any]) -> Fraction | None:
+        """The result's mean with explosions followed forever, where it has a closed form:
+        a result that is a sum of the check's rolls (each a sum of dice terms), inputs and
+        values known before rolling, with no gate deciding and no outcome rule rewriting it."""
+        check = self.check
+        if check.result is None or any(o.result is not None for o in check.outcomes):
+            return None
+        env, gated, fixed = self.before_roll(values)[:3]
+        if gated is not None or fixed:
+            return None
+        rolls = dict(check.rolls)
+        known: dict[str, Any] = dict(env)
+        budget = Budget(self.limits.max_states)
+        for name in check.result.names:
+            if name in rolls:
+                mean = exact_mean(rolls[name].tree, env, budget)
+                if mean is None:
+                    return None
+                known[name] = mean
+            elif name not in env:
+                return None  # a value worked out after the roll
+        return exact_mean(check.result.tree, known, budget)
 
     def resolutions(self, values: dict[str, Any], views: Mapping[str, PoolView | None] | None = None
                     ) -> tuple[list[tuple[Resolution, dict, int]], int]:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from collections.abc import Mapping
 
 from ..dice.pool import DieRoll, PoolRoll
-from ..dice.stats import cumulative, ranked_cumulative, summarize, summary_json
+from ..dice.stats import Summary, cumulative, ranked_cumulative, summarize, summary_json
 from ..dice.values import DicePool, Rolled
 from ..exact_text import fraction_text
 
@@ -193,6 +193,7 @@ class CheckOdds:
     given: str | None = None  # the condition these odds are conditioned on
     given_probability: Fraction | None = None  # its own probability
     signed_distribution: dict[str, Fraction] = field(default_factory=dict)  # ranked: ..., "-0", "+0", ...
+    unbounded_mean: Fraction | None = None  # with truncated explosions: the result's mean followed forever
 
     @property
     def name(self) -> str:
@@ -200,6 +201,13 @@ class CheckOdds:
 
     def distribution(self) -> tuple[str, Mapping[Any, Fraction]]:
         return "result", self.result_distribution
+
+    @property
+    def summary(self) -> Summary:
+        """The result's statistics over the mass worked out, its mean exact where explosions
+        were truncated and the result has a closed form (:mod:`rulesengine.dice.expectation`)."""
+        s = summarize(self.result_distribution)
+        return s._replace(mean=self.unbounded_mean) if self.unbounded_mean is not None else s
 
     def probability(self, outcome: str) -> Fraction:
         return self.outcomes.get(outcome, Fraction(0))
@@ -217,7 +225,7 @@ class CheckOdds:
             "tags": [dict(name=n, **prob(p)) for n, p in self.tags.items()],
             "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
             "values": {k: distribution_json(d) for k, d in self.values.items()},
-            "stats": {"result": summary_json(summarize(self.result_distribution), fraction_text),
+            "stats": {"result": summary_json(self.summary, fraction_text),
                       "values": {k: summary_json(summarize(d), fraction_text) for k, d in self.values.items()}},
             "truncated": fraction_text(self.truncated),
         } | ({"given": {"expression": self.given, **prob(self.given_probability)}}

@@ -58,3 +58,40 @@ def test_odds_report_the_exact_mean_where_explosions_were_truncated():
 def test_a_mean_over_the_budget_is_left_to_the_odds_worked_out():
     """Listing the faces of a huge die is charged to the budget: over it, no closed form."""
     assert exact_mean_within(dice.parse("1d1000000!").tree, {}, Budget(10)) is None
+
+
+CHECK = """
+ruleset: expl
+name: Exploding counts
+version: "1"
+source: tests
+checks:
+  pool:
+    inputs:
+      dice: {type: integer, default: 5, min: 1, max: 10}
+      bonus: {type: integer, default: 0, min: 0, max: 5}
+    roll: (dice)d10!>=8cs>=8
+    result: roll + bonus
+    outcomes:
+      - {name: success, when: "result >= 1", success: true}
+      - {name: failure, success: false}
+  capped:
+    roll: 2d6!
+    result: roll
+    outcomes:
+      - {name: big, when: "result >= 10", success: true, result: 10}
+      - {name: small, success: false}
+"""
+
+
+def test_a_checks_result_gets_the_exact_mean_where_it_is_a_sum_of_its_rolls():
+    """The issue's figure: 5 dice, 8+ a success and exploding, mean 15/7 (printed 2.14274
+    before, the mean of the mass worked out)."""
+    from rulesengine.ruleset import loads
+
+    rs = loads(CHECK, "expl.yaml")
+    odds = rs.check("pool").odds({"dice": 5, "bonus": 2})
+    assert odds.truncated > 0 and odds.summary.mean == F(15, 7) + 2
+    assert odds.to_dict()["stats"]["result"]["mean_exact"] == "29/7"
+    capped = rs.check("capped").odds({})  # an outcome rewrites the result: no closed form
+    assert capped.unbounded_mean is None
