@@ -14,6 +14,7 @@ from typing import Any
 from collections.abc import Callable
 
 from ..codes import E_DIVISION_BY_ZERO
+from .pool import kept_ranks
 from .values import DicePool, Rolled
 
 
@@ -278,20 +279,12 @@ def _sum(value: Any) -> int:
 
 
 def kept_indexes(values: list[int], keeps: Any) -> set[int]:
-    """Which of ``values`` a set's keeps leave (``keeps``: (kind, n) pairs in the order
-    written, each applied to what the one before kept): kh/kl keep the n highest/lowest,
-    dh/dl drop them; among equal values the one listed first counts as higher."""
-    kept = sorted(range(len(values)), key=lambda i: (-values[i], i))  # highest first
-    for kind, n in keeps:
-        if kind == "kh":
-            kept = kept[:n]
-        elif kind == "kl":
-            kept = kept[len(kept) - n:] if n < len(kept) else kept
-        elif kind == "dh":
-            kept = kept[n:]
-        else:
-            kept = kept[:len(kept) - n] if n < len(kept) else []
-    return set(kept)
+    """Which of ``values`` a set's keeps leave, by the rule of a pool's keeps
+    (:func:`~rulesengine.dice.pool.kept_ranks`); among equal values the one listed first
+    counts as higher."""
+    ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))  # highest first
+    lo, hi = kept_ranks(keeps, len(values))
+    return set(ranked[lo:hi])
 
 
 def set_values(values: Any) -> list[int]:

@@ -141,18 +141,25 @@ class PoolSpec(NamedTuple):
 
     def kept_range(self, n: int) -> tuple[int, int]:
         """Kept ranks [lo, hi) among n dice sorted from highest (rank 0) to lowest."""
-        lo, hi = 0, n
-        for kind, k in self.keeps:
-            k = min(k, hi - lo)
-            if kind == "kh":
-                hi = lo + k
-            elif kind == "kl":
-                lo = hi - k
-            elif kind == "dh":
-                lo += k
-            else:  # dl
-                hi -= k
-        return lo, hi
+        return kept_ranks(self.keeps, n)
+
+
+def kept_ranks(keeps: tuple[tuple[str, int], ...], n: int) -> tuple[int, int]:
+    """The ranks [lo, hi) that keeps (kh/kl/dh/dl, in the order written, each applied to
+    what the one before kept) leave of n values sorted from highest (rank 0) to lowest: the
+    dice of a pool, or the items of a set."""
+    lo, hi = 0, n
+    for kind, k in keeps:
+        k = min(k, hi - lo)
+        if kind == "kh":
+            hi = lo + k
+        elif kind == "kl":
+            lo = hi - k
+        elif kind == "dh":
+            lo += k
+        else:  # dl
+            hi -= k
+    return lo, hi
 
 
 # ---- rolling -----------------------------------------------------------------------------

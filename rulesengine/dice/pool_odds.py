@@ -221,28 +221,33 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
     """The distribution of a dice term seen whole: ``Rolled(total, kept values)``, the kept
     values sorted highest first (the order dice come up in doesn't change the odds).
     ``initial``: keep which dice the first throw rolled too (``Rolled.initial``, where every
-    die is kept), the states then being multisets of (first die, dice it added).
+    die is kept), the states then being (every value, the first throw's values).
 
     Enumerates multisets, not sequences: 3d6 has 56 states, 2d10 has 55.
     """
-    if initial:
-        return _faces_with_initial(spec, count, limits, budget)
-    d = die_dist(spec, "values", limits, budget)
+    d = die_dist(spec, "chain" if initial else "values", limits, budget)
     items = list(d.weights.items())
-    states: dict[tuple, int] = {(): 1}
+    states: dict[tuple, int] = {((), ()) if initial else (): 1}
     for i in range(count):
-        # sorting tuples of i + 1 dice, weights of (i + 1) dice's bits
-        budget.spend(len(states) * len(items) * (i + 1) * step_cost((i + 1) * d.denom.bit_length()))
+        # sorting tuples of i + 1 dice (twice, with the first throw), weights of (i + 1) dice's bits
+        budget.spend(len(states) * len(items) * (2 if initial else 1) * (i + 1)
+                     * step_cost((i + 1) * d.denom.bit_length()))
         nxt: dict[tuple, int] = defaultdict(int)
         for t, w in states.items():
             for t2, w2 in items:
-                nxt[tuple(sorted(t + t2, reverse=True))] += w * w2
+                if initial:
+                    key: tuple = (tuple(sorted(t[0] + t2, reverse=True)), tuple(sorted(t[1] + t2[:1], reverse=True)))
+                else:
+                    key = tuple(sorted(t + t2, reverse=True))
+                nxt[key] += w * w2
         states = nxt
     out: dict = defaultdict(int)
-    for t, w in states.items():
-        lo, hi = spec.kept_range(len(t))
-        kept = t[lo:hi]
-        out[Rolled(sum(spec.score(v) for v in kept), kept)] += w
+    for state, w in states.items():
+        values, firsts = state if initial else (state, None)
+        lo, hi = spec.kept_range(len(values))
+        kept = values[lo:hi]
+        out[Rolled(sum(spec.score(v) for v in kept), kept,
+                   initial=firsts if (lo, hi) == (0, len(values)) else None)] += w
     return Dist(dict(out), d.denom ** count).reduced()
 
 
@@ -263,11 +268,6 @@ class PoolView(NamedTuple):
         counts = self.counts + tuple(c for c in other.counts if c not in self.counts)
         return PoolView(self.total or other.total, counts, self.highest or other.highest,
                         self.lowest or other.lowest)
-
-    def covers(self, other: PoolView) -> bool:
-        """Whether everything ``other`` reads is read here too."""
-        return ((self.total or not other.total) and set(other.counts) <= set(self.counts)
-                and (self.highest or not other.highest) and (self.lowest or not other.lowest))
 
 
 def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget: Budget) -> Dist | None:
@@ -349,29 +349,6 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         rolled = Rolled(sum(spec.score(v) for v in faces), tuple(faces))
         out[rolled] = out.get(rolled, 0) + w
     return Dist(out, d.denom ** count).reduced()
-
-
-def _faces_with_initial(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dist:
-    """:func:`faces_dist` keeping the first throw: each state is (every value, the first
-    throw's values), both sorted highest first."""
-    d = die_dist(spec, "chain", limits, budget)
-    items = list(d.weights.items())
-    states: dict[tuple, int] = {((), ()): 1}
-    for i in range(count):
-        budget.spend(len(states) * len(items) * 2 * (i + 1) * step_cost((i + 1) * d.denom.bit_length()))
-        nxt: dict[tuple, int] = defaultdict(int)
-        for (values, firsts), w in states.items():
-            for chain, w2 in items:
-                key = (tuple(sorted(values + chain, reverse=True)), tuple(sorted(firsts + chain[:1], reverse=True)))
-                nxt[key] += w * w2
-        states = nxt
-    out: dict = defaultdict(int)
-    for (t, firsts), w in states.items():
-        lo, hi = spec.kept_range(len(t))
-        kept = t[lo:hi]
-        out[Rolled(sum(spec.score(v) for v in kept), kept,
-                   initial=firsts if (lo, hi) == (0, len(t)) else None)] += w
-    return Dist(dict(out), d.denom ** count).reduced()
 
 
 def dice_pool_dist(sides: tuple[int, ...], budget: Budget) -> Dist:
