@@ -72,6 +72,18 @@ def compile_expression(node: ast.Node, domain: Sampling | Exact, limits: Limits,
     return _Compiler(domain, functions, text, _checked_multiply(limits.max_magnitude)).build(node)
 
 
+def compile_conditions(node: ast.Dice, domain: Sampling | Exact, limits: Limits, text: str,
+                       functions: Functions = FUNCTIONS) -> Callable[[Context], ast.Dice]:
+    """A dice term whose conditions (or keeps) take their numbers from expressions
+    (``cs>=(tn)``), as a function of the context giving the term with those numbers
+    written in: what the evaluator compiles, and what a check's exact driver reads a roll's
+    faces with. The numbers must be known before the roll and whole; the term is then
+    checked like one written with them."""
+    compiler = _Compiler(domain, functions, text, _checked_multiply(limits.max_magnitude))
+    exprs = ast.condition_exprs(node)
+    return compiler.written_in(node, exprs, [compiler.build(e) for e in exprs])
+
+
 class _Compiler:
     """One compilation: what every node kind's compiling method needs, and the table from
     node type to that method (:data:`_COMPILE`), so adding a node kind adds one entry."""
@@ -122,13 +134,13 @@ class _Compiler:
             return self.domain.dice(n, None, self.build(n.count), self.build(n.sides))  # type: ignore[arg-type]
         return self.domain.dice(n, PoolSpec.of(n), self.build(n.count), None)
 
-    def conditioned_dice(self, n: ast.Dice, exprs: tuple[ast.Node, ...]) -> Compiled:
-        """A dice term whose conditions have numbers from expressions (``cs>=(tn)``): the
-        numbers are worked out first, then the term is the one with those numbers written
-        in (compiled once per set of numbers), its dice recorded under this term."""
-        parts = [self.build(e) for e in exprs]
+    def written_in(self, n: ast.Dice, exprs: tuple[ast.Node, ...], parts: list[Compiled]
+                   ) -> Callable[[Context], ast.Dice]:
+        """The term ``n`` with its conditions' numbers (``exprs``, compiled as ``parts``)
+        worked out and written in (see :func:`compile_conditions`); one term per set of
+        numbers met, so the same numbers give the same node."""
         domain = self.domain
-        made: dict[tuple, tuple[ast.Dice, Compiled]] = {}
+        made: dict[tuple, ast.Dice] = {}
 
         def number(ctx: Context, value: Any, e: ast.Node) -> int:
             try:
@@ -140,19 +152,36 @@ class _Compiler:
                                                       "give the condition a number, e.g. cs>=(tn)"))
             return v
 
-        def run(ctx: Context) -> Any:
+        def run(ctx: Context) -> ast.Dice:
             values = tuple(number(ctx, p(ctx), e) for p, e in zip(parts, exprs, strict=True))
-            entry = made.get(values)
-            if entry is None:
+            resolved = made.get(values)
+            if resolved is None:
                 resolved = ast.with_conditions(n, values)
                 if resolved.die is not None:
                     check_modifiers(resolved.die, resolved.modifiers, ctx.text)
                 if len(made) >= 256:  # one entry per set of numbers met: bounded all the same
                     made.clear()
-                entry = made[values] = (resolved, self.dice(resolved))
-            resolved, compiled = entry
-            out = compiled(ctx)
-            if id(resolved) in ctx.pools:  # the trace finds the dice under the term as written
+                made[values] = resolved
+            return resolved
+
+        return run
+
+    def conditioned_dice(self, n: ast.Dice, exprs: tuple[ast.Node, ...]) -> Compiled:
+        """A dice term whose conditions have numbers from expressions (``cs>=(tn)``): the
+        term with the numbers written in, compiled once per term, its dice recorded under
+        the term as written (the trace finds them there)."""
+        resolve = self.written_in(n, exprs, [self.build(e) for e in exprs])
+        compiled: dict[int, Compiled] = {}
+
+        def run(ctx: Context) -> Any:
+            resolved = resolve(ctx)
+            term = compiled.get(id(resolved))
+            if term is None:
+                if len(compiled) >= 256:
+                    compiled.clear()
+                term = compiled[id(resolved)] = self.dice(resolved)
+            out = term(ctx)
+            if id(resolved) in ctx.pools:
                 ctx.pools[id(n)] = ctx.pools.pop(id(resolved))
             return out
 

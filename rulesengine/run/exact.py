@@ -14,8 +14,7 @@ from collections.abc import Mapping
 from ..dice import ast
 from ..dice.dist import Budget, Dist, mixture
 from ..dice.context import Context
-from ..dice.evaluate import compile_expression
-from ..dice.parser import check_modifiers
+from ..dice.evaluate import compile_conditions, compile_expression
 from ..dice.exact import Exact, dice_term_dist
 from ..dice.pool import PoolSpec
 from ..dice.pool_odds import PoolView, dice_pool_dist, faces_dist, view_dist
@@ -116,13 +115,8 @@ class ExactRolls:
         """A roll read die by die: the evaluator's own dice term, each pool giving its faces,
         or only what the rules read of them (``view``, when they read it through one)."""
         ctx = Context(e.text, env, self.limits, budget=budget)
-        conditions = ast.condition_exprs(node)
-        if conditions:  # `cs>=(tn)`: the term with its conditions' numbers written in
-            values = tuple(domain.known(compile_expression(c, domain, self.limits, e.text, self.functions)(ctx))
-                           for c in conditions)
-            node = ast.with_conditions(node, values)
-            if node.die is not None:
-                check_modifiers(node.die, node.modifiers, e.text)
+        if ast.condition_exprs(node):  # `cs>=(tn)`: the term with its conditions' numbers written in
+            node = compile_conditions(node, domain, self.limits, e.text, self.functions)(ctx)
         counts = compile_expression(node.count, domain, self.limits, e.text, self.functions)(ctx)
         side_dist = None
         if node.die is None and node.sides is not None:
