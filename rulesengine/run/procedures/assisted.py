@@ -12,10 +12,8 @@ from collections.abc import Callable, Mapping
 from ...dice.stats import summarize, summary_json
 from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine2, mixture
-from ...codes import E_PROCEDURE
-from ...errors import InputError, LimitError, RulesetError
+from ...errors import InputError, LimitError
 from ...rules.procedures.assisted import AssistedSpec
-from ...rules.model import Expr
 from ..results import CheckResult, ProcedureRecord, Resolution, distribution_json, jsonable, probability_json
 from .base import ProcedureRunner
 
@@ -129,23 +127,14 @@ class AssistedRunner(ProcedureRunner):
     def _contribution(self, res, env: Mapping[str, Any], own: dict) -> tuple[tuple, bool]:
         st = self.spec
         penv = {**self.party_env(res, env), **own}
-        totals = tuple(self._whole(self.evaluate(e, penv), e, f"the total {name}")
+        totals = tuple(self.whole_number(self.evaluate(e, penv), e, f"the total {name}")
                        for name, e in st.totals.items())
         ruined = st.ruin_when is not None and self.truth(st.ruin_when, penv)
         return totals, ruined
 
     def _bonus(self, totals: tuple, own: dict) -> int:
         env = {**own, **dict(zip(self.spec.totals, totals, strict=True))}
-        return self._whole(self.evaluate(self.spec.bonus, env), self.spec.bonus, "the bonus")
-
-    def _whole(self, value: Any, e: Expr, what: str) -> int:
-        """A total or the bonus: summed over helpers and added to the leader's input, so a
-        whole number (a roll counts by its total), else an error at its expression."""
-        value = getattr(value, "total", value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.locate(RulesetError(f"{what} gives {value!r}, not a whole number", code=E_PROCEDURE,
-                                               hint="write an expression that gives a number"), e)
-        return value
+        return self.whole_number(self.evaluate(self.spec.bonus, env), self.spec.bonus, "the bonus")
 
     def _with_bonus(self, leader: dict[str, Any], bonus: int) -> dict[str, Any]:
         target = self.spec.bonus_to

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from ...dice import ast
 from ...dice.values import Rolled
 from ...dice.sources import FacesSource, dice_source
-from ...errors import InputError, RulesEngineError
+from ...codes import E_PROCEDURE
+from ...errors import InputError, RulesEngineError, RulesetError
 from ...rules.model import Expr, Procedure
 from ...rules.procedures import party_expressions
 from ..results import NOT_ALLOWED, CheckResult, Resolution, jsonable, value_order
@@ -56,6 +57,11 @@ def _seen(value: Any, whole: bool) -> Any:
     if isinstance(value, (int, str, bool)) or value is None or (whole and isinstance(value, Rolled)):
         return value
     return getattr(value, "total", value)
+
+
+def rank_value(value: Any) -> Any:
+    """A value as a ranking compares it: yes above no (1 and 0), a roll by its total."""
+    return int(value) if isinstance(value, bool) else getattr(value, "total", value)
 
 
 SpecT = TypeVar("SpecT")
@@ -116,6 +122,15 @@ class ProcedureRunner:
                 raise not_allowed(index, res.reason)
             rows.append((res, {**self.party_env(res, env), **(extra or {}), "party": index + 1}, w))
         return rows, denom
+
+    def whole_number(self, value: Any, e: Expr, what: str) -> int:
+        """A value the procedure adds up (a helper's total, a bonus, a group's tally): a whole
+        number (a roll counts by its total), else an error at its expression."""
+        value = getattr(value, "total", value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.locate(RulesetError(f"{what} gives {value!r}, not a whole number", code=E_PROCEDURE,
+                                           hint="write an expression that gives a number"), e)
+        return value
 
     def typed_spec(self, kind: type[SpecT]) -> SpecT:
         """This procedure's spec as its kind's own type (the model types it as any kind's)."""

@@ -21,7 +21,7 @@ from ...limits import MAX_TIE_ROUNDS
 from ...rules.procedures.contest import ContestSpec
 from ...rules.model import Expr
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json
-from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed
+from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed, rank_value
 
 
 class Row(NamedTuple):
@@ -118,11 +118,7 @@ class ContestRunner(ProcedureRunner):
     def spec(self) -> ContestSpec:
         return self.typed_spec(ContestSpec)
     def _key(self, env: Mapping[str, Any]) -> tuple:
-        key = []
-        for e in self.spec.rank_by:
-            v = self.evaluate(e, env)
-            key.append(int(v) if isinstance(v, bool) else getattr(v, "total", v))
-        return tuple(key)
+        return tuple(rank_value(self.evaluate(e, env)) for e in self.spec.rank_by)
 
     def _parties(self, parties, inputs) -> list[dict[str, Any]]:
         if inputs:

@@ -19,7 +19,7 @@ from ...exact_text import fraction_text
 from ...rules.procedures.group import GroupSpec
 from ..results import (CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json,
                        value_order)
-from .base import ProcedureRunner, fingerprint, not_allowed
+from .base import ProcedureRunner, fingerprint, not_allowed, rank_value
 
 
 @dataclass(frozen=True)
@@ -100,18 +100,11 @@ class GroupRunner(ProcedureRunner):
         return own, members
 
     def _key(self, env: Mapping[str, Any]) -> tuple:
-        return tuple(_number(self.evaluate(e, env)) for e in self.spec.best_by)
+        return tuple(rank_value(self.evaluate(e, env)) for e in self.spec.best_by)
 
     def _contribution(self, env: Mapping[str, Any]) -> tuple:
-        out = []
-        for name, e in self.spec.tally.items():
-            v = self.evaluate(e, env)
-            v = int(v) if isinstance(v, bool) else getattr(v, "total", v)
-            if not isinstance(v, int):
-                raise self.locate(RulesetError(f"the tally '{name}' gives {v!r}, not a whole number",
-                                               hint="write an expression that gives a number"), e)
-            out.append(v)
-        return tuple(out)
+        return tuple(self.whole_number(self.evaluate(e, env), e, f"the tally '{name}'")
+                     for name, e in self.spec.tally.items())
 
     def _verdict(self, env: dict[str, Any], best_outcome: tuple[str, bool] | None) -> tuple[str, bool]:
         """The group's outcome and whether it is a success."""
@@ -250,7 +243,4 @@ class GroupRunner(ProcedureRunner):
                          Fraction(denom - mass, denom),
                          self.report_dists(reports) if self.proc.report else {})
 
-
-def _number(v: Any) -> Any:
-    return int(v) if isinstance(v, bool) else getattr(v, "total", v)
 
