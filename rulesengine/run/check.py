@@ -23,7 +23,6 @@ from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..dice.context import Context
 from ..dice.pool import PoolRoll, roll_dice_pool
 from ..dice.expectation import exact_mean
-from ..dice.pool_odds import PoolView
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
 from ..dice.trace import format_value, trace
 from ..dice.values import DicePool, Rolled
@@ -32,7 +31,7 @@ from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngin
 from ..limits import DEFAULT_LIMITS, Limits
 from ..rules.model import Check, Choose, Expr, Input, RulesetModel
 from .conditional import conditional_odds
-from .exact import ExactRolls, whole_dice
+from .exact import ExactRolls, RollReads, whole_dice
 from .inputs import InputChecker, describe_input
 from .results import (NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, signed_text,
                       value_order)
@@ -482,13 +481,13 @@ class CheckRunner:
                 return None  # a value worked out after the roll
         return exact_mean(check.result.tree, known, budget)
 
-    def resolutions(self, values: dict[str, Any], views: Mapping[str, PoolView | None] | None = None
+    def resolutions(self, values: dict[str, Any], reads: RollReads | None = None
                     ) -> tuple[list[tuple[Resolution, dict, int]], int]:
         """Every resolution of the check for these (coerced) inputs, with its weight over a
         common denominator: the exact driver of the one resolver. Weights sum to the
-        denominator unless an explosion was truncated. ``views``: what is read of each roll's
-        dice when more than the check's own rules read (see :meth:`ExactRolls.roll_dist`)."""
-        env, gated, joint, denom = self.joint_rolls(values, views)
+        denominator unless an explosion was truncated. ``reads``: what is read of the rolls
+        when more than the check's own rules read (see :class:`RollReads`)."""
+        env, gated, joint, denom = self.joint_rolls(values, reads)
         if gated is not None:
             return [(gated, env, 1)], 1
         # Charge the whole enumeration before doing it: every joint outcome is resolved,
@@ -508,7 +507,7 @@ class CheckRunner:
             out.append((self.resolve(local), local, w))
         return out, denom
 
-    def joint_rolls(self, values: dict[str, Any], views: Mapping[str, PoolView | None] | None = None
+    def joint_rolls(self, values: dict[str, Any], reads: RollReads | None = None
                     ) -> tuple[dict, Resolution | None, list[tuple[dict, int]], int]:
         """The values known before rolling, a gate's verdict, and every joint value of the
         check's rolls with its weight over ``denom``."""
@@ -522,7 +521,7 @@ class CheckRunner:
             if name in fixed:
                 joint = [({**d, name: fixed[name]}, w) for d, w in joint]
                 continue
-            dist = self._roll_dist(name, e, env, budget, views)
+            dist = self._roll_dist(name, e, env, budget, reads)
             try:
                 budget.spend(len(joint) * len(dist.weights))
             except BudgetExceeded:
@@ -547,10 +546,9 @@ class CheckRunner:
         except RulesEngineError as exc:
             raise self.relocate(exc, e) from None
 
-    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget,
-                   views: Mapping[str, PoolView | None] | None = None) -> Dist:
+    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None) -> Dist:
         try:
-            return self.exact.roll_dist(name, e, env, budget, views)
+            return self.exact.roll_dist(name, e, env, budget, reads)
         except BudgetExceeded:
             raise self._too_big(e) from None
         except RulesEngineError as exc:

@@ -15,9 +15,10 @@ from ..dice.evaluate import compile_expression
 from ..dice.parser import closest, parse
 from ..dice.sampling import Sampling
 from ..errors import InputError, Location, RulesEngineError
-from ..rules.faces import face_views, faces_needed
+from ..rules.faces import face_views, faces_needed, initial_needed
 from ..rules.model import Expr
 from ..rules.procedures import party_scope
+from .exact import RollReads
 from .results import CheckOdds
 from .tally import OddsTally
 
@@ -29,13 +30,17 @@ def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) 
     holds = condition(runner, given)
     values = runner.coerce_inputs(inputs)
     acc = OddsTally()
-    # The condition may look at dice the check's own rules don't (count(roll, 6)): the
-    # rolls are then read for both.
-    known = dict(runner.check.face_views)
-    views = face_views(runner.check, [holds], None, known)
-    for name in faces_needed(runner.check, [holds]) - runner.check.faces_needed:
+    # The condition may look at dice the check's own rules don't (count(roll, 6), the first
+    # throw): the rolls are then read for both.
+    check = runner.check
+    known = dict(check.face_views)
+    views = face_views(check, [holds], None, known)
+    for name in faces_needed(check, [holds]) - check.faces_needed:
         views.setdefault(name, None)
-    outcomes, joint_denom = runner.resolutions(values, views if views != known else None)
+    first = initial_needed(check, [holds])
+    views.update({name: None for name in first - check.initial_needed})
+    reads = RollReads(views, frozenset(first)) if views != known or first - check.initial_needed else None
+    outcomes, joint_denom = runner.resolutions(values, reads)
     kept = total = 0
     for res, env, w in outcomes:
         total += w

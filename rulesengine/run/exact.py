@@ -8,7 +8,7 @@ the runner says where in the file they belong.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Mapping
 
 from ..dice import ast
@@ -38,6 +38,15 @@ def whole_dice(tree: ast.Node) -> tuple[ast.Dice, ...] | None:
         if then is not None and other is not None:
             return then + other
     return None
+
+
+class RollReads(NamedTuple):
+    """What is read of a check's rolls beyond what its own rules read (a condition given to
+    conditional odds): for each roll, a :class:`PoolView` (None: every die), and the rolls
+    whose first throw is read (``initial(roll)``)."""
+
+    views: Mapping[str, PoolView | None]
+    initial: frozenset[str] = frozenset()
 
 
 class ExactRolls:
@@ -72,22 +81,21 @@ class ExactRolls:
                         for v, w in dist.weights.items()], dist.denom, budget)
 
     def roll_dist(self, name: str, e: Expr, env: Mapping[str, Any], budget: Budget,
-                  views: Mapping[str, PoolView | None] | None = None) -> Dist:
+                  reads: RollReads | None = None) -> Dist:
         """The exact distribution of one roll's value: ``Rolled`` when the rules look at
-        its dice (or it rolls a pool), else its total. ``views``: what is read of each
-        roll's dice, when it is more than the check's own rules read (a condition given
-        to conditional odds)."""
+        its dice (or it rolls a pool), else its total. ``reads``: what is read of the
+        rolls when it is more than the check's own rules read."""
         compiled = self._rolls.get(name)
         if compiled is None:
             domain = Exact()
-            compiled = (compile_expression(e.tree, domain, self.limits, e.text, self.functions), domain)
+            compiled = (compile_expression(e.tree, domain, self.limits, e.text, self.functions), domain,
+                        whole_dice(e.tree) is not None)
             self._rolls[name] = compiled
-        run, domain = compiled
-        if whole_dice(e.tree) is not None and (name in self.check.faces_needed
-                                               or (views is not None and name in views)):
-            views = dict(self.check.face_views) if views is None else views
-            return self._whole_dist(e.tree, e, env, budget, domain, views.get(name),
-                                    name in self.check.initial_needed)
+        run, domain, whole = compiled
+        views = dict(self.check.face_views) if reads is None else reads.views
+        if whole and (name in self.check.faces_needed or name in views):
+            first = name in self.check.initial_needed or (reads is not None and name in reads.initial)
+            return self._whole_dist(e.tree, e, env, budget, domain, views.get(name), first)
         return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget)
 
     def _whole_dist(self, tree: ast.Node, e: Expr, env: Mapping[str, Any], budget: Budget, domain: Exact,

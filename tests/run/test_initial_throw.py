@@ -68,3 +68,24 @@ def test_initial_needs_a_roll_that_keeps_every_die():
     rs = loads(YAML, "first.yaml")
     with pytest.raises(RulesEngineError, match="initial\\(\\) of a roll that keeps or drops dice"):
         rs.check("kept").roll(seed=1)
+
+
+def test_a_condition_may_read_the_first_throw_of_a_check_that_does_not():
+    text = YAML + """  plain:
+    roll: 2d4!
+    result: roll
+    outcomes:
+      - {name: high, when: "result >= 6", success: true}
+      - {name: low, success: false}
+"""
+    odds = loads(text, "first.yaml").check("plain").odds({}, given="count(initial(roll), 1) > 0")
+    depth = DEFAULT_LIMITS.explode_depth
+    dice = [(4 * k + last, 4 if k else last, F(1, 4) ** (k + 1)) for k in range(depth + 1) for last in (1, 2, 3)]
+    held = high = F(0)
+    for (t1, f1, p1), (t2, f2, p2) in itertools.product(dice, repeat=2):
+        if 1 in (f1, f2):
+            held += p1 * p2
+            high += p1 * p2 if t1 + t2 >= 6 else 0
+    # A 1 among the two dice first thrown: 7/16, less what explosions past the depth cut.
+    assert odds.given_probability == held and 0 < F(7, 16) - held < F(1, 10 ** 6)
+    assert odds.outcomes["high"] == high / held
