@@ -12,6 +12,7 @@ from ...codes import E_UNKNOWN_REFERENCE
 from ...limits import MAX_PARTIES
 from ..model import Check, Expr, Input, Role
 from ..scope import Scope, escape_pointer
+from .set_inputs import build_set_inputs
 
 ORDERS = ("helpers_first", "leader_first")
 
@@ -66,14 +67,7 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
     inputs_scope.names.update({f"leader_{i.name}": "the leader's input" for i in check.inputs})
     if order == "leader_first":
         inputs_scope.names["leader_result"] = "the leader's result before help"
-    helper_inputs: dict[str, Expr] = {}
-    for n, e in (spec.get("helper_inputs") or {}).items():
-        if helper_check.input(n) is None:
-            builder.error(E_UNKNOWN_REFERENCE, f"'{n}' is not an input of check '{helper_check.name}'",
-                          f"{ptr}/helper_inputs/{escape_pointer(n)}", key=True)
-            continue
-        helper_inputs[n] = builder.expr(e, f"{ptr}/helper_inputs/{escape_pointer(n)}", inputs_scope,
-                                        what=f"helper input '{n}'")
+    helper_inputs = build_set_inputs(builder, spec, "helper_inputs", ptr, helper_check, inputs_scope, "helper input")
     helper = Scope({i.name: "input" for i in helper_check.inputs})
     helper.names.update({let.name: "value" for let in helper_check.lets})
     helper.names.update({r: "value" for r in helper_check.report})

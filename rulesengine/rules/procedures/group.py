@@ -10,10 +10,11 @@ from types import MappingProxyType
 from typing import Any
 from collections.abc import Mapping
 
-from ...codes import E_MISSING_KEY, E_UNKNOWN_REFERENCE
+from ...codes import E_MISSING_KEY
 from ...limits import MAX_PARTIES
 from ..model import Check, Expr, Input, OutcomeRule, Role
 from ..scope import Scope, escape_pointer
+from .set_inputs import build_set_inputs
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,16 +79,9 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
                       f"group '{name}' has neither outcomes nor best_by: nothing gives the group an outcome", ptr,
                       "add outcomes read from tallies (successes * 2 >= parties), or best_by", key=True)
         return None
-    member_inputs: dict[str, Expr] = {}
-    for n, e in (spec.get("member_inputs") or {}).items():
-        if check.input(n) is None:
-            builder.error(E_UNKNOWN_REFERENCE, f"member input '{n}' is not an input of check '{check.name}'",
-                          f"{ptr}/member_inputs/{escape_pointer(n)}", key=True)
-            continue
-        member_inputs[n] = builder.expr(e, f"{ptr}/member_inputs/{escape_pointer(n)}", own,
-                                       what=f"the member input '{n}'")
+    member_inputs = build_set_inputs(builder, spec, "member_inputs", ptr, check, own, "member input")
     parties = spec.get("parties") or {}
-    if any(e is None for e in (*best_by, *tally.values(), *member_inputs.values())):
+    if any(e is None for e in (*best_by, *tally.values())):
         return None
     return GroupSpec(best_by, MappingProxyType(tally), tuple(outcomes), parties.get("min", 2),
                      parties.get("max", MAX_PARTIES), MappingProxyType(member_inputs))
