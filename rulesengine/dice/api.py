@@ -89,6 +89,9 @@ class Odds:
     ``distribution`` maps each value to its probability, in increasing order of value.
     ``truncated`` is the probability that was cut off where a mechanic is unbounded
     (explosions deeper than ``explode_depth``): the probabilities sum to 1 − truncated.
+    ``cut_from``: where every cut path is known to end on a number of at least this, so
+    the probability of each value below it is exact, and so is "at least" up to it (which
+    counts the truncated mass in); None where nothing was cut or that isn't known.
     """
 
     expression: str
@@ -96,6 +99,7 @@ class Odds:
     truncated: Fraction = Fraction(0)
     explode_depth: int = DEFAULT_LIMITS.explode_depth
     unbounded_mean: Fraction | None = None  # with truncation: the mean of the roll followed forever
+    cut_from: int | None = None
 
     @staticmethod
     def from_dist(expression: str, d: Dist, explode_depth: int, limits: Limits = DEFAULT_LIMITS) -> Odds:
@@ -105,15 +109,21 @@ class Odds:
                              f"at most {limits.max_outcomes:,}; roll it instead, or use fewer sides")
         probs = d.reduced().probabilities()
         ordered = dict(sorted(probs.items(), key=lambda kv: _value_order(kv[0])))
-        return Odds(expression, ordered, d.truncated, explode_depth)
+        return Odds(expression, ordered, d.truncated, explode_depth, cut_from=d.cut_from)
 
     def probability(self, value: Value) -> Fraction:
         return self.distribution.get(value, Fraction(0))
 
     def at_least(self, value: int) -> Fraction:
-        """The chance of a number ``value`` or more (text values are never counted)."""
+        """The chance of a number ``value`` or more (text values are never counted); exact,
+        truncated mass included, up to ``cut_from``."""
         return sum((p for v, p in self.distribution.items() if not isinstance(v, str) and v >= value),
-                   Fraction(0))
+                   self._cut_at_least(value))
+
+    def _cut_at_least(self, value: Any) -> Fraction:
+        """What the truncated mass adds to "at least ``value``": all of it where every cut
+        path is known to end on ``value`` or more."""
+        return self.truncated if self.cut_from is not None and value <= self.cut_from else Fraction(0)
 
     def at_most(self, value: int) -> Fraction:
         """The chance of a number ``value`` or less (text values are never counted)."""
@@ -142,7 +152,7 @@ class Odds:
     def rows(self) -> list[dict[str, Any]]:
         """One row per value: probability, at least, at most (AnyDice's three views); the
         cumulative columns only for numbers (None otherwise)."""
-        views = {v: (ge, le) for v, _, ge, le in cumulative(self.distribution)}
+        views = {v: (ge + self._cut_at_least(v), le) for v, _, ge, le in cumulative(self.distribution)}
         return [{"value": v, "probability": p, "at_least": views.get(v, (None, None))[0],
                  "at_most": views.get(v, (None, None))[1]} for v, p in self.distribution.items()]
 
@@ -161,6 +171,7 @@ class Odds:
             "mean_exact": None if self.mean is None else fraction_text(self.mean),
             "stats": summary_json(self.summary, fraction_text),
             "truncated": fraction_text(self.truncated),
+            "cut_from": self.cut_from,
             "explode_depth": self.explode_depth,
         }
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from ..cache import POOL_DISTS, weights_size
 from . import ast
 from .context import Compiled, Context, check_count, dynamic_spec, eval_error, too_big, unknown_name
-from .dist import Budget, BudgetExceeded, Dist, combine, combine2, mixture
+from .dist import Budget, BudgetExceeded, Dist, combine, combine2, mixture, with_tails
 from .functions import OpError, keep_sum, logic_and, logic_or
 from .pool import PoolSpec
 from .pool_odds import pool_dist
@@ -159,10 +159,13 @@ def _apply(ctx: Context, node: ast.Node, fn: Callable[..., Any], dists: list[Dis
     """An operator applied to every combination of its operands' outcomes."""
     try:
         if len(dists) == 1:
-            return dists[0].map(fn)
-        if len(dists) == 2:
-            return combine2(fn, dists[0], dists[1], ctx.budget)  # type: ignore[arg-type]
-        return combine(fn, dists, ctx.budget)  # type: ignore[arg-type]
+            out = dists[0].map(fn)
+        elif len(dists) == 2:
+            out = combine2(fn, dists[0], dists[1], ctx.budget)  # type: ignore[arg-type]
+        else:
+            out = combine(fn, dists, ctx.budget)  # type: ignore[arg-type]
+        # What explosions cut off, worked out where the operator decides it (.beyond).
+        return with_tails(fn, dists, out, ctx.budget, (OpError,))  # type: ignore[arg-type]
     except OpError as exc:
         raise eval_error(ctx, node.span, exc) from None
     except BudgetExceeded:

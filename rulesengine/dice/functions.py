@@ -14,6 +14,7 @@ from typing import Any
 from collections.abc import Callable
 
 from ..codes import E_DIVISION_BY_ZERO
+from .beyond import AtLeast
 from .pool import kept_ranks
 from .values import DicePool, Rolled
 
@@ -51,6 +52,8 @@ def _number(value: Any, what: str) -> int:
         return value
     if isinstance(value, Rolled):  # a roll used as a number is its total
         return value.total
+    if isinstance(value, AtLeast):  # what explosions cut, where exact odds try it (.beyond)
+        return value  # type: ignore[return-value]
     if isinstance(value, bool):
         raise OpError(f"{what} needs a number, not {describe(value)}",
                       "comparisons give yes/no values; count successes with cs>=N instead")
@@ -152,7 +155,7 @@ def _order(op: str) -> Callable[[Any, Any], bool]:
 def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return "bool"
-    if isinstance(value, (int, Rolled)):
+    if isinstance(value, (int, Rolled, AtLeast)):
         return "number"
     return type(value).__name__
 

@@ -107,8 +107,25 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
             for f, wf in faces:
                 (nxt if spec.explodes(f) else finished)[extend(s, f)] += w * wf
         active = nxt
-    result = Dist(dict(finished), denom)
-    return result.map(finish) if finish is not None else result
+    if finish is not None:
+        result = Dist(dict(finished), denom).map(finish)
+        if active and mode == "total" and not spec.counting and min(fd.weights) >= 0:
+            # a compound die of faces of at least 0: its sum only grows, and so its value
+            return Dist(result.weights, denom, _tail({finish(s): w for s, w in active.items()}))
+        return result
+    if active and mode == "total" and all(extend(0, f) >= 0 for f in fd.weights):
+        # Every further die adds something of at least 0: a cut path ends on at least what
+        # it had (see .beyond), which keeps whatever the depth cannot change exact.
+        return Dist(dict(finished), denom, _tail(active))
+    return Dist(dict(finished), denom)
+
+
+def _tail(active: dict) -> dict[int, int]:
+    """The cut paths' lower bounds (their values so far) with their weights."""
+    tail: dict[int, int] = defaultdict(int)
+    for value, w in active.items():
+        tail[value] += w
+    return dict(tail)
 
 
 def pool_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dist:

@@ -123,6 +123,9 @@ def format_dice_odds(odds, exact: bool = False) -> str:
     if odds.truncated:
         head += (f"\ntruncated {fraction_display(odds.truncated)}"
                  f" (~{float(odds.truncated):.2g}, explosions deeper than {odds.explode_depth})")
+        if odds.cut_from is not None:
+            cut = format_value(odds.cut_from)
+            head += f"\nall of it on {cut} or more: each value below {cut}, and 'at least' up to {cut}, is exact"
     if not rows:
         return head + "\n(no outcome)"
     fractions = [_fraction(r["probability"], exact) for r in rows]
@@ -221,6 +224,10 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
     truncated = odds.truncated
     if truncated:
         lines.append(f"truncated: {fraction_display(truncated)} (~{float(truncated):.2g})")
+    result_cut = getattr(odds, "result_truncated", truncated)
+    if result_cut != truncated:
+        lines.append(f"{kind} truncated: {_fraction(result_cut, exact)} (~{float(result_cut):.2g}: explosions"
+                     f" deeper than the odds follow decide the {kind} there, not the outcome)")
     return "\n".join(lines)
 
 

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar
 from collections.abc import Iterable, Mapping
 
+from ..dice.beyond import UNDETERMINED, AtLeast
 from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..dice.context import Context
 from ..dice.pool import PoolRoll, roll_dice_pool
@@ -443,13 +444,13 @@ class CheckRunner:
         if cached is not None:
             return cached
         acc = OddsTally()
-        outcomes, joint_denom = self.resolutions(values)
+        outcomes, joint_denom = self.resolutions(values, cut=True)
         total_weight = 0
         for res, _env, w in outcomes:
             acc.add(res, w, 1)
             total_weight += w
         odds = acc.finish(self.model, self.check, values, joint_denom, total_weight)
-        if odds.truncated:
+        if odds.result_truncated:
             mean = self._unbounded_mean(values)
             if mean is not None:
                 odds = dataclasses.replace(odds, unbounded_mean=mean)
@@ -481,13 +482,18 @@ class CheckRunner:
                 return None  # a value worked out after the roll
         return exact_mean(check.result.tree, known, budget)
 
-    def resolutions(self, values: dict[str, Any], reads: RollReads | None = None
+    def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[list[tuple[Resolution, dict, int]], int]:
         """Every resolution of the check for these (coerced) inputs, with its weight over a
         common denominator: the exact driver of the one resolver. Weights sum to the
         denominator unless an explosion was truncated. ``reads``: what is read of the rolls
-        when more than the check's own rules read (see :class:`RollReads`)."""
-        env, gated, joint, denom = self.joint_rolls(values, reads)
+        when more than the check's own rules read (see :class:`RollReads`).
+
+        ``cut``: also resolve what explosions cut off, where it is known to be at least some
+        number (:mod:`rulesengine.dice.beyond`): a resolution that comes out the same
+        whatever the explosions went on to is kept (its result may itself be an
+        ``AtLeast``), the rest stays truncated. For the caller that knows such values."""
+        env, gated, joint, denom = self.joint_rolls(values, reads, cut)
         if gated is not None:
             return [(gated, env, 1)], 1
         # Charge the whole enumeration before doing it: every joint outcome is resolved,
@@ -504,13 +510,20 @@ class CheckRunner:
         out = []
         for rolls, w in joint:
             local = {**env, **rolls}
+            if cut and any(isinstance(v, AtLeast) for v in rolls.values()):
+                try:
+                    out.append((self.resolve(local), local, w))
+                except UNDETERMINED + (RulesEngineError,):
+                    pass  # the outcome depends on how deep the explosions went: truncated
+                continue
             out.append((self.resolve(local), local, w))
         return out, denom
 
-    def joint_rolls(self, values: dict[str, Any], reads: RollReads | None = None
+    def joint_rolls(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[dict, Resolution | None, list[tuple[dict, int]], int]:
         """The values known before rolling, a gate's verdict, and every joint value of the
-        check's rolls with its weight over ``denom``."""
+        check's rolls with its weight over ``denom``; with ``cut``, what explosions cut off
+        too, as ``AtLeast`` values (see :meth:`resolutions`)."""
         env, gated, fixed = self.before_roll(values)[:3]
         if gated is not None:
             return env, gated, [], 1
@@ -522,11 +535,14 @@ class CheckRunner:
                 joint = [({**d, name: fixed[name]}, w) for d, w in joint]
                 continue
             dist = self._roll_dist(name, e, env, budget, reads)
+            outcomes = list(dist.weights.items())
+            if cut:
+                outcomes += [(AtLeast(lo), w) for lo, w in dist.tail.items()]
             try:
-                budget.spend(len(joint) * len(dist.weights))
+                budget.spend(len(joint) * len(outcomes))
             except BudgetExceeded:
                 raise self._too_big(e) from None
-            joint = [({**d, name: v}, w * wv) for d, w in joint for v, wv in dist.weights.items()]
+            joint = [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
             denom *= dist.denom
         return env, None, joint, denom
 

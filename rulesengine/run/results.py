@@ -189,11 +189,14 @@ class CheckOdds:
     tags: dict[str, Fraction]
     tiers: dict[str, Fraction]
     values: dict[str, dict[Any, Fraction]]
-    truncated: Fraction = Fraction(0)
+    truncated: Fraction = Fraction(0)  # what explosions cut from the outcomes (and success, tags, tiers)
     given: str | None = None  # the condition these odds are conditioned on
     given_probability: Fraction | None = None  # its own probability
     signed_distribution: dict[str, Fraction] = field(default_factory=dict)  # ranked: ..., "-0", "+0", ...
     unbounded_mean: Fraction | None = None  # with truncated explosions: the result's mean followed forever
+    # What explosions cut from the result's distribution: at least ``truncated``, more where
+    # an outcome is known whatever the explosions went on to but the result is not.
+    result_truncated: Fraction = Fraction(0)
 
     @property
     def name(self) -> str:
@@ -228,6 +231,7 @@ class CheckOdds:
             "stats": {"result": summary_json(self.summary, fraction_text),
                       "values": {k: summary_json(summarize(d), fraction_text) for k, d in self.values.items()}},
             "truncated": fraction_text(self.truncated),
+            "result_truncated": fraction_text(self.result_truncated),
         } | ({"given": {"expression": self.given, **prob(self.given_probability)}}
              if self.given is not None and self.given_probability is not None else {}) \
           | ({"signed_result": ranked_distribution_json(self.signed_distribution)} if self.signed_distribution else {})

@@ -6,6 +6,7 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
+from ..dice.beyond import AtLeast
 from ..rules.model import Check, RulesetModel, Tiers
 from .results import NOT_ALLOWED, CheckOdds, Resolution, jsonable, signed_rank, value_order
 
@@ -22,17 +23,21 @@ class OddsTally:
         self.values: dict[str, dict[Any, int]] = defaultdict(lambda: defaultdict(int))
         self.signed: dict[str, int] = defaultdict(int)
         self.success = 0
+        self.results_cut = 0  # resolutions whose result is only known to be at least a number
 
     def add(self, res: Resolution, w: int, _denom: int) -> None:
         self.outcomes[res.outcome] += w
-        if res.result is not None:
+        if isinstance(res.result, AtLeast):  # an outcome known, its result cut by the depth
+            self.results_cut += w
+        elif res.result is not None:
             self.results[jsonable(res.result)] += w
         for t in res.tags:
             self.tags[t] += w
         if res.tier is not None:
             self.tiers[res.tier] += w
         for k, v in res.values.items():
-            self.values[k][jsonable(v)] += w
+            if not isinstance(v, AtLeast):
+                self.values[k][jsonable(v)] += w
         if res.success:
             self.success += w
         if res.signed is not None:
@@ -64,5 +69,6 @@ class OddsTally:
             values={k: {v: frac(w) for v, w in sorted(d.items(), key=lambda kv: value_order(kv[0]))}
                     for k, d in self.values.items()},
             truncated=Fraction(denom - total, denom),
+            result_truncated=Fraction(denom - total + self.results_cut, denom),
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
         )

@@ -91,7 +91,9 @@ def test_a_checks_result_gets_the_exact_mean_where_it_is_a_sum_of_its_rolls():
 
     rs = loads(CHECK, "expl.yaml")
     odds = rs.check("pool").odds({"dice": 5, "bonus": 2})
-    assert odds.truncated > 0 and odds.summary.mean == F(15, 7) + 2
+    assert odds.result_truncated > 0 and odds.summary.mean == F(15, 7) + 2
+    assert odds.truncated == 0  # success (at least 1) is decided however deep the dice explode
     assert odds.to_dict()["stats"]["result"]["mean_exact"] == "29/7"
-    capped = rs.check("capped").odds({})  # an outcome rewrites the result: no closed form
-    assert capped.unbounded_mean is None
+    capped = rs.check("capped").odds({})  # an outcome rewrites the result: no closed form needed,
+    assert capped.unbounded_mean is None  # as every result is known: 10 from 10 up, the roll below
+    assert capped.truncated == capped.result_truncated == 0

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from ...dice.stats import summarize, summary_json
 from ...exact_text import fraction_text
+from ...dice.beyond import AtLeast
 from ...dice.dist import Budget, BudgetExceeded
 from ...errors import InputError, LimitError
 from ...limits import MAX_EXTENDED_ROUNDS
@@ -274,12 +275,14 @@ class ChainWalk:
         read of them (2d10 has 100 ordered rolls but a handful of distinct SLs)."""
         vkey = tuple(sorted((k, str(v)) for k, v in values.items()))
         if vkey not in self.outcomes:
-            outs, denom = self.runner.runner.resolutions(values)
+            outs, denom = self.runner.runner.resolutions(values, cut=True)
             merged: dict[tuple, list] = {}
             for res, e, w in outs:
                 if res.outcome == NOT_ALLOWED:
                     raise not_allowed(None, res.reason, n)
                 penv = self.runner.party_env(res, e)
+                if any(isinstance(penv.get(name), AtLeast) for name in self.names):
+                    continue  # what the round rules read depends on explosions cut off: truncated
                 fp = fingerprint(penv, self.names, self.dice_names)
                 if fp in merged:
                     merged[fp][1] += w
