@@ -21,15 +21,24 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def faces_option(text: str) -> list[int]:
+PRINTED_TOKENS = ("+", "-", "\u2212", "blank")
+"""Faces written as printed on a Fate die (see dice.sources.printed_face)."""
+
+
+def faces_option(text: str) -> list[int | str]:
     from .numerals import whole_number
 
+    faces: list[int | str] = []
     try:
-        faces = [whole_number(x) for x in text.replace(" ", "").split(",") if x != ""]
+        for x in text.replace(" ", "").split(","):
+            if x.lower() in PRINTED_TOKENS:
+                faces.append(x.lower())
+            elif x != "":
+                faces.append(whole_number(x))
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"invalid faces {text!r}: give whole numbers (ASCII digits 0-9) separated by commas, "
-            "e.g. 3,5,6") from None
+            "e.g. 3,5,6 (a Fate die's +, - or blank too)") from None
     if not faces:
         raise argparse.ArgumentTypeError("no faces given: e.g. --faces 3,5,6")
     return faces

@@ -10,7 +10,7 @@ choice into one. :class:`DiceCounter` bounds the dice rolled in one evaluation b
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol
 from collections.abc import Callable
 
 from . import ast
@@ -112,7 +112,7 @@ class FacesSource:
                 f"but the roll needs more (next: a {die.text})",
                 "give one face per die, in the order the dice are read",
             )
-        face = self.faces[self.used]
+        face = printed_face(die, self.faces[self.used])
         self.used += 1
         ok = isinstance(face, int) and not isinstance(face, bool) and (
             face in die.custom if die.custom is not None else 1 <= face <= (die.sides or 0))
@@ -132,9 +132,35 @@ class FacesSource:
         return face
 
 
+FATE_FACES = (-1, 0, 1)
+FATE_PRINTED = {"+": 1, "-": -1, "\u2212": -1, "blank": 0, "0": 0}
+"""A Fate die's faces as printed: plus, minus (either dash), blank."""
+
+
+def printed_face(die: ast.Die, face: Any) -> Any:
+    """A face given as it is printed on a physical die, as the number it stands for: the
+    0 of a d10 and the 00 (or 0) of a percentile die are their top face, 10 and 100, as
+    most games read them (a die whose faces include 0, like ``d{0,1,2}``, keeps its 0);
+    a Fate die's +, - and blank are 1, -1 and 0. A face given as text reads as its number
+    otherwise. Anything else is returned as it is, for the caller to refuse."""
+    if isinstance(face, str):
+        token = face.strip().lower()
+        if die.custom == FATE_FACES and token in FATE_PRINTED:
+            return FATE_PRINTED[token]
+        if not (token.isascii() and token.lstrip("-").isdigit() and len(token) <= 20):
+            return face
+        face = int(token)
+    if type(face) is int and face == 0 and die.custom is None and die.sides in (10, 100):
+        return die.sides
+    return face
+
+
 def _face_range(die: ast.Die) -> str:
+    if die.custom == FATE_FACES:
+        return "-1, 0, 1 (or +, -, blank)"
     if die.custom is None:
-        return f"1 to {die.sides}"
+        return f"1 to {die.sides}" + (" (0 reads as 10)" if die.sides == 10 else
+                                      " (0 or 00 reads as 100)" if die.sides == 100 else "")
     return ", ".join(map(str, sorted(set(die.custom))))
 
 
