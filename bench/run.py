@@ -562,6 +562,26 @@ def bench_pool_views(t: Table, ice_py: Path, seconds: float) -> None:
           fmt_time(ice["cleared"]), f"{ratio:.2f}", "≤ 1.00 (issue 14)", t.judge(ratio <= 1.0),
           short=f"{case} warm")
 
+    # Counting successes on 60 exploding d10 (each success explodes): ours exact with nothing
+    # truncated (a question the depth can't change), icepool at the same depth.
+    from rulesengine.cache import ODDS, POOL_DISTS
+
+    case = "60d10!>=8cs>=8 >= 11"
+    log(f"odds: {case} from scratch (rulesengine, icepool) ...")
+
+    def ours_once():
+        POOL_DISTS.clear()
+        ODDS.clear()
+        return dice.Expression(case).odds()
+
+    exact = ours_once().truncated == 0
+    ours = measure(ours_once, seconds)["best"]
+    ice = worker(ice_py, "worker_icepool.py", "warm", json.dumps({"cases": [case], "seconds": seconds}))["cases"][case]
+    ratio = ours / ice["cleared"]
+    t.add("2 odds", f"`{case}`, caches cleared: ours exact (truncated {'0' if exact else 'NOT 0'}), icepool at depth 10",
+          fmt_time(ours), fmt_time(ice["cleared"]), f"{ratio:.2f}", "≤ 1.00 (issue 14)",
+          t.judge(ratio <= 1.0 and exact), short=f"{case} cold cache")
+
 
 def bench_seed_odds(t: Table, seconds: float, reps: int) -> None:
     """Exact odds of every check and procedure of the seed rulesets: warm, and cold for a

@@ -56,6 +56,16 @@ def successes_exploding(depth=None, end=None):
     return 10 @ one
 
 
+def exploding_successes_at_least(n: int, k: int, depth: int = 10):
+    """Nd10!>=8cs>=8 >= k: every success (8+) scores 1 and rolls one more d10. Encoded as
+    ``successes + 100 * (success)`` exploding on 101 (so the chain's sum over 100 counts the
+    explosions, and ``% 100`` the successes: at most depth + 1 <= 11 per die); icepool keeps
+    the chain's last die where the depth cuts it."""
+    enc = d(10).map(lambda f: 101 if f >= 8 else 0)
+    one = enc.explode([101], depth=depth).map(lambda t: t % 100)
+    return (n @ one) >= k
+
+
 CASES = {
     "3d6": lambda: 3 @ d(6),
     "2d10": lambda: 2 @ d(10),
@@ -67,6 +77,7 @@ CASES = {
     "3d6 > 3d6": lambda: (3 @ d(6)) > (3 @ d(6)),
     "2d20kh1 + 5 >= 15": lambda: d(20).highest(2) + 5 >= 15,
     "30d6 5-6s and 1s jointly": lambda: 30 @ d(6).map(lambda f: icepool.Vector((int(f >= 5), int(f == 1)))),
+    "60d10!>=8cs>=8 >= 11": lambda: exploding_successes_at_least(60, 11),
 }
 
 # The code each case runs, for the report.
@@ -81,6 +92,7 @@ SOURCES = {
     "3d6 > 3d6": "(3 @ d(6)) > (3 @ d(6))",
     "2d20kh1 + 5 >= 15": "d(20).highest(2) + 5 >= 15",
     "30d6 5-6s and 1s jointly": "30 @ d(6).map(lambda f: Vector((f >= 5, f == 1)))",
+    "60d10!>=8cs>=8 >= 11": "(60 @ d(10).map(encode).explode([101], depth=10).map(lambda t: t % 100)) >= 11",
 }
 
 
