@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parent.parent / "rulesengine"
-GAMES = re.compile(r"rps|spycraft|gurps|mudd|cyberpunk|blades|forged in the dark|apocalypse|pbta|daggerheart|duality|cypher|dnd|wizards of the coast|pathfinder|paizo|fate core|fate-core|evil hat|cepheus|traveller|mothership", re.I)
+GAMES = re.compile(r"rps|spycraft|gurps|mudd|cyberpunk|blades|forged in the dark|apocalypse|pbta|daggerheart|duality|cypher|dnd|wizards of the coast|pathfinder|paizo|fate core|fate-core|evil hat|cepheus|traveller|mothership|old-school|essentials|necrotic gnome", re.I)
 RULESETS = ENGINE.parent / "rulesets"
 
 
