@@ -7,6 +7,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+DIALECT_NAMES = ("foundry", "roll20", "d20")
+"""``--dialect`` choices: rulesengine.dice.dialects.DIALECTS (a test keeps the two equal; this
+module stays free of engine imports, for start-up)."""
+
 EXIT_USAGE = 2
 
 
@@ -97,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=seed_option, help="seed the dice: the same seed gives the same roll")
     p.add_argument("--faces", type=faces_option, help="faces rolled on physical dice, in order: 3,5,6")
     p.add_argument("--odds", action="store_true", help="print the exact distribution instead")
+    p.add_argument("--dialect", choices=DIALECT_NAMES,
+                   help="read the expression with another roller's spellings (4d6k3, 3d6x, 3d6>4, 8d6mi2)")
     p.add_argument("--explode-depth", type=depth_option, help="extra dice an exploding die may add "
                    "before the odds are truncated (default 10)")
     p.add_argument("--exact", action="store_true", help="with --odds: print every exact fraction, however long")

@@ -92,7 +92,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     if len(texts) > 1 or swept:
         return _dice_comparison(args, texts, words, swept)
     env = _assignments(words)
-    expr = dice.parse(args.expression, _limits(args))
+    expr = dice.parse(args.expression, _limits(args), args.dialect)
     if args.odds:
         if args.faces is not None or args.seed is not None:
             raise UsageError("--faces and --seed are for rolling, not for --odds")
@@ -139,12 +139,13 @@ def _comparison_cases(args: argparse.Namespace, texts: list[str], swept: list[st
     cases: list[tuple[str, Any]] = []
     if swept:
         name, _, raw = swept[0].partition("=")
-        expr = dice.parse(texts[0], _limits(args))
+        expr = dice.parse(texts[0], _limits(args), args.dialect)
         for value in sweep_values(name, raw):
             env = {**fixed, **_assignments([f"{name}={value}"])}
             cases.append((f"{name}={value}", expr.odds(env, explode_depth=args.explode_depth)))
     else:
-        cases = [(t, dice.parse(t, _limits(args)).odds(fixed, explode_depth=args.explode_depth)) for t in texts]
+        cases = [(t, dice.parse(t, _limits(args), args.dialect).odds(fixed, explode_depth=args.explode_depth))
+                 for t in texts]
     return cases
 
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 from ..cache import ODDS, fractions_size
 from .dist import Budget, Dist
-from ..errors import DiceEvalError, InputError, LimitError, Location
+from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError
 from ..exact_text import fraction_text
 from ..codes import E_FACES
 from .context import Compiled, Context
@@ -30,6 +30,7 @@ from .evaluate import compile_expression
 from .exact import Exact
 from .sampling import Sampling
 from . import ast
+from .dialects import translate
 from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
 from .pool import DieRoll, PoolRoll
@@ -217,10 +218,20 @@ class Expression:
     __slots__ = ("text", "tree", "limits", "_sampler", "_exact", "_exact_domain",
                  "__weakref__")
 
-    def __init__(self, text: str, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(self, text: str, limits: Limits = DEFAULT_LIMITS, dialect: str | None = None) -> None:
+        """``dialect``: read ``text`` with another tool's spellings (see :mod:`.dialects`);
+        ``text`` is then this language's reading of it, what traces and odds show."""
+        if dialect is not None:
+            translation = translate(text, dialect)
+            text = translation.native
+            try:
+                self.tree: ast.Node = parse_tree(text, limits)
+            except RulesEngineError as exc:
+                raise translation.relocate(exc) from None
+        else:
+            self.tree = parse_tree(text, limits)
         self.text = text
         self.limits = limits
-        self.tree: ast.Node = parse_tree(text, limits)
         self._sampler: Compiled | None = None
         self._exact: Compiled | None = None
         self._exact_domain: Exact | None = None
@@ -281,22 +292,25 @@ class Expression:
 
 
 @functools.lru_cache(maxsize=1024)
-def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> Expression:
-    """Parse (and cache) an expression. Raises DiceSyntaxError or LimitError."""
-    return Expression(text, limits)
+def parse(text: str, limits: Limits = DEFAULT_LIMITS, dialect: str | None = None) -> Expression:
+    """Parse (and cache) an expression, written in this language or in ``dialect``
+    (``"foundry"``, ``"roll20"``, ``"d20"``: see docs/dice-language.md). Raises
+    DiceSyntaxError or LimitError."""
+    return Expression(text, limits, dialect)
 
 
 def roll(expr: str | Expression, rng: random.Random | None = None, seed: int | str | None = None,
          env: Mapping[str, Any] | None = None, faces: Iterable[int] | None = None,
-         limits: Limits = DEFAULT_LIMITS) -> RollResult:
-    """Roll a dice expression once; see :meth:`Expression.roll`."""
-    e = expr if isinstance(expr, Expression) else parse(expr, limits)
+         limits: Limits = DEFAULT_LIMITS, dialect: str | None = None) -> RollResult:
+    """Roll a dice expression once; see :meth:`Expression.roll` (``dialect``: :func:`parse`)."""
+    e = expr if isinstance(expr, Expression) else parse(expr, limits, dialect)
     return e.roll(env, rng=rng, seed=seed, faces=faces)
 
 
 def odds(expr: str | Expression, env: Mapping[str, Any] | None = None,
-         explode_depth: int | None = None, limits: Limits = DEFAULT_LIMITS) -> Odds:
-    """The exact distribution of a dice expression; see :meth:`Expression.odds`."""
-    e = expr if isinstance(expr, Expression) else parse(expr, limits)
+         explode_depth: int | None = None, limits: Limits = DEFAULT_LIMITS, dialect: str | None = None) -> Odds:
+    """The exact distribution of a dice expression; see :meth:`Expression.odds` (``dialect``:
+    :func:`parse`)."""
+    e = expr if isinstance(expr, Expression) else parse(expr, limits, dialect)
     return e.odds(env, explode_depth=explode_depth)
 

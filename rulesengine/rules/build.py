@@ -22,6 +22,7 @@ from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..dice import ast
 from ..dice.functions import FUNCTIONS
+from ..dice.dialects import translate
 from ..dice.parser import closest, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from .model import (Candidate, Check, Choose, Expr, Gate, Input, Let,
@@ -55,6 +56,8 @@ class Builder:
     def __init__(self, doc: Document, limits: Limits = DEFAULT_LIMITS) -> None:
         self.doc = doc
         self.limits = limits
+        dialect = doc.data.get("dialect") if isinstance(doc.data, dict) else None
+        self.dialect: str | None = dialect if isinstance(dialect, str) else None
         self.diagnostics: list[Diagnostic] = []
         self.functions: dict = dict(FUNCTIONS)
         self._sampling = Sampling()
@@ -79,9 +82,16 @@ class Builder:
         if text is None:
             self.error(E_EXPRESSION, f"{what} must be an expression, not {value!r}", pointer)
             return None
+        at: Callable[[int], int] = _same
+        translation = None
         try:
+            if self.dialect is not None and isinstance(value, str):
+                translation = translate(text, self.dialect)
+                text, at = translation.native, translation.source_offset
             tree = parse(text, self.limits)
         except RulesEngineError as exc:
+            if translation is not None:
+                translation.relocate(exc)
             col = exc.location.column
             loc = (self.doc.scalar_column(pointer, col - 1, length=exc.location.length)
                    if col is not None and isinstance(value, str) else self.doc.location(pointer))
@@ -94,20 +104,22 @@ class Builder:
                 near = closest(node.name, list(scope.names))
                 hint = f"did you mean '{near}'?" if near else _known(scope)
                 self.error(E_UNKNOWN_NAME, f"unknown name '{node.name}' in {what}",
-                           pointer, hint, location=self.doc.scalar_column(pointer, node.span[0], length=len(node.name))
+                           pointer, hint,
+                           location=self.doc.scalar_column(pointer, at(node.span[0]), length=len(node.name))
                            if isinstance(value, str) else None)
                 ok = False
             elif isinstance(node, ast.Call) and node.name not in self.functions:
                 near = closest(node.name, list(self.functions))
                 self.error(E_UNKNOWN_NAME, f"unknown function '{node.name}' in {what}", pointer,
                            f"did you mean '{near}'?" if near else None,
-                           location=self.doc.scalar_column(pointer, node.span[0], length=len(node.name))
+                           location=self.doc.scalar_column(pointer, at(node.span[0]), length=len(node.name))
                            if isinstance(value, str) else None)
                 ok = False
             elif isinstance(node, ast.Dice) and not dice:
                 self.error(E_DICE_OUTSIDE_ROLL, f"dice in {what}: dice are rolled only in a check's roll or rolls",
                            pointer, "declare the dice under 'rolls' and use the roll's name here",
-                           location=self.doc.scalar_column(pointer, node.span[0], length=node.span[1] - node.span[0])
+                           location=self.doc.scalar_column(pointer, at(node.span[0]),
+                                                           length=node.span[1] - node.span[0])
                            if isinstance(value, str) else None)
                 ok = False
         if not ok:
@@ -116,11 +128,11 @@ class Builder:
             run = compile_expression(tree, self._sampling, self.limits, text, self.functions)
         except RulesEngineError as exc:  # e.g. abs() with no argument
             col = exc.location.column
-            loc = (self.doc.scalar_column(pointer, col - 1, length=exc.location.length)
+            loc = (self.doc.scalar_column(pointer, at(col - 1), length=exc.location.length)
                    if col is not None and isinstance(value, str) else self.doc.location(pointer))
             self.diagnostics.append(Diagnostic(E_EXPRESSION, exc.message, loc, exc.hint, "error"))
             return None
-        return Expr(text, tree, pointer, run, ast.names(tree))
+        return Expr(text, tree, pointer, run, ast.names(tree), translation.source_offset if translation else None)
 
     # ---- the whole file ----------------------------------------------------------------
     def build(self) -> RulesetModel | None:
@@ -438,7 +450,8 @@ class Builder:
                 continue
             seen.add(key)
             self.error(p.code, p.message, p.expr.pointer, p.hint,
-                       location=self.doc.scalar_column(p.expr.pointer, p.span[0], length=p.span[1] - p.span[0]))
+                       location=self.doc.scalar_column(p.expr.pointer, p.expr.written_at(p.span[0]),
+                                                       length=p.span[1] - p.span[0]))
 
     # ---- procedures ----------------------------------------------------------------------
     def procedure(self, name: str, spec: dict, ptr: str) -> Procedure | None:
@@ -456,3 +469,8 @@ def _literal(value: Any) -> str | None:
     if isinstance(value, int):
         return str(value)
     return None
+
+
+def _same(pos: int) -> int:
+    """A position of an expression written in this language: where it is in the file."""
+    return pos

@@ -31,9 +31,16 @@ class Expr:
     pointer: str
     run: Callable[[Any], Any] = field(repr=False, compare=False)  # plain values (one roll)
     names: frozenset[str] = frozenset()
+    # Where the file's text was written in a dialect (see dice.dialects): how a position of
+    # ``text`` (this language's reading) maps back to the scalar in the file.
+    source_offset: Callable[[int], int] | None = field(default=None, repr=False, compare=False)
 
     def __str__(self) -> str:
         return self.text
+
+    def written_at(self, pos: int) -> int:
+        """Where position ``pos`` of ``text`` is in the file's scalar."""
+        return self.source_offset(pos) if self.source_offset is not None else pos
 
 
 # ---- tables -----------------------------------------------------------------------------

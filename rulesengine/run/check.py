@@ -109,7 +109,7 @@ class CheckRunner:
         """Point an error inside a ruleset expression at the file, not the expression."""
         if self.doc is not None and exc.location.path is None:
             col = exc.location.column
-            loc = (self.doc.scalar_column(e.pointer, col - 1, length=exc.location.length)
+            loc = (self.doc.scalar_column(e.pointer, e.written_at(col - 1), length=exc.location.length)
                    if col is not None else self.doc.location(e.pointer))
             exc.location = loc
         return exc

@@ -269,7 +269,8 @@ def op_dice_roll(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
     from .. import dice
 
     seed, faces = _seed_or_faces(request)
-    return dice.parse(request["expression"], svc.limits).roll(request.get("env"), seed=seed, faces=faces).to_dict()
+    expr = dice.parse(request["expression"], svc.limits, request.get("dialect"))
+    return expr.roll(request.get("env"), seed=seed, faces=faces).to_dict()
 
 
 def op_dice_odds(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -279,7 +280,8 @@ def op_dice_odds(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
     if depth is not None and depth > MAX_EXPLODE_DEPTH:
         raise LimitError(f"explode_depth {depth} is deeper than the service follows", "explode_depth",
                          hint=f"at most {MAX_EXPLODE_DEPTH}")
-    return dice.parse(request["expression"], svc.limits).odds(request.get("env"), explode_depth=depth).to_dict()
+    expr = dice.parse(request["expression"], svc.limits, request.get("dialect"))
+    return expr.odds(request.get("env"), explode_depth=depth).to_dict()
 
 
 def op_validate(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:

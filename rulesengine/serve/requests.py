@@ -28,6 +28,8 @@ _FACES = {"type": "array", "items": {"type": ["integer", "string"], "maxLength":
                          "that differs (a d10's 0, a percentile die's 00, a Fate die's +, - or blank)."}
 _ENV = {"type": "object", "additionalProperties": _VALUE, "description": "Name → value for names in the expression."}
 _EXPRESSION = {"type": "string", "minLength": 1, "description": "A dice expression (docs/dice-language.md)."}
+_DIALECT = {"enum": ["foundry", "roll20", "d20"],
+            "description": "Read the expression with another roller's spellings (docs/dice-language.md, Dialects)."}
 
 _RULESET = {"ruleset": _ID, "yaml": _YAML}
 _ONE_RULESET = [{"required": ["ruleset"]}, {"required": ["yaml"]}]
@@ -53,8 +55,9 @@ REQUESTS: dict[str, dict[str, Any]] = {
                       "given": {"type": "string", "minLength": 1,
                                 "description": "A yes/no expression: the odds given that it holds (checks only)."}},
                      ["name"], ruleset=True),
-    "dice_roll": _request({"expression": _EXPRESSION, "env": _ENV, "seed": _SEED, "faces": _FACES}, ["expression"]),
-    "dice_odds": _request({"expression": _EXPRESSION, "env": _ENV,
+    "dice_roll": _request({"expression": _EXPRESSION, "env": _ENV, "seed": _SEED, "faces": _FACES,
+                           "dialect": _DIALECT}, ["expression"]),
+    "dice_odds": _request({"expression": _EXPRESSION, "env": _ENV, "dialect": _DIALECT,
                            "explode_depth": {"type": "integer", "minimum": 0,
                                              "description": "How deep exploding dice are followed."}},
                           ["expression"]),

@@ -1,0 +1,238 @@
+"""Other dice tools' spellings, read as this language's meaning when a dialect is chosen.
+
+People arrive with the habits of the roller they already use: Foundry VTT's ``4d6k3`` and
+``3d6x``, Roll20's ``3d6>4`` (a count of successes, where ``>`` means "or more"), the d20
+library's ``8d6mi2`` and ``9d2e2``. Without a dialect those are errors that name this
+language's spelling (:mod:`.syntax_errors`); with one, each modifier written right after a
+dice term (or a set's closing parenthesis) is rewritten to this language before parsing,
+modifier by modifier, and everything else is left as written. Where tools give one
+spelling different meanings (``k3``: keep the highest three in Foundry and Roll20, keep the
+3s in the d20 library), the dialect decides; a spelling with no meaning here yet is an
+error that says so, never a silent guess.
+
+Rewriting before parsing keeps the grammar one file; :class:`Translation` maps positions
+back, so an error points into what the user wrote."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from collections.abc import Callable
+
+from ..codes import E_BAD_MODIFIER
+from ..errors import DiceSyntaxError, RulesEngineError
+from .syntax_errors import locate
+
+DIALECTS = ("foundry", "roll20", "d20")
+"""The dialects a caller may choose (``--dialect``, ``dialect=``, a ruleset's ``dialect:``)."""
+
+# A dice term's die, or the closing parenthesis of a set or group, then what may follow.
+_TERM = re.compile(r"[dD](?:[0-9]+|%|F|\{[^{}]*\})|[)}]")
+_DIE_AHEAD = re.compile(r"[dD](?:[0-9]+|%|F|\{|\()")
+_MODIFIER = re.compile(r"(?P<name>!!|!p|!|[A-Za-z]+)?(?P<cond>(?:==|!=|>=|<=|>|<|=)?-?[0-9]+(?:\.\.[0-9]+)?)?")
+_STRING = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+
+
+class NotInDialect(Exception):
+    """A spelling the dialect has but this language can't say yet: (message, hint)."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+Rewrite = Callable[[str, str], str]
+
+
+def _keep(native: str) -> Rewrite:
+    """``k``/``kh``/... with a count (1 when none is written)."""
+    def rewrite(name: str, cond: str) -> str:
+        if cond and not cond.isdigit():
+            raise NotInDialect(f"'{name}{cond}' keeps or drops by a condition", "keep a number of dice: kh3, dl1")
+        return native + (cond or "1")
+    return rewrite
+
+
+def _as(native: str, roll20_compare: bool = False, needs_condition: bool = False) -> Rewrite:
+    def rewrite(name: str, cond: str) -> str:
+        if needs_condition and not cond:
+            raise NotInDialect(f"'{name}' needs the faces it applies to", f"e.g. {name}1 or {name}<3")
+        return native + (_roll20_compare(cond) if roll20_compare else cond)
+    return rewrite
+
+
+def _roll20_compare(cond: str) -> str:
+    """Roll20's compare points: ``>4`` is 4 or more, ``<2`` is 2 or less."""
+    if cond.startswith(">") and not cond.startswith(">="):
+        return ">=" + cond[1:]
+    if cond.startswith("<") and not cond.startswith("<="):
+        return "<=" + cond[1:]
+    return cond
+
+
+def _none(what: str, hint: str) -> Rewrite:
+    def rewrite(name: str, cond: str) -> str:
+        raise NotInDialect(f"'{name}{cond}' ({what}) has no equivalent in this language yet", hint)
+    return rewrite
+
+
+def _dropped(name: str, cond: str) -> str:
+    return ""  # display only in that tool: no effect on the value
+
+
+def _d20_selector(native: str, what: str) -> Rewrite:
+    """The d20 library's selectors: a face (``3``), ``>3``, ``<3``; ``l``/``h`` pick dice by rank."""
+    def rewrite(name: str, cond: str) -> str:
+        if not cond:
+            raise NotInDialect(f"'{name}' needs a selector", f"e.g. {name}1 or {name}>4")
+        return native + cond
+    return rewrite
+
+
+_LITERAL_KEEP = ("keeping or dropping the dice that show a face",
+                 "keep by rank with kh/kl, or count the faces with cs=3")
+
+RULES: dict[str, dict[str, Rewrite]] = {
+    "foundry": {
+        "x": _as("!"), "xo": _none("explode once", "'!' explodes up to the explosion depth"),
+        "r": _as("ro", needs_condition=True), "rr": _as("r", needs_condition=True),
+        "k": _keep("kh"), "kh": _keep("kh"), "kl": _keep("kl"),
+        "d": _keep("dl"), "dh": _keep("dh"), "dl": _keep("dl"),
+        "cf": _none("a count of the failures alone", "cs<=2 counts the dice that show 2 or less"),
+    },
+    "roll20": {
+        "!": _as("!", True), "!!": _as("!!", True), "!p": _as("!p", True),
+        "r": _as("r", True), "ro": _as("ro", True),
+        "k": _keep("kh"), "kh": _keep("kh"), "kl": _keep("kl"),
+        "d": _keep("dl"), "dh": _keep("dh"), "dl": _keep("dl"),
+        "": _as("cs", True), "f": _as("cf", True),
+        "cs": _dropped, "cf": _dropped, "s": _dropped, "sa": _dropped, "sd": _dropped,
+        "mt": _none("counting matching dice", "count(roll, 6) counts the 6s"),
+    },
+    "d20": {
+        "k": _none(*_LITERAL_KEEP), "p": _none(*_LITERAL_KEEP),
+        "ph": _keep("dh"), "pl": _keep("dl"), "kh": _keep("kh"), "kl": _keep("kl"),
+        "rr": _d20_selector("r", "reroll"), "ro": _d20_selector("ro", "reroll once"),
+        "ra": _none("reroll and add, once", "'!' explodes up to the explosion depth"),
+        "e": _d20_selector("!", "explode"),
+        "mi": _as("min"), "ma": _as("max"),
+    },
+}
+
+
+BRACE_SETS = ("foundry", "roll20")
+"""Dialects that write a set of rolls in braces, ``{1d20, 1d20}kh1`` (this language: parentheses)."""
+
+
+def _check_brace_set(text: str, pos: int, dialect: str) -> None:
+    """A set in braces must list its rolls with commas: Roll20's ``{4d6+3d8}k4`` pools the
+    dice of its rolls instead, which this language can't say yet."""
+    if text[pos] != "{":
+        return
+    depth, i = 0, pos
+    while i < len(text):
+        ch = text[i]
+        if ch in "{(":
+            depth += 1
+        elif ch in "})":
+            depth -= 1
+            if depth == 0:
+                break
+        elif ch == "," and depth == 1:
+            return
+        i += 1
+    raise DiceSyntaxError(f"a group in braces without commas pools its rolls' dice ({dialect})",
+                          locate(text, pos, i + 1), "this language keeps the best of several rolls: "
+                          "{1d20, 1d20}kh1; pool dice in one term instead: 4d6 + 3d8 is two terms", E_BAD_MODIFIER)
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    """``text`` (what the user wrote) read in a dialect as ``native``; ``pieces`` are the
+    rewritten stretches, (native start, native end, source start, source end)."""
+
+    text: str
+    native: str
+    pieces: tuple[tuple[int, int, int, int], ...] = ()
+
+    def source_offset(self, pos: int) -> int:
+        """Where a position of ``native`` is in ``text``."""
+        shift = 0
+        for n_start, n_end, s_start, s_end in self.pieces:
+            if pos < n_start:
+                break
+            if pos < n_end:
+                return s_start
+            shift = s_end - n_end
+        return pos + shift
+
+    def relocate(self, exc: RulesEngineError) -> RulesEngineError:
+        """An error about ``native`` pointed at ``text`` (what the user wrote)."""
+        loc = exc.location
+        if not self.pieces or loc.column is None or loc.source_line != self.native:
+            return exc
+        start = self.source_offset(loc.column - 1)
+        end = self.source_offset(loc.column - 1 + max(1, loc.length))
+        exc.location = locate(self.text, start, max(end, start + 1))
+        return exc
+
+
+def translate(text: str, dialect: str | None) -> Translation:
+    """``text`` in ``dialect`` (None: this language, unchanged). Raises DiceSyntaxError
+    for an unknown dialect or a spelling it has that this language can't say."""
+    if dialect is None:
+        return Translation(text, text)
+    rules = RULES.get(dialect)
+    if rules is None:
+        raise DiceSyntaxError(f"unknown dialect {dialect!r}", None, "dialects: " + ", ".join(DIALECTS))
+    out: list[str] = []
+    pieces: list[tuple[int, int, int, int]] = []
+    pos = done = 0
+    length = len(text)
+    braces = dialect in BRACE_SETS
+    while pos < length:
+        string = _STRING.match(text, pos)
+        if string:
+            pos = string.end()
+            continue
+        if braces and text[pos] in "{}" and not (text[pos] == "{" and pos > 0 and text[pos - 1] in "dD"):
+            _check_brace_set(text, pos, dialect)
+            out.append(text[done:pos])
+            start = sum(len(p) for p in out)
+            out.append("(" if text[pos] == "{" else ")")
+            pieces.append((start, start + 1, pos, pos + 1))
+            done = pos + 1
+            if text[pos] == "{":
+                pos += 1
+                continue
+        term = _TERM.match(text, pos)
+        if term is not None and term.group() == "}" and not braces:
+            term = None
+        if term is None or (term.group() != ")" and pos > 0 and (text[pos - 1].isalpha() or text[pos - 1] == "_")):
+            pos += 1
+            continue
+        pos = term.end()
+        # After a parenthesis `d6` is a die ((n)d6); after a die it is a modifier (4d6d1).
+        while pos < length and not (term.group() in ")}" and _DIE_AHEAD.match(text, pos)):
+            mod = _MODIFIER.match(text, pos)
+            if mod is None or mod.end() == pos:
+                break
+            name, cond = mod["name"] or "", mod["cond"] or ""
+            rewrite = rules.get(name)
+            if rewrite is None or (name == "" and term.group() in ")}"):
+                break  # this language's own modifier, or an error the parser will explain
+            try:
+                native = rewrite(name, cond)
+            except NotInDialect as exc:
+                raise DiceSyntaxError(f"{exc.message} ({dialect})", locate(text, pos, mod.end()), exc.hint,
+                                      E_BAD_MODIFIER) from None
+            written = text[pos:mod.end()]
+            if native != written:
+                out.append(text[done:pos])
+                start = sum(len(p) for p in out)
+                out.append(native)
+                pieces.append((start, start + len(native), pos, mod.end()))
+                done = mod.end()
+            pos = mod.end()
+    out.append(text[done:])
+    return Translation(text, "".join(out), tuple(pieces))

@@ -1,0 +1,217 @@
+"""Dialects (issue 20): other rollers' spellings read as this language's meaning.
+
+The examples are restated here from each tool's documented modifiers (Foundry VTT's dice
+modifiers, Roll20's dice reference, the d20 Python library's README), each with its meaning
+written out as a brute force over the faces; the docs' side-by-side table is read and every
+cell checked against its row's own spelling in this language."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import defaultdict
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from rulesengine import dice
+from rulesengine.arguments import DIALECT_NAMES
+from rulesengine.cli import main
+from rulesengine.dice.dialects import DIALECTS, translate
+from rulesengine.errors import DiceSyntaxError, RulesetError
+from rulesengine.present.export import export
+from rulesengine.ruleset import loads
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "dice-language.md"
+
+
+def brute(n: int, sides: int, value) -> dict:
+    """The distribution of ``value(faces)`` over every roll of n dice."""
+    out: dict = defaultdict(F)
+    for faces in itertools.product(range(1, sides + 1), repeat=n):
+        out[value(faces)] += F(1, sides ** n)
+    return dict(out)
+
+
+def odds_of(text: str, dialect: str | None = None) -> dict:
+    return dict(dice.odds(dice.parse(text, dialect=dialect)).distribution)
+
+
+# (dialect, written, this language's reading, its meaning as a brute force (n, sides, value))
+EXAMPLES = [
+    ("foundry", "4d6k3", "4d6kh3", (4, 6, lambda f: sum(sorted(f)[1:]))),
+    ("roll20", "4d6k3", "4d6kh3", (4, 6, lambda f: sum(sorted(f)[1:]))),
+    ("foundry", "4d6d1", "4d6dl1", (4, 6, lambda f: sum(sorted(f)[1:]))),
+    ("d20", "4d6pl1", "4d6dl1", (4, 6, lambda f: sum(sorted(f)[1:]))),
+    ("d20", "4d6ph1", "4d6dh1", (4, 6, lambda f: sum(sorted(f)[:-1]))),
+    ("foundry", "2d20kl", "2d20kl1", (2, 20, min)),
+    ("roll20", "5d10>8", "5d10cs>=8", (5, 10, lambda f: sum(x >= 8 for x in f))),
+    ("roll20", "5d10>8f1", "5d10cs>=8cf1", (5, 10, lambda f: sum(x >= 8 for x in f) - sum(x == 1 for x in f))),
+    ("roll20", "5d10<3", "5d10cs<=3", (5, 10, lambda f: sum(x <= 3 for x in f))),
+    ("d20", "8d6mi2", "8d6min2", None),
+    ("d20", "3d6mi2", "3d6min2", (3, 6, lambda f: sum(max(x, 2) for x in f))),
+    ("d20", "1d20ma19", "1d20max19", (1, 20, lambda f: min(f[0], 19))),
+    ("roll20", "1d20cs>19 + 5", "1d20 + 5", (1, 20, lambda f: f[0] + 5)),
+    ("foundry", "{1d6, 1d6}kh", "(1d6, 1d6)kh1", (2, 6, max)),
+    ("roll20", "{1d6, 1d6}k1", "(1d6, 1d6)kh1", (2, 6, max)),
+]
+
+
+@pytest.mark.parametrize("dialect, written, native, meaning", EXAMPLES, ids=[f"{d}:{w}" for d, w, _, _ in EXAMPLES])
+def test_a_dialects_spelling_reads_as_its_meaning_here(dialect, written, native, meaning):
+    expr = dice.parse(written, dialect=dialect)
+    assert expr.text == native
+    if meaning is not None:
+        assert odds_of(written, dialect) == brute(*meaning)
+
+
+def reroll_until(sides: int, rerolled) -> dict:
+    kept = [f for f in range(1, sides + 1) if not rerolled(f)]
+    return {f: F(1, len(kept)) for f in kept}
+
+
+def reroll_once(sides: int, rerolled) -> dict:
+    out: dict = defaultdict(F)
+    for a in range(1, sides + 1):
+        if rerolled(a):
+            for b in range(1, sides + 1):
+                out[b] += F(1, sides * sides)
+        else:
+            out[a] += F(1, sides)
+    return dict(out)
+
+
+@pytest.mark.parametrize("dialect, written, until", [
+    ("foundry", "1d6r1", False), ("foundry", "1d6rr1", True), ("roll20", "1d6r1", True), ("roll20", "1d6ro1", False),
+    ("d20", "1d6rr1", True), ("d20", "1d6ro1", False),
+])
+def test_rerolls_once_or_until_as_each_tool_means_them(dialect, written, until):
+    """Foundry's r rerolls once; Roll20's and the d20 library's r/rr until none is left."""
+    want = (reroll_until if until else reroll_once)(6, lambda f: f == 1)
+    assert odds_of(written, dialect) == want
+
+
+def test_roll20_compare_points_include_the_number():
+    """Roll20's r<2 rerolls 1s and 2s, !>5 explodes on 5 and 6 (this language: <=, >=)."""
+    assert odds_of("1d6r<2", "roll20") == reroll_until(6, lambda f: f <= 2)
+    assert dice.parse("3d6!>5", dialect="roll20").text == "3d6!>=5"
+    assert dice.parse("3d6!>5", dialect="foundry").text == "3d6!>5"  # Foundry: strictly greater
+    assert dice.parse("3d6e>5", dialect="d20").text == "3d6!>5"
+
+
+def test_explosions_in_each_dialect():
+    want = odds_of("1d6!")
+    assert odds_of("1d6x", "foundry") == odds_of("1d6e6", "d20") == odds_of("1d6!", "roll20") == want
+
+
+def test_traces_show_this_languages_reading_and_physical_faces_follow_it():
+    rolled = dice.roll("4d6k3", faces=[2, 5, 1, 6], dialect="foundry")
+    assert rolled.total == 13 and rolled.trace.startswith("4d6kh3 → ")
+    assert dice.roll("5d10>8f1", faces=[8, 9, 1, 3, 10], dialect="roll20").total == 2
+
+
+@pytest.mark.parametrize("dialect, written, message", [
+    ("d20", "10d6k1k2k3", "'k1' (keeping or dropping the dice that show a face)"),
+    ("d20", "4d6p1", "'p1'"),
+    ("d20", "1d6ra6", "reroll and add"),
+    ("foundry", "1d6xo", "explode once"),
+    ("foundry", "4d6cf<3", "failures alone"),
+    ("roll20", "4d6mt", "matching"),
+    ("roll20", "{4d6+3d8}k4", "pools its rolls' dice"),
+])
+def test_a_spelling_with_no_meaning_here_yet_is_an_error_saying_so(dialect, written, message):
+    with pytest.raises(DiceSyntaxError) as err:
+        dice.parse(written, dialect=dialect)
+    assert message in err.value.message and f"({dialect})" in err.value.message
+    assert err.value.location.source_line == written  # pointed at what was written
+
+
+def test_a_parse_error_points_into_what_was_written():
+    with pytest.raises(DiceSyntaxError) as err:
+        dice.parse("4d6k3 + * 2", dialect="roll20")  # read as "4d6kh3 + * 2": one more character
+    loc = err.value.location
+    assert loc.source_line == "4d6k3 + * 2" and loc.column == 9
+
+
+def test_no_dialect_no_change_and_unknown_dialects_are_refused():
+    assert translate("4d6k3", None).native == "4d6k3"
+    with pytest.raises(DiceSyntaxError):
+        dice.parse("4d6k3")  # this language: an error naming kh
+    with pytest.raises(DiceSyntaxError, match="unknown dialect"):
+        dice.parse("1d6", dialect="avrae")
+    assert DIALECT_NAMES == DIALECTS
+
+
+def test_names_strings_and_dice_after_a_parenthesis_are_left_alone():
+    assert translate("dex + 'd6k3' + (n)d6 + max(1, 2)", "foundry").native == "dex + 'd6k3' + (n)d6 + max(1, 2)"
+    assert translate("1d{0,1,2}x", "foundry").native == "1d{0,1,2}!"
+
+
+def _doc_rows() -> list[tuple[str, list[str], dict[str, list[str]]]]:
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## Dialects", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 5 or cells[0] in ("meaning", "---") or set(cells[0]) <= {"-"}:
+            continue
+        spell = [re.findall(r"`([^`]+)`", c) for c in cells[1:]]
+        rows.append((cells[0], spell[0], dict(zip(("foundry", "roll20", "d20"), spell[1:], strict=True))))
+    return rows
+
+
+DOC_ROWS = _doc_rows()
+
+
+def test_the_docs_table_is_read():
+    assert len(DOC_ROWS) >= 15
+
+
+@pytest.mark.parametrize("meaning, native, by_dialect", DOC_ROWS, ids=[r[0] for r in DOC_ROWS])
+def test_every_cell_of_the_docs_table_means_its_rows_spelling_here(meaning, native, by_dialect):
+    for dialect, spellings in by_dialect.items():
+        if not spellings:
+            continue  # "—": the tool has no such spelling
+        assert len(spellings) == len(native), (meaning, dialect)
+        for written, here in zip(spellings, native, strict=True):
+            assert odds_of(written, dialect) == odds_of(here), (meaning, dialect, written)
+
+
+def test_the_cli_takes_a_dialect(capsys):
+    assert main(["dice", "4d6k3", "--dialect", "roll20", "--faces", "2,5,1,6"]) == 0
+    assert capsys.readouterr().out.strip() == "4d6kh3 → [2, 5, ~~1~~, 6] = 13"
+    assert main(["dice", "4d6k3", "--dialect", "nope"]) == 2
+
+
+RULESET = """
+ruleset: roll20-habits
+name: A ruleset written with Roll20's spellings
+version: "1"
+source: tests
+dialect: roll20
+checks:
+  pool:
+    inputs:
+      dice: {type: integer, default: 5, min: 1, max: 20}
+    roll: (dice)d10>8
+    result: roll
+    outcomes:
+      - {name: success, when: "roll >= 1", success: true}
+      - {name: failure, success: false}
+"""
+
+
+def test_a_ruleset_may_be_written_in_a_dialect():
+    rs = loads(RULESET, "r20.yaml")
+    assert rs.check("pool").odds({"dice": 3}).success == 1 - F(7, 10) ** 3
+    assert export(rs)["checks"]["pool"]["rolls"]["roll"]["text"] == "(dice)d10cs>=8"  # exported in this language
+
+
+def test_a_rulesets_error_points_into_its_file_as_written():
+    bad = RULESET.replace("(dice)d10>8", "(dice)d10>8 + dcie")
+    with pytest.raises(RulesetError) as err:
+        loads(bad, "r20.yaml")
+    loc = err.value.location
+    line = bad.splitlines()[loc.line - 1]
+    assert line[loc.column - 1:loc.column + 3] == "dcie"
