@@ -25,8 +25,8 @@ conds = st.one_of(
 modifiers = st.one_of(
     st.builds(lambda k, n: f"{k}{n}", st.sampled_from(["kh", "kl", "dh", "dl"]),
               st.sampled_from(["", "1", "2", "3"])),
-    st.builds(lambda e, c: f"{e}{c}", st.sampled_from(["!", "!!", "!p"]), st.one_of(st.just(""), conds)),
-    st.builds(lambda r, c: f"{r}{c}", st.sampled_from(["r", "ro"]), conds),
+    st.builds(lambda e, c: f"{e}{c}", st.sampled_from(["!", "!!", "!p", "!o"]), st.one_of(st.just(""), conds)),
+    st.builds(lambda r, c: f"{r}{c}", st.sampled_from(["r", "ro", "k", "p"]), conds),
     st.builds(lambda c, cond: f"{c}{cond}", st.sampled_from(["cs", "cf"]), conds),
     st.builds(lambda c, n: f"{c}{n}", st.sampled_from(["min", "max"]), st.integers(0, 6)),
 )
@@ -85,8 +85,8 @@ _conds = st.builds(lambda op, v: f"{op}{v}", st.sampled_from(["", "=", ">=", "<=
                    st.integers(-2, 25))
 _mods = st.one_of(
     st.builds(lambda k, n: f"{k}{n}", st.sampled_from(["kh", "kl", "dh", "dl"]), st.sampled_from(["", "0", "1", "3", "99"])),
-    st.builds(lambda e, c: f"{e}{c}", st.sampled_from(["!", "!!", "!p"]), st.one_of(st.just(""), _conds)),
-    st.builds(lambda r, c: f"{r}{c}", st.sampled_from(["r", "ro"]), _conds),
+    st.builds(lambda e, c: f"{e}{c}", st.sampled_from(["!", "!!", "!p", "!o"]), st.one_of(st.just(""), _conds)),
+    st.builds(lambda r, c: f"{r}{c}", st.sampled_from(["r", "ro", "k", "p"]), _conds),
     st.builds(lambda c, cond: f"{c}{cond}", st.sampled_from(["cs", "cf"]), _conds),
     st.builds(lambda c, n: f"{c}{n}", st.sampled_from(["min", "max"]), st.integers(-1, 30)),
 )

@@ -88,7 +88,7 @@ def _truncated(expr: dice.Expression, pools) -> bool:
             if d.parts:  # compounded: cut if its last face would have exploded again
                 if spec.explodes(d.parts[-1]):
                     return True
-            elif spec.explodes(d.face) and not d.exploded:
+            elif spec.explodes(d.face) and not d.exploded and not (spec.explode == "once" and d.added):
                 return True
     return False
 

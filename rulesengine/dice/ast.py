@@ -124,14 +124,15 @@ class Keep:
     source: str = ""  # that expression as written
 
 
-EXPLODE_MARKS: Mapping[str, str] = MappingProxyType({"explode": "!", "compound": "!!", "penetrate": "!p"})
+EXPLODE_MARKS: Mapping[str, str] = MappingProxyType({"explode": "!", "compound": "!!", "penetrate": "!p", "once": "!o"})
 
 
 @dataclass(frozen=True, slots=True)
 class Explode:
-    """``!`` adds a die, ``!!`` adds to the same die, ``!p`` adds a die worth one less."""
+    """``!`` adds a die, ``!!`` adds to the same die, ``!p`` adds a die worth one less,
+    ``!o`` adds a die that does not explode in turn."""
 
-    kind: str  # "explode" | "compound" | "penetrate"
+    kind: str  # "explode" | "compound" | "penetrate" | "once"
     cond: Cond | CondExpr | None  # None: on the die's highest face
     span: Span
 
@@ -165,6 +166,23 @@ class CountDice:
 
 
 @dataclass(frozen=True, slots=True)
+class KeepFace:
+    """``k=3`` keeps only the dice showing a face that meets the condition, ``p1`` drops
+    them: a filter on the dice's values, applied before keeps by rank (``kh``...)."""
+
+    keep: bool  # True: k (keep those meeting it); False: p (drop them)
+    cond: Cond | CondExpr
+    span: Span
+
+    def text(self) -> str:
+        """``k=3`` (``k3`` would be ambiguous), ``p1`` (a bare number, as for ``r1``)."""
+        cond = self.cond.text()
+        if not self.keep and isinstance(self.cond, Cond) and self.cond.op == "=" and cond[1:2].isdigit():
+            cond = cond[1:]
+        return ("k" if self.keep else "p") + cond
+
+
+@dataclass(frozen=True, slots=True)
 class Clamp:
     """``min n`` raises each die to at least n; ``max n`` lowers each to at most n."""
 
@@ -173,7 +191,7 @@ class Clamp:
     span: Span
 
 
-Modifier = Keep | Explode | Reroll | CountDice | Clamp
+Modifier = Keep | Explode | Reroll | CountDice | KeepFace | Clamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +331,7 @@ def condition_exprs(node: Dice) -> tuple[Node, ...]:
     ``kh(best)``), in the order of its modifiers."""
     out: list[Node] = []
     for m in node.modifiers:
-        if isinstance(m, (Explode, Reroll, CountDice)) and isinstance(m.cond, CondExpr):
+        if isinstance(m, (Explode, Reroll, CountDice, KeepFace)) and isinstance(m.cond, CondExpr):
             out.append(m.cond.expr)
         elif isinstance(m, Keep) and m.expr is not None:
             out.append(m.expr)
@@ -326,7 +344,7 @@ def with_conditions(node: Dice, values: tuple[int, ...]) -> Dice:
     it = iter(values)
     mods: list[Modifier] = []
     for m in node.modifiers:
-        if isinstance(m, (Explode, Reroll, CountDice)) and isinstance(m.cond, CondExpr):
+        if isinstance(m, (Explode, Reroll, CountDice, KeepFace)) and isinstance(m.cond, CondExpr):
             m = replace(m, cond=Cond(m.cond.op, next(it)))
         elif isinstance(m, Keep) and m.expr is not None:
             m = Keep(m.kind, next(it), m.span)

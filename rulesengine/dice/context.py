@@ -118,6 +118,8 @@ def dice_text(node: ast.Dice, die: ast.Die | None = None) -> str:
             mods.append(("ro" if m.once else "r") + m.cond.text())
         elif isinstance(m, ast.CountDice):
             mods.append(("cf" if m.failures else "cs") + m.cond.text())
+        elif isinstance(m, ast.KeepFace):
+            mods.append(m.text())
         else:
             mods.append(f"{m.kind}{m.n}")
     return head + (die.text if die is not None else "d(…)") + "".join(mods)

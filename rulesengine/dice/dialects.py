@@ -89,12 +89,47 @@ def _d20_selector(native: str, what: str) -> Rewrite:
     return rewrite
 
 
-_LITERAL_KEEP = ("keeping or dropping the dice that show a face",
-                 "keep by rank with kh/kl, or count the faces with cs=3")
+def _d20_face(keep: bool) -> Rewrite:
+    """The d20 library's ``k3``/``p1``, ``k>3``, ``p<3``: keep or drop by face, here ``k=3``
+    and ``p=1`` (a bare ``k3`` is ambiguous in this language, so it is written out)."""
+    mark = "k" if keep else "p"
+
+    def rewrite(name: str, cond: str) -> str:
+        if not cond:
+            raise NotInDialect(f"'{name}' needs a selector", f"e.g. {name}1, {name}>4 or {name}h1")
+        return mark + ("=" + cond if cond[0].isdigit() else cond)
+    return rewrite
+
+
+_RANK = ("kh", "kl", "ph", "pl")
+
+
+def _d20_sequence(before: list[str], name: str) -> None:
+    """Where the d20 library's order of keeps differs from this language's, say so.
+
+    That library joins consecutive operators of one kind into one, so ``kh1kl1`` keeps the
+    highest *and* the lowest die (here keeps apply one after another); and a keep by face
+    after a keep by rank, ``kh3p1``, applies to the dice already kept (here keeps by face
+    come first). Neither is guessed: both are refused with what to write."""
+    if name not in ("k", "p") + _RANK:
+        return
+    prev = before[-1] if before else ""
+    if prev[:1] == name[0] and prev in ("k", "p") + _RANK and (prev in _RANK or name in _RANK):
+        raise NotInDialect(f"'{prev}…{name}' in a row: the d20 library joins them into one keep of the dice "
+                           "either selects, which this language can't say in one term",
+                           "keep by rank once (kh2), or write the keeps without a dialect, applied in order")
+    if name in ("k", "p") and any(b in _RANK for b in before):
+        raise NotInDialect(f"'{name}' after a keep by rank: in the d20 library it applies to the dice kept, "
+                           "here keeps by face come before keeps by rank",
+                           f"write the keep by face first, e.g. 4d6{name}1kh3")
+
+
+SEQUENCES: dict[str, Callable[[list[str], str], None]] = {"d20": _d20_sequence}
+"""Checks on the order of a term's modifiers in a dialect, before each is rewritten."""
 
 RULES: dict[str, dict[str, Rewrite]] = {
     "foundry": {
-        "x": _as("!"), "xo": _none("explode once", "'!' explodes up to the explosion depth"),
+        "x": _as("!"), "xo": _as("!o"),
         "r": _as("ro", needs_condition=True), "rr": _as("r", needs_condition=True),
         "k": _keep("kh"), "kh": _keep("kh"), "kl": _keep("kl"),
         "d": _keep("dl"), "dh": _keep("dh"), "dl": _keep("dl"),
@@ -110,10 +145,11 @@ RULES: dict[str, dict[str, Rewrite]] = {
         "mt": _none("counting matching dice", "count(roll, 6) counts the 6s"),
     },
     "d20": {
-        "k": _none(*_LITERAL_KEEP), "p": _none(*_LITERAL_KEEP),
+        "k": _d20_face(True), "p": _d20_face(False),
         "ph": _keep("dh"), "pl": _keep("dl"), "kh": _keep("kh"), "kl": _keep("kl"),
         "rr": _d20_selector("r", "reroll"), "ro": _d20_selector("ro", "reroll once"),
-        "ra": _none("reroll and add, once", "'!' explodes up to the explosion depth"),
+        "ra": _none("reroll and add: at most one die of the whole pool adds one more",
+                    "'!o' lets every die that meets the condition add one die (not one in all)"),
         "e": _d20_selector("!", "explode"),
         "mi": _as("min"), "ma": _as("max"),
     },
@@ -213,6 +249,8 @@ def translate(text: str, dialect: str | None) -> Translation:
             continue
         pos = term.end()
         # After a parenthesis `d6` is a die ((n)d6); after a die it is a modifier (4d6d1).
+        seen: list[str] = []
+        sequence = SEQUENCES.get(dialect)
         while pos < length and not (term.group() in ")}" and _DIE_AHEAD.match(text, pos)):
             mod = _MODIFIER.match(text, pos)
             if mod is None or mod.end() == pos:
@@ -222,10 +260,16 @@ def translate(text: str, dialect: str | None) -> Translation:
             if rewrite is None or (name == "" and term.group() in ")}"):
                 break  # this language's own modifier, or an error the parser will explain
             try:
+                if sequence is not None:
+                    sequence(seen, name)
                 native = rewrite(name, cond)
+                if term.group() in ")}" and native[:1] in ("k", "p") and native[1:2] not in ("h", "l"):
+                    raise NotInDialect(f"'{name}{cond}' keeps a set's items by value",
+                                       "keep a set's items by rank: kh1")
             except NotInDialect as exc:
                 raise DiceSyntaxError(f"{exc.message} ({dialect})", locate(text, pos, mod.end()), exc.hint,
                                       E_BAD_MODIFIER) from None
+            seen.append(name)
             written = text[pos:mod.end()]
             if native != written:
                 out.append(text[done:pos])

@@ -73,18 +73,21 @@ def _term_mean(node: ast.Dice, env: Mapping[str, Any], budget: Budget) -> Fracti
         return None
     n = int(count)
     spec = PoolSpec.of(node)
-    if spec.keeps and (spec.explode in ("explode", "penetrate") or spec.kept_range(n) != (0, n)):
+    if spec.keeps and (spec.explode in ("explode", "penetrate", "once") or spec.by_face
+                       or spec.kept_range(n) != (0, n)):
         return None  # a keep that drops dice, or one over a pool that explosions grow
-    if spec.explode == "compound" and (spec.counting or spec.low is not None or spec.high is not None):
+    if spec.explode == "compound" and (spec.counting or spec.by_face or spec.low is not None or spec.high is not None):
         return None
     faces = face_dist(spec, budget).probabilities()
     p = sum((q for f, q in faces.items() if spec.explode is not None and spec.explodes(f)), Fraction(0))
     if p >= 1:
         return None
-    worth = sum((q * spec.score(spec.clamp(f)) for f, q in faces.items()), Fraction(0))
+    worth = sum((q * spec.worth(spec.clamp(f)) for f, q in faces.items()), Fraction(0))
     if spec.explode == "compound":
         worth = sum((q * f for f, q in faces.items()), Fraction(0))
     if spec.explode == "penetrate":
-        less = sum((q * spec.score(spec.clamp(f - 1)) for f, q in faces.items()), Fraction(0))
+        less = sum((q * spec.worth(spec.clamp(f - 1)) for f, q in faces.items()), Fraction(0))
         return n * (worth + p * less / (1 - p))
+    if spec.explode == "once":  # a die that explodes adds one more, which doesn't
+        return n * worth * (1 + p)
     return n * worth / (1 - p)

@@ -32,9 +32,10 @@ GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
 # A modifier token of the grammar (EXPLODE, REROLL, COUNT) taken apart: the lexer has
 # already decided which text belongs to the modifier; this names the pieces.
-_OPEN_TEXT = re.compile(r"(?P<mark>ro|r|cs|cf|!!|!p|!)(?P<op>==|!=|>=|<=|>|<|=)?\(\Z")
+_OPEN_TEXT = re.compile(r"(?P<mark>ro|r|cs|cf|!!|!p|!o|!|k|p)(?P<op>==|!=|>=|<=|>|<|=)?\(\Z")
+_EXPLODE_KINDS = {"!": "explode", "!!": "compound", "!p": "penetrate", "!o": "once"}
 _MODIFIER_TEXT = re.compile(
-    r"(?P<mark>ro|r|cs|cf|!!|!p|!)\s*(?P<op>==|!=|>=|<=|>|<|=)?\s*(?P<minus>-\s*)?(?P<num>[0-9]*)"
+    r"(?P<mark>ro|r|cs|cf|!!|!p|!o|!|k|p)\s*(?P<op>==|!=|>=|<=|>|<|=)?\s*(?P<minus>-\s*)?(?P<num>[0-9]*)"
     r"(?:\.\.(?P<high>[0-9]+))?\Z")
 
 
@@ -272,7 +273,7 @@ class _Builder:
 
     def explode(self, c):
         mark, cond = self._condition(c[0], required=False)
-        kind = {"!": "explode", "!!": "compound", "!p": "penetrate"}[mark]
+        kind = _EXPLODE_KINDS[mark]
         return ast.Explode(kind, cond, _span(c[0]))
 
     def reroll(self, c):
@@ -306,7 +307,7 @@ class _Builder:
 
     def explode_expr(self, c):
         mark, cond = self._condition_expr(*c)
-        return ast.Explode({"!": "explode", "!!": "compound", "!p": "penetrate"}[mark], cond, _span(c[0], c[2]))
+        return ast.Explode(_EXPLODE_KINDS[mark], cond, _span(c[0], c[2]))
 
     def reroll_expr(self, c):
         mark, cond = self._condition_expr(*c)
@@ -315,6 +316,25 @@ class _Builder:
     def count_mod_expr(self, c):
         mark, cond = self._condition_expr(*c)
         return ast.CountDice(mark == "cf", cond, _span(c[0], c[2]))
+
+    def face_keep(self, c):
+        text = str(c[0])
+        if re.fullmatch(r"k[0-9]+", text):
+            n = text[1:]
+            raise self._fail(f"'{text}' is ambiguous: Foundry and Roll20 keep the {n} highest dice, "
+                             f"the d20 library keeps the dice showing {n}", _span(c[0]),
+                             f"write kh{n} for the {n} highest, or k={n} for the dice showing {n} "
+                             "(or choose a dialect)", E_BAD_MODIFIER)
+        mark, cond = self._required_condition(c[0])
+        return ast.KeepFace(mark == "k", cond, _span(c[0]))
+
+    def face_keep_expr(self, c):
+        mark, cond = self._condition_expr(*c)
+        if mark == "k" and str(c[0]) == "k(":
+            raise self._fail("'k(…)' is ambiguous: the highest dice, or the dice showing a face", _span(c[0], c[2]),
+                             f"write kh({cond.source}) for the highest, or k=({cond.source}) for a face",
+                             E_BAD_MODIFIER)
+        return ast.KeepFace(mark == "k", cond, _span(c[0], c[2]))
 
     def clamp(self, c):
         tok, num = c
@@ -393,6 +413,16 @@ def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
     highs = [m.n for m in clamps if m.kind == "max"]
     if lows and highs and max(lows) > min(highs):
         raise fail("'min' is above 'max'", clamps[-1].span, "the clamp range would be empty")
+    face_keeps = [m for m in modifiers if isinstance(m, ast.KeepFace)]
+    if face_keeps and faces is not None and not explodes and not clamps and all(
+            isinstance(m.cond, ast.Cond) for m in face_keeps):
+        # Only a die's own faces can be kept by face when nothing changes its value; a rule
+        # that keeps none of them leaves the term always 0, surely a slip.
+        keeps = [m.cond for m in face_keeps if m.keep and isinstance(m.cond, ast.Cond)]
+        drops = [m.cond for m in face_keeps if not m.keep and isinstance(m.cond, ast.Cond)]
+        if not any((not keeps or any(c(f) for c in keeps)) and not any(c(f) for c in drops) for f in faces):
+            raise fail(f"'{text[face_keeps[-1].span[0]:face_keeps[-1].span[1]]}' leaves no face of {die.text} kept",
+                       face_keeps[-1].span, f"keep faces {die.text} has, e.g. k>={max(faces)}")
 
 
 _PARSE_LOCK = threading.Lock()

@@ -7,9 +7,10 @@ in (docs/dice-language.md, "Order of modifiers"):
 2. **explode**: a die whose face (after rerolls) meets the condition rolls one more die
    (itself rerolled the same way): ``!`` adds it to the pool, ``!!`` adds its face to the
    same die, ``!p`` adds it to the pool worth one less; at most ``explode_depth`` times
-   for each die of the original pool;
+   for each die of the original pool (``!o``: once, the added die doesn't explode);
 3. **clamp** each die's value (``min``/``max``);
-4. **keep/drop** (``kh kl dh dl``, in the order written) among all the pool's dice,
+4. **keep/drop by face** (``k=3``, ``p1``): dice whose value doesn't pass are set aside;
+   then **keep/drop by rank** (``kh kl dh dl``, in the order written) among the dice left,
    exploded ones included;
 5. the term's value: the number of kept dice meeting ``cs`` minus those meeting ``cf``
    when counting, else the sum of the kept dice.
@@ -47,11 +48,13 @@ class PoolSpec(NamedTuple):
     die: ast.Die
     rerolls: tuple[ast.Cond, ...] = ()
     reroll_once: bool = False
-    explode: str | None = None  # "explode" | "compound" | "penetrate"
+    explode: str | None = None  # "explode" | "compound" | "penetrate" | "once"
     explode_cond: ast.Cond | None = None
     low: int | None = None  # clamp: every die is at least this
     high: int | None = None  # clamp: every die is at most this
     keeps: tuple[tuple[str, int], ...] = ()
+    keep_faces: tuple[ast.Cond, ...] = ()  # k=3: only dice meeting one of these stay in play
+    drop_faces: tuple[ast.Cond, ...] = ()  # p1: dice meeting one of these are set aside
     successes: tuple[ast.Cond, ...] = ()
     failures: tuple[ast.Cond, ...] = ()
 
@@ -69,6 +72,8 @@ class PoolSpec(NamedTuple):
         keeps: list[tuple[str, int]] = []
         succ: list[ast.Cond] = []
         fail: list[ast.Cond] = []
+        keep_faces: list[ast.Cond] = []
+        drop_faces: list[ast.Cond] = []
         for m in node.modifiers:
             if isinstance(m, ast.Reroll):
                 rerolls.append(_written(m.cond))
@@ -83,6 +88,8 @@ class PoolSpec(NamedTuple):
                 keeps.append((m.kind, m.n))
             elif isinstance(m, ast.CountDice):
                 (fail if m.failures else succ).append(_written(m.cond))
+            elif isinstance(m, ast.KeepFace):
+                (keep_faces if m.keep else drop_faces).append(_written(m.cond))
         return PoolSpec(
             die=die,
             rerolls=tuple(rerolls),
@@ -92,6 +99,8 @@ class PoolSpec(NamedTuple):
             low=max(lows) if lows else None,
             high=min(highs) if highs else None,
             keeps=tuple(keeps),
+            keep_faces=tuple(keep_faces),
+            drop_faces=tuple(drop_faces),
             successes=tuple(succ),
             failures=tuple(fail),
         )
@@ -100,7 +109,8 @@ class PoolSpec(NamedTuple):
     @property
     def plain(self) -> bool:
         """No modifier at all (``3d6``): every die rolled once, kept, worth its face."""
-        return not (self.rerolls or self.explode or self.keeps or self.successes or self.failures) \
+        return not (self.rerolls or self.explode or self.keeps or self.successes or self.failures
+                    or self.keep_faces or self.drop_faces) \
             and self.low is None and self.high is None
 
     @property
@@ -112,6 +122,25 @@ class PoolSpec(NamedTuple):
 
     def is_kept_face(self, face: int) -> bool:
         return not self.is_rerolled(face)
+
+    def explode_limit(self, limits: Limits) -> int:
+        """How many times a die and the dice it adds may explode: ``!o`` once, else the depth."""
+        return 1 if self.explode == "once" else limits.explode_depth
+
+    @property
+    def by_face(self) -> bool:
+        """Some dice may be set aside by their value (``k=3``, ``p1``)."""
+        return bool(self.keep_faces or self.drop_faces)
+
+    def in_play(self, value: int) -> bool:
+        """A die with this value stays in the pool after the keeps by face."""
+        if self.keep_faces and not any(c(value) for c in self.keep_faces):
+            return False
+        return not any(c(value) for c in self.drop_faces)
+
+    def worth(self, value: int) -> int:
+        """What a die of this value adds to the term when no keep by rank drops dice."""
+        return self.score(value) if self.in_play(value) else 0
 
     def explodes(self, face: int) -> bool:
         if self.explode is None:
@@ -277,7 +306,9 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
         penalty = 1 if spec.explode == "penetrate" else 0
         frontier = [d for d in dice if spec.explodes(d.face)]
         depth = 0
-        while frontier and depth < limits.explode_depth:
+        once = spec.explode == "once"
+        limit = spec.explode_limit(limits)
+        while frontier and depth < limit:
             depth += 1
             wave = _roll_wave(spec, len(frontier), source, counter, limits)
             nxt = []
@@ -293,20 +324,21 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
                 else:
                     extra.added, extra.penalty = True, penalty
                     dice.append(extra)
-                    if spec.explodes(extra.face):
+                    if not once and spec.explodes(extra.face):
                         nxt.append(extra)
             frontier = nxt
 
     values = [spec.clamp(d.raw_value()) for d in dice]
-    n = len(values)
+    playing = [i for i, v in enumerate(values) if spec.in_play(v)] if spec.by_face else range(len(values))
+    n = len(playing)
     lo, hi = spec.kept_range(n)
-    if (lo, hi) == (0, n):
+    if (lo, hi) == (0, n) and n == len(values):
         kept = [True] * n
     else:
-        order = sorted(range(n), key=values.__getitem__, reverse=True)
+        order = sorted(playing, key=values.__getitem__, reverse=True)
         # sorted() is stable even with reverse=True, so among equal values the die
         # read first ranks higher: it is kept, the later one dropped.
-        kept = [False] * n
+        kept = [False] * len(values)
         for i in order[lo:hi]:
             kept[i] = True
     counting = spec.counting

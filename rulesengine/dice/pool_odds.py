@@ -58,10 +58,10 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
     """
     fd = face_dist(spec, budget)
     if spec.explode is None:
-        if mode != "values" and not spec.counting and spec.low is None and spec.high is None:
+        if mode != "values" and not spec.counting and not spec.by_face and spec.low is None and spec.high is None:
             return fd  # each face is its own value: no copy (a million-sided die is big)
         if mode == "total":
-            return fd.map(lambda f: spec.score(spec.clamp(f)))
+            return fd.map(lambda f: spec.worth(spec.clamp(f)))
         if mode == "value":
             return fd.map(spec.clamp)
         return fd.map(lambda f: (spec.clamp(f),))  # "values" and "chain": one die
@@ -75,12 +75,12 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
     if compound:
         start = lambda f: f  # noqa: E731 - the running sum of faces
         extend = lambda s, f: s + f  # noqa: E731
-        finish = (lambda s: spec.score(spec.clamp(s))) if mode == "total" else spec.clamp
+        finish = (lambda s: spec.worth(spec.clamp(s))) if mode == "total" else spec.clamp
         if mode in ("values", "chain"):
             finish = lambda s: (spec.clamp(s),)  # noqa: E731
     elif mode == "total":
-        start = lambda f: spec.score(spec.clamp(f))  # noqa: E731
-        extend = lambda s, f: s + spec.score(spec.clamp(f - penalty))  # noqa: E731
+        start = lambda f: spec.worth(spec.clamp(f))  # noqa: E731
+        extend = lambda s, f: s + spec.worth(spec.clamp(f - penalty))  # noqa: E731
         finish = None
     else:
         start = lambda f: (spec.clamp(f),)  # noqa: E731
@@ -97,7 +97,9 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
         (active if spec.explodes(f) else finished)[start(f)] += w
     denom = fd.denom
     depth = 0
-    while active and depth < limits.explode_depth:
+    once = spec.explode == "once"  # the added die does not explode: nothing is cut
+    limit = spec.explode_limit(limits)
+    while active and depth < limit:
         depth += 1
         budget.spend((len(active) * len(faces) + len(finished)) * step_cost(denom.bit_length() + fd.denom.bit_length()))
         finished = defaultdict(int, {s: w * fd.denom for s, w in finished.items()})
@@ -105,11 +107,11 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
         nxt: dict = defaultdict(int)
         for s, w in active.items():
             for f, wf in faces:
-                (nxt if spec.explodes(f) else finished)[extend(s, f)] += w * wf
+                (nxt if spec.explodes(f) and not once else finished)[extend(s, f)] += w * wf
         active = nxt
     if finish is not None:
         result = Dist(dict(finished), denom).map(finish)
-        if active and mode == "total" and not spec.counting and min(fd.weights) >= 0:
+        if active and mode == "total" and not spec.counting and not spec.by_face and min(fd.weights) >= 0:
             # a compound die of faces of at least 0: its sum only grows, and so its value
             return Dist(result.weights, denom, _tail({finish(s): w for s, w in active.items()}))
         return result
@@ -132,9 +134,10 @@ def pool_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dis
     """The exact distribution of a dice term's value with ``count`` dice."""
     if count == 0:
         return Dist.point(0)
-    if not spec.keeps or spec.kept_range(count) == (0, count) and spec.explode in (None, "compound"):
+    if not spec.keeps or not spec.by_face and spec.kept_range(count) == (0, count) \
+            and spec.explode in (None, "compound"):
         return sum_of(die_dist(spec, "total", limits, budget), count, budget)
-    if spec.explode in (None, "compound"):
+    if spec.explode in (None, "compound") and not spec.by_face:
         lo, hi = spec.kept_range(count)
         return _keep_dp(die_dist(spec, "value", limits, budget), count, lo, hi, spec.score, budget)
     return _keep_multiset(spec, die_dist(spec, "values", limits, budget), count, budget)
@@ -204,8 +207,11 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
     Only the highest (``kh``) or lowest (``kl``) values that can still be kept are carried,
     which keeps the state small for the usual ``Nd6!khK``.
     """
-    # With a single kh/kl, the carried values are exactly the kept ones.
+    # With a single kh/kl, the carried values are exactly the kept ones (dice set aside by
+    # their face, k=3 or p1, are left out as they come).
     simple_keep = len(spec.keeps) == 1 and spec.keeps[0][0] in ("kh", "kl")
+    if spec.by_face:
+        d = d.map(lambda t: tuple(v for v in t if spec.in_play(v)))
     trim: Callable[[tuple], tuple] = lambda t: t  # noqa: E731
     if simple_keep:
         k = spec.keeps[0][1]
@@ -261,10 +267,11 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
     out: dict = defaultdict(int)
     for state, w in states.items():
         values, firsts = state if initial else (state, None)
-        lo, hi = spec.kept_range(len(values))
-        kept = values[lo:hi]
+        playing = tuple(v for v in values if spec.in_play(v)) if spec.by_face else values
+        lo, hi = spec.kept_range(len(playing))
+        kept = playing[lo:hi]
         out[Rolled(sum(spec.score(v) for v in kept), kept,
-                   initial=firsts if (lo, hi) == (0, len(values)) else None)] += w
+                   initial=firsts if (lo, hi) == (0, len(values)) and len(playing) == len(values) else None)] += w
     return Dist(dict(out), d.denom ** count).reduced()
 
 
@@ -302,7 +309,7 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     drops dice: which dice are kept depends on them all (the caller enumerates faces)."""
     if count == 0:
         return Dist.point(Rolled(0, ()))
-    if spec.keeps and spec.kept_range(count) != (0, count):
+    if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face:
         return None
     counts = view.counts
 

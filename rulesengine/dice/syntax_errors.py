@@ -17,20 +17,20 @@ from ..codes import E_BAD_CHARACTER, E_BAD_MODIFIER, E_CHAINED_COMPARISON
 from ..errors import DiceSyntaxError, Location
 from ..numerals import ASCII_DIGITS_HINT
 
-MODIFIER_NAMES = ("kh", "kl", "dh", "dl", "ro", "r", "cs", "cf", "min", "max", "!", "!!", "!p")
+MODIFIER_NAMES = ("kh", "kl", "dh", "dl", "k", "p", "ro", "r", "cs", "cf", "min", "max", "!", "!!", "!p", "!o")
 
 REMAINDER_HINT = "the remainder is written %: roll % 11 == 0"
 
 # Spellings of other dice tools that mean something here under another name.
 FOREIGN_MODIFIERS = {
-    "k": "'k' (keep) is 'kh' here: 4d6kh3 keeps the highest three",
+    "k": "'k' (keep) is 'kh' here: 4d6kh3 keeps the highest three; k=3 keeps the dice showing 3",
     "x": "'x' (explode, as in Foundry) is '!' here: 3d6!",
-    "xo": "'xo' (explode once) has no spelling here; '!' explodes up to the explosion depth",
+    "xo": "'xo' (explode once, as in Foundry) is '!o' here: 3d6!o",
     "rr": "'rr' (reroll until it stops, as in Foundry) is 'r' here: 4d6r1; 'ro' rerolls once",
     "e": "'e' (explode) is '!' here: 3d6!",
     "mi": "'mi' (minimum) is 'min' here: 8d6min2",
     "ma": "'ma' (maximum) is 'max' here: 1d20max19",
-    "p": "'p' (drop) is 'dl' here: 4d6dl1",
+    "p": "'p' drops the dice showing a face: 4d6p1 drops the 1s; 4d6dl1 drops the lowest",
     "d": "'d' (drop) is 'dl' here: 4d6dl1",
 }
 
@@ -152,7 +152,7 @@ def unexpected_token(text: str, exc) -> DiceSyntaxError:
     if "KEEP" in expected and value[:1].isalpha() and start > 0 and not text[start - 1].isspace():
         letters = re.match(r"[A-Za-z]+", value)
         word = letters.group(0) if letters else value
-        close = closest(word, MODIFIER_NAMES)
+        close = closest(word, [m for m in MODIFIER_NAMES if len(m) > 1])  # `k`, `p` need a condition
         hint = FOREIGN_MODIFIERS.get(word.lower()) or (
             f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES))
         return DiceSyntaxError(f"unknown modifier '{word}'", locate(text, start, start + len(word)),

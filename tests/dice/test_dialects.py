@@ -55,6 +55,13 @@ EXAMPLES = [
     ("roll20", "1d20cs>19 + 5", "1d20 + 5", (1, 20, lambda f: f[0] + 5)),
     ("foundry", "{1d6, 1d6}kh", "(1d6, 1d6)kh1", (2, 6, max)),
     ("roll20", "{1d6, 1d6}k1", "(1d6, 1d6)kh1", (2, 6, max)),
+    # the d20 library's keeps by face: k3 keeps the 3s, k1k2k3 the dice showing any of them
+    ("d20", "4d6k3", "4d6k=3", (4, 6, lambda f: sum(x for x in f if x == 3))),
+    ("d20", "5d6k1k2k3", "5d6k=1k=2k=3", (5, 6, lambda f: sum(x for x in f if x <= 3))),
+    ("d20", "4d6p1", "4d6p=1", (4, 6, lambda f: sum(x for x in f if x != 1))),
+    ("d20", "4d6k>3", "4d6k>3", (4, 6, lambda f: sum(x for x in f if x > 3))),
+    ("d20", "4d6p<3", "4d6p<3", (4, 6, lambda f: sum(x for x in f if x >= 3))),
+    ("d20", "4d6p1kh2", "4d6p=1kh2", (4, 6, lambda f: sum(sorted(x for x in f if x != 1)[-2:]))),
 ]
 
 
@@ -112,10 +119,11 @@ def test_traces_show_this_languages_reading_and_physical_faces_follow_it():
 
 
 @pytest.mark.parametrize("dialect, written, message", [
-    ("d20", "10d6k1k2k3", "'k1' (keeping or dropping the dice that show a face)"),
-    ("d20", "4d6p1", "'p1'"),
     ("d20", "1d6ra6", "reroll and add"),
-    ("foundry", "1d6xo", "explode once"),
+    ("d20", "4d6kh1kl1", "joins them into one keep"),
+    ("d20", "4d6ph1pl1", "joins them into one keep"),
+    ("d20", "4d6kh3p1", "after a keep by rank"),
+    ("d20", "(1d6, 2, 3)k3", "keeps a set's items by value"),
     ("foundry", "4d6cf<3", "failures alone"),
     ("roll20", "4d6mt", "matching"),
     ("roll20", "{4d6+3d8}k4", "pools its rolls' dice"),
