@@ -159,12 +159,11 @@ def _progress() -> Any:
 
 def _limits(args: argparse.Namespace) -> Any:
     """The limits a command runs with: the defaults, with what its options raise or lower."""
-    import dataclasses
-
     from .limits import DEFAULT_LIMITS
+    from dataclasses import replace
 
     changes = {"max_states": getattr(args, "max_states", None), "explode_depth": getattr(args, "explode_depth", None)}
-    return dataclasses.replace(DEFAULT_LIMITS, **{k: v for k, v in changes.items() if v is not None})
+    return replace(DEFAULT_LIMITS, **{k: v for k, v in changes.items() if v is not None})
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:

@@ -12,10 +12,9 @@ Both :meth:`Expression.roll` and :meth:`Expression.odds` run the same compiled e
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 from collections.abc import Iterable, Mapping
@@ -271,7 +270,7 @@ class Expression:
         if explode_depth is not None:
             if isinstance(explode_depth, bool) or not isinstance(explode_depth, int) or explode_depth < 0:
                 raise InputError(f"explode_depth must be a whole number 0 or more, not {explode_depth!r}")
-            limits = dataclasses.replace(limits, explode_depth=explode_depth)
+            limits = replace(limits, explode_depth=explode_depth)
         # the type too: 1 and true are equal as keys, not as inputs
         key = (self.text, self.limits, tuple((k, type(v), v) for k, v in sorted(values.items(), key=_env_order)),
                limits)
@@ -286,7 +285,7 @@ class Expression:
         if result.truncated:
             mean = exact_mean(self.tree, values, Budget(limits.max_states))
             if mean is not None:
-                result = dataclasses.replace(result, unbounded_mean=mean)
+                result = replace(result, unbounded_mean=mean)
         ODDS.put(key, result, fractions_size(result.distribution.values()))
         return result
 

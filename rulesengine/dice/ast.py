@@ -1,6 +1,6 @@
 """The typed syntax tree of the expression language.
 
-Every node is a frozen dataclass carrying ``span`` = (start, end), 0-based character
+Every node is an immutable record (:mod:`rulesengine.records`) carrying ``span`` = (start, end), 0-based character
 offsets into the expression text, so any later error (a division by zero, an unknown
 name, a limit) can point at the exact characters, and a ruleset can map them to a
 file column. Nodes are plain data: the evaluator and the renderers walk them; nothing
@@ -10,9 +10,10 @@ here rolls dice or formats output.
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, replace
 from types import MappingProxyType
 from collections.abc import Callable, Mapping
+
+from ..records import Record, replace
 
 Span = tuple[int, int]
 
@@ -20,8 +21,7 @@ Span = tuple[int, int]
 # ---- dice -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Die:
+class Die(Record):
     """One kind of die: its faces, in order. ``d6`` is (1..6); ``dF`` is (-1, 0, 1).
 
     Standard dice keep only ``sides`` so that ``d1000000`` does not build a tuple.
@@ -65,8 +65,7 @@ CONDITION_TESTS: Mapping[str, Callable[[int, int], bool]] = MappingProxyType({
 })
 
 
-@dataclass(frozen=True, slots=True)
-class Cond:
+class Cond(Record):
     """A test on one die's face, e.g. ``>=8``; ``op`` is a key of CONDITION_TESTS, kept as
     written (``==`` and ``=`` both mean equal; a bare number is stored as ``=``)."""
 
@@ -91,8 +90,7 @@ class Cond:
         return f"{self.value}..{self.high}" if self.high is not None else f"{self.op}{self.value}"
 
 
-@dataclass(frozen=True, slots=True)
-class CondExpr:
+class CondExpr(Record):
     """A test on one die's face whose number is an expression in parentheses, e.g.
     ``>=(tn)``: worked out before the dice are rolled (it may not roll dice), then read as
     the :class:`Cond` it gives (see :func:`with_conditions`)."""
@@ -113,8 +111,7 @@ class CondExpr:
         return f"{'' if self.op == '=' else self.op}({self.source})"
 
 
-@dataclass(frozen=True, slots=True)
-class Keep:
+class Keep(Record):
     """``kh n``, ``kl n``, ``dh n``, ``dl n``: keep or drop the n highest or lowest dice."""
 
     kind: str  # "kh" | "kl" | "dh" | "dl"
@@ -127,8 +124,7 @@ class Keep:
 EXPLODE_MARKS: Mapping[str, str] = MappingProxyType({"explode": "!", "compound": "!!", "penetrate": "!p", "once": "!o"})
 
 
-@dataclass(frozen=True, slots=True)
-class Explode:
+class Explode(Record):
     """``!`` adds a die, ``!!`` adds to the same die, ``!p`` adds a die worth one less,
     ``!o`` adds a die that does not explode in turn."""
 
@@ -147,8 +143,7 @@ class Explode:
         return mark + self.cond.text()
 
 
-@dataclass(frozen=True, slots=True)
-class Reroll:
+class Reroll(Record):
     """``ro`` rerolls once; ``r`` rerolls until the face no longer matches."""
 
     once: bool
@@ -156,8 +151,7 @@ class Reroll:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class CountDice:
+class CountDice(Record):
     """``cs`` counts dice meeting the condition; ``cf`` subtracts those meeting it."""
 
     failures: bool
@@ -165,8 +159,7 @@ class CountDice:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class KeepFace:
+class KeepFace(Record):
     """``k=3`` keeps only the dice showing a face that meets the condition, ``p1`` drops
     them: a filter on the dice's values, applied before keeps by rank (``kh``...)."""
 
@@ -182,8 +175,7 @@ class KeepFace:
         return ("k" if self.keep else "p") + cond
 
 
-@dataclass(frozen=True, slots=True)
-class Clamp:
+class Clamp(Record):
     """``min n`` raises each die to at least n; ``max n`` lowers each to at most n."""
 
     kind: str  # "min" | "max"
@@ -194,8 +186,7 @@ class Clamp:
 Modifier = Keep | Explode | Reroll | CountDice | KeepFace | Clamp
 
 
-@dataclass(frozen=True, slots=True)
-class Dice:
+class Dice(Record):
     """``count`` dice of kind ``die`` — or, for ``d(expr)``, with ``sides`` from an expression
     (then ``die`` is None and the die is known only when the expression is evaluated)."""
 
@@ -209,38 +200,32 @@ class Dice:
 # ---- everything else ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Num:
+class Num(Record):
     value: int
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Str:
+class Str(Record):
     value: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Bool:
+class Bool(Record):
     value: bool
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
+class Name(Record):
     name: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Neg:
+class Neg(Record):
     operand: Node
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Binary:
+class Binary(Record):
     """Arithmetic on whole numbers. ``/`` rounds down unless wrapped in ceil() or round()."""
 
     op: str  # + - * /
@@ -249,37 +234,32 @@ class Binary:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Compare:
+class Compare(Record):
     op: str  # < <= > >= == !=
     left: Node
     right: Node
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Logic:
+class Logic(Record):
     op: str  # and | or
     left: Node
     right: Node
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Not:
+class Not(Record):
     operand: Node
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(Record):
     name: str
     args: tuple[Node, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class SetKeep:
+class SetKeep(Record):
     """``(a, b, c)kh1``: several values (each its own roll), the highest (``kh``) or lowest
     (``kl``) kept or dropped (``dh``, ``dl``) in the order written; the value is the sum of
     those kept. A set with no keep adds them all up."""
@@ -289,16 +269,14 @@ class SetKeep:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
+class Group(Record):
     """Parentheses, kept so the trace prints the expression the way it was written."""
 
     inner: Node
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Labeled:
+class Labeled(Record):
     """``1d20[attack]``: a label shown in traces, with no effect on the value."""
 
     inner: Node

@@ -16,7 +16,7 @@ back, so an error points into what the user wrote."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from ..records import Record
 from collections.abc import Callable
 
 from ..codes import E_BAD_MODIFIER
@@ -182,8 +182,7 @@ def _check_brace_set(text: str, pos: int, dialect: str) -> None:
                           "{1d20, 1d20}kh1; pool dice in one term instead: 4d6 + 3d8 is two terms", E_BAD_MODIFIER)
 
 
-@dataclass(frozen=True, slots=True)
-class Translation:
+class Translation(Record):
     """``text`` (what the user wrote) read in a dialect as ``native``; ``pieces`` are the
     rewritten stretches, (native start, native end, source start, source end)."""
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..records import Record
+
 from ..limits import MAX_POOL_DICE, MAX_POOL_SIDES
 
 
@@ -33,8 +35,7 @@ and the export): dice such as ``d8`` or ``2d6`` joined by ``/``, ``+`` or ``,``.
 only the form; :meth:`DicePool.parse` also bounds the number of dice and their sides."""
 
 
-@dataclass(frozen=True, slots=True)
-class DicePool:
+class DicePool(Record):
     sides: tuple[int, ...]  # one entry per die, e.g. (8, 4, 4)
 
     @staticmethod

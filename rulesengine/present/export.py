@@ -6,10 +6,10 @@ YAML or the dice language itself.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 from collections.abc import Iterable, Mapping
 
+from ..records import asdict, fields, is_record
 from ..rules.model import Check, Expr, Grid, Input, Ladder, Procedure, Ranges, RulesetModel
 from .forms import input_json
 
@@ -18,15 +18,15 @@ def ast_json(node: Any) -> Any:
     """A syntax tree as plain JSON: {"node": "Binary", "op": "+", "left": {...}, ...}."""
     if isinstance(node, tuple):
         return [ast_json(x) for x in node]
-    if dataclasses.is_dataclass(node):
+    if is_record(node):
         out: dict[str, Any] = {"node": type(node).__name__}
-        for f in dataclasses.fields(node):
-            if f.name == "span":
+        for name in fields(node):
+            if name == "span":
                 continue
-            value = getattr(node, f.name)
+            value = getattr(node, name)
             if value is None:
                 continue
-            out[f.name] = ast_json(value)
+            out[name] = ast_json(value)
         return out
     return node
 
@@ -49,7 +49,7 @@ def export(rs) -> dict[str, Any]:
 
     m = rs.model
     return {"format": EXPORT_FORMAT, "engine": {"name": "rulesengine", "version": __version__},
-            "id": m.id, "name": m.name, "version": m.version, "source": dataclasses.asdict(m.source),
+            "id": m.id, "name": m.name, "version": m.version, "source": asdict(m.source),
             "license": m.license, "description": m.description,
             "tables": {name: _table(t) for name, t in m.tables.items()},
             "checks": {name: _check(m, c) for name, c in m.checks.items()},
@@ -120,8 +120,8 @@ def _procedure(m: RulesetModel, p: Procedure) -> dict[str, Any]:
         parties.append({"role": role.name, "check": role.check, "first": role.first, "min": role.min,
                         "max": role.max, "inputs": _inputs(m, check.inputs, role.computed),
                         "computed": list(role.computed)})
-    spec: Any = p.settings  # every kind's spec is a frozen dataclass
-    settings = {f.name: _settings_json(getattr(spec, f.name)) for f in dataclasses.fields(spec)}
+    spec: Any = p.settings  # every kind's spec is a record
+    settings = {name: _settings_json(getattr(spec, name)) for name in fields(spec)}
     return {"kind": p.kind, "label": p.label or p.name, "description": p.description, "check": p.check,
             "rules": list(p.rules), "inputs": inputs, "parties": parties, "settings": settings,
             "report": {name: _expr(e) for name, e in p.report}}

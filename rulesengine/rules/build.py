@@ -10,7 +10,7 @@ tables whose ranges overlap or whose labels repeat, and unreachable outcome rule
 
 from __future__ import annotations
 
-from dataclasses import replace
+from ..records import replace
 from typing import Any
 from collections.abc import Callable
 

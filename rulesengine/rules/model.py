@@ -5,8 +5,8 @@ classes: every start-up pays for creating these classes, and a NamedTuple class 
 ten times cheaper to create than a frozen, slotted dataclass (whose methods are generated
 as source and compiled). Three stay frozen dataclasses because something needs what only a dataclass
 has: :class:`Expr` leaves its compiled closure out of equality, :class:`Check` works out
-derived fields after construction and is copied with ``dataclasses.replace``, and
-:class:`Source` is exported with ``dataclasses.asdict``. Every expression is parsed
+derived fields after construction and is copied with ``records.replace``, and
+:class:`Source` is exported with ``records.asdict``. Every expression is parsed
 and compiled when the ruleset is built (never per roll) and keeps the JSON pointer of the
 YAML scalar it came from, so a problem found while running a check still points at the
 file position.
@@ -14,7 +14,7 @@ file position.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import Record, field
 from typing import Any, NamedTuple, Protocol
 from collections.abc import Callable
 
@@ -22,8 +22,7 @@ from ..dice import ast
 from ..dice.pool_odds import PoolView
 
 
-@dataclass(frozen=True, slots=True)
-class Expr:
+class Expr(Record):
     """One expression of the ruleset: its text, tree, compiled closures and origin."""
 
     text: str
@@ -183,8 +182,7 @@ class TagRule(NamedTuple):
     pointer: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
+class Check(Record):
     name: str
     description: str
     inputs: tuple[Input, ...]
@@ -302,8 +300,7 @@ class ProcedureSpec(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(Record):
     title: str
     author: str = ""
     publisher: str = ""

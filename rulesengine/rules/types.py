@@ -21,6 +21,7 @@ import difflib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
+from ..records import fields, is_record
 from ..codes import E_BAD_OPERAND, E_BRANCH_TYPES, E_NOT_A_NUMBER, E_NOT_YES_NO, E_UNKNOWN_LITERAL
 from ..dice import ast
 from .model import Check, Expr, Grid, Input, Ladder, Ranges, Table, Tiers
@@ -408,8 +409,8 @@ def expressions_in(value: Any) -> Iterator[Expr]:
     elif isinstance(value, (tuple, list)):
         for v in value:
             yield from expressions_in(v)
-    elif hasattr(value, "__dataclass_fields__"):
-        for name in value.__dataclass_fields__:
+    elif is_record(value):
+        for name in fields(value):
             yield from expressions_in(getattr(value, name))
 
 

@@ -15,7 +15,7 @@ for any of the N input combinations tried" — a strong hint, though not a proof
 
 from __future__ import annotations
 
-import dataclasses
+from dataclasses import replace
 import itertools
 from typing import Any, NamedTuple
 from collections.abc import Iterator
@@ -179,7 +179,7 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
     the inputs that show it; a warning W502 when the search could not prove they can't), and
     outcomes no input set reached (W503, saying how many sets were worked out and, when some
     were not, that it could not decide)."""
-    small = dataclasses.replace(limits, max_states=min(limits.max_states, REACH_SEARCH_STATES))
+    small = replace(limits, max_states=min(limits.max_states, REACH_SEARCH_STATES))
     functions = ruleset_functions(model)
     out: list[Diagnostic] = []
     for name, check in model.checks.items():

@@ -18,7 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +52,8 @@ class ServiceConfig:
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> ServiceConfig:
-        import dataclasses
 
-        limits = dataclasses.replace(DEFAULT_LIMITS, max_states=int(d.get("max_states", DEFAULT_LIMITS.max_states)))
+        limits = replace(DEFAULT_LIMITS, max_states=int(d.get("max_states", DEFAULT_LIMITS.max_states)))
         return ServiceConfig(tuple(d.get("folders", ())), limits, float(d.get("time_limit", 10.0)),
                              int(d.get("max_body", MAX_BODY_BYTES)), tuple(d.get("cors_origins", ())))
 

@@ -1,5 +1,5 @@
 """The ruleset model is immutable and compares by value, whatever kind of class each
-object is (rulesengine/rules/model.py: NamedTuples, a few frozen dataclasses)."""
+object is (rulesengine/rules/model.py: NamedTuples, a few records)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import copy
 import pytest
 
 import rulesengine
+from rulesengine import records
 from rulesengine.rules import model
 from rulesengine.ruleset import shipped_ids
 
@@ -23,7 +24,7 @@ def model_objects(obj, seen=None):
     seen.add(id(obj))
     if isinstance(obj, MODEL_CLASSES):
         yield obj
-        fields = obj._fields if hasattr(obj, "_fields") else obj.__dataclass_fields__
+        fields = obj._fields if hasattr(obj, "_fields") else records.fields(obj)
         children = [getattr(obj, f) for f in fields if not f.startswith("_")]
         if isinstance(obj, model.Procedure):  # who gives which inputs: worked out from its spec
             children.append(obj.settings.roles(obj.check))
@@ -42,7 +43,7 @@ def test_model_objects_are_immutable_and_equal_to_a_copy(rid):
     found = list(model_objects(rulesengine.load(rid).model))
     assert any(isinstance(o, model.Check) for o in found)
     for obj in found:
-        name = (obj._fields if hasattr(obj, "_fields") else list(obj.__dataclass_fields__))[0]
+        name = (obj._fields if hasattr(obj, "_fields") else records.fields(obj))[0]
         with pytest.raises(AttributeError):
             setattr(obj, name, None)
         assert not hasattr(obj, "__dict__"), f"{type(obj).__name__} is not slotted"

@@ -3,7 +3,7 @@ give the leader a bonus to one input, and a ruin rule may spoil the attempt."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ...records import Record
 from types import MappingProxyType
 from typing import Any
 from collections.abc import Mapping
@@ -17,8 +17,7 @@ from .set_inputs import build_set_inputs
 ORDERS = ("helpers_first", "leader_first")
 
 
-@dataclass(frozen=True, slots=True)
-class AssistedSpec:
+class AssistedSpec(Record):
     helper_check: str
     order: str  # one of ORDERS
     helper_inputs: Mapping[str, Expr]

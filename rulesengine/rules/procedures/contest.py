@@ -4,7 +4,7 @@ or tie-breakers apply in turn: a higher value, then a roll-off)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ...records import Record
 from typing import Any, NamedTuple
 
 from ...codes import E_PROCEDURE
@@ -20,8 +20,7 @@ class TieBreaker(NamedTuple):
     expr: Expr
 
 
-@dataclass(frozen=True, slots=True)
-class ContestSpec:
+class ContestSpec(Record):
     rank_by: tuple[Expr, ...]
     min_parties: int
     max_parties: int

@@ -4,7 +4,7 @@ or the round limit is reached."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ...records import Record
 from types import MappingProxyType
 from typing import Any, NamedTuple
 from collections.abc import Mapping
@@ -19,8 +19,7 @@ class RoundRule(NamedTuple):
     set: tuple[tuple[str, Expr], ...]  # (state name, its new value), in order
 
 
-@dataclass(frozen=True, slots=True)
-class ExtendedSpec:
+class ExtendedSpec(Record):
     state: Mapping[str, Expr]  # each state value and its starting value, in order
     each_round: tuple[RoundRule, ...]
     succeed_when: Expr

@@ -5,7 +5,7 @@ the group is ranked, from its best member's check ("the best single roll counts 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ...records import Record, field
 from types import MappingProxyType
 from typing import Any
 from collections.abc import Mapping
@@ -17,8 +17,7 @@ from ..scope import Scope, escape_pointer
 from .set_inputs import build_set_inputs
 
 
-@dataclass(frozen=True, slots=True)
-class GroupSpec:
+class GroupSpec(Record):
     best_by: tuple[Expr, ...]  # ranks the members, highest first; empty: no best member
     tally: Mapping[str, Expr]  # per member, summed over the group
     outcomes: tuple[OutcomeRule, ...]  # the group's; empty: the best member's outcome

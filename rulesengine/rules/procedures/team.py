@@ -3,7 +3,7 @@ ranking); values are then worked out for every member from the roller's result."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ...records import Record
 from types import MappingProxyType
 from typing import Any
 from collections.abc import Mapping
@@ -16,8 +16,7 @@ from ..scope import Scope, escape_pointer
 ROLLERS = ("highest", "lowest", "first")  # who rolls: the best ranked member, the worst, the first
 
 
-@dataclass(frozen=True, slots=True)
-class TeamSpec:
+class TeamSpec(Record):
     rank_by: tuple[Expr, ...]
     roller: Expr  # gives one of ROLLERS
     min_parties: int

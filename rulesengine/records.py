@@ -1,0 +1,187 @@
+"""Immutable records (syntax-tree nodes, model objects, limits) that cost nothing to define.
+
+A frozen dataclass writes and compiles six methods for its class when the module is
+imported, about a millisecond each time on the machines users run the CLI on; the engine
+has dozens of such classes, so defining them was a fifth of a command's start-up (issue 18).
+A :class:`Record` class gets the same behaviour from methods written once, here: keyword
+or positional construction with defaults and ``__post_init__``, ``__slots__``, value
+equality and hashing (by class and fields), a readable ``repr``, and no assignment after
+construction. Defining one costs what defining a plain class costs; building an instance
+costs about a microsecond more than a dataclass's, which is why the classes made by the
+thousand while rolling or working out odds stay dataclasses.
+
+Type checkers read a Record class as a frozen dataclass (:pep:`681`).
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any, ClassVar, TypeVar, dataclass_transform
+
+__all__ = ["Record", "FrozenInstanceError", "field", "fields", "replace", "is_record", "asdict"]
+
+_MISSING: Any = object()
+_set = object.__setattr__
+
+
+class FrozenInstanceError(AttributeError):
+    """A field of a record was assigned or deleted after construction."""
+
+
+class Field:
+    """A field's default (or the function that makes a fresh one for each record), and
+    whether it is an argument of the constructor, part of the record's value (equality and
+    hash) and shown by ``repr``."""
+
+    __slots__ = ("default", "default_factory", "init", "compare", "repr")
+
+    def __init__(self, default: Any = _MISSING, default_factory: Any = _MISSING,
+                 init: bool = True, compare: bool = True, repr: bool = True) -> None:
+        self.default, self.default_factory = default, default_factory
+        self.init, self.compare, self.repr = init, compare, repr
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not _MISSING or self.default_factory is not _MISSING
+
+    def value(self) -> Any:
+        return self.default if self.default_factory is _MISSING else self.default_factory()
+
+
+def field(*, default: Any = _MISSING, default_factory: Any = _MISSING,
+          init: bool = True, compare: bool = True, repr: bool = True) -> Any:
+    """A field's default given as a value or as a function (``field(default_factory=dict)``);
+    ``init=False``: set from its default, not an argument; ``compare=False``: not part of
+    the value; ``repr=False``: not shown."""
+    return Field(default, default_factory, init, compare, repr)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+class RecordMeta(type):
+    """Reads the class's annotations into its fields, in order (inherited ones first), and
+    gives the class ``__slots__`` for them."""
+
+    def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kwargs: Any) -> RecordMeta:
+        inherited: tuple[str, ...] = ()
+        specs: dict[str, Field] = {}
+        for base in reversed(bases):
+            inherited += tuple(n for n in getattr(base, "__record_fields__", ()) if n not in inherited)
+            specs.update(getattr(base, "__record_specs__", {}))
+        own: list[str] = []
+        for n, annotation in ns.get("__annotations__", {}).items():
+            if n.startswith("__") or str(annotation).startswith(("ClassVar", "typing.ClassVar")):
+                continue
+            if n not in inherited:
+                own.append(n)
+            if n in ns:
+                value = ns.pop(n)
+                specs[n] = value if isinstance(value, Field) else Field(value)
+            elif n not in specs:
+                specs[n] = Field()
+        names = inherited + tuple(own)
+        init = tuple(n for n in names if specs[n].init)
+        with_default = [specs[n].has_default for n in init]
+        if True in with_default and False in with_default[with_default.index(True):]:
+            raise TypeError(f"{name}: a field without a default follows one with a default")
+        if any(not specs[n].init and not specs[n].has_default for n in names):
+            raise TypeError(f"{name}: a field that is not an argument needs a default")
+        compared = tuple(n for n in names if specs[n].compare)
+        ns["__slots__"] = tuple(own)
+        cls = super().__new__(mcs, name, bases, ns, **kwargs)
+        cls.__record_fields__ = names  # type: ignore[attr-defined]
+        cls.__record_specs__ = specs  # type: ignore[attr-defined]
+        cls.__record_init__ = init  # type: ignore[attr-defined]
+        cls.__record_later__ = tuple(n for n in names if not specs[n].init)  # type: ignore[attr-defined]
+        cls.__record_shown__ = tuple(n for n in names if specs[n].repr)  # type: ignore[attr-defined]
+        cls.__record_key__ = attrgetter(*compared) if compared else _no_key  # type: ignore[attr-defined]
+        return cls
+
+
+def _no_key(record: Any) -> tuple:
+    return ()
+
+
+class Record(metaclass=RecordMeta):
+    """Base of immutable records: subclass it and annotate the fields, as for a dataclass."""
+
+    __slots__ = ()
+    __record_fields__: ClassVar[tuple[str, ...]]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        cls = type(self)
+        names = cls.__record_init__  # type: ignore[attr-defined]
+        given = len(args)
+        if given > len(names):
+            raise TypeError(f"{cls.__name__}() takes {len(names)} arguments but {given} were given")
+        for name, value in zip(names, args, strict=False):  # the rest: keywords and defaults
+            _set(self, name, value)
+        if given < len(names):
+            specs = cls.__record_specs__  # type: ignore[attr-defined]
+            for name in names[given:]:
+                if name in kwargs:
+                    _set(self, name, kwargs.pop(name))
+                elif specs[name].has_default:
+                    _set(self, name, specs[name].value())
+                else:
+                    raise TypeError(f"{cls.__name__}() missing required argument: {name!r}")
+        for name in cls.__record_later__:  # type: ignore[attr-defined]
+            _set(self, name, cls.__record_specs__[name].value())  # type: ignore[attr-defined]
+        if kwargs:
+            raise TypeError(f"{cls.__name__}() got unexpected or repeated arguments: {', '.join(sorted(kwargs))}")
+        post = getattr(self, "__post_init__", None)
+        if post is not None:
+            post()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            key = self.__record_key__  # type: ignore[attr-defined]
+            return bool(key(self) == key(other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.__record_key__(self))  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__record_shown__)  # type: ignore[attr-defined]
+        return f"{type(self).__name__}({inner})"
+
+    def __getstate__(self) -> tuple:
+        return tuple(getattr(self, n) for n in self.__record_fields__)
+
+    def __setstate__(self, state: tuple) -> None:
+        for name, value in zip(self.__record_fields__, state, strict=True):
+            _set(self, name, value)
+
+
+R = TypeVar("R", bound=Record)
+
+
+def is_record(value: Any) -> bool:
+    return isinstance(value, Record)
+
+
+def fields(record: Record | type[Record]) -> tuple[str, ...]:
+    """The names of a record's fields, in order."""
+    return record.__record_fields__
+
+
+def replace(record: R, **changes: Any) -> R:
+    """A copy of ``record`` with some fields changed (its ``__post_init__`` runs again)."""
+    values = {n: getattr(record, n) for n in record.__record_init__}  # type: ignore[attr-defined]
+    unknown = set(changes) - set(values)
+    if unknown:
+        raise TypeError(f"{type(record).__name__} has no field {sorted(unknown)[0]!r}")
+    values.update(changes)
+    return type(record)(**values)
+
+
+def asdict(record: Record) -> dict[str, Any]:
+    """The fields as a dict (records inside are turned into dicts too)."""
+    return {n: asdict(v) if isinstance(v, Record) else v
+            for n in record.__record_fields__ for v in (getattr(record, n),)}
