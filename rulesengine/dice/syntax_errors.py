@@ -9,7 +9,6 @@ Split from :mod:`rulesengine.dice.parser`, which re-exports :func:`locate`,
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 
@@ -94,6 +93,8 @@ def _expected_words(expected) -> list[str]:
 
 def closest(word: str, candidates) -> str | None:
     """The most similar candidate (ties go to the one listed first), or None."""
+    import difflib  # only when there is an error to explain
+
     best, best_score = None, 0.5
     for cand in candidates:
         score = difflib.SequenceMatcher(None, word, cand).ratio()
