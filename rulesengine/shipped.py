@@ -12,6 +12,7 @@ falls back to the top-level folders beside the package.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 RULESETS_PACKAGE = "rulesengine.rulesets"
@@ -23,7 +24,7 @@ def data_folder(package: str) -> Path:
     """The folder of a data sub-package as a real path (pip installs wheels unzipped, so the
     resources are files; callers glob, stat and name them in messages)."""
     beside = Path(__file__).resolve().parent / package.rsplit(".", 1)[1]
-    if (beside / "__init__.py").is_file():
+    if os.path.isfile(beside / "__init__.py"):  # the package's own folder, never a user's path
         return beside
     import importlib.resources
 

@@ -1,7 +1,7 @@
 """Text → syntax tree, with every error pointing at a column.
 
-The lark parser is built once per process, on first use (LALR tables for this grammar
-take ~40 ms; ``import rulesengine`` itself stays cheap). The tree is built *during* the
+The parser is lark's, generated ahead of time from ``grammar.lark`` by lark's standalone
+tool and loaded once per process, on first use (see :func:`_parser`). The tree is built *during* the
 LALR parse by an inline transformer, so there is no recursive tree walk that a deeply
 nested expression could overflow; limits on length and depth are checked before and
 after parsing. Parsed expressions are cached by (text, limits). Turning lark's errors
@@ -434,59 +434,75 @@ def _grammar() -> str:
     return GRAMMAR_PATH.read_text(encoding="utf-8")
 
 
+STANDALONE_PATH = GRAMMAR_PATH.with_name("_lalr.py")
+"""The parser generated from ``grammar.lark`` by lark's standalone tool (see :func:`_parser`)."""
+
+
 @functools.lru_cache(maxsize=1)
 def _parser():
-    """The LALR parser and its builder, made once per process.
+    """The LALR parser, its builder, and the module whose exception classes it raises;
+    made once per process.
 
-    Building the LALR tables from the grammar takes ~45 ms, a third of the command's
-    start-up budget, so they are stored in ``_tables.py`` as plain Python literals (never
-    pickle) together with the grammar they were made from and lark's version. Stored tables
-    are used only when both match (the texts are compared as they are: no hashing to pay
-    for at start-up); otherwise the parser is built from ``grammar.lark`` as usual,
-    so stale tables can cost time but never correctness. Regenerate them with
-    ``python -m rulesengine.dice.parser``.
+    Importing lark and loading its tables cost the ``dice`` and ``roll`` commands a sixth of
+    their start-up (issue 18), so the parser that runs is the one lark's own standalone tool
+    generates from ``grammar.lark`` (``_lalr.py``: lark's LALR runtime and this grammar's
+    tables, no grammar compiler, never pickle). It is used only when the grammar it was
+    made from is the grammar as it is now (the texts are compared as they are: no hashing
+    to pay for at start-up); otherwise lark builds the parser from ``grammar.lark``, so a
+    stale file can cost time but never correctness. Regenerate it with ``python -m
+    rulesengine.dice.parser``; a test checks it is current.
     """
-    import lark  # imported lazily: `import rulesengine` must not pay for lark
-
     builder = _Builder()
     text = _grammar()
     try:
-        from . import _tables
+        from . import _lalr
 
-        if _tables.GRAMMAR == text and _tables.LARK_VERSION == lark.__version__:
-            return lark.Lark._load_from_dict(_tables.DATA, _tables.MEMO, transformer=builder), builder
-    except Exception:  # missing or unreadable tables: build them below
+        if _lalr.GRAMMAR == text:
+            return _lalr.Lark_StandAlone(transformer=builder), builder, _lalr
+    except ImportError:  # missing: build the parser below
         pass
-    return lark.Lark(text, transformer=builder, **_LARK_OPTIONS), builder
+    import lark  # imported only then: a command's start-up must not pay for it
+    from lark import exceptions
+
+    return lark.Lark(text, transformer=builder, **_LARK_OPTIONS), builder, exceptions
 
 
 def stored_tables_match() -> bool:
-    """Whether the stored LALR tables (``_tables.py``) were made from ``grammar.lark`` as it
-    is now. Stale tables cost start-up time, never correctness (see :func:`_parser`); a test
-    keeps them current."""
-    from . import _tables
+    """Whether the generated parser (``_lalr.py``) was made from ``grammar.lark`` as it is
+    now. (Not compared byte for byte: lark numbers the LALR states differently from one run
+    to the next.) A stale one costs start-up time, never correctness (see :func:`_parser`);
+    a test keeps it current."""
+    from . import _lalr
 
-    return bool(_tables.GRAMMAR == _grammar())
+    return bool(_lalr.GRAMMAR == _grammar())
+
+
+def standalone_source() -> str:
+    """The text of ``_lalr.py``: lark's standalone parser for the grammar, and the grammar."""
+    import io
+
+    import lark
+    from lark.tools.standalone import gen_standalone
+
+    text = _grammar()
+    out = io.StringIO()
+    gen_standalone(lark.Lark(text, **_LARK_OPTIONS), out=out)
+    generated = out.getvalue()
+    # The tool always writes the imports its compressed form needs; uncompressed, as here,
+    # nothing uses them, and this package imports no pickle.
+    generated = generated.replace("import pickle, zlib, base64\n", "", 1)
+    header = ('"""The LALR parser of the dice language, generated from grammar.lark by the standalone\n'
+              "tool of lark (``python -m rulesengine.dice.parser``; a test checks it is current).\n"
+              "Do not edit. The code lark generates carries its own licence, the Mozilla Public\n"
+              'License 2.0, below; the rest of rulesengine is MIT-licensed (see LICENSE)."""\n'
+              "# fmt: off\n")
+    return header + f"GRAMMAR = {text!r}\n\n" + generated
 
 
 def write_tables(path: Path | None = None) -> Path:
-    """Write the LALR tables of the grammar to ``_tables.py`` (see :func:`_parser`)."""
-    import lark
-
-    text = _grammar()
-    parser = lark.Lark(text, **_LARK_OPTIONS)
-    data, memo = parser.memo_serialize([lark.lexer.TerminalDef, lark.grammar.Rule])
-    path = path or GRAMMAR_PATH.with_name("_tables.py")
-    path.write_text(
-        '"""LALR tables of grammar.lark, generated by `python -m rulesengine.dice.parser`.\n\n'
-        'Do not edit: regenerate after changing the grammar (a test checks they match)."""\n'
-        "# fmt: off\n"
-        f"GRAMMAR = {text!r}\n"
-        f"LARK_VERSION = {lark.__version__!r}\n"
-        f"DATA = {data!r}\n"
-        f"MEMO = {memo!r}\n",
-        encoding="utf-8",
-    )
+    """Write the generated parser to ``_lalr.py`` (see :func:`_parser`)."""
+    path = path or STANDALONE_PATH
+    path.write_text(standalone_source(), encoding="utf-8")
     return path
 
 
@@ -577,19 +593,17 @@ def _too_deep_at(node: ast.Node, bound: int) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str, limits: Limits) -> ast.Node:
-    import lark
-
     _precheck(text, limits)
-    parser, builder = _parser()
+    parser, builder, errors = _parser()
     try:
         with _PARSE_LOCK:  # the builder holds the text being parsed
             builder.text, builder.limits = text, limits
             tree = parser.parse(text)
-    except lark.exceptions.UnexpectedCharacters as exc:
+    except errors.UnexpectedCharacters as exc:
         raise bad_character(text, exc.pos_in_stream or 0) from None
-    except lark.exceptions.UnexpectedToken as exc:
+    except errors.UnexpectedToken as exc:
         raise unexpected_token(text, exc) from None
-    except lark.exceptions.UnexpectedEOF:  # pragma: no cover - LALR reports tokens
+    except errors.UnexpectedEOF:  # pragma: no cover - LALR reports tokens
         raise DiceSyntaxError("expression ends too early", locate(text, len(text) - 1)) from None
     nesting, depth = _depths(tree)
     if nesting > limits.max_nesting_depth:

@@ -1,4 +1,4 @@
-"""The stored LALR tables must describe the current grammar."""
+"""The generated parser (lark's standalone tool) must be the one made from the current grammar."""
 
 from __future__ import annotations
 
@@ -6,5 +6,5 @@ from rulesengine.dice.parser import stored_tables_match
 
 
 def test_stored_parse_tables_match_the_grammar():
-    # If this fails: run `python -m rulesengine.dice.parser` and commit rulesengine/dice/_tables.py.
+    # If this fails: run `python -m rulesengine.dice.parser` and commit rulesengine/dice/_lalr.py.
     assert stored_tables_match()
