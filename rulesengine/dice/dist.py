@@ -326,6 +326,8 @@ def sum_of(d: Dist, n: int, budget: Budget = _NO_BUDGET) -> Dist:
     """The distribution of the sum of ``n`` independent copies of ``d``."""
     if n == 0:
         return Dist.point(0)
+    if len(d.weights) == 2 and not d.tail and all(type(v) is int for v in d.weights):
+        return _binomial(d, n, budget)
     result: Dist | None = None
     base = d
     # Repeated doubling keeps the number of convolutions logarithmic in n.
@@ -337,6 +339,22 @@ def sum_of(d: Dist, n: int, budget: Budget = _NO_BUDGET) -> Dist:
             base = add(base, base, budget).reduced()
     assert result is not None
     return result
+
+
+def _binomial(d: Dist, n: int, budget: Budget) -> Dist:
+    """``n`` copies of a two-outcome value (a die counted as a success or not): the weight
+    of k of the higher value is C(n, k) · w_hi^k · w_lo^(n-k), n + 1 terms worked out one
+    from the next, where doubling convolutions cost about n² big-integer steps (issue 18:
+    ``500d10cs>=8``)."""
+    (lo, w_lo), (hi, w_hi) = sorted(d.weights.items())
+    budget.spend((n + 1) * step_cost(n * d.denom.bit_length()))
+    out: dict[Any, int] = {}
+    term = w_lo ** n  # k = 0
+    for k in range(n + 1):
+        if k:  # C(n, k) w_hi^k w_lo^(n-k) from the term before
+            term = term * (n - k + 1) * w_hi // (k * w_lo)
+        out[n * lo + k * (hi - lo)] = term
+    return Dist(out, d.denom ** n).reduced()
 
 
 def mixture(parts: list[tuple[Dist, int]], denom: int, budget: Budget = _NO_BUDGET) -> Dist:
