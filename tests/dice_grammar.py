@@ -29,6 +29,7 @@ modifiers = st.one_of(
     st.builds(lambda r, c: f"{r}{c}", st.sampled_from(["r", "ro", "k", "p"]), conds),
     st.builds(lambda c, cond: f"{c}{cond}", st.sampled_from(["cs", "cf"]), conds),
     st.builds(lambda c, n: f"{c}{n}", st.sampled_from(["min", "max"]), st.integers(0, 6)),
+    st.builds(lambda c, n: f"{c}{n}", st.sampled_from(["rol", "roh"]), st.integers(0, 3)),
 )
 dies = st.sampled_from(["d2", "d3", "d4", "d6", "dF", "d{1,1,2}", "d{-1,0,1,3}", "d%", "d1", "d0", "d(x)"])
 dice_terms = st.builds(
@@ -89,6 +90,7 @@ _mods = st.one_of(
     st.builds(lambda r, c: f"{r}{c}", st.sampled_from(["r", "ro", "k", "p"]), _conds),
     st.builds(lambda c, cond: f"{c}{cond}", st.sampled_from(["cs", "cf"]), _conds),
     st.builds(lambda c, n: f"{c}{n}", st.sampled_from(["min", "max"]), st.integers(-1, 30)),
+    st.builds(lambda c, n: f"{c}{n}", st.sampled_from(["rol", "roh"]), st.integers(0, 30)),
 )
 _dice = st.builds(lambda n, d, mods: f"{n}{d}{''.join(mods)}", _counts, _dies, st.lists(_mods, max_size=3))
 _leaves = st.one_of(

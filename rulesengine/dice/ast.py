@@ -151,6 +151,18 @@ class Reroll(Record):
     span: Span
 
 
+class RerollRank(Record):
+    """``rolN`` / ``rohN``: after the throw, the N lowest (highest) dice are rolled once
+    more and the new faces stay."""
+
+    lowest: bool
+    n: int
+    span: Span
+
+    def text(self) -> str:
+        return f"ro{'l' if self.lowest else 'h'}{self.n}"
+
+
 class CountDice(Record):
     """``cs`` counts dice meeting the condition; ``cf`` subtracts those meeting it."""
 
@@ -183,7 +195,7 @@ class Clamp(Record):
     span: Span
 
 
-Modifier = Keep | Explode | Reroll | CountDice | KeepFace | Clamp
+Modifier = Keep | Explode | Reroll | RerollRank | CountDice | KeepFace | Clamp
 
 
 class Dice(Record):

@@ -118,7 +118,7 @@ def dice_text(node: ast.Dice, die: ast.Die | None = None) -> str:
             mods.append(("ro" if m.once else "r") + m.cond.text())
         elif isinstance(m, ast.CountDice):
             mods.append(("cf" if m.failures else "cs") + m.cond.text())
-        elif isinstance(m, ast.KeepFace):
+        elif isinstance(m, (ast.KeepFace, ast.RerollRank)):
             mods.append(m.text())
         else:
             mods.append(f"{m.kind}{m.n}")

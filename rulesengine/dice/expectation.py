@@ -73,6 +73,8 @@ def _term_mean(node: ast.Dice, env: Mapping[str, Any], budget: Budget) -> Fracti
         return None
     n = int(count)
     spec = PoolSpec.of(node)
+    if spec.reroll_rank is not None:
+        return None  # which dice are rerolled depends on them all
     if spec.keeps and (spec.explode in ("explode", "penetrate", "once") or spec.by_face
                        or spec.kept_range(n) != (0, n)):
         return None  # a keep that drops dice, or one over a pool that explosions grow

@@ -279,6 +279,14 @@ class _Builder:
         mark, cond = self._required_condition(c[0])
         return ast.Reroll(mark == "ro", cond, _span(c[0]))
 
+    def reroll_rank(self, c):
+        tok = c[0]
+        n = self._int_at(str(tok)[3:], tok.start_pos + 3)
+        if n < 1:
+            raise self._fail(f"'{tok}' rerolls no dice", _span(tok), f"reroll one die or more, e.g. {str(tok)[:3]}1",
+                             E_BAD_MODIFIER)
+        return ast.RerollRank(str(tok)[2] == "l", n, _span(tok))
+
     def count_mod(self, c):
         mark, cond = self._required_condition(c[0])
         return ast.CountDice(mark == "cf", cond, _span(c[0]))
@@ -402,6 +410,14 @@ def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
             raise fail(f"{die.text} has no face {m.cond.value} to explode on", m.span,
                        "give it one of the die's faces" if "(" in text[m.span[0]:m.span[1]]
                        else "for a comparison, put a space before it: '3d6 != 10'")
+    ranked = [m for m in modifiers if isinstance(m, ast.RerollRank)]
+    if len(ranked) > 1:
+        raise fail("a term can reroll its lowest or highest dice once", ranked[1].span, "write one rol or roh")
+    if ranked and (explodes or rerolls):
+        other = (explodes or rerolls)[0]
+        raise fail(f"'{ranked[0].text()}' with {'an explosion' if explodes else 'another reroll'}: "
+                   "which dice are lowest would depend on the order", other.span,
+                   "reroll the lowest dice of a plain throw, then count or keep")
     if rerolls and len({m.once for m in rerolls}) > 1:
         raise fail("mixing 'ro' (reroll once) and 'r' (reroll until)", rerolls[1].span,
                    "use one kind of reroll; several conditions of one kind combine")

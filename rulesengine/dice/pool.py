@@ -48,6 +48,7 @@ class PoolSpec(NamedTuple):
     die: ast.Die
     rerolls: tuple[ast.Cond, ...] = ()
     reroll_once: bool = False
+    reroll_rank: tuple[bool, int] | None = None  # rol2: (True, 2), the 2 lowest rerolled once
     explode: str | None = None  # "explode" | "compound" | "penetrate" | "once"
     explode_cond: ast.Cond | None = None
     low: int | None = None  # clamp: every die is at least this
@@ -67,6 +68,7 @@ class PoolSpec(NamedTuple):
             raise ValueError("d(expr) has no die of its own: pass the die it rolled")
         rerolls: list[ast.Cond] = []
         once, explode, cond = False, None, None
+        ranked: tuple[bool, int] | None = None
         lows: list[int] = []
         highs: list[int] = []
         keeps: list[tuple[str, int]] = []
@@ -78,6 +80,8 @@ class PoolSpec(NamedTuple):
             if isinstance(m, ast.Reroll):
                 rerolls.append(_written(m.cond))
                 once = m.once
+            elif isinstance(m, ast.RerollRank):
+                ranked = (m.lowest, m.n)
             elif isinstance(m, ast.Explode):
                 explode, cond = m.kind, None if m.cond is None else _written(m.cond)
             elif isinstance(m, ast.Clamp):
@@ -94,6 +98,7 @@ class PoolSpec(NamedTuple):
             die=die,
             rerolls=tuple(rerolls),
             reroll_once=once,
+            reroll_rank=ranked,
             explode=explode,
             explode_cond=cond,
             low=max(lows) if lows else None,
@@ -110,7 +115,7 @@ class PoolSpec(NamedTuple):
     def plain(self) -> bool:
         """No modifier at all (``3d6``): every die rolled once, kept, worth its face."""
         return not (self.rerolls or self.explode or self.keeps or self.successes or self.failures
-                    or self.keep_faces or self.drop_faces) \
+                    or self.keep_faces or self.drop_faces or self.reroll_rank) \
             and self.low is None and self.high is None
 
     @property
@@ -294,6 +299,22 @@ def _plain_dice(faces: list[int]) -> tuple[DieRoll, ...]:
     return tuple([make(DieRoll, (f, f) + rest) for f in faces])
 
 
+def ranked_for_reroll(spec: PoolSpec, values: list[int]) -> list[int]:
+    """Which dice ``rolN``/``rohN`` rolls again: the N lowest (highest) values, the die
+    read first going first among equal ones."""
+    assert spec.reroll_rank is not None
+    lowest, n = spec.reroll_rank
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=not lowest)
+    return sorted(order[:n])
+
+
+def _reroll_ranked(spec: PoolSpec, dice: list[_Building], source: DiceSource, counter: DiceCounter) -> None:
+    chosen = ranked_for_reroll(spec, [spec.clamp(d.face) for d in dice])
+    counter.spend(len(chosen))
+    for i in chosen:
+        dice[i] = _Building(source.draw(spec.die), dice[i].rerolled + (dice[i].face,))
+
+
 def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
               counter: DiceCounter, limits: Limits) -> PoolRoll:
     """Roll one dice term. Faces are read in this order: the pool's dice; their rerolls;
@@ -301,6 +322,8 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
     if spec.plain:
         return roll_plain(spec.die, text, count, source, counter)
     dice = _roll_wave(spec, count, source, counter, limits)
+    if spec.reroll_rank is not None:
+        _reroll_ranked(spec, dice, source, counter)
     if spec.explode is not None:
         compound = spec.explode == "compound"
         penalty = 1 if spec.explode == "penetrate" else 0

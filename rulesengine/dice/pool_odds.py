@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .dist import Budget, Dist, step_cost, sum_of
+from .dist import Budget, Dist, add, step_cost, sum_of
 from .pool import PoolSpec
 from .values import Rolled
 from ..limits import Limits
@@ -134,6 +134,17 @@ def pool_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dis
     """The exact distribution of a dice term's value with ``count`` dice."""
     if count == 0:
         return Dist.point(0)
+    if spec.reroll_rank is not None:
+        lowest, n = spec.reroll_rank
+        n = min(n, count)
+        if not spec.keeps and not spec.by_face:
+            # The dice that stay are the throw's highest (lowest) count - n, whatever the
+            # new dice show: their sum by order statistics, plus n new dice.
+            lo, hi = (0, count - n) if lowest else (n, count)
+            stay = _keep_dp(die_dist(spec, "value", limits, budget), count, lo, hi, spec.score, budget) \
+                if hi > lo else Dist.point(0)
+            return add(stay, sum_of(die_dist(spec, "total", limits, budget), n, budget), budget).reduced()
+        return _ranked_values(spec, count, budget).map(lambda t: _kept_score(spec, t))
     if not spec.keeps or not spec.by_face and spec.kept_range(count) == (0, count) \
             and spec.explode in (None, "compound"):
         return sum_of(die_dist(spec, "total", limits, budget), count, budget)
@@ -141,6 +152,45 @@ def pool_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dis
         lo, hi = spec.kept_range(count)
         return _keep_dp(die_dist(spec, "value", limits, budget), count, lo, hi, spec.score, budget)
     return _keep_multiset(spec, die_dist(spec, "values", limits, budget), count, budget)
+
+
+def _ranked_values(spec: PoolSpec, count: int, budget: Budget) -> Dist:
+    """``rolN``/``rohN``: the sorted values (highest first) of the dice after the N lowest
+    (highest) of the throw are rolled once more. Over the throw's multisets: the dice that
+    stay, joined with every multiset of the N new dice."""
+    lowest, n = spec.reroll_rank  # type: ignore[misc]
+    n = min(n, count)
+    one = face_dist(spec, budget).map(lambda f: (spec.clamp(f),))
+    throw = _multisets(one, count, budget)
+    fresh = _multisets(one, n, budget)
+    budget.spend(len(throw.weights) * len(fresh.weights) * count)
+    out: dict[tuple, int] = defaultdict(int)
+    for t, w in throw.weights.items():
+        stay = t[:count - n] if lowest else t[n:]
+        for u, wu in fresh.weights.items():
+            out[tuple(sorted(stay + u, reverse=True))] += w * wu
+    return Dist(dict(out), throw.denom * fresh.denom).reduced()
+
+
+def _multisets(one: Dist, n: int, budget: Budget) -> Dist:
+    """n dice of ``one`` (each a 1-tuple) as sorted tuples, highest first."""
+    states: dict[tuple, int] = {(): 1}
+    items = list(one.weights.items())
+    for i in range(n):
+        budget.spend(len(states) * len(items) * (i + 1))
+        nxt: dict[tuple, int] = defaultdict(int)
+        for t, w in states.items():
+            for t2, w2 in items:
+                nxt[tuple(sorted(t + t2, reverse=True))] += w * w2
+        states = nxt
+    return Dist(states, one.denom ** n)
+
+
+def _kept_score(spec: PoolSpec, values: tuple) -> int:
+    """The term's value from its dice' sorted values: keeps by face, by rank, then scores."""
+    playing = tuple(v for v in values if spec.in_play(v)) if spec.by_face else values
+    lo, hi = spec.kept_range(len(playing))
+    return sum(spec.score(v) for v in playing[lo:hi])
 
 
 def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
@@ -248,6 +298,16 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
 
     Enumerates multisets, not sequences: 3d6 has 56 states, 2d10 has 55.
     """
+    if spec.reroll_rank is not None:  # every die is of the first throw: nothing added
+        out_ranked: dict = defaultdict(int)
+        ranked = _ranked_values(spec, count, budget)
+        for values, w in ranked.weights.items():
+            playing = tuple(v for v in values if spec.in_play(v)) if spec.by_face else values
+            lo, hi = spec.kept_range(len(playing))
+            kept = playing[lo:hi]
+            full = (lo, hi) == (0, len(values)) and len(playing) == len(values)
+            out_ranked[Rolled(sum(spec.score(v) for v in kept), kept, initial=kept if initial and full else None)] += w
+        return Dist(dict(out_ranked), ranked.denom).reduced()
     d = die_dist(spec, "chain" if initial else "values", limits, budget)
     items = list(d.weights.items())
     states: dict[tuple, int] = {((), ()) if initial else (): 1}
@@ -309,7 +369,7 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     drops dice: which dice are kept depends on them all (the caller enumerates faces)."""
     if count == 0:
         return Dist.point(Rolled(0, ()))
-    if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face:
+    if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
         return None
     counts = view.counts
 

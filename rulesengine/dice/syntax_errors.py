@@ -16,7 +16,8 @@ from ..codes import E_BAD_CHARACTER, E_BAD_MODIFIER, E_CHAINED_COMPARISON
 from ..errors import DiceSyntaxError, Location
 from ..numerals import ASCII_DIGITS_HINT
 
-MODIFIER_NAMES = ("kh", "kl", "dh", "dl", "k", "p", "ro", "r", "cs", "cf", "min", "max", "!", "!!", "!p", "!o")
+MODIFIER_NAMES = ("kh", "kl", "dh", "dl", "k", "p", "ro", "r", "rol", "roh", "cs", "cf", "min", "max",
+                  "!", "!!", "!p", "!o")
 
 REMAINDER_HINT = "the remainder is written %: roll % 11 == 0"
 
