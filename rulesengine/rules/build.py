@@ -219,7 +219,7 @@ class Builder:
                       result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
                       secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr,
                       label=spec.get("label", ""), result_sign=result_sign)
-        exprs = ([let.expr for let in lets] + [c.value for let in lets for c in let.best_of]
+        exprs = ([e for _, e in rolls] + [let.expr for let in lets] + [c.value for let in lets for c in let.best_of]
                  + [e for _, e in (choose.values if choose else ())] + [result]
                  + [o.when for o in outcomes] + [o.result for o in outcomes]
                  + [t.when for t in tags] + [result_sign])
@@ -286,14 +286,17 @@ class Builder:
 
     def check_rolls(self, raw_rolls: dict, roll_ptr: Callable[[str], str], scope: Scope,
                     pre_scope: Scope) -> list[tuple[str, Expr]]:
-        """Rolls may use inputs and the values known before rolling."""
+        """Rolls may use inputs, the values known before rolling and the rolls listed before
+        them: a roll made after seeing another (``if(first < 3, 2d6, first)``, a reroll)."""
         rolls = []
+        roll_scope = Scope(dict(pre_scope.names))
         for rname, rtext in raw_rolls.items():
             if rname in scope.names or rname in RESERVED:
                 self.error(E_DUPLICATE, f"roll '{rname}' has the name of an input or a reserved name", roll_ptr(rname))
-            e = self.expr(rtext, roll_ptr(rname), pre_scope, dice=True, what=f"roll '{rname}'")
+            e = self.expr(rtext, roll_ptr(rname), roll_scope, dice=True, what=f"roll '{rname}'")
             if e is not None:
                 rolls.append((rname, e))
+            roll_scope = roll_scope.with_names(**{rname: "roll"})
         return rolls
 
     def check_gates(self, spec: dict, ptr: str, roll_names: list[str], full_scope: Scope,

@@ -17,7 +17,9 @@ POOL_FUNCTIONS = frozenset({"count", "highest", "lowest", "largest_die", "initia
 def _carriers(check: Check, aliases: dict[str, str] | None = None) -> dict[str, set[str]]:
     """Each name that may hold a roll whole, with the rolls it may hold: the rolls
     themselves, lets, the result, and ``aliases`` of these."""
-    carries: dict[str, set[str]] = {n: {n} for n, _ in check.rolls}
+    carries: dict[str, set[str]] = {}
+    for n, e in check.rolls:  # a roll may be an earlier one, taken again (`if(c, 2d6, first)`)
+        carries[n] = {n} | _carried(e, carries)
     for let in check.lets:  # in order: a let reads only the names before it
         held = set()
         for e in ([let.expr] if let.expr is not None else []) + [c.value for c in let.best_of]:

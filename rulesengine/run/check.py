@@ -85,7 +85,9 @@ class CheckRunner:
         self._odds_cache: dict[tuple, CheckOdds] = {}
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
         self._resolved_in_all = 0
-        self._roll_terms = [(name, e, tuple(id(n) for n in whole_dice(e.tree) or ())) for name, e in check.rolls]
+        names = [name for name, _ in check.rolls]
+        self._roll_terms = [(name, e, tuple(id(n) for n in whole_dice(e.tree, frozenset(names[:i])) or ()))
+                            for i, (name, e) in enumerate(check.rolls)]
 
     # ---- inputs ------------------------------------------------------------------------
     def coerce_inputs(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -534,17 +536,44 @@ class CheckRunner:
             if name in fixed:
                 joint = [({**d, name: fixed[name]}, w) for d, w in joint]
                 continue
-            dist = self._roll_dist(name, e, env, budget, reads)
-            outcomes = list(dist.weights.items())
-            if cut:
-                outcomes += [(AtLeast(lo), w) for lo, w in dist.tail.items()]
+            reads_rolls = sorted(e.names & set(joint[0][0])) if joint else []
+            if not reads_rolls:
+                dist = self._roll_dist(name, e, env, budget, reads)
+                outcomes = self._outcomes(dist, cut)
+                try:
+                    budget.spend(len(joint) * len(outcomes))
+                except BudgetExceeded:
+                    raise self._too_big(e) from None
+                joint = [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
+                denom *= dist.denom
+                continue
+            # A roll made after seeing earlier ones: its odds for each value they came to,
+            # over one common denominator.
+            # What explosions cut off an earlier roll is not followed into it: it stays truncated.
+            joint = [(d, w) for d, w in joint if not any(isinstance(d[n], AtLeast) for n in reads_rolls)]
+            by_seen: dict[tuple, list[tuple[Any, int, int]]] = {}
+            for d, _ in joint:
+                seen = tuple(d[n] for n in reads_rolls)
+                if seen not in by_seen:
+                    dist = self._roll_dist(name, e, {**env, **dict(zip(reads_rolls, seen, strict=True))}, budget,
+                                           reads)
+                    by_seen[seen] = [(v, w, dist.denom) for v, w in self._outcomes(dist, cut)]
+            common = math.lcm(*(x[0][2] for x in by_seen.values() if x)) if by_seen else 1
             try:
-                budget.spend(len(joint) * len(outcomes))
+                budget.spend(sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint))
             except BudgetExceeded:
                 raise self._too_big(e) from None
-            joint = [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
-            denom *= dist.denom
+            joint = [({**d, name: v}, w * wv * (common // dv))
+                     for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]]
+            denom *= common
         return env, None, joint, denom
+
+    @staticmethod
+    def _outcomes(dist: Dist, cut: bool) -> list[tuple[Any, int]]:
+        outcomes = list(dist.weights.items())
+        if cut:
+            outcomes += [(AtLeast(lo), w) for lo, w in dist.tail.items()]
+        return outcomes
 
     def _too_big(self, e: Expr) -> LimitError:
         return self.relocate(LimitError(

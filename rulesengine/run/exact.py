@@ -25,16 +25,20 @@ from ..limits import Limits
 from ..rules.model import Check, Expr
 
 
-def whole_dice(tree: ast.Node) -> tuple[ast.Dice, ...] | None:
+def whole_dice(tree: ast.Node, earlier: frozenset[str] = frozenset()) -> tuple[ast.Dice, ...] | None:
     """The dice terms a roll's value is one of, whole, when it is nothing else: a dice term
     alone, or ``if()`` choosing between such rolls (``if(advantage, 3d6kh2, 2d6)``: only
-    the branch taken is rolled, and the roll is its dice). None otherwise."""
+    the branch taken is rolled, and the roll is its dice), one of them possibly a roll made
+    before it (``earlier``: ``if(first < 3, 3d6, first)`` keeps the first throw). None
+    otherwise."""
     while isinstance(tree, (ast.Group, ast.Labeled)):
         tree = tree.inner
     if isinstance(tree, ast.Dice):
         return (tree,)
+    if isinstance(tree, ast.Name) and tree.name in earlier:
+        return ()
     if isinstance(tree, ast.Call) and tree.name == "if" and len(tree.args) == 3:
-        then, other = whole_dice(tree.args[1]), whole_dice(tree.args[2])
+        then, other = whole_dice(tree.args[1], earlier), whole_dice(tree.args[2], earlier)
         if then is not None and other is not None:
             return then + other
     return None
@@ -89,7 +93,7 @@ class ExactRolls:
         if compiled is None:
             domain = Exact()
             compiled = (compile_expression(e.tree, domain, self.limits, e.text, self.functions), domain,
-                        whole_dice(e.tree) is not None)
+                        whole_dice(e.tree, self.earlier_rolls(name)) is not None)
             self._rolls[name] = compiled
         run, domain, whole = compiled
         views = dict(self.check.face_views) if reads is None else reads.views
@@ -98,15 +102,22 @@ class ExactRolls:
             return self._whole_dist(e.tree, e, env, budget, domain, views.get(name), first)
         return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget)
 
+    def earlier_rolls(self, name: str) -> frozenset[str]:
+        """The check's rolls listed before ``name``: what it may read."""
+        names = [n for n, _ in self.check.rolls]
+        return frozenset(names[:names.index(name)]) if name in names else frozenset()
+
     def _whole_dist(self, tree: ast.Node, e: Expr, env: Mapping[str, Any], budget: Budget, domain: Exact,
                     view: PoolView | None, initial: bool = False) -> Dist:
-        """A roll seen whole (see :func:`whole_dice`): a dice term's faces, or ``if()``'s
-        branches' faces mixed by the chance of its condition."""
+        """A roll seen whole (see :func:`whole_dice`): a dice term's faces, an earlier roll
+        as it came out, or ``if()``'s branches mixed by the chance of its condition."""
         while isinstance(tree, (ast.Group, ast.Labeled)):
             tree = tree.inner
         if isinstance(tree, ast.Dice):
             return self._faces_dist(tree, e, env, budget, domain, view, initial)
-        assert isinstance(tree, ast.Call), "whole_dice() admits dice terms and if() only"
+        if isinstance(tree, ast.Name):
+            return Dist.point(env[tree.name])
+        assert isinstance(tree, ast.Call), "whole_dice() admits dice terms, earlier rolls and if() only"
         ctx = Context(e.text, env, self.limits, budget=budget)
         cond = compile_expression(tree.args[0], domain, self.limits, e.text, self.functions)(ctx)
         parts = []

@@ -104,3 +104,39 @@ def test_fa5_a_contest_goes_to_the_first_with_three_victories(skill, opposing):
 def test_fa5_an_exchange_example():
     r = RS.check("exchange").roll({"skill": "good", "opposing_skill": "fair"}, faces=[1, 1, 0, 0, -1, 0, 0, 0])
     assert (r.result, r.outcome) == (4, "win_with_style")   # +2 +3 against -1 +2
+
+
+def by_hand_with_reroll(skill: int, difficulty: int, when: str) -> dict[str, F]:
+    """FA-6: after seeing the dice, invoke to reroll all four when the roll fails (or fails
+    or ties); the second throw stands. Every pair of throws, by hand."""
+    out: dict[str, F] = defaultdict(F)
+
+    def outcome(r: int) -> str:
+        s = r + skill - difficulty
+        return "succeed_with_style" if s >= 3 else "succeed" if s >= 1 else "tie" if s == 0 else "fail"
+
+    for first in ROLLS:
+        again = first + skill < difficulty if when == "on_fail" else first + skill <= difficulty
+        if again:
+            for second in ROLLS:
+                out[outcome(second)] += F(1, 81 * 81)
+        else:
+            out[outcome(first)] += F(1, 81)
+    return dict(out)
+
+
+@pytest.mark.parametrize("skill, difficulty", [(0, 2), (3, 2), (1, 4), (-2, 0)])
+@pytest.mark.parametrize("when", ["on_fail", "on_tie_or_fail"])
+def test_fa6_invoking_to_reroll_when_the_roll_falls_short(skill, difficulty, when):
+    odds = ACTION.odds({"skill": skill, "difficulty": difficulty, "reroll": when})
+    assert nonzero(odds.outcomes) == nonzero(by_hand_with_reroll(skill, difficulty, when))
+
+
+def test_fa6_example_a_failed_roll_rerolled_into_a_tie():
+    """Mediocre (+0) against Fair (+2): - - 0 + is -1, a failure; the invocation rerolls,
+    + + 0 0 is +2: a tie. Four more faces are asked for only because of the reroll."""
+    r = ACTION.roll({"skill": "mediocre", "difficulty": "fair", "reroll": "on_fail"},
+                    faces=["-", "-", "0", "+", "+", "+", "0", "0"])
+    assert (r.result, r.outcome) == (0, "tie")
+    r = ACTION.roll({"skill": "mediocre", "difficulty": "fair", "reroll": "on_fail"}, faces=["+", "+", "0", "+"])
+    assert (r.result, r.outcome) == (1, "succeed")
