@@ -28,6 +28,9 @@ class Parser(argparse.ArgumentParser):
 PRINTED_TOKENS = ("+", "-", "\u2212", "blank")
 """Faces written as printed on a Fate die (see dice.sources.printed_face)."""
 
+MAX_LABEL = 40
+"""The longest face label taken on the command line (``d{1:'hit'}``: a face entered by its label)."""
+
 
 def faces_option(text: str) -> list[int | str]:
     from .numerals import whole_number
@@ -37,12 +40,14 @@ def faces_option(text: str) -> list[int | str]:
         for x in text.replace(" ", "").split(","):
             if x.lower() in PRINTED_TOKENS:
                 faces.append(x.lower())
+            elif x[:1].isalpha() and x.isprintable() and len(x) <= MAX_LABEL:
+                faces.append(x)  # a label printed on a face (d{1:'hit'}): the die reads it
             elif x != "":
                 faces.append(whole_number(x))
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"invalid faces {text!r}: give whole numbers (ASCII digits 0-9) separated by commas, "
-            "e.g. 3,5,6 (a Fate die's +, - or blank too)") from None
+            "e.g. 3,5,6 (a Fate die's +, - or blank, or the labels printed on a die's faces, too)") from None
     if not faces:
         raise argparse.ArgumentTypeError("no faces given: e.g. --faces 3,5,6")
     return faces

@@ -77,7 +77,7 @@ class RollResult:
         return {
             "expression": self.expression,
             "total": self.total,
-            "dice": [dict(term=p.text, **d.to_dict()) for p in self.pools for d in p.dice],
+            "dice": [dict(term=p.text, **p.die_dict(d)) for p in self.pools for d in p.dice],
             "trace": self.trace,
         }
 

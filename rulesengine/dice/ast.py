@@ -30,6 +30,14 @@ class Die(Record):
     sides: int | None = None  # a standard die 1..sides
     custom: tuple[int, ...] | None = None  # explicit faces, repeats allowed
     text: str = ""
+    labels: tuple[tuple[int, str], ...] | None = None  # (face, the label printed on it): traces, entry
+
+    def label(self, face: int) -> str | None:
+        """The label printed on ``face``, if the die has one."""
+        for value, text in self.labels or ():
+            if value == face:
+                return text
+        return None
 
     @property
     def faces(self) -> tuple[int, ...]:

@@ -182,16 +182,29 @@ class _Builder:
 
     def custom_die(self, c):
         opener, closer = c[0], c[-1]
-        faces = tuple(x for x in c[1:-1] if isinstance(x, int))
+        parts = [x for x in c[1:-1] if isinstance(x, (int, tuple))]
+        faces = tuple(x if isinstance(x, int) else x[0] for x in parts)
         span = _span(opener, closer)
+        labels: dict[int, str] = {}
+        for x in parts:
+            if isinstance(x, tuple):
+                face, label, at = x
+                if labels.get(face, label) != label:
+                    raise self._fail(f"the face {face} has two labels, '{labels[face]}' and '{label}'", at,
+                                     "faces with one number read alike: give it one label, or different numbers",
+                                     E_BAD_DIE)
+                if label in labels.values() and labels.get(face) != label:
+                    raise self._fail(f"the label '{label}' is on two different faces", at,
+                                     "a label names one number: physical faces are entered by it", E_BAD_DIE)
+                labels[face] = label
         if not faces:
             raise self._fail("a custom die needs at least one face", span,
                              "list its faces, e.g. d{-1,0,1}", E_BAD_DIE)
         if len(faces) > self.limits.max_custom_faces:
             raise LimitError(f"a custom die with {len(faces)} faces is too large",
                              "max_custom_faces", locate(self.text, *span))
-        text = "d{" + ",".join(map(str, faces)) + "}"
-        return ast.Die(custom=faces, text=text), span
+        text = "d{" + ",".join(f"{f}:{labels[f]!r}" if f in labels else str(f) for f in faces) + "}"
+        return ast.Die(custom=faces, text=text, labels=tuple(sorted(labels.items())) or None), span
 
     def expr_die(self, c):
         return c[1], _span(c[0], c[2])
@@ -201,6 +214,19 @@ class _Builder:
 
     def neg_face(self, c):
         return -self._int(c[1])
+
+    def labeled_face(self, c):
+        return self._labeled(self._int(c[0]), c[2], _span(c[0], c[2]))
+
+    def labeled_neg_face(self, c):
+        return self._labeled(-self._int(c[1]), c[3], _span(c[0], c[3]))
+
+    def _labeled(self, face: int, token, span: ast.Span) -> tuple[int, str, ast.Span]:
+        label = str(token)[1:-1].strip()
+        if not label or label.lstrip("-").isdigit() or any(ch in label for ch in ",[]") or not label.isprintable():
+            raise self._fail(f"{str(token)} can't label a face", span,
+                             "a label is a word or a few printable characters, not a number: 6:'skull'", E_BAD_DIE)
+        return face, label, span
 
     def _required_condition(self, token) -> tuple[str, ast.Cond]:
         mark, cond = self._condition(token, required=True)

@@ -232,6 +232,21 @@ class PoolRoll(NamedTuple):
     dice: tuple[DieRoll, ...]
     total: int
     counting: bool = False
+    labels: tuple[tuple[int, str], ...] = ()  # the die's printed labels (d{0:'blank',...}), for traces
+
+    def label(self, face: int) -> str | None:
+        for value, text in self.labels:
+            if value == face:
+                return text
+        return None
+
+    def die_dict(self, die: DieRoll) -> dict[str, Any]:
+        """One of its dice as plain JSON, with the label printed on its face if it has one."""
+        out = die.to_dict()
+        label = self.label(die.face) if self.labels else None
+        if label is not None:
+            out["label"] = label
+        return out
 
 
 class _Building:
@@ -286,7 +301,7 @@ def roll_plain(die: ast.Die, text: str, count: int, source: DiceSource, counter:
     once, kept, and worth its face."""
     counter.spend(count)
     faces = source.draw_many(die, count)
-    return PoolRoll(text, _plain_dice(faces), sum(faces), False)
+    return PoolRoll(text, _plain_dice(faces), sum(faces), False, die.labels or ())
 
 
 _PLAIN = DieRoll(0, 0)[2:]  # the fields after face and value of a die kept as it fell
@@ -374,7 +389,7 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
             total += (s - f) if counting else v
         records.append(DieRoll(d.face, v, k, d.rerolled, d.exploded, d.added,
                                tuple(d.parts) if d.parts else (), bool(s), bool(f)))
-    return PoolRoll(text, tuple(records), total, counting)
+    return PoolRoll(text, tuple(records), total, counting, spec.die.labels or ())
 
 
 

@@ -141,10 +141,14 @@ def printed_face(die: ast.Die, face: Any) -> Any:
     """A face given as it is printed on a physical die, as the number it stands for: the
     0 of a d10 and the 00 (or 0) of a percentile die are their top face, 10 and 100, as
     most games read them (a die whose faces include 0, like ``d{0,1,2}``, keeps its 0);
-    a Fate die's +, - and blank are 1, -1 and 0. A face given as text reads as its number
-    otherwise. Anything else is returned as it is, for the caller to refuse."""
+    a Fate die's +, - and blank are 1, -1 and 0; a face with a label (``d{1:'hit'}``) is
+    entered by its label too. A face given as text reads as its number otherwise.
+    Anything else is returned as it is, for the caller to refuse."""
     if isinstance(face, str):
         token = face.strip().lower()
+        for value, label in die.labels or ():  # a face entered by the label printed on it
+            if label.lower() == token:
+                return value
         if die.custom == FATE_FACES and token in FATE_PRINTED:
             return FATE_PRINTED[token]
         if not (token.isascii() and token.lstrip("-").isdigit() and len(token) <= 20):
@@ -161,7 +165,7 @@ def _face_range(die: ast.Die) -> str:
     if die.custom is None:
         return f"1 to {die.sides}" + (" (0 reads as 10)" if die.sides == 10 else
                                       " (0 or 00 reads as 100)" if die.sides == 100 else "")
-    return ", ".join(map(str, sorted(set(die.custom))))
+    return ", ".join(f"{f} ({die.label(f)})" if die.label(f) else str(f) for f in sorted(set(die.custom)))
 
 
 

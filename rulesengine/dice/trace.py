@@ -29,11 +29,12 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def format_die(d: DieRoll) -> str:
+def format_die(d: DieRoll, labels: tuple[tuple[int, str], ...] = ()) -> str:
     if d.parts:
         core = f"{d.value} ({'+'.join(map(str, d.parts))})"
     else:
-        core = str(d.face) + ("!" if d.exploded else "")
+        label = dict(labels).get(d.face) if labels else None
+        core = (str(d.face) if label is None else label) + ("!" if d.exploded else "")
         if d.value != d.face:
             core += f"→{d.value}"
     if d.success:
@@ -48,7 +49,8 @@ def format_die(d: DieRoll) -> str:
 
 
 def format_pool(pool: PoolRoll) -> str:
-    return "[" + ", ".join(format_die(d) for d in pool.dice) + "]"
+    """The dice of a rolled term; a face printed with a label shows the label (``hit``)."""
+    return "[" + ", ".join(format_die(d, pool.labels) for d in pool.dice) + "]"
 
 
 def render(node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any]) -> str:

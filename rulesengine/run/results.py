@@ -151,7 +151,7 @@ class CheckResult:
             "ruleset": self.ruleset,
             "check": self.check,
             "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
-            "dice": [dict(roll=name, term=p.text, **d.to_dict()) for name, p in self.pools for d in p.dice],
+            "dice": [dict(roll=name, term=p.text, **p.die_dict(d)) for name, p in self.pools for d in p.dice],
             "rolls": {k: jsonable(v) for k, v in self.rolls.items()},
             "result": jsonable(self.result),
             "outcome": self.outcome,

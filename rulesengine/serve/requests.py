@@ -23,9 +23,10 @@ _SWEPT_INPUTS = {"type": "object", "additionalProperties": {"anyOf": [
 _PARTIES = {"type": "array", "maxItems": MAX_PARTIES, "items": _INPUTS,
             "description": "A procedure's parties in order, each its inputs (see the procedure's form)."}
 _SEED = {"type": ["integer", "string"], "description": "The same seed gives the same roll on every machine."}
-_FACES = {"type": "array", "items": {"type": ["integer", "string"], "maxLength": 8}, "maxItems": 10_000,
+_FACES = {"type": "array", "items": {"type": ["integer", "string"], "maxLength": 40}, "maxItems": 10_000,
           "description": "Physical dice: the faces rolled, in order, instead of a seed; as printed where "
-                         "that differs (a d10's 0, a percentile die's 00, a Fate die's +, - or blank)."}
+                         "that differs (a d10's 0, a percentile die's 00, a Fate die's +, - or blank, "
+                         "a label printed on a face such as 'hit')."}
 _ENV = {"type": "object", "additionalProperties": _VALUE, "description": "Name → value for names in the expression."}
 _EXPRESSION = {"type": "string", "minLength": 1, "description": "A dice expression (docs/dice-language.md)."}
 _DIALECT = {"enum": ["foundry", "roll20", "d20"],

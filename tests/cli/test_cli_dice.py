@@ -89,7 +89,8 @@ def test_odds_table_reports_truncation(capsys):
     (["dice", "1/0"], 1, "division by zero"),
     (["dice", "3d6", "--faces", "1,2"], 1, "only 2 faces given"),
     (["dice", "3d6", "--seed", "junk"], 2, "invalid seed 'junk'"),
-    (["dice", "3d6", "--faces", "a,b"], 2, "invalid faces"),
+    (["dice", "3d6", "--faces", "1.5,#"], 2, "invalid faces"),
+    (["dice", "3d6", "--faces", "a,b,c"], 1, "face 'a' (number 1 given) cannot come up on a d6"),  # a word: a label?
     (["dice", "3d6", "--explode-depth", "-1"], 2, "invalid depth"),
     (["dice", "x+1", "x=abc"], 2, "not a whole number"),
     (["dice", "x+1", "=3"], 2, "expected name=value"),
