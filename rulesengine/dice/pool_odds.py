@@ -58,7 +58,8 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
     """
     fd = face_dist(spec, budget)
     if spec.explode is None:
-        if mode != "values" and not spec.counting and not spec.by_face and spec.low is None and spec.high is None:
+        if mode in ("total", "value") and not spec.counting and not spec.by_face and spec.low is None \
+                and spec.high is None:
             return fd  # each face is its own value: no copy (a million-sided die is big)
         if mode == "total":
             return fd.map(lambda f: spec.worth(spec.clamp(f)))
@@ -346,12 +347,14 @@ class PoolView(NamedTuple):
     counts: tuple[tuple[int, int] | None, ...] = ()
     highest: bool = False
     lowest: bool = False
+    initial: tuple[tuple[int, int] | None, ...] = ()  # counts among the first throw's dice
 
     def merge(self, other: PoolView) -> PoolView:
         """What both read."""
         counts = self.counts + tuple(c for c in other.counts if c not in self.counts)
+        initial = self.initial + tuple(c for c in other.initial if c not in self.initial)
         return PoolView(self.total or other.total, counts, self.highest or other.highest,
-                        self.lowest or other.lowest)
+                        self.lowest or other.lowest, initial)
 
 
 def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget: Budget) -> Dist | None:
@@ -371,14 +374,21 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         return Dist.point(Rolled(0, ()))
     if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
         return None
-    counts = view.counts
+    # Counts among the first throw's dice read each die's chain (its face, then the dice its
+    # explosions added): the first value is the first throw's.
+    counts = view.counts + tuple(("first", c) for c in view.initial)
+
+    def tally(c: Any, values: tuple) -> int:
+        if isinstance(c, tuple) and c and c[0] == "first":
+            values, c = values[:1], c[1]
+        return len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1])
 
     def reading(values: tuple) -> tuple:
         return (sum(spec.score(v) for v in values) if view.total else 0,
-                *(len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1]) for c in counts),
+                *(tally(c, values) for c in counts),
                 max(values) if view.highest else 0, min(values) if view.lowest else 0)
 
-    d = die_dist(spec, "values", limits, budget)
+    d = die_dist(spec, "chain" if view.initial else "values", limits, budget)
     one: dict[tuple, list] = {}
     for values, w in d.weights.items():
         key = reading(values)
@@ -426,11 +436,14 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     out: dict = {}
     for w, chain in states.values():
         faces: list[int] = []
+        firsts: list[int] = []
         while chain is not None:
             chain, rep = chain
             faces.extend(rep)
+            firsts.append(rep[0])
         faces.sort(reverse=True)
-        rolled = Rolled(sum(spec.score(v) for v in faces), tuple(faces))
+        rolled = Rolled(sum(spec.score(v) for v in faces), tuple(faces),
+                        initial=tuple(sorted(firsts, reverse=True)) if view.initial else None)
         out[rolled] = out.get(rolled, 0) + w
     return Dist(out, d.denom ** count).reduced()
 

@@ -172,7 +172,6 @@ class Builder:
                     more = faces_needed(check, exprs, aliases) - check.faces_needed
                     views = face_views(check, exprs, aliases, dict(check.face_views))
                     first = check.initial_needed | initial_needed(check, exprs, aliases)
-                    views.update({name: None for name in first})
                     if more or views != dict(check.face_views) or first != check.initial_needed:
                         checks[check_name] = check = replace(check, faces_needed=check.faces_needed | more,
                                                              face_views=tuple(sorted(views.items())),
@@ -226,7 +225,6 @@ class Builder:
         faces = faces_needed(check, exprs)
         views = face_views(check, exprs)
         first = initial_needed(check, exprs)
-        views.update({name: None for name in first})  # the first throw: every die, no view
         if choose is not None:
             faces |= {choose.source}
             views[choose.source] = None  # choosing dice reads every one of them

@@ -47,18 +47,30 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
     carries = _carriers(check, aliases)
     views: dict[str, PoolView | None] = dict(known or {})
     plain: dict[int, str] = {}  # the Name nodes that are a pool function's first argument
+    counted_first: set[int] = set()  # initial() calls that a count reads: seen through its view
     for e in exprs:
         if e is None:
             continue
         for node in ast.walk(e.tree):
             if not (isinstance(node, ast.Call) and node.name in POOL_FUNCTIONS and node.args):
                 continue
+            if id(node) in counted_first:
+                continue
             arg = node.args[0]
             while isinstance(arg, (ast.Group, ast.Labeled)):
                 arg = arg.inner
+            first_throw = False
+            if node.name == "count" and isinstance(arg, ast.Call) and arg.name == "initial" and len(arg.args) == 1:
+                first_throw = True
+                counted_first.add(id(arg))
+                arg = arg.args[0]
+                while isinstance(arg, (ast.Group, ast.Labeled)):
+                    arg = arg.inner
             if isinstance(arg, ast.Name):
                 plain[id(arg)] = arg.name
             seen = _observation(node)
+            if first_throw and seen is not None:  # count(initial(roll), 1): counts of the first throw
+                seen = PoolView(initial=seen.counts)
             for roll in _carried(node.args[0], carries):
                 if roll in views and views[roll] is None:
                     continue

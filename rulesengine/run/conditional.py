@@ -38,7 +38,6 @@ def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) 
     for name in faces_needed(check, [holds]) - check.faces_needed:
         views.setdefault(name, None)
     first = initial_needed(check, [holds])
-    views.update({name: None for name in first - check.initial_needed})
     reads = RollReads(views, frozenset(first)) if views != known or first - check.initial_needed else None
     outcomes, joint_denom = runner.resolutions(values, reads)
     kept = total = 0

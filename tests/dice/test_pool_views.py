@@ -35,9 +35,11 @@ def spec_of(text: str) -> PoolSpec:
 def read(view: PoolView, rolled, spec: PoolSpec) -> tuple:
     """What ``view`` reads of a roll, restated here from the functions' meaning."""
     faces = rolled.faces
+    firsts = rolled.initial or ()
     return ((rolled.total if view.total else None),
             tuple(len(faces) if c is None else sum(c[0] <= f <= c[1] for f in faces) for c in view.counts),
-            max(faces) if view.highest and faces else None, min(faces) if view.lowest and faces else None)
+            max(faces) if view.highest and faces else None, min(faces) if view.lowest and faces else None,
+            tuple(len(firsts) if c is None else sum(c[0] <= f <= c[1] for f in firsts) for c in view.initial))
 
 
 def readings(dist, view: PoolView, spec: PoolSpec) -> dict:
@@ -49,9 +51,8 @@ def readings(dist, view: PoolView, spec: PoolSpec) -> dict:
 
 TERMS = ["d6", "d4", "d6r1", "d6ro<2", "d6!", "d4!>=3", "d6!!", "d6!p", "d6cs>=5", "d6cs>=5cf1", "d{1,1,2,3}",
          "d6min2", "d4!cs4"]
-VIEWS = st.builds(PoolView, st.booleans(),
-                  st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 4), st.integers(1, 7))), max_size=2)
-                  .map(tuple), st.booleans(), st.booleans())
+COUNTS = st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 4), st.integers(1, 7))), max_size=2).map(tuple)
+VIEWS = st.builds(PoolView, st.booleans(), COUNTS, st.booleans(), st.booleans(), COUNTS)  # last: the first throw
 
 
 @settings(max_examples=150, deadline=None)
@@ -59,7 +60,7 @@ VIEWS = st.builds(PoolView, st.booleans(),
 def test_reading_a_pool_through_a_view_gives_the_same_odds_as_enumerating_its_faces(term, n, view):
     spec = spec_of(term)
     limits = dataclasses.replace(DEFAULT_LIMITS, explode_depth=3)
-    whole = faces_dist(spec, n, limits, Budget(10 ** 9))
+    whole = faces_dist(spec, n, limits, Budget(10 ** 9), initial=bool(view.initial))
     seen = view_dist(spec, n, view, limits, Budget(10 ** 9))
     assert seen is not None
     assert readings(seen, view, spec) == readings(whole, view, spec)
@@ -79,7 +80,7 @@ def test_two_counts_on_thirty_dice_match_the_multinomial():
     dist = view_dist(spec_of("30d6"), 30, view, DEFAULT_LIMITS, Budget(DEFAULT_LIMITS.max_states))
     got = readings(dist, view, spec_of("30d6"))
     assert len(got) == 31 * 32 // 2
-    for (_, (hits, ones), _, _), p in got.items():
+    for (_, (hits, ones), _, _, _), p in got.items():
         rest = 30 - hits - ones
         want = F(math.factorial(30), math.factorial(hits) * math.factorial(ones) * math.factorial(rest)) \
             * F(2, 6) ** hits * F(1, 6) ** ones * F(3, 6) ** rest

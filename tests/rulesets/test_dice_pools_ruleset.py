@@ -1,0 +1,92 @@
+"""A test ruleset using each pool feature of issue 14 (tests/rulesets/data/dice-pools.yaml):
+it validates clean, rolls with a readable trace, takes faces as they are printed, and its
+odds match brute forces written here."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from rulesengine.cli import main
+from rulesengine.ruleset import load, loads
+
+PATH = Path(__file__).resolve().parent / "data" / "dice-pools.yaml"
+RS = load(str(PATH))
+
+
+def test_it_validates_clean(capsys):
+    assert main(["validate", "--strict", str(PATH)]) == 0
+    assert "0 errors, 0 warnings" in capsys.readouterr().out
+
+
+def test_big_pools_count_two_face_sets_at_once():
+    """P(botch on n d6) = P(no 5-6) - P(no 5-6 and no 1) = (2/3)^n - (1/2)^n."""
+    odds = RS.check("pool").odds({"dice": 30})
+    assert odds.outcomes["botch"] == F(2, 3) ** 30 - F(1, 2) ** 30
+    assert odds.outcomes["failure"] == F(1, 2) ** 30
+
+
+def test_exploding_pool_botch_reads_the_first_throw_through_a_view():
+    """count(initial(roll), 1) is read through a view of the first throw's counts; the same
+    rule written so that every die must be kept (lowest(initial(roll)) == 1) agrees."""
+    every_die = loads(PATH.read_text(encoding="utf-8").replace(
+        "count(initial(roll), 1) > 0", "lowest(initial(roll)) == 1"), "every-die.yaml")
+    for dice in (1, 2):
+        inputs = {"dice": dice, "again": 10, "need": 2}
+        assert RS.check("exploding").odds(inputs).outcomes == every_die.check("exploding").odds(inputs).outcomes
+
+
+def test_one_die_exploding_is_the_hand_worked_chain():
+    """One d10, 8+ a success, exploding on 10: a botch is a first 1 (1/10); two successes or
+    more need a 10, then 8 or more on the die it adds: 1/10 · 3/10. The one chain of eleven
+    10s that the explode depth cuts is reported as truncated, not counted."""
+    odds = RS.check("exploding").odds({"dice": 1, "again": 10, "need": 2})
+    assert odds.outcomes["botch"] == F(1, 10)
+    assert odds.truncated == F(1, 10) ** 11
+    assert odds.outcomes["success"] + odds.truncated == F(1, 10) * F(3, 10)
+
+
+@pytest.mark.parametrize("charm", [False, True])
+def test_a_push_or_a_charm_matches_every_throw(charm):
+    want: dict = defaultdict(F)
+    for throw in itertools.product(range(1, 7), repeat=3):
+        if charm:  # reroll the lowest die (the first of equals)
+            low = min(range(3), key=throw.__getitem__)
+            for new in range(1, 7):
+                faces = list(throw)
+                faces[low] = new
+                want[faces.count(6) >= 1] += F(1, 6 ** 4)
+        else:  # reroll every die but the 6s and 1s, once
+            again = [i for i, f in enumerate(throw) if 2 <= f <= 5]
+            for new in itertools.product(range(1, 7), repeat=len(again)):
+                faces = list(throw)
+                for i, f in zip(again, new, strict=True):
+                    faces[i] = f
+                want[faces.count(6) >= 1] += F(1, 6 ** (3 + len(again)))
+    assert RS.check("push").odds({"dice": 3, "charm": charm}).success == want[True]
+
+
+def test_second_chance_on_percentile_dice_with_doubles():
+    """Skill 45: a first roll of 46+ may be rolled again; doubles (11, 22, 33, 44) at or
+    under the skill are criticals."""
+    odds = RS.check("second_chance").odds({"skill": 45, "luck": True})
+    miss = F(55, 100)
+    assert odds.outcomes["critical"] == F(4, 100) + miss * F(4, 100)
+    assert odds.success == F(45, 100) + miss * F(45, 100)
+
+
+def test_traces_read_well_and_printed_faces_are_taken():
+    r = RS.check("second_chance").roll({"skill": 45, "luck": True}, faces=["00", "44"])
+    assert r.outcome == "critical" and "first: d% → [100] = 100" in r.trace and "[44]" in r.trace
+    r = RS.check("exploding").roll({"dice": 5}, faces=[8, 1, 10, 3, 2, 9])
+    assert r.outcome == "success" and "[8+, 1, 10!+, 3, 2, 9+] = 3" in r.trace
+    r = RS.check("fate").roll({}, faces=["+", "blank", "-", "+"])
+    assert r.result == 3 and "[1, 0, -1, 1]" in r.trace
+    r = RS.check("hits").roll({}, faces=["hit", "crit", "blank"])
+    assert r.outcome == "win" and "[hit, crit, blank]" in r.trace
+    r = RS.check("push").roll({"dice": 4}, faces=[6, 3, 1, 2, 4, 5])
+    assert r.result == 1 and "[6, ~~3~~ 4, 1, ~~2~~ 5]" in r.trace
