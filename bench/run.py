@@ -72,6 +72,7 @@ ICEPOOL_EXPLODE_DEPTH = 9  # icepool 2.1.3's Die.explode(depth=9) default
 
 GROWTH_NS = [8, 16, 32, 64]  # the target: growth per doubling over these
 GROWTH_INFO_NS = [128, 256, 512, 1024]  # shown, not judged: where the growth is heading
+SUCCESS_GROWTH_NS = [50, 100, 200, 500]  # issue 18: counting successes, Nd10cs>=8, from scratch
 ICEPOOL_MAX_N = 2048  # the largest Nd6kh3 icepool is asked for in the memory section
 ROLL_GROWTH_NS = [8, 16, 32, 64]  # rolling Nd6kh3 as the pool grows (shown, with d20)
 
@@ -896,6 +897,31 @@ def bench_growth(t: Table, ice_py: Path, seconds: float) -> None:
     g_ours, g_ice = per_doubling(ours, a, b), per_doubling(ice, a, b)
     t.add("5 growth", f"growth per doubling of N, {a} → {b} (beyond the target range)",
           f"×{g_ours:.2f}", f"×{g_ice:.2f}", f"{g_ours / g_ice:.2f}", "", "info")
+
+    # Counting successes as the pool grows (issue 18's row): exact odds from scratch, both
+    # sides' caches emptied before each call; the growth as a power of N over 50 → 500.
+    from rulesengine.cache import ODDS, POOL_DISTS
+
+    ns = SUCCESS_GROWTH_NS
+    log(f"growth: Nd10cs>=8 for N = {', '.join(map(str, ns))}, from scratch ...")
+
+    def fresh(n: int):
+        POOL_DISTS.clear()
+        ODDS.clear()
+        return dice.Expression(f"{n}d10cs>=8").odds()
+
+    ours = {n: measure(lambda n=n: fresh(n), seconds, rounds=5)["best"] for n in ns}
+    ice = {int(k): v for k, v in worker(ice_py, "worker_icepool.py", "successes_growth",
+                                        json.dumps({"ns": ns, "seconds": seconds, "rounds": 5}))["times"].items()}
+    for n in ns:
+        t.add("5 growth", f"`{n}d10cs>=8`, caches cleared", fmt_time(ours[n]), fmt_time(ice[n]),
+              f"{ours[n] / ice[n]:.2f}", "", "info")
+    a, b = ns[0], ns[-1]
+    p_ours = math.log(ours[b] / ours[a]) / math.log(b / a)
+    p_ice = math.log(ice[b] / ice[a]) / math.log(b / a)
+    t.add("5 growth", f"counting successes `Nd10cs>=8`, time ∝ N^p over N = {a} → {b}",
+          f"p = {p_ours:.2f}", f"p = {p_ice:.2f}", f"{p_ours - p_ice:+.2f}", "no worse than icepool (issue 18)",
+          t.judge(p_ours <= p_ice), short="Nd10cs>=8 growth")
 
 
 # ---- report ------------------------------------------------------------------------------
