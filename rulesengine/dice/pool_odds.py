@@ -174,24 +174,40 @@ def _ranked_values(spec: PoolSpec, count: int, budget: Budget) -> Dist:
 
 
 def _multisets(one: Dist, n: int, budget: Budget) -> Dist:
-    """n dice of ``one`` (each a 1-tuple) as sorted tuples, highest first."""
+    """n dice of ``one`` (each a tuple of values) as sorted tuples, highest first."""
+    return Dist(_sorted_tuples(one, n, budget), one.denom ** n)
+
+
+def _sorted_tuples(d: Dist, n: int, budget: Budget, trim: Callable[[tuple], tuple] | None = None) -> dict[tuple, int]:
+    """The weights of the sorted values (highest first) of n dice of ``d``, each die a tuple
+    of values (its face, and the dice its explosions added); ``trim`` keeps of each state
+    only what can still matter."""
     states: dict[tuple, int] = {(): 1}
-    items = list(one.weights.items())
+    items = list(d.weights.items())
+    bits = d.denom.bit_length()
     for i in range(n):
-        budget.spend(len(states) * len(items) * (i + 1))
+        budget.spend(len(states) * len(items) * step_cost((i + 1) * bits))
         nxt: dict[tuple, int] = defaultdict(int)
         for t, w in states.items():
             for t2, w2 in items:
-                nxt[tuple(sorted(t + t2, reverse=True))] += w * w2
+                key = tuple(sorted(t + t2, reverse=True))
+                nxt[trim(key) if trim is not None else key] += w * w2
         states = nxt
-    return Dist(states, one.denom ** n)
+    return states
+
+
+def kept_values(spec: PoolSpec, values: tuple) -> tuple[tuple, bool]:
+    """The values a term keeps of its dice' sorted values (keeps by face, then by rank), and
+    whether it keeps them all."""
+    playing = tuple(v for v in values if spec.in_play(v)) if spec.by_face else values
+    lo, hi = spec.kept_range(len(playing))
+    kept = playing[lo:hi]
+    return kept, len(kept) == len(values)
 
 
 def _kept_score(spec: PoolSpec, values: tuple) -> int:
-    """The term's value from its dice' sorted values: keeps by face, by rank, then scores."""
-    playing = tuple(v for v in values if spec.in_play(v)) if spec.by_face else values
-    lo, hi = spec.kept_range(len(playing))
-    return sum(spec.score(v) for v in playing[lo:hi])
+    """The term's value from its dice' sorted values: what it keeps, scored."""
+    return sum(spec.score(v) for v in kept_values(spec, values)[0])
 
 
 def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
@@ -263,20 +279,11 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
     simple_keep = len(spec.keeps) == 1 and spec.keeps[0][0] in ("kh", "kl")
     if spec.by_face:
         d = d.map(lambda t: tuple(v for v in t if spec.in_play(v)))
-    trim: Callable[[tuple], tuple] = lambda t: t  # noqa: E731
+    trim: Callable[[tuple], tuple] | None = None
     if simple_keep:
         k = spec.keeps[0][1]
         trim = (lambda t: t[:k]) if spec.keeps[0][0] == "kh" else (lambda t: t[-k:])  # noqa: E731
-    states: dict[tuple, int] = {(): 1}
-    items = list(d.weights.items())
-    bits = d.denom.bit_length()
-    for i in range(n):
-        budget.spend(len(states) * len(items) * step_cost((i + 1) * bits))
-        nxt: dict[tuple, int] = defaultdict(int)
-        for t, w in states.items():
-            for t2, w2 in items:
-                nxt[trim(tuple(sorted(t + t2, reverse=True)))] += w * w2
-        states = nxt
+    states = _sorted_tuples(d, n, budget, trim)
     out: dict[int, int] = defaultdict(int)
     for t, w in states.items():
         if simple_keep:
@@ -303,11 +310,8 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
         out_ranked: dict = defaultdict(int)
         ranked = _ranked_values(spec, count, budget)
         for values, w in ranked.weights.items():
-            playing = tuple(v for v in values if spec.in_play(v)) if spec.by_face else values
-            lo, hi = spec.kept_range(len(playing))
-            kept = playing[lo:hi]
-            full = (lo, hi) == (0, len(values)) and len(playing) == len(values)
-            out_ranked[Rolled(sum(spec.score(v) for v in kept), kept, initial=kept if initial and full else None)] += w
+            kept, every = kept_values(spec, values)
+            out_ranked[Rolled(sum(spec.score(v) for v in kept), kept, initial=kept if initial and every else None)] += w
         return Dist(dict(out_ranked), ranked.denom).reduced()
     d = die_dist(spec, "chain" if initial else "values", limits, budget)
     items = list(d.weights.items())
@@ -328,11 +332,8 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
     out: dict = defaultdict(int)
     for state, w in states.items():
         values, firsts = state if initial else (state, None)
-        playing = tuple(v for v in values if spec.in_play(v)) if spec.by_face else values
-        lo, hi = spec.kept_range(len(playing))
-        kept = playing[lo:hi]
-        out[Rolled(sum(spec.score(v) for v in kept), kept,
-                   initial=firsts if (lo, hi) == (0, len(values)) and len(playing) == len(values) else None)] += w
+        kept, every = kept_values(spec, values)
+        out[Rolled(sum(spec.score(v) for v in kept), kept, initial=firsts if every else None)] += w
     return Dist(dict(out), d.denom ** count).reduced()
 
 
