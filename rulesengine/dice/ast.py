@@ -34,10 +34,7 @@ class Die(Record):
 
     def label(self, face: int) -> str | None:
         """The label printed on ``face``, if the die has one."""
-        for value, text in self.labels or ():
-            if value == face:
-                return text
-        return None
+        return face_label(self.labels or (), face)
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -56,6 +53,14 @@ class Die(Record):
     @property
     def highest(self) -> int:
         return max(self.custom) if self.custom is not None else self.sides  # type: ignore[return-value]
+
+
+def face_label(labels: tuple[tuple[int, str], ...], face: int) -> str | None:
+    """The label of ``face`` among a die's (face, label) pairs, if it has one."""
+    for value, text in labels:
+        if value == face:
+            return text
+    return None
 
 
 # The test behind every comparison a die condition may be written with. The grammar's

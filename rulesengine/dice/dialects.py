@@ -222,9 +222,22 @@ def translate(text: str, dialect: str | None) -> Translation:
         raise DiceSyntaxError(f"unknown dialect {dialect!r}", None, "dialects: " + ", ".join(DIALECTS))
     out: list[str] = []
     pieces: list[tuple[int, int, int, int]] = []
-    pos = done = 0
+    done = written = 0  # how far `text` is copied to `out`, and the length of `out`
+
+    def put(start: int, end: int, native: str) -> None:
+        """Write ``native`` in place of ``text[start:end]``, and remember where it went."""
+        nonlocal done, written
+        out.append(text[done:start])
+        written += start - done
+        out.append(native)
+        pieces.append((written, written + len(native), start, end))
+        written += len(native)
+        done = end
+
+    pos = 0
     length = len(text)
     braces = dialect in BRACE_SETS
+    sequence = SEQUENCES.get(dialect)
     while pos < length:
         string = _STRING.match(text, pos)
         if string:
@@ -232,11 +245,7 @@ def translate(text: str, dialect: str | None) -> Translation:
             continue
         if braces and text[pos] in "{}" and not (text[pos] == "{" and pos > 0 and text[pos - 1] in "dD"):
             _check_brace_set(text, pos, dialect)
-            out.append(text[done:pos])
-            start = sum(len(p) for p in out)
-            out.append("(" if text[pos] == "{" else ")")
-            pieces.append((start, start + 1, pos, pos + 1))
-            done = pos + 1
+            put(pos, pos + 1, "(" if text[pos] == "{" else ")")
             if text[pos] == "{":
                 pos += 1
                 continue
@@ -249,7 +258,6 @@ def translate(text: str, dialect: str | None) -> Translation:
         pos = term.end()
         # After a parenthesis `d6` is a die ((n)d6); after a die it is a modifier (4d6d1).
         seen: list[str] = []
-        sequence = SEQUENCES.get(dialect)
         while pos < length and not (term.group() in ")}" and _DIE_AHEAD.match(text, pos)):
             mod = _MODIFIER.match(text, pos)
             if mod is None or mod.end() == pos:
@@ -269,13 +277,8 @@ def translate(text: str, dialect: str | None) -> Translation:
                 raise DiceSyntaxError(f"{exc.message} ({dialect})", locate(text, pos, mod.end()), exc.hint,
                                       E_BAD_MODIFIER) from None
             seen.append(name)
-            written = text[pos:mod.end()]
-            if native != written:
-                out.append(text[done:pos])
-                start = sum(len(p) for p in out)
-                out.append(native)
-                pieces.append((start, start + len(native), pos, mod.end()))
-                done = mod.end()
+            if native != text[pos:mod.end()]:
+                put(pos, mod.end(), native)
             pos = mod.end()
     out.append(text[done:])
     return Translation(text, "".join(out), tuple(pieces))

@@ -235,15 +235,13 @@ class PoolRoll(NamedTuple):
     labels: tuple[tuple[int, str], ...] = ()  # the die's printed labels (d{0:'blank',...}), for traces
 
     def label(self, face: int) -> str | None:
-        for value, text in self.labels:
-            if value == face:
-                return text
-        return None
+        """The label printed on ``face`` (None for dice without labels)."""
+        return ast.face_label(self.labels, face) if self.labels else None
 
     def die_dict(self, die: DieRoll) -> dict[str, Any]:
         """One of its dice as plain JSON, with the label printed on its face if it has one."""
         out = die.to_dict()
-        label = self.label(die.face) if self.labels else None
+        label = self.label(die.face)
         if label is not None:
             out["label"] = label
         return out

@@ -376,17 +376,13 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
         return None
     # Counts among the first throw's dice read each die's chain (its face, then the dice its
-    # explosions added): the first value is the first throw's.
-    counts = view.counts + tuple(("first", c) for c in view.initial)
-
-    def tally(c: Any, values: tuple) -> int:
-        if isinstance(c, tuple) and c and c[0] == "first":
-            values, c = values[:1], c[1]
+    # explosions added): the chain's first value is the first throw's.
+    def tally(c: tuple[int, int] | None, values: tuple) -> int:
         return len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1])
 
     def reading(values: tuple) -> tuple:
         return (sum(spec.score(v) for v in values) if view.total else 0,
-                *(tally(c, values) for c in counts),
+                *(tally(c, values) for c in view.counts), *(tally(c, values[:1]) for c in view.initial),
                 max(values) if view.highest else 0, min(values) if view.lowest else 0)
 
     d = die_dist(spec, "chain" if view.initial else "values", limits, budget)
@@ -397,7 +393,7 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
             one[key][0] += w
         else:
             one[key] = [w, values]
-    n = len(counts) + 1
+    n = len(view.counts) + len(view.initial) + 1  # the sum, then each count
     join: Callable[[Any, Any], Any]
     items: list[tuple[Any, int, tuple]]
     if view.highest or view.lowest:

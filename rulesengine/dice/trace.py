@@ -29,11 +29,11 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def format_die(d: DieRoll, labels: tuple[tuple[int, str], ...] = ()) -> str:
+def format_die(d: DieRoll, label: str | None = None) -> str:
+    """One die; ``label``: the label printed on its face, shown instead of the number."""
     if d.parts:
         core = f"{d.value} ({'+'.join(map(str, d.parts))})"
     else:
-        label = dict(labels).get(d.face) if labels else None
         core = (str(d.face) if label is None else label) + ("!" if d.exploded else "")
         if d.value != d.face:
             core += f"→{d.value}"
@@ -50,7 +50,7 @@ def format_die(d: DieRoll, labels: tuple[tuple[int, str], ...] = ()) -> str:
 
 def format_pool(pool: PoolRoll) -> str:
     """The dice of a rolled term; a face printed with a label shows the label (``hit``)."""
-    return "[" + ", ".join(format_die(d, pool.labels) for d in pool.dice) + "]"
+    return "[" + ", ".join(format_die(d, pool.label(d.face)) for d in pool.dice) + "]"
 
 
 def render(node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any]) -> str:

@@ -85,9 +85,8 @@ class CheckRunner:
         self._odds_cache: dict[tuple, CheckOdds] = {}
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
         self._resolved_in_all = 0
-        names = [name for name, _ in check.rolls]
-        self._roll_terms = [(name, e, tuple(id(n) for n in whole_dice(e.tree, frozenset(names[:i])) or ()))
-                            for i, (name, e) in enumerate(check.rolls)]
+        self._roll_terms = [(name, e, tuple(id(n) for n in whole_dice(e.tree, self.exact.earlier_rolls(name)) or ()))
+                            for name, e in check.rolls]
 
     # ---- inputs ------------------------------------------------------------------------
     def coerce_inputs(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
