@@ -31,10 +31,26 @@ class Die(Record):
     custom: tuple[int, ...] | None = None  # explicit faces, repeats allowed
     text: str = ""
     labels: tuple[tuple[int, str], ...] | None = None  # (face, the label printed on it): traces, entry
+    # Symbol dice: the symbols printed on each face, in the order of ``custom`` (whose numbers
+    # are then the faces' places, 1 to n): ``d{[], [hit], [hit, hit]}``.
+    symbols: tuple[tuple[str, ...], ...] | None = None
+    name: str | None = None  # ``d{ability}``: a die declared by this name in a ruleset's ``dice:``
 
     def label(self, face: int) -> str | None:
         """The label printed on ``face``, if the die has one."""
         return face_label(self.labels or (), face)
+
+    @property
+    def declared(self) -> bool:
+        """The die's faces are known: false for ``d{ability}`` until a ruleset names them."""
+        return self.sides is not None or self.custom is not None
+
+    def symbols_on(self, face: int) -> tuple[str, ...]:
+        """The symbols printed on ``face`` of a symbol die (its place, 1 to n); none on
+        other dice, or on a value no face has (a compounded sum)."""
+        if self.symbols is None or not 1 <= face <= len(self.symbols):
+            return ()
+        return self.symbols[face - 1]
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -53,6 +69,19 @@ class Die(Record):
     @property
     def highest(self) -> int:
         return max(self.custom) if self.custom is not None else self.sides  # type: ignore[return-value]
+
+
+def symbol_label(symbols: tuple[str, ...]) -> str:
+    """How a symbol face is shown in traces and entered as a physical face: its symbols
+    joined by ``+`` (``success+advantage``), ``blank`` for none."""
+    return "+".join(symbols) if symbols else "blank"
+
+
+def symbol_die(faces: tuple[tuple[str, ...], ...], text: str, name: str | None = None) -> Die:
+    """A die whose faces show symbols: numbered 1 to n in the order given, each labelled by
+    its symbols."""
+    return Die(custom=tuple(range(1, len(faces) + 1)), text=text, symbols=faces, name=name,
+               labels=tuple((i, symbol_label(f)) for i, f in enumerate(faces, 1)))
 
 
 def face_label(labels: tuple[tuple[int, str], ...], face: int) -> str | None:
@@ -353,6 +382,29 @@ def with_conditions(node: Dice, values: tuple[int, ...]) -> Dice:
             m = Keep(m.kind, next(it), m.span)
         mods.append(m)
     return replace(node, modifiers=tuple(mods))
+
+
+_CHILD_FIELDS: Mapping[type, tuple[str, ...]] = MappingProxyType({
+    Binary: ("left", "right"), Compare: ("left", "right"), Logic: ("left", "right"),
+    Neg: ("operand",), Not: ("operand",), Group: ("inner",), Labeled: ("inner",),
+})
+
+
+def map_dice(node: Node, fn: Callable[[Dice], Dice]) -> Node:
+    """``node`` with each dice term replaced by ``fn`` of it (the count and sides of a term
+    first): a ruleset writes in the faces of the dice it declares by name. Parts without dice
+    are kept as they are. Recursive: the parser bounds the depth of a tree."""
+    if not any(isinstance(n, Dice) for n in walk(node)):
+        return node
+    if isinstance(node, Dice):
+        sides = None if node.sides is None else map_dice(node.sides, fn)
+        return fn(replace(node, count=map_dice(node.count, fn), sides=sides))
+    if isinstance(node, Call):
+        return replace(node, args=tuple(map_dice(a, fn) for a in node.args))
+    if isinstance(node, SetKeep):
+        return replace(node, items=tuple(map_dice(i, fn) for i in node.items))
+    names = _CHILD_FIELDS.get(type(node), ())
+    return replace(node, **{f: map_dice(getattr(node, f), fn) for f in names})
 
 
 def walk(node: Node):

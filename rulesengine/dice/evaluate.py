@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 from collections.abc import Callable, Mapping
 
-from ..codes import E_EVAL, E_UNKNOWN_FUNCTION
+from ..codes import E_EVAL, E_UNKNOWN_FUNCTION, E_UNKNOWN_VARIABLE
 from ..errors import DiceEvalError
 from . import ast
 from .functions import (ARITHMETIC, COMPARISONS, FUNCTIONS, OpError, describe, division,
@@ -127,6 +127,10 @@ class _Compiler:
         return self.domain.lift(logic_not, [self.build(n.operand)], n)
 
     def dice(self, n: ast.Dice) -> Compiled:
+        if n.die is not None and not n.die.declared:
+            raise DiceEvalError(f"unknown die {n.die.text}", locate(self.text, *n.span),
+                                "a die named in braces is declared under dice: in a ruleset; "
+                                "elsewhere write its faces, e.g. d{[], [hit], [hit, hit]}", E_UNKNOWN_VARIABLE)
         exprs = ast.condition_exprs(n)
         if exprs:
             return self.conditioned_dice(n, exprs)

@@ -277,6 +277,17 @@ def _initial(value: Any) -> Rolled:
     return Rolled(sum(rolled.initial), rolled.initial, initial=rolled.initial)
 
 
+def _symbols(value: Any, *names: Any) -> int:
+    """symbols(roll, 'success'): how many times the kept dice of a roll of symbol dice show
+    that symbol; several names count each (``symbols(roll, 'success', 'triumph')``)."""
+    rolled = _rolled(value, "symbols()")
+    for name in names:
+        if not isinstance(name, str):
+            raise OpError(f"symbols() counts symbols named in quotes, not {describe(name)}",
+                          "e.g. symbols(roll, 'success')")
+    return rolled.count_symbols(names)
+
+
 def _sum(value: Any) -> int:
     return _rolled(value, "sum()").total if isinstance(value, Rolled) else _number(value, "sum()")
 
@@ -336,6 +347,7 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int | None]] = {
     "sum": (_sum, 1, 1),
     "largest_die": (_largest_die, 1, 1),
     "initial": (_initial, 1, 1),
+    "symbols": (_symbols, 2, None),
     "drop_highest": (_drop_highest, 1, 1),
     "drop_lowest": (_drop_lowest, 1, 1),
     "min": (_min, 1, None),

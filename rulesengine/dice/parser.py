@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
+from typing import NamedTuple
 from pathlib import Path
 
 from ..errors import DiceSyntaxError, LimitError, Location
@@ -54,6 +55,13 @@ def _span(*items) -> ast.Span:
             starts.append(item.span[0])
             ends.append(item.span[1])
     return (min(starts), max(ends))
+
+
+class SymbolFace(NamedTuple):
+    """A face of a symbol die as written, ``[hit, hit]``, while its die is read."""
+
+    symbols: tuple[str, ...]
+    span: ast.Span
 
 
 class _Builder:
@@ -180,11 +188,19 @@ class _Builder:
                              else "write d1 or more, e.g. d6", E_BAD_DIE)
         return ast.Die(sides=sides, text=str(tok)), _span(tok)
 
+    def named_die(self, c):
+        name = str(c[1])
+        return ast.Die(text=f"d{{{name}}}", name=name), _span(c[0], c[2])
+
     def custom_die(self, c):
         opener, closer = c[0], c[-1]
+        span = _span(opener, closer)
+        symbol_faces = [x for x in c[1:-1] if isinstance(x, SymbolFace)]
+        if symbol_faces:
+            numbered = [x for x in c[1:-1] if isinstance(x, (int, tuple)) and not isinstance(x, SymbolFace)]
+            return self._symbol_die(symbol_faces, len(numbered), span)
         parts = [x for x in c[1:-1] if isinstance(x, (int, tuple))]
         faces = tuple(x if isinstance(x, int) else x[0] for x in parts)
-        span = _span(opener, closer)
         labels: dict[int, str] = {}
         for x in parts:
             if isinstance(x, tuple):
@@ -205,6 +221,27 @@ class _Builder:
                              "max_custom_faces", locate(self.text, *span))
         text = "d{" + ",".join(f"{f}:{labels[f]!r}" if f in labels else str(f) for f in faces) + "}"
         return ast.Die(custom=faces, text=text, labels=tuple(sorted(labels.items())) or None), span
+
+    def _symbol_die(self, faces: list[SymbolFace], numbered: int, span: ast.Span) -> tuple[ast.Die, ast.Span]:
+        if numbered:
+            raise self._fail("a die's faces are all numbers or all symbols", faces[0].span,
+                             "write every face as a list of symbols: d{[], [hit], [hit, hit]}", E_BAD_DIE)
+        if len(faces) > self.limits.max_custom_faces:
+            raise LimitError(f"a custom die with {len(faces)} faces is too large",
+                             "max_custom_faces", locate(self.text, *span))
+        symbols = tuple(f.symbols for f in faces)
+        text = "d{" + ", ".join("[" + ", ".join(f) + "]" for f in symbols) + "}"
+        return ast.symbol_die(symbols, text), span
+
+    def symbol_face(self, c):
+        tok = c[0]
+        words = [w for w in re.split(r"[\s,+]+", str(tok)[1:-1]) if w]
+        for w in words:
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", w) or w == "blank":
+                raise self._fail(f"'{w}' can't name a symbol", _span(tok),
+                                 "a symbol is a word of letters, digits and _ (not 'blank', the name of a face "
+                                 "with none): d{[], [hit], [hit, hit]}", E_BAD_DIE)
+        return SymbolFace(tuple(words), _span(tok))
 
     def expr_die(self, c):
         return c[1], _span(c[0], c[2])
@@ -404,6 +441,14 @@ def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
     def fail(message: str, span: ast.Span, hint: str | None = None) -> DiceSyntaxError:
         return DiceSyntaxError(message, locate(text, *span), hint, E_BAD_MODIFIER)
 
+    if not die.declared:
+        return  # d{ability}: checked when a ruleset gives its faces
+    if die.symbols is not None:
+        for m in modifiers:
+            if (isinstance(m, ast.Explode) and m.kind in ("compound", "penetrate")) or isinstance(m, ast.Clamp):
+                raise fail(f"'{text[m.span[0]:m.span[1]]}' changes a die's number, and {die.text} shows symbols",
+                           m.span, "a symbol die may reroll, explode with ! or !o, and keep; "
+                           "count its symbols with symbols(roll, 'name')")
     if any(isinstance(getattr(m, "cond", None), ast.CondExpr) or getattr(m, "expr", None) is not None
            for m in modifiers):
         return  # checked when the numbers are known (ast.with_conditions)

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 
 from . import ast
 from .sources import DiceCounter, DiceSource
+from .values import symbol_counts
 from ..limits import Limits
 
 
@@ -173,6 +174,12 @@ class PoolSpec(NamedTuple):
             return value
         return self.is_success(value) - self.is_failure(value)
 
+    def symbols_of(self, values: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+        """The symbols dice of these values show, counted (none on a die without symbols)."""
+        if self.die.symbols is None:
+            return ()
+        return symbol_counts([self.die.symbols_on(v) for v in values])
+
     def kept_range(self, n: int) -> tuple[int, int]:
         """Kept ranks [lo, hi) among n dice sorted from highest (rank 0) to lowest."""
         return kept_ranks(self.keeps, n)
@@ -233,6 +240,13 @@ class PoolRoll(NamedTuple):
     total: int
     counting: bool = False
     labels: tuple[tuple[int, str], ...] = ()  # the die's printed labels (d{0:'blank',...}), for traces
+    die: ast.Die | None = None  # the die rolled, where the rules may read its symbols
+
+    def kept_symbols(self) -> tuple[tuple[str, int], ...]:
+        """The symbols the kept dice show, counted (none unless the die shows symbols)."""
+        if self.die is None or self.die.symbols is None:
+            return ()
+        return symbol_counts([self.die.symbols_on(d.value) for d in self.dice if d.kept])
 
     def label(self, face: int) -> str | None:
         """The label printed on ``face`` (None for dice without labels)."""
@@ -299,7 +313,7 @@ def roll_plain(die: ast.Die, text: str, count: int, source: DiceSource, counter:
     once, kept, and worth its face."""
     counter.spend(count)
     faces = source.draw_many(die, count)
-    return PoolRoll(text, _plain_dice(faces), sum(faces), False, die.labels or ())
+    return PoolRoll(text, _plain_dice(faces), sum(faces), False, die.labels or (), die if die.symbols else None)
 
 
 _PLAIN = DieRoll(0, 0)[2:]  # the fields after face and value of a die kept as it fell
@@ -387,7 +401,8 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
             total += (s - f) if counting else v
         records.append(DieRoll(d.face, v, k, d.rerolled, d.exploded, d.added,
                                tuple(d.parts) if d.parts else (), bool(s), bool(f)))
-    return PoolRoll(text, tuple(records), total, counting, spec.die.labels or ())
+    return PoolRoll(text, tuple(records), total, counting, spec.die.labels or (),
+                    spec.die if spec.die.symbols else None)
 
 
 

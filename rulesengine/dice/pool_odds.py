@@ -15,9 +15,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .dist import Budget, Dist, add, step_cost, sum_of
+from .dist import Budget, Dist, add, combine2, step_cost, sum_of
 from .pool import PoolSpec
-from .values import Rolled
+from .values import Rolled, joined
 from ..limits import Limits
 
 
@@ -311,7 +311,8 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
         ranked = _ranked_values(spec, count, budget)
         for values, w in ranked.weights.items():
             kept, every = kept_values(spec, values)
-            out_ranked[Rolled(sum(spec.score(v) for v in kept), kept, initial=kept if initial and every else None)] += w
+            out_ranked[Rolled(sum(spec.score(v) for v in kept), kept, initial=kept if initial and every else None,
+                              symbols=spec.symbols_of(kept))] += w
         return Dist(dict(out_ranked), ranked.denom).reduced()
     d = die_dist(spec, "chain" if initial else "values", limits, budget)
     items = list(d.weights.items())
@@ -333,7 +334,8 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
     for state, w in states.items():
         values, firsts = state if initial else (state, None)
         kept, every = kept_values(spec, values)
-        out[Rolled(sum(spec.score(v) for v in kept), kept, initial=firsts if every else None)] += w
+        out[Rolled(sum(spec.score(v) for v in kept), kept, initial=firsts if every else None,
+                   symbols=spec.symbols_of(kept))] += w
     return Dist(dict(out), d.denom ** count).reduced()
 
 
@@ -349,13 +351,22 @@ class PoolView(NamedTuple):
     highest: bool = False
     lowest: bool = False
     initial: tuple[tuple[int, int] | None, ...] = ()  # counts among the first throw's dice
+    # Symbols counted, each read a signed sum of symbols: ``(('failure', -1), ('success', 1))``
+    # for ``symbols(roll, 'success') - symbols(roll, 'failure')``.
+    symbols: tuple[tuple[tuple[str, int], ...], ...] = ()
 
     def merge(self, other: PoolView) -> PoolView:
         """What both read."""
         counts = self.counts + tuple(c for c in other.counts if c not in self.counts)
         initial = self.initial + tuple(c for c in other.initial if c not in self.initial)
+        symbols = self.symbols + tuple(c for c in other.symbols if c not in self.symbols)
         return PoolView(self.total or other.total, counts, self.highest or other.highest,
-                        self.lowest or other.lowest, initial)
+                        self.lowest or other.lowest, initial, symbols)
+
+    def symbol_reads(self, counts: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+        """Each signed sum of symbols this view reads, of dice showing ``counts``."""
+        have = dict(counts)
+        return tuple(sum(sign * have.get(name, 0) for name, sign in read) for read in self.symbols)
 
 
 def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget: Budget) -> Dist | None:
@@ -383,6 +394,7 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     def reading(values: tuple) -> tuple:
         return (sum(spec.score(v) for v in values) if view.total else 0,
                 *(tally(c, values) for c in view.counts), *(tally(c, values[:1]) for c in view.initial),
+                *view.symbol_reads(spec.symbols_of(values)),
                 max(values) if view.highest else 0, min(values) if view.lowest else 0)
 
     d = die_dist(spec, "chain" if view.initial else "values", limits, budget)
@@ -393,32 +405,52 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
             one[key][0] += w
         else:
             one[key] = [w, values]
-    n = len(view.counts) + len(view.initial) + 1  # the sum, then each count
+    items = [(k, w, rep) for k, (w, rep) in one.items()]
+    states = _fold([items] * count, view, d.denom.bit_length(), budget)
+    budget.spend(len(states) * count)  # flattening each state's roll
+    out: dict = {}
+    for w, reps in states:
+        faces = sorted((v for rep in reps for v in rep), reverse=True)
+        rolled = Rolled(sum(spec.score(v) for v in faces), tuple(faces),
+                        initial=tuple(sorted((rep[0] for rep in reps), reverse=True)) if view.initial else None,
+                        symbols=spec.symbols_of(tuple(faces)))
+        out[rolled] = out.get(rolled, 0) + w
+    return Dist(out, d.denom ** count).reduced()
+
+
+Readings = list[tuple[Any, int, Any]]  # (a reading, its weight, what reads so), for one part
+
+
+def _fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget) -> list[tuple[int, list]]:
+    """The readings of several independent parts read together: ``steps`` lists, for each
+    part (a die, or a whole roll), its readings as (reading, weight, what reads so). Sums and
+    counts add, highest and lowest take the max and min; each state keeps the first parts
+    that reached it. Returns (weight, [one part of each step]) for each distinct reading."""
+    n = len(view.counts) + len(view.initial) + len(view.symbols) + 1  # the sum, then each count
     join: Callable[[Any, Any], Any]
-    items: list[tuple[Any, int, tuple]]
     if view.highest or view.lowest:
         def join(a: Any, b: Any) -> Any:
             return (*(x + y for x, y in zip(a[:n], b[:n], strict=True)), max(a[n], b[n]), min(a[n + 1], b[n + 1]))
 
-        items = [(k, w, rep) for k, (w, rep) in one.items()]
+        packed = steps
     else:
         # Sums and counts only: pack each reading into one whole number (a digit per sum or
-        # count, each wide enough for the whole pool), so joining two readings is adding.
-        lows = [min(k[j] for k in one) for j in range(n)]
-        width = [count * (max(k[j] for k in one) - lows[j]) + 1 for j in range(n)]
+        # count, each wide enough for every part together), so joining two readings is adding.
+        lows = [sum(min(k[j] for k, _, _ in step) for step in steps) for j in range(n)]
+        highs = [sum(max(k[j] for k, _, _ in step) for step in steps) for j in range(n)]
         places = [1]
-        for wd in width[:-1]:
-            places.append(places[-1] * wd)
+        for lo, hi in zip(lows[:-1], highs[:-1], strict=True):
+            places.append(places[-1] * (hi - lo + 1))
+        part_lows = [[min(k[j] for k, _, _ in step) for j in range(n)] for step in steps]
 
-        def pack(k: tuple) -> int:
-            return sum((k[j] - lows[j]) * places[j] for j in range(n))
+        def pack(k: tuple, low: list[int]) -> int:
+            return sum((k[j] - low[j]) * places[j] for j in range(n))
 
         join = operator.add
-        items = [(pack(k), w, rep) for k, (w, rep) in one.items()]
-    states: dict[Any, list] = {k: [w, (None, rep)] for k, w, rep in items}
-    bits = d.denom.bit_length()
-    for i in range(1, count):
-        budget.spend(len(states) * len(items) * step_cost((i + 1) * bits))
+        packed = [[(pack(k, low), w, rep) for k, w, rep in step] for step, low in zip(steps, part_lows, strict=True)]
+    states: dict[Any, list] = {k: [w, (None, rep)] for k, w, rep in packed[0]}
+    for i, items in enumerate(packed[1:], 2):
+        budget.spend(len(states) * len(items) * step_cost(i * bits))
         nxt: dict[Any, list] = {}
         for key, (w, chain) in states.items():
             for k2, w2, rep in items:
@@ -429,20 +461,57 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
                 else:
                     entry[0] += w * w2
         states = nxt
-    budget.spend(len(states) * count)  # flattening each state's roll
-    out: dict = {}
+    out = []
     for w, chain in states.values():
-        faces: list[int] = []
-        firsts: list[int] = []
+        reps = []
         while chain is not None:
             chain, rep = chain
-            faces.extend(rep)
-            firsts.append(rep[0])
-        faces.sort(reverse=True)
-        rolled = Rolled(sum(spec.score(v) for v in faces), tuple(faces),
-                        initial=tuple(sorted(firsts, reverse=True)) if view.initial else None)
-        out[rolled] = out.get(rolled, 0) + w
-    return Dist(out, d.denom ** count).reduced()
+            reps.append(rep)
+        out.append((w, reps))
+    return out
+
+
+def rolled_reading(view: PoolView, rolled: Rolled) -> tuple:
+    """What ``view`` reads of a whole roll, as :func:`view_dist` reads it of one die."""
+    def tally(c: tuple[int, int] | None, values: tuple) -> int:
+        return len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1])
+
+    first = rolled.initial or ()
+    return (rolled.total if view.total else 0, *(tally(c, rolled.faces) for c in view.counts),
+            *(tally(c, first) for c in view.initial), *view.symbol_reads(rolled.symbols),
+            max(rolled.faces, default=0) if view.highest else 0, min(rolled.faces, default=0) if view.lowest else 0)
+
+
+def joined_dist(parts: list[Dist], view: PoolView | None, budget: Budget) -> Dist:
+    """Several independent rolls read as one (``2d{ability} + 1d{difficulty}``, see
+    :func:`values.joined`). Through a view, one state per distinct reading, as for the dice
+    of one term; else every combination of the parts' rolls."""
+    denom = 1
+    for p in parts:
+        denom *= p.denom
+    if view is None:
+        every = parts[0].map(lambda r: joined([r]))
+        for p in parts[1:]:
+            every = combine2(lambda a, b: joined([a, b]), every, p, budget)
+        return every.reduced()
+    steps: list[Readings] = []
+    for p in parts:
+        one: dict[tuple, list] = {}
+        for r, w in p.weights.items():
+            key = rolled_reading(view, r)
+            if key in one:
+                one[key][0] += w
+            else:
+                one[key] = [w, r]
+        steps.append([(k, w, rep) for k, (w, rep) in one.items()])
+    bits = max(p.denom.bit_length() for p in parts)
+    states = _fold(steps, view, bits, budget)
+    budget.spend(len(states) * len(parts))
+    out: dict = {}
+    for w, reps in states:
+        r = joined(reps)
+        out[r] = out.get(r, 0) + w
+    return Dist(out, denom).reduced()
 
 
 def dice_pool_dist(sides: tuple[int, ...], budget: Budget) -> Dist:

@@ -9,6 +9,8 @@ choice into one. :class:`DiceCounter` bounds the dice rolled in one evaluation b
 
 from __future__ import annotations
 
+import re
+
 import random
 from typing import Any, Protocol
 from collections.abc import Callable
@@ -149,6 +151,11 @@ def printed_face(die: ast.Die, face: Any) -> Any:
         for value, label in die.labels or ():  # a face entered by the label printed on it
             if label.lower() == token:
                 return value
+        if die.symbols is not None:  # a symbol face, its symbols in any order: f+t, t + f
+            shown = sorted(w for w in re.split(r"[\s,+]+", token) if w and w != "blank")
+            for place, symbols in enumerate(die.symbols, 1):
+                if sorted(x.lower() for x in symbols) == shown:
+                    return place
         if die.custom == FATE_FACES and token in FATE_PRINTED:
             return FATE_PRINTED[token]
         if not (token.isascii() and token.lstrip("-").isdigit() and len(token) <= 20):

@@ -97,7 +97,9 @@ def render(node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any]
 
 
 def trace(text: str, node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any],
-          total: Any) -> str:
+          total: Any, shown: str | None = None) -> str:
     """The one-line trace, made printable: a bot posts it as it is, and a label or a text
-    value may hold a control character (``1d6 [fire\\a]``)."""
-    return printable(f"{' '.join(text.split())} → {render(node, pools, env)} = {format_value(total)}")
+    value may hold a control character (``1d6 [fire\\a]``). ``shown``: what the value is
+    said to be instead of ``total`` (the symbols a pool of symbol dice shows)."""
+    return printable(f"{' '.join(text.split())} → {render(node, pools, env)} = "
+                     f"{format_value(total) if shown is None else shown}")

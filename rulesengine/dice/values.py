@@ -23,9 +23,42 @@ class Rolled:
     faces: tuple[int, ...]  # the kept dice's values (sorted, highest first, in exact odds)
     sides: tuple[int, ...] = ()  # each die's size, beside its face: a pool of mixed dice (d10/d8/d6)
     initial: tuple[int, ...] | None = None  # the dice of the first throw, where the rules read them
+    symbols: tuple[tuple[str, int], ...] = ()  # symbol dice: how many of each symbol the kept dice show
 
     def __str__(self) -> str:
         return str(self.total)
+
+    def count_symbols(self, names: tuple[str, ...]) -> int:
+        """How many of the symbols ``names`` the kept dice show, all told."""
+        return sum(n for s, n in self.symbols if s in names)
+
+
+def symbol_counts(per_die: list[tuple[str, ...]] | tuple[tuple[str, ...], ...]) -> tuple[tuple[str, int], ...]:
+    """The symbols several dice show, counted: ``(('advantage', 1), ('success', 2))``, by name."""
+    counts: dict[str, int] = {}
+    for symbols in per_die:
+        for s in symbols:
+            counts[s] = counts.get(s, 0) + 1
+    return tuple(sorted(counts.items()))
+
+
+def symbols_text(counts: tuple[tuple[str, int], ...]) -> str:
+    """The symbols a roll shows, for a trace: ``2 success, 1 advantage`` (``no symbols``)."""
+    return ", ".join(f"{n} {s}" for s, n in counts) or "no symbols"
+
+
+def joined(parts: list[Rolled]) -> Rolled:
+    """Several rolls read as one (``2d{ability} + 1d{difficulty}``): every die of each, the
+    totals added, the symbols counted together; the first throw where each part has one."""
+    faces = tuple(sorted((f for p in parts for f in p.faces), reverse=True))
+    firsts = [p.initial for p in parts]
+    initial = (tuple(sorted((f for i in firsts for f in i), reverse=True))  # type: ignore[union-attr]
+               if all(i is not None for i in firsts) else None)
+    counts: dict[str, int] = {}
+    for p in parts:
+        for s, n in p.symbols:
+            counts[s] = counts.get(s, 0) + n
+    return Rolled(sum(p.total for p in parts), faces, initial=initial, symbols=tuple(sorted(counts.items())))
 
 
 _POOL_PART = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")

@@ -15,15 +15,15 @@ from typing import Any
 from collections.abc import Callable
 
 from ..codes import (E_BAD_CHOOSE, E_NAME_CLASH, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
-                     E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
-                     W_UNREACHABLE)
-from ..errors import Diagnostic, Location, RulesEngineError
+                     E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_LITERAL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
+                     E_UNKNOWN_VARIABLE, W_UNREACHABLE)
+from ..errors import DiceEvalError, Diagnostic, Location, RulesEngineError
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..dice import ast
 from ..dice.functions import FUNCTIONS
 from ..dice.dialects import translate
-from ..dice.parser import closest, parse
+from ..dice.parser import check_modifiers, closest, locate, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from .model import (Candidate, Check, Choose, Expr, Gate, Input, Let,
                     OutcomeRule, Procedure, RulesetModel, Source, Table, TagRule,
@@ -60,6 +60,10 @@ class Builder:
         self.dialect: str | None = dialect if isinstance(dialect, str) else None
         self.diagnostics: list[Diagnostic] = []
         self.functions: dict = dict(FUNCTIONS)
+        self.named_dice = self.declared_dice(doc.data.get("dice") if isinstance(doc.data, dict) else None)
+        # Symbols the file's dice show, and each symbol a symbols() call names (checked at the end).
+        self.symbols_shown: set[str] = {s for d in self.named_dice.values() for f in d.symbols or () for s in f}
+        self.symbols_named: list[tuple[str, str, Location | None]] = []
         self._sampling = Sampling()
 
     # ---- reporting ---------------------------------------------------------------------
@@ -88,7 +92,7 @@ class Builder:
             if self.dialect is not None and isinstance(value, str):
                 translation = translate(text, self.dialect)
                 text, at = translation.native, translation.source_offset
-            tree = parse(text, self.limits)
+            tree = self.with_named_dice(parse(text, self.limits), text)
         except RulesEngineError as exc:
             if translation is not None:
                 translation.relocate(exc)
@@ -100,6 +104,13 @@ class Builder:
             return None
         ok = True
         for node in ast.walk(tree):
+            if isinstance(node, ast.Dice) and node.die is not None and node.die.symbols:
+                self.symbols_shown.update(s for f in node.die.symbols for s in f)
+            elif isinstance(node, ast.Call) and node.name == "symbols":
+                self.symbols_named += [(a.value, pointer, self.doc.scalar_column(pointer, at(a.span[0]),
+                                                                                 length=a.span[1] - a.span[0])
+                                        if isinstance(value, str) else None)
+                                       for a in node.args[1:] if isinstance(a, ast.Str)]
             if isinstance(node, ast.Name) and node.name not in scope.names:
                 near = closest(node.name, list(scope.names))
                 hint = f"did you mean '{near}'?" if near else _known(scope)
@@ -133,6 +144,47 @@ class Builder:
             self.diagnostics.append(Diagnostic(E_EXPRESSION, exc.message, loc, exc.hint, "error"))
             return None
         return Expr(text, tree, pointer, run, ast.names(tree), translation.source_offset if translation else None)
+
+    # ---- dice declared by name ---------------------------------------------------------
+    def declared_dice(self, spec: Any) -> dict[str, ast.Die]:
+        """The dice of the file's ``dice:`` (symbol dice), by name; the schema has checked
+        their form, this their size and symbols."""
+        dice: dict[str, ast.Die] = {}
+        if not isinstance(spec, dict):
+            return dice
+        for name, die in spec.items():
+            pointer = f"/dice/{escape_pointer(name)}/faces"
+            faces = die.get("faces") if isinstance(die, dict) else None
+            if not isinstance(faces, list) or not all(isinstance(f, list) for f in faces) or not faces:
+                continue
+            if len(faces) > self.limits.max_custom_faces:
+                self.error(E_EXPRESSION, f"die '{name}' has {len(faces)} faces, more than "
+                           f"{self.limits.max_custom_faces:,}", pointer)
+                continue
+            if any(symbol == "blank" for f in faces for symbol in f):
+                self.error(E_EXPRESSION, f"die '{name}': 'blank' names a face with no symbols, not a symbol",
+                           pointer, "write a blank face as []")
+                continue
+            dice[name] = ast.symbol_die(tuple(tuple(str(x) for x in f) for f in faces), f"d{{{name}}}", name)
+        return dice
+
+    def with_named_dice(self, tree: ast.Node, text: str) -> ast.Node:
+        """``tree`` with the faces of the dice it names (``3d{ability}``) written in; an
+        unknown name, or a modifier the die can't take, is the expression's error."""
+        def resolve(node: ast.Dice) -> ast.Dice:
+            if node.die is None or node.die.declared:
+                return node
+            die = self.named_dice.get(node.die.name or "")
+            if die is None:
+                near = closest(node.die.name or "", list(self.named_dice))
+                raise DiceEvalError(f"unknown die {node.die.text}", locate(text, *node.span),
+                                    f"did you mean d{{{near}}}?" if near else
+                                    "declare it under dice: at the top of the file (docs/ruleset-language.md)",
+                                    E_UNKNOWN_VARIABLE)
+            check_modifiers(die, node.modifiers, text)
+            return replace(node, die=die)
+
+        return ast.map_dice(tree, resolve)
 
     # ---- the whole file ----------------------------------------------------------------
     def build(self) -> RulesetModel | None:
@@ -178,6 +230,13 @@ class Builder:
                                                              initial_needed=first)
         if self.ok:  # types are worked out on a model whose every expression was built
             self.type_check(tables, checks, procedures)
+        for symbol, pointer, where in self.symbols_named:
+            if symbol not in self.symbols_shown:
+                near = closest(symbol, sorted(self.symbols_shown))
+                self.error(E_UNKNOWN_LITERAL, f"no die of this ruleset shows the symbol '{symbol}'", pointer,
+                           f"did you mean '{near}'?" if near else
+                           "symbols are printed on symbol dice: d{[], [hit]} or a die declared under dice:",
+                           location=where)
         if not self.ok:
             return None
         src = data.get("source") or {}

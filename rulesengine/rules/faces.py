@@ -11,7 +11,7 @@ from .model import Check
 
 
 # The functions that look at single dice.
-POOL_FUNCTIONS = frozenset({"count", "highest", "lowest", "largest_die", "initial"})
+POOL_FUNCTIONS = frozenset({"count", "highest", "lowest", "largest_die", "initial", "symbols"})
 
 
 def _carriers(check: Check, aliases: dict[str, str] | None = None) -> dict[str, set[str]]:
@@ -52,6 +52,21 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
         if e is None:
             continue
         for node in ast.walk(e.tree):
+            if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in counted_first:
+                # symbols(roll, 'success') - symbols(roll, 'failure'): one read, the net count
+                net = _symbol_sum(node)
+                if net is not None and net[2]:
+                    name, read, calls = net
+                    counted_first.update(id(c) for c in ast.walk(node))
+                    for call in calls:
+                        arg = call.args[0]
+                        while isinstance(arg, (ast.Group, ast.Labeled)):
+                            arg = arg.inner
+                        plain[id(arg)] = name
+                    for roll in _carried(calls[0].args[0], carries):
+                        if not (roll in views and views[roll] is None):
+                            views[roll] = (views.get(roll) or PoolView()).merge(PoolView(symbols=(read,)))
+                    continue
             if not (isinstance(node, ast.Call) and node.name in POOL_FUNCTIONS and node.args):
                 continue
             if id(node) in counted_first:
@@ -81,9 +96,52 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
     return views
 
 
+def _symbols_call(node: ast.Node) -> tuple[str, dict[str, int]] | None:
+    """``symbols(name, 'a', 'b')``: the name and the symbols it counts; None for anything else."""
+    if not (isinstance(node, ast.Call) and node.name == "symbols" and len(node.args) >= 2):
+        return None
+    arg = node.args[0]
+    while isinstance(arg, (ast.Group, ast.Labeled)):
+        arg = arg.inner
+    if not isinstance(arg, ast.Name) or not all(isinstance(a, ast.Str) for a in node.args[1:]):
+        return None
+    return arg.name, {str(a.value): 1 for a in node.args[1:] if isinstance(a, ast.Str)}
+
+
+def _symbol_sum(node: ast.Node) -> tuple[str, tuple[tuple[str, int], ...], list[ast.Call]] | None:
+    """A sum and difference of ``symbols()`` counts of one roll (``symbols(r, 'success') -
+    symbols(r, 'failure')``): the roll's name, the net read (each symbol with its sign) and
+    the calls; None for anything else."""
+    terms: list[tuple[ast.Node, int]] = [(node, 1)]
+    name: str | None = None
+    net: dict[str, int] = {}
+    calls: list[ast.Call] = []
+    while terms:
+        n, sign = terms.pop()
+        while isinstance(n, ast.Group):
+            n = n.inner
+        if isinstance(n, ast.Neg):
+            terms.append((n.operand, -sign))
+        elif isinstance(n, ast.Binary) and n.op in "+-":
+            terms += [(n.left, sign), (n.right, sign if n.op == "+" else -sign)]
+        else:
+            one = _symbols_call(n)
+            if one is None or (name is not None and one[0] != name):
+                return None
+            name = one[0]
+            calls.append(n)  # type: ignore[arg-type]
+            for symbol, k in one[1].items():
+                net[symbol] = net.get(symbol, 0) + sign * k
+    assert name is not None
+    return name, tuple(sorted((s, k) for s, k in net.items() if k)), calls
+
+
 def _observation(call: ast.Call) -> PoolView | None:
     """What one call of a pool function reads of its roll; None unless its bounds are
     whole numbers written out."""
+    if call.name == "symbols":
+        one = _symbols_call(call)
+        return None if one is None else PoolView(symbols=(tuple(sorted(one[1].items())),))
     bounds = []
     for arg in call.args[1:]:
         sign = 1

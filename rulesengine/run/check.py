@@ -26,13 +26,14 @@ from ..dice.pool import PoolRoll, roll_dice_pool
 from ..dice.expectation import exact_mean
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
 from ..dice.trace import format_value, trace
-from ..dice.values import DicePool, Rolled
+from ..dice.values import DicePool, Rolled, symbols_text
 from ..codes import E_FACES, E_NO_OUTCOME, E_NOT_A_CONDITION
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
 from ..limits import DEFAULT_LIMITS, Limits
 from ..rules.model import Check, Choose, Expr, Input, RulesetModel
 from .conditional import conditional_odds
-from .exact import ExactRolls, RollReads, whole_dice
+from .exact import ExactRolls, RollReads
+from .whole import rolled_whole, whole_dice
 from .inputs import InputChecker, describe_input
 from .results import (NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, signed_text,
                       value_order)
@@ -85,7 +86,7 @@ class CheckRunner:
         self._odds_cache: dict[tuple, CheckOdds] = {}
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
         self._resolved_in_all = 0
-        self._roll_terms = [(name, e, tuple(id(n) for n in whole_dice(e.tree, self.exact.earlier_rolls(name)) or ()))
+        self._roll_terms = [(name, e, whole_dice(e.tree, self.exact.earlier_rolls(name)) is not None)
                             for name, e in check.rolls]
 
     # ---- inputs ------------------------------------------------------------------------
@@ -391,10 +392,9 @@ class CheckRunner:
             return pre.gated
         return self.resolve({**pre.env, **rolls}, choose)
 
-    def _sample_roll(self, name: str, e: Expr, whole: tuple[int, ...], env: dict, source, counter):
-        """Roll one of the check's rolls. ``whole``: the ids of the dice terms the roll is one
-        of, whole (:func:`whole_dice`), whose value is then seen whole (total and faces:
-        ``Rolled``)."""
+    def _sample_roll(self, name: str, e: Expr, whole: bool, env: dict, source, counter):
+        """Roll one of the check's rolls. ``whole``: the roll is nothing but dice
+        (:func:`whole_dice`), so its value is seen whole (total and faces: ``Rolled``)."""
         ctx = Context(e.text, env, self.limits, source, counter)
         try:
             value = e.run(ctx)
@@ -414,18 +414,15 @@ class CheckRunner:
             sizes = value.sides
             value = Rolled(pool.total, tuple([d.value for d in pool.dice]), sizes)
             return value, pools, lambda: f"{name}: {pool.text} → [{_faces_text(pool, sizes)}] = {pool.total}"
-        for term in whole:  # only the branch an if() took was rolled
-            if term in ctx.pools:
-                p = ctx.pools[term]
-                first = None
-                if name in self.check.initial_needed and all(d.kept for d in p.dice):
-                    first = tuple([d.value for d in p.dice if not d.added])
-                value = Rolled(p.total, tuple([d.value for d in p.dice if d.kept]), initial=first)
-                break
+        if whole:
+            seen = rolled_whole(e.tree, ctx.pools, env, name in self.check.initial_needed)
+            if seen is not None:
+                value = seen
         # ``env`` only gains names after this (the later rolls), none of which this roll's
         # expression can read, so the trace may read it later without a copy.
         by_node = ctx.pools
-        return value, pools, lambda: f"{name}: {trace(e.text, e.tree, by_node, env, jsonable(value))}"
+        shown = symbols_text(value.symbols) if isinstance(value, Rolled) and _shows_symbols(pools) else None
+        return value, pools, lambda: f"{name}: {trace(e.text, e.tree, by_node, env, jsonable(value), shown)}"
 
     # ---- exact odds ----------------------------------------------------------------------
     def forget_odds(self) -> None:
@@ -597,6 +594,11 @@ class CheckRunner:
             raise self._too_big(e) from None
         except RulesEngineError as exc:
             raise self.relocate(exc, e) from None
+
+
+def _shows_symbols(pools: list[PoolRoll]) -> bool:
+    """Some of a roll's dice show symbols: its trace says which, not the sum of their places."""
+    return any(p.die is not None and p.die.symbols is not None for p in pools)
 
 
 def _dice_value(dice: Iterable[tuple[int, int]], mixed: bool) -> Rolled:

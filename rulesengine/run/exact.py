@@ -17,31 +17,13 @@ from ..dice.context import Context
 from ..dice.evaluate import compile_conditions, compile_expression
 from ..dice.exact import Exact, dice_term_dist
 from ..dice.pool import PoolSpec
-from ..dice.pool_odds import PoolView, dice_pool_dist, faces_dist, view_dist
+from ..dice.pool_odds import PoolView, dice_pool_dist, faces_dist, joined_dist, view_dist
 from ..dice.values import DicePool
 from ..codes import E_EVAL
 from ..errors import DiceEvalError
 from ..limits import Limits
 from ..rules.model import Check, Expr
-
-
-def whole_dice(tree: ast.Node, earlier: frozenset[str] = frozenset()) -> tuple[ast.Dice, ...] | None:
-    """The dice terms a roll's value is one of, whole, when it is nothing else: a dice term
-    alone, or ``if()`` choosing between such rolls (``if(advantage, 3d6kh2, 2d6)``: only
-    the branch taken is rolled, and the roll is its dice), one of them possibly a roll made
-    before it (``earlier``: ``if(first < 3, 3d6, first)`` keeps the first throw). None
-    otherwise."""
-    while isinstance(tree, (ast.Group, ast.Labeled)):
-        tree = tree.inner
-    if isinstance(tree, ast.Dice):
-        return (tree,)
-    if isinstance(tree, ast.Name) and tree.name in earlier:
-        return ()
-    if isinstance(tree, ast.Call) and tree.name == "if" and len(tree.args) == 3:
-        then, other = whole_dice(tree.args[1], earlier), whole_dice(tree.args[2], earlier)
-        if then is not None and other is not None:
-            return then + other
-    return None
+from .whole import addends, as_rolled, whole_dice
 
 
 class RollReads(NamedTuple):
@@ -116,8 +98,11 @@ class ExactRolls:
         if isinstance(tree, ast.Dice):
             return self._faces_dist(tree, e, env, budget, domain, view, initial)
         if isinstance(tree, ast.Name):
-            return Dist.point(env[tree.name])
-        assert isinstance(tree, ast.Call), "whole_dice() admits dice terms, earlier rolls and if() only"
+            return Dist.point(as_rolled(env[tree.name]))
+        if isinstance(tree, ast.Binary):  # several rolls added up, read as one: all at once
+            return joined_dist([self._whole_dist(t, e, env, budget, domain, view, initial)
+                                for t in addends(tree)], view, budget)
+        assert isinstance(tree, ast.Call), "whole_dice() admits dice terms, earlier rolls, if() and sums only"
         ctx = Context(e.text, env, self.limits, budget=budget)
         cond = compile_expression(tree.args[0], domain, self.limits, e.text, self.functions)(ctx)
         parts = []

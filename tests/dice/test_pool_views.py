@@ -39,7 +39,9 @@ def read(view: PoolView, rolled, spec: PoolSpec) -> tuple:
     return ((rolled.total if view.total else None),
             tuple(len(faces) if c is None else sum(c[0] <= f <= c[1] for f in faces) for c in view.counts),
             max(faces) if view.highest and faces else None, min(faces) if view.lowest and faces else None,
-            tuple(len(firsts) if c is None else sum(c[0] <= f <= c[1] for f in firsts) for c in view.initial))
+            tuple(len(firsts) if c is None else sum(c[0] <= f <= c[1] for f in firsts) for c in view.initial),
+            tuple(sum(sign * sum(spec.die.symbols_on(f).count(name) for f in faces) for name, sign in net)
+                  for net in view.symbols))
 
 
 def readings(dist, view: PoolView, spec: PoolSpec) -> dict:
@@ -50,9 +52,14 @@ def readings(dist, view: PoolView, spec: PoolSpec) -> dict:
 
 
 TERMS = ["d6", "d4", "d6r1", "d6ro<2", "d6!", "d4!>=3", "d6!!", "d6!p", "d6cs>=5", "d6cs>=5cf1", "d{1,1,2,3}",
-         "d6min2", "d4!cs4"]
+         "d6min2", "d4!cs4",
+         # symbol dice: faces numbered by place; reads count symbols, some netted (a - b)
+         "d{[], [a], [a, b], [b, b]}", "d{[], [a], [a, a]}!=3", "d{[a], [b], []}r3", "d{[b], [a, b], [a]}ro1"]
 COUNTS = st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 4), st.integers(1, 7))), max_size=2).map(tuple)
-VIEWS = st.builds(PoolView, st.booleans(), COUNTS, st.booleans(), st.booleans(), COUNTS)  # last: the first throw
+NETS = st.lists(st.lists(st.tuples(st.sampled_from("ab"), st.sampled_from([1, -1])), min_size=1, max_size=2,
+                         unique_by=lambda x: x[0]).map(lambda r: tuple(sorted(r))), max_size=2).map(tuple)
+# the last two: counts among the first throw's dice, symbols counted
+VIEWS = st.builds(PoolView, st.booleans(), COUNTS, st.booleans(), st.booleans(), COUNTS, NETS)
 
 
 @settings(max_examples=150, deadline=None)
@@ -80,7 +87,7 @@ def test_two_counts_on_thirty_dice_match_the_multinomial():
     dist = view_dist(spec_of("30d6"), 30, view, DEFAULT_LIMITS, Budget(DEFAULT_LIMITS.max_states))
     got = readings(dist, view, spec_of("30d6"))
     assert len(got) == 31 * 32 // 2
-    for (_, (hits, ones), _, _, _), p in got.items():
+    for (_, (hits, ones), _, _, _, _), p in got.items():
         rest = 30 - hits - ones
         want = F(math.factorial(30), math.factorial(hits) * math.factorial(ones) * math.factorial(rest)) \
             * F(2, 6) ** hits * F(1, 6) ** ones * F(3, 6) ** rest

@@ -90,3 +90,55 @@ def test_traces_read_well_and_printed_faces_are_taken():
     assert r.outcome == "win" and "[hit, crit, blank]" in r.trace
     r = RS.check("push").roll({"dice": 4}, faces=[6, 3, 1, 2, 4, 5])
     assert r.result == 1 and "[6, ~~3~~ 4, 1, ~~2~~ 5]" in r.trace
+
+
+# ---- symbol dice: a pool of six kinds read as one --------------------------------------
+
+NARRATIVE_DICE = {  # restated from the file's dice: block
+    "boost": [(), (), ("success",), ("success", "advantage"), ("advantage", "advantage"), ("advantage",)],
+    "setback": [(), (), ("failure",), ("failure",), ("threat",), ("threat",)],
+    "ability": [(), ("success",), ("success",), ("success", "success"), ("advantage",), ("advantage",),
+                ("success", "advantage"), ("advantage", "advantage")],
+    "difficulty": [(), ("failure",), ("failure", "failure"), ("threat",), ("threat",), ("threat",),
+                   ("threat", "threat"), ("failure", "threat")],
+    "proficiency": [(), ("success",), ("success",), ("success", "success"), ("success", "success"), ("advantage",),
+                    ("success", "advantage"), ("success", "advantage"), ("success", "advantage"),
+                    ("advantage", "advantage"), ("advantage", "advantage"), ("triumph",)],
+    "challenge": [(), ("failure",), ("failure",), ("failure", "failure"), ("failure", "failure"), ("threat",),
+                  ("threat",), ("failure", "threat"), ("failure", "threat"), ("threat", "threat"),
+                  ("threat", "threat"), ("despair",)],
+}
+
+
+@pytest.mark.parametrize("pool", [
+    {"ability": 1, "proficiency": 1, "difficulty": 1, "challenge": 1},
+    {"ability": 1, "boost": 1, "difficulty": 1, "setback": 1},
+    {"proficiency": 2, "challenge": 1},
+])
+def test_narrative_dice_net_their_symbols_as_every_throw_does(pool):
+    inputs = {name: pool.get(name, 0) for name in NARRATIVE_DICE}
+    dice = [NARRATIVE_DICE[name] for name, n in inputs.items() for _ in range(n)]
+    size = 1
+    for faces in dice:
+        size *= len(faces)
+    want: dict = defaultdict(F)
+    advantage: dict = defaultdict(F)
+    for throw in itertools.product(*dice):
+        seen = [s for face in throw for s in face]
+        net = seen.count("success") + seen.count("triumph") - seen.count("failure") - seen.count("despair")
+        want["success" if net >= 1 else "failure"] += F(1, size)
+        advantage[seen.count("advantage") - seen.count("threat")] += F(1, size)
+    odds = RS.check("narrative").odds(inputs)
+    assert {k: v for k, v in odds.outcomes.items() if v} == dict(want)
+    assert odds.values["advantage"] == dict(advantage)
+
+
+def test_narrative_dice_roll_with_their_symbols_shown_and_take_them_as_printed_faces(capsys):
+    args = ["roll", str(PATH), "narrative", "ability=1", "proficiency=1", "difficulty=1",
+            "--faces", "advantage+success,triumph,threat+failure"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "1d{ability}[success+advantage] + 1d{proficiency}[triumph]" in out
+    assert "1d{difficulty}[failure+threat]" in out
+    assert "= 1 advantage, 1 failure, 1 success, 1 threat, 1 triumph" in out
+    assert "result: 1" in out and "triumphs: 1" in out

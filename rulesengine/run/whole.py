@@ -1,0 +1,97 @@
+"""A roll seen whole: which rolls the rules may read die by die, and their dice once rolled.
+
+A roll is seen whole (its total and its dice: :class:`~rulesengine.dice.values.Rolled`) when
+its value is nothing but dice: a dice term, an ``if()`` choosing between such rolls (only
+the branch taken is rolled), a roll listed before it taken again, or several of these added
+up (``2d{ability} + 1d{difficulty}``: one pool of mixed dice, its symbols counted
+together). Rolling reads it off the dice rolled (:func:`rolled_whole`); exact odds build its
+distribution the same way (:meth:`run.exact.ExactRolls.roll_dist`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Mapping
+
+from ..dice import ast
+from ..dice.pool import PoolRoll
+from ..dice.values import Rolled, joined
+
+
+def _bare(tree: ast.Node) -> ast.Node:
+    while isinstance(tree, (ast.Group, ast.Labeled)):
+        tree = tree.inner
+    return tree
+
+
+def whole_dice(tree: ast.Node, earlier: frozenset[str] = frozenset()) -> tuple[ast.Dice, ...] | None:
+    """The dice terms of a roll seen whole (see the module's docstring), ``earlier`` being
+    the rolls listed before it; None when the roll is something else (``3d6 + 2``)."""
+    tree = _bare(tree)
+    if isinstance(tree, ast.Dice):
+        return (tree,)
+    if isinstance(tree, ast.Name) and tree.name in earlier:
+        return ()
+    if isinstance(tree, ast.Call) and tree.name == "if" and len(tree.args) == 3:
+        then, other = whole_dice(tree.args[1], earlier), whole_dice(tree.args[2], earlier)
+        if then is not None and other is not None:
+            return then + other
+    if isinstance(tree, ast.Binary) and tree.op == "+":
+        left, right = whole_dice(tree.left, earlier), whole_dice(tree.right, earlier)
+        if left is not None and right is not None:
+            return left + right
+    return None
+
+
+def addends(tree: ast.Binary) -> list[ast.Node]:
+    """The rolls a sum adds up (``a + b + c``), in the order written; a part in parentheses
+    or with a label is taken apart too."""
+    out: list[ast.Node] = []
+    stack: list[ast.Node] = [tree]
+    while stack:
+        node = _bare(stack.pop())
+        if isinstance(node, ast.Binary):
+            stack += [node.right, node.left]
+        else:
+            out.append(node)
+    return out
+
+
+def as_rolled(value: Any) -> Rolled:
+    """An earlier roll's value as a whole roll (a total whose dice the rules don't read: no dice)."""
+    return value if isinstance(value, Rolled) else Rolled(value, ())
+
+
+def pool_rolled(pool: PoolRoll, initial: bool) -> Rolled:
+    """A rolled dice term seen whole; ``initial``: with the dice of its first throw, where
+    it keeps every die."""
+    first = None
+    if initial and all(d.kept for d in pool.dice):
+        first = tuple([d.value for d in pool.dice if not d.added])
+    return Rolled(pool.total, tuple([d.value for d in pool.dice if d.kept]), initial=first,
+                  symbols=pool.kept_symbols())
+
+
+def rolled_whole(tree: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any],
+                 initial: bool) -> Rolled | None:
+    """The roll ``tree`` (seen whole) made, from the dice terms rolled (``pools``, by the id
+    of their node) and the earlier rolls (``env``); None when its dice were not rolled (a
+    branch of ``if()`` not taken) or, for an ``if()`` of earlier rolls alone, when the dice
+    can't tell which branch was taken (the caller keeps the value the expression gave)."""
+    tree = _bare(tree)
+    if isinstance(tree, ast.Dice):
+        pool = pools.get(id(tree))
+        return None if pool is None else pool_rolled(pool, initial)
+    if isinstance(tree, ast.Name):
+        return as_rolled(env[tree.name])
+    if isinstance(tree, ast.Binary):
+        parts = [rolled_whole(t, pools, env, initial) for t in addends(tree)]
+        return None if any(p is None for p in parts) else joined(parts)  # type: ignore[arg-type]
+    assert isinstance(tree, ast.Call), "whole_dice() admits dice terms, earlier rolls, if() and sums only"
+    then, other = tree.args[1], tree.args[2]
+    taken = [b for b in (then, other) if any(id(n) in pools for n in whole_dice(b, frozenset(env)) or ())]
+    if not taken:  # neither branch rolled dice: the one without dice was taken
+        taken = [b for b in (then, other) if not whole_dice(b, frozenset(env))]
+        if len(taken) != 1:
+            return None
+    return rolled_whole(taken[0], pools, env, initial)
