@@ -589,6 +589,51 @@ def bench_pool_views(t: Table, ice_py: Path, seconds: float) -> None:
           t.judge(ratio <= 1.0 and exact), short=f"{case} cold cache")
 
 
+SYMBOL_POOL = """
+ruleset: bench-symbols
+name: Narrative symbol dice
+version: "1"
+source: bench
+dice:
+  ability: {faces: [[], [s], [s], [s, s], [a], [a], [s, a], [a, a]]}
+  proficiency: {faces: [[], [s], [s], [s, s], [s, s], [a], [s, a], [s, a], [s, a], [a, a], [a, a], [triumph]]}
+  difficulty: {faces: [[], [f], [f, f], [t], [t], [t], [t, t], [f, t]]}
+  challenge: {faces: [[], [f], [f], [f, f], [f, f], [t], [t], [f, t], [f, t], [t, t], [t, t], [despair]]}
+checks:
+  narrative:
+    inputs:
+      each: {type: integer, default: 5, min: 0, max: 10}
+    roll: (each)d{ability} + (each)d{proficiency} + (each)d{difficulty} + (each)d{challenge}
+    let:
+      net: symbols(roll, 's', 'triumph') - symbols(roll, 'f', 'despair')
+      advantage: symbols(roll, 'a') - symbols(roll, 't')
+    result: net
+    report: [advantage]
+    outcomes:
+      - {name: success, when: "net >= 1", success: true}
+      - {name: failure, success: false}
+"""
+
+
+def bench_symbol_pool(t: Table, ice_py: Path, seconds: float) -> None:
+    """Symbol counts on a 20-die pool of four kinds of symbol dice (issue 14): a check netting
+    successes and advantages, against icepool summing a vector per die (the same joint
+    distribution of the two net counts; ours also resolves the check's outcomes from it)."""
+    from rulesengine.ruleset import loads
+
+    case = "20 symbol dice, 2 net counts"
+    log(f"odds: {case} (rulesengine check, icepool vector sum) ...")
+    rs = loads(SYMBOL_POOL, "bench-symbols.yaml")
+    chk = rs.check("narrative")
+    exact = chk.odds({"each": 5}).truncated == 0
+    ours = measure(lambda: (forget(rs), chk.odds({"each": 5})), seconds)["best"]
+    ice = worker(ice_py, "worker_icepool.py", "warm", json.dumps({"cases": [case], "seconds": seconds}))["cases"][case]
+    ratio = ours / ice["cleared"]
+    t.add("2 odds", f"{case}: a check's odds (icepool: the joint net counts alone)", fmt_time(ours),
+          fmt_time(ice["cleared"]), f"{ratio:.2f}", "≤ 1.00 (issue 14)", t.judge(ratio <= 1.0 and exact),
+          short=f"{case} warm")
+
+
 def bench_seed_odds(t: Table, seconds: float, reps: int) -> None:
     """Exact odds of every check and procedure of the seed rulesets: warm, and cold for a
     representative set (each seed ruleset's check, one procedure of each kind)."""
@@ -993,6 +1038,7 @@ def main(argv: list[str] | None = None) -> int:
         same = check_distributions(t, ice_py)
         bench_odds(t, ice_py, args.seconds, args.cold_reps, same)
         bench_pool_views(t, ice_py, args.seconds)
+        bench_symbol_pool(t, ice_py, args.seconds)
         bench_seed_odds(t, args.seconds, args.cold_reps)
     if "startup" in sections or "memory" in sections:
         bench_startup(t, args.startup_reps, cjs_py)

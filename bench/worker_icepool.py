@@ -66,6 +66,26 @@ def exploding_successes_at_least(n: int, k: int, depth: int = 10):
     return (n @ one) >= k
 
 
+# Narrative symbol dice as (net successes, net advantages) per face: a triumph is also a
+# success, a despair also a failure (the same dice as bench/run.py's SYMBOL_POOL ruleset).
+SYMBOL_FACES = {
+    "ability": [(0, 0), (1, 0), (1, 0), (2, 0), (0, 1), (0, 1), (1, 1), (0, 2)],
+    "proficiency": [(0, 0), (1, 0), (1, 0), (2, 0), (2, 0), (0, 1), (1, 1), (1, 1), (1, 1), (0, 2), (0, 2), (1, 0)],
+    "difficulty": [(0, 0), (-1, 0), (-2, 0), (0, -1), (0, -1), (0, -1), (0, -2), (-1, -1)],
+    "challenge": [(0, 0), (-1, 0), (-1, 0), (-2, 0), (-2, 0), (0, -1), (0, -1), (-1, -1), (-1, -1), (0, -2),
+                  (0, -2), (-1, 0)],
+}
+
+
+def symbol_pool():
+    """5 dice of each kind, 20 in all: the joint distribution of the two net counts."""
+    total = None
+    for faces in SYMBOL_FACES.values():
+        part = 5 @ icepool.Die([icepool.Vector(f) for f in faces])
+        total = part if total is None else total + part
+    return total
+
+
 CASES = {
     "3d6": lambda: 3 @ d(6),
     "2d10": lambda: 2 @ d(10),
@@ -78,6 +98,7 @@ CASES = {
     "2d20kh1 + 5 >= 15": lambda: d(20).highest(2) + 5 >= 15,
     "30d6 5-6s and 1s jointly": lambda: 30 @ d(6).map(lambda f: icepool.Vector((int(f >= 5), int(f == 1)))),
     "60d10!>=8cs>=8 >= 11": lambda: exploding_successes_at_least(60, 11),
+    "20 symbol dice, 2 net counts": symbol_pool,
 }
 
 # The code each case runs, for the report.
@@ -93,6 +114,7 @@ SOURCES = {
     "2d20kh1 + 5 >= 15": "d(20).highest(2) + 5 >= 15",
     "30d6 5-6s and 1s jointly": "30 @ d(6).map(lambda f: Vector((f >= 5, f == 1)))",
     "60d10!>=8cs>=8 >= 11": "(60 @ d(10).map(encode).explode([101], depth=10).map(lambda t: t % 100)) >= 11",
+    "20 symbol dice, 2 net counts": "sum(5 @ Die([Vector((net_successes, net_advantages)), ...]) for 4 kinds)",
 }
 
 

@@ -221,3 +221,19 @@ def test_a_symbol_no_die_shows_and_an_unknown_die_are_located_errors():
     with pytest.raises(Exception) as err:
         loads(text, "symbols.yaml")
     assert "no die of this ruleset shows the symbol 'sucess'" in str(err.value)
+
+
+def test_the_documented_symbol_dice_example_runs_as_shown():
+    """docs/ruleset-language.md, "Symbol dice": its file validates and its roll prints the
+    trace line the page shows."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "ruleset-language.md").read_text(encoding="utf-8")
+    section = doc[doc.index("### Symbol dice"):doc.index("### Choosing dice")]
+    body = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    rs = loads('ruleset: narrative\nname: N\nversion: "1"\nsource: docs\n' + body, "narrative.yaml")
+    shown = next(line for line in section.splitlines() if line.startswith("roll: "))
+    res = rs.check("narrative").roll({"ability": 1, "difficulty": 1}, faces=["advantage+success", "threat"])
+    assert shown in res.trace
+    assert res.result == 1 and res.outcome == "success"
