@@ -142,3 +142,28 @@ def test_narrative_dice_roll_with_their_symbols_shown_and_take_them_as_printed_f
     assert "1d{difficulty}[failure+threat]" in out
     assert "= 1 advantage, 1 failure, 1 success, 1 threat, 1 triumph" in out
     assert "result: 1" in out and "triumphs: 1" in out
+
+
+@pytest.mark.parametrize("pool, difficulty", [((10, 8, 6, 6), 9), ((8, 6, 4), 11), ((6,), 4)])
+def test_step_dice_keep_two_and_the_largest_die_left_is_the_effect(pool, difficulty):
+    """Every throw of the pool, every pair it could keep, picked as the check's description
+    says: a total reaching the difficulty first, then the largest effect, then the largest
+    total (the effect: the largest die not kept, a d4 if none)."""
+    size = 1
+    for sides in pool:
+        size *= sides
+    outcomes: dict = defaultdict(F)
+    effects: dict = defaultdict(F)
+    for throw in itertools.product(*(range(1, s + 1) for s in pool)):
+        best = None
+        for pair in itertools.combinations(range(len(pool)), min(2, len(pool))):
+            total = sum(throw[i] for i in pair)
+            rest = [pool[i] for i in range(len(pool)) if i not in pair]
+            effect = max(4, max(rest)) if rest else 4
+            key = (total >= difficulty, effect, total)
+            best = key if best is None or key > best else best
+        outcomes["success" if best[0] else "failure"] += F(1, size)
+        effects[best[1]] += F(1, size)
+    odds = RS.check("step").odds({"pool": "/".join(f"d{s}" for s in pool), "difficulty": difficulty})
+    assert {k: v for k, v in odds.outcomes.items() if v} == dict(outcomes)
+    assert odds.values["effect"] == dict(effects)
