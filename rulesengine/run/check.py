@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from ..dice.beyond import UNDETERMINED, AtLeast
 from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..dice.context import Context
+from ..dice import ast
 from ..dice.pool import PoolRoll, roll_dice_pool
 from ..dice.expectation import exact_mean
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
@@ -33,7 +34,7 @@ from ..limits import DEFAULT_LIMITS, Limits
 from ..rules.model import Check, Choose, Expr, Input, RulesetModel
 from .conditional import conditional_odds
 from .exact import ExactRolls, RollReads
-from .whole import rolled_whole, whole_dice
+from .whole import pool_rolled, rolled_whole, whole_dice
 from .inputs import InputChecker, describe_input
 from .results import (NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample, jsonable, signed_text,
                       value_order)
@@ -86,7 +87,7 @@ class CheckRunner:
         self._odds_cache: dict[tuple, CheckOdds] = {}
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
         self._resolved_in_all = 0
-        self._roll_terms = [(name, e, whole_dice(e.tree, self.exact.earlier_rolls(name)) is not None)
+        self._roll_terms = [(name, e, _RollPlan.of(name, e, check, self.exact.earlier_rolls(name)))
                             for name, e in check.rolls]
 
     # ---- inputs ------------------------------------------------------------------------
@@ -392,9 +393,8 @@ class CheckRunner:
             return pre.gated
         return self.resolve({**pre.env, **rolls}, choose)
 
-    def _sample_roll(self, name: str, e: Expr, whole: bool, env: dict, source, counter):
-        """Roll one of the check's rolls. ``whole``: the roll is nothing but dice
-        (:func:`whole_dice`), so its value is seen whole (total and faces: ``Rolled``)."""
+    def _sample_roll(self, name: str, e: Expr, plan: _RollPlan, env: dict, source, counter):
+        """Roll one of the check's rolls; ``plan`` says how its value is seen."""
         ctx = Context(e.text, env, self.limits, source, counter)
         try:
             value = e.run(ctx)
@@ -414,15 +414,22 @@ class CheckRunner:
             sizes = value.sides
             value = Rolled(pool.total, tuple([d.value for d in pool.dice]), sizes)
             return value, pools, lambda: f"{name}: {pool.text} → [{_faces_text(pool, sizes)}] = {pool.total}"
-        if whole:
-            seen = rolled_whole(e.tree, ctx.pools, env, name in self.check.initial_needed)
+        if plan.term is not None:  # one dice term, the commonest roll
+            if plan.term in ctx.pools:
+                value = pool_rolled(ctx.pools[plan.term], plan.initial)
+        elif plan.whole:
+            seen = rolled_whole(e.tree, ctx.pools, env, plan.initial)
             if seen is not None:
                 value = seen
         # ``env`` only gains names after this (the later rolls), none of which this roll's
         # expression can read, so the trace may read it later without a copy.
         by_node = ctx.pools
-        shown = symbols_text(value.symbols) if isinstance(value, Rolled) and _shows_symbols(pools) else None
-        return value, pools, lambda: f"{name}: {trace(e.text, e.tree, by_node, env, jsonable(value), shown)}"
+
+        def line() -> str:
+            shown = symbols_text(value.symbols) if plan.symbols and isinstance(value, Rolled) else None
+            return f"{name}: {trace(e.text, e.tree, by_node, env, jsonable(value), shown)}"
+
+        return value, pools, line
 
     # ---- exact odds ----------------------------------------------------------------------
     def forget_odds(self) -> None:
@@ -596,9 +603,27 @@ class CheckRunner:
             raise self.relocate(exc, e) from None
 
 
-def _shows_symbols(pools: list[PoolRoll]) -> bool:
-    """Some of a roll's dice show symbols: its trace says which, not the sum of their places."""
-    return any(p.die is not None and p.die.symbols is not None for p in pools)
+class _RollPlan(NamedTuple):
+    """How a roll's value is seen once its dice are rolled, decided once per check: whole
+    (:func:`whole_dice`: total and dice, ``Rolled``) or as the expression's value; with the
+    dice of the first throw where the rules read them; its symbols in the trace where its
+    dice show symbols (not the sum of their places)."""
+
+    whole: bool
+    term: int | None  # the id of the one dice term the roll is, when it is one
+    initial: bool
+    symbols: bool
+
+    @staticmethod
+    def of(name: str, e: Expr, check: Check, earlier: frozenset[str]) -> _RollPlan:
+        terms = whole_dice(e.tree, earlier)
+        bare = e.tree
+        while isinstance(bare, (ast.Group, ast.Labeled)):
+            bare = bare.inner
+        return _RollPlan(terms is not None, id(bare) if isinstance(bare, ast.Dice) else None,
+                         name in check.initial_needed,
+                         any(isinstance(n, ast.Dice) and n.die is not None and n.die.symbols is not None
+                             for n in ast.walk(e.tree)))
 
 
 def _dice_value(dice: Iterable[tuple[int, int]], mixed: bool) -> Rolled:
