@@ -616,11 +616,13 @@ class _RollPlan(NamedTuple):
 
     @staticmethod
     def of(name: str, e: Expr, check: Check, earlier: frozenset[str]) -> _RollPlan:
-        terms = whole_dice(e.tree, earlier)
+        # Seen whole only where the rules read its dice (as exact odds see it): a roll read as
+        # a number stays its total, which is cheaper to make and to remember results by.
+        whole = name in check.faces_needed and whole_dice(e.tree, earlier) is not None
         bare = e.tree
         while isinstance(bare, (ast.Group, ast.Labeled)):
             bare = bare.inner
-        return _RollPlan(terms is not None, id(bare) if isinstance(bare, ast.Dice) else None,
+        return _RollPlan(whole, id(bare) if whole and isinstance(bare, ast.Dice) else None,
                          name in check.initial_needed,
                          any(isinstance(n, ast.Dice) and n.die is not None and n.die.symbols is not None
                              for n in ast.walk(e.tree)))

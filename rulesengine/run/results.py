@@ -117,6 +117,8 @@ class CheckResult:
     result: Any
     tags: tuple[str, ...]
     values: dict[str, Any]
+    # Each roll's value as the rules read it: its total, or where they read its dice
+    # (count(roll, 6), symbols(roll, 'hit')) a Rolled with its total and kept dice.
     rolls: dict[str, Any]
     pools: tuple[tuple[str, PoolRoll], ...]
     lines: tuple[Any, ...] = field(repr=False, compare=False)  # text, or functions rendering it
