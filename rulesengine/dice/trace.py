@@ -14,6 +14,7 @@ Rendering is separate from rolling: the roller only records
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 from collections.abc import Mapping
 
@@ -48,52 +49,74 @@ def format_die(d: DieRoll, label: str | None = None) -> str:
     return core
 
 
+_PLAIN_REST = DieRoll(0, 0)[2:]  # what follows face and value on a die kept as it fell
+
+
 def format_pool(pool: PoolRoll) -> str:
     """The dice of a rolled term; a face printed with a label shows the label (``hit``)."""
-    return "[" + ", ".join(format_die(d, pool.label(d.face)) for d in pool.dice) + "]"
+    dice = pool.dice
+    if not pool.labels and all(d[0] == d[1] and d[2:] == _PLAIN_REST for d in dice):  # `3d6`: faces as they fell
+        return "[" + ", ".join([str(d[0]) for d in dice]) + "]"
+    return "[" + ", ".join(format_die(d, pool.label(d.face)) for d in dice) + "]"
+
+
+# How each kind of node is shown: (node, pools, env) -> text, one small function per kind.
+_Seen = tuple[Mapping[int, PoolRoll], Mapping[str, Any]]
+
+
+def _dice(n: ast.Dice, seen: _Seen) -> str:
+    pool = seen[0].get(id(n))
+    if pool is None:  # a branch of if() not taken: its dice were not rolled
+        return dice_text(n)
+    shown = format_pool(pool)
+    if isinstance(n.count, ast.Num) and n.die is not None:
+        return shown
+    # The number or size of the dice came from an expression: say which dice rolled.
+    return f"{pool.text}{shown}"
+
+
+def _set(n: ast.SetKeep, seen: _Seen) -> str:
+    keeps = "".join(f"{k.kind}{k.n}" for k in n.keeps)
+    items = ", ".join(_shown(i, seen) for i in n.items) + ("," if len(n.items) == 1 else "")
+    pool = seen[0].get(id(n))
+    return f"({items}){keeps}" + (format_pool(pool) if pool is not None else "")
+
+
+def _operator(n: ast.Binary | ast.Compare | ast.Logic, seen: _Seen) -> str:
+    return f"{_shown(n.left, seen)} {n.op} {_shown(n.right, seen)}"
+
+
+_RENDER: Mapping[type, Any] = {
+    ast.Num: lambda n, seen: str(n.value),
+    ast.Str: lambda n, seen: repr(n.value),
+    ast.Bool: lambda n, seen: format_value(n.value),
+    ast.Name: lambda n, seen: f"{n.name}:{format_value(seen[1].get(n.name, '?'))}",
+    ast.Dice: _dice,
+    ast.Group: lambda n, seen: f"({_shown(n.inner, seen)})",
+    ast.Labeled: lambda n, seen: f"{_shown(n.inner, seen)} {n.label}",
+    ast.Binary: _operator,
+    ast.Compare: _operator,
+    ast.Logic: _operator,
+    ast.Neg: lambda n, seen: f"-{_shown(n.operand, seen)}",
+    ast.Not: lambda n, seen: f"not {_shown(n.operand, seen)}",
+    ast.Call: lambda n, seen: f"{n.name}({', '.join(_shown(a, seen) for a in n.args)})",
+    ast.SetKeep: _set,
+}
+
+
+def _shown(n: ast.Node, seen: _Seen) -> str:
+    return _RENDER[type(n)](n, seen)
 
 
 def render(node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any]) -> str:
     """The expression with dice replaced by what they rolled (recursive: depth is bounded)."""
+    return _shown(node, (pools, env))
 
-    def r(n: ast.Node) -> str:
-        if isinstance(n, ast.Num):
-            return str(n.value)
-        if isinstance(n, ast.Str):
-            return repr(n.value)
-        if isinstance(n, ast.Bool):
-            return format_value(n.value)
-        if isinstance(n, ast.Name):
-            return f"{n.name}:{format_value(env.get(n.name, '?'))}"
-        if isinstance(n, ast.Dice):
-            pool = pools.get(id(n))
-            if pool is None:  # a branch of if() not taken: its dice were not rolled
-                return dice_text(n)
-            shown = format_pool(pool)
-            if isinstance(n.count, ast.Num) and n.die is not None:
-                return shown
-            # The number or size of the dice came from an expression: say which dice rolled.
-            return f"{pool.text if pool is not None else r(n.count)}{shown}"
-        if isinstance(n, ast.Group):
-            return f"({r(n.inner)})"
-        if isinstance(n, ast.Labeled):
-            return f"{r(n.inner)} {n.label}"
-        if isinstance(n, (ast.Binary, ast.Compare, ast.Logic)):
-            return f"{r(n.left)} {n.op} {r(n.right)}"
-        if isinstance(n, ast.Neg):
-            return f"-{r(n.operand)}"
-        if isinstance(n, ast.Not):
-            return f"not {r(n.operand)}"
-        if isinstance(n, ast.Call):
-            return f"{n.name}({', '.join(r(a) for a in n.args)})"
-        if isinstance(n, ast.SetKeep):
-            keeps = "".join(f"{k.kind}{k.n}" for k in n.keeps)
-            items = ", ".join(r(i) for i in n.items) + ("," if len(n.items) == 1 else "")
-            pool = pools.get(id(n))
-            return f"({items}){keeps}" + (format_pool(pool) if pool is not None else "")
-        raise AssertionError(n)  # pragma: no cover
 
-    return r(node)
+@lru_cache(maxsize=1024)
+def _one_line(text: str) -> str:
+    """The expression as written, on one line."""
+    return " ".join(text.split())
 
 
 def trace(text: str, node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any],
@@ -101,5 +124,5 @@ def trace(text: str, node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping
     """The one-line trace, made printable: a bot posts it as it is, and a label or a text
     value may hold a control character (``1d6 [fire\\a]``). ``shown``: what the value is
     said to be instead of ``total`` (the symbols a pool of symbol dice shows)."""
-    return printable(f"{' '.join(text.split())} → {render(node, pools, env)} = "
+    return printable(f"{_one_line(text)} → {render(node, pools, env)} = "
                      f"{format_value(total) if shown is None else shown}")
