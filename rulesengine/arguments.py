@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="rulesengine",
                      description="Roll dice and rulesets, and get their exact odds.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="don't read or write the parsed expressions kept between runs "
+                        "(also RULESENGINE_CACHE=off; where: RULESENGINE_CACHE_DIR, else ~/.cache/rulesengine)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("dice", help="roll a dice expression, or print its exact odds",

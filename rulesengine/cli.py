@@ -10,6 +10,7 @@ Imports are deferred to the command that needs them so that start-up stays small
 from __future__ import annotations
 
 import argparse
+import os
 import io
 import json
 import re
@@ -434,6 +435,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return int(exc.code or 0)
     if getattr(args, "expression", None) in protected:
         args.expression = protected[args.expression]
+    if args.no_cache:
+        os.environ["RULESENGINE_CACHE"] = "off"  # read by dice.tree_store, which the commands import
     if args.version:
         from .version import __version__
 

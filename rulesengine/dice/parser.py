@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import DiceSyntaxError, LimitError, Location
 from ..limits import DEFAULT_LIMITS, Limits
 from ..numerals import whole_number
-from . import ast
+from . import ast, tree_store
 from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX
 from .syntax_errors import (FOREIGN_MODIFIERS, MODIFIER_NAMES, bad_character, closest, locate, needs_number_hint,
                             unexpected_token)
@@ -681,6 +681,18 @@ def _too_deep_at(node: ast.Node, bound: int) -> int:
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str, limits: Limits) -> ast.Node:
     _precheck(text, limits)
+    stored = limits == DEFAULT_LIMITS  # what a text parses to depends on the limits it is read under
+    if stored:
+        tree = tree_store.get(text)
+        if tree is not None:
+            return tree
+    tree = _parse_text(text, limits)
+    if stored:
+        tree_store.put(text, tree)
+    return tree
+
+
+def _parse_text(text: str, limits: Limits) -> ast.Node:
     parser, builder, errors = _parser()
     try:
         with _PARSE_LOCK:  # the builder holds the text being parsed

@@ -1,0 +1,121 @@
+"""Parsed expressions kept on disk between processes (rulesengine/dice/tree_store.py, issue 18):
+a stored tree is the tree the parser makes, a fresh process reads it without loading the
+parser, and a store that is off, unreadable, corrupt, foreign or full never changes an
+answer or fails a call."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from dice_grammar import expressions
+from rulesengine.dice import tree_store
+from rulesengine.dice.parser import _parse_text
+from rulesengine.errors import RulesEngineError
+from rulesengine.limits import DEFAULT_LIMITS
+
+SHOWN = [
+    "3d6 + 2", "4d6kh3", "(1d4, 2+2, 3d6kl1)kh1", "d{0:'blank',1:'hit'} >= 1", "3d{[], [hit], [hit, hit]}!=3",
+    "2d{ability} + 1d{difficulty}", "(n)d10!>=(again)cs>=(tn)", "if(edge, 3d6kh2, 2d6)", "1d20[attack] + 5 >= 15",
+    "8d6rol1k>=3", "d(size) + -3", "not flag and x % 11 == 0", "'hard'", "10d6p1dl2", "4dF + d%",
+]
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESENGINE_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("RULESENGINE_CACHE", raising=False)
+    monkeypatch.setattr(tree_store, "_STORE", tree_store._Store())
+    return tmp_path
+
+
+@pytest.mark.parametrize("text", SHOWN)
+def test_a_stored_tree_is_the_tree_the_parser_makes(text, store):
+    tree = _parse_text(text, DEFAULT_LIMITS)
+    assert tree_store.decode(json.loads(json.dumps(tree_store.encode(tree)))) == tree
+    tree_store.put(text, tree)
+    assert tree_store.get(text) == tree
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(expressions)
+def test_every_generated_expression_comes_back_from_the_store_as_parsed(text):
+    try:
+        tree = _parse_text(text, DEFAULT_LIMITS)
+    except RulesEngineError:
+        return
+    assert tree_store.decode(json.loads(json.dumps(tree_store.encode(tree)))) == tree
+
+
+def test_a_fresh_process_reads_a_stored_expression_without_loading_the_parser(store):
+    env = {**os.environ, "RULESENGINE_CACHE_DIR": str(store)}
+    code = ("import sys; from rulesengine import dice; print(dice.odds('3d6kh2 + 1').mean); "
+            "print('rulesengine.dice._lalr' in sys.modules)")
+    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    again = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert first.stdout.split() == [first.stdout.split()[0], "True"]
+    assert again.stdout.split() == [first.stdout.split()[0], "False"]  # same answer, no parser
+
+
+def test_the_store_can_be_turned_off(store, monkeypatch):
+    monkeypatch.setenv("RULESENGINE_CACHE", "off")
+    tree_store.put("3d6", _parse_text("3d6", DEFAULT_LIMITS))
+    assert not any(store.rglob("*.json"))
+    env = {**os.environ, "RULESENGINE_CACHE_DIR": str(store)}
+    env.pop("RULESENGINE_CACHE")
+    subprocess.run([sys.executable, "-m", "rulesengine", "--no-cache", "dice", "2d6"], env=env, check=True,
+                   capture_output=True)
+    assert not any(store.rglob("*.json"))
+
+
+def entry_file(store, text):
+    tree_store.put(text, _parse_text(text, DEFAULT_LIMITS))
+    (path,) = store.rglob("*.json")
+    return path
+
+
+@pytest.mark.parametrize("damage", [
+    lambda e: "{not json",
+    lambda e: json.dumps({**e, "text": "4d6"}),  # another text's tree
+    lambda e: json.dumps({**e, "tree": {"@": "Popen", "args": ["rm"]}}),  # a class that is not a node
+    lambda e: json.dumps({**e, "tree": {"@": "Num", "value": 1, "span": [0, 1], "extra": 2}}),
+    lambda e: json.dumps({**e, "tree": {"@": "Num", "value": 1.5, "span": [0, 1]}}),
+    lambda e: json.dumps([e]),
+])
+def test_a_damaged_or_foreign_entry_is_not_read(store, damage):
+    path = entry_file(store, "3d6")
+    path.write_text(damage(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")
+    assert tree_store.get("3d6") is None
+
+
+def test_an_unwritable_store_is_skipped(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("RULESENGINE_CACHE_DIR", str(blocker))
+    monkeypatch.setattr(tree_store, "_STORE", tree_store._Store())
+    tree_store.put("3d6", _parse_text("3d6", DEFAULT_LIMITS))  # no error
+    assert tree_store.get("3d6") is None
+
+
+def test_a_full_store_is_emptied_and_fills_again(store, monkeypatch):
+    monkeypatch.setattr(tree_store, "MAX_STORED", 3)
+    for n in range(1, 6):
+        tree_store.put(f"{n}d6", _parse_text(f"{n}d6", DEFAULT_LIMITS))
+    assert len(list(store.rglob("*.json"))) == 2  # 3 written, emptied, 2 more
+    assert tree_store.get("5d6") is not None and tree_store.get("1d6") is None
+
+
+def test_only_trees_read_under_the_default_limits_are_stored(store):
+    import dataclasses
+
+    from rulesengine.dice.parser import parse
+
+    parse("7d7 + 7", dataclasses.replace(DEFAULT_LIMITS, max_dice=50))
+    assert not any(store.rglob("*.json"))
+    parse("7d7 + 7")
+    assert len(list(store.rglob("*.json"))) == 1
