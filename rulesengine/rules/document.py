@@ -38,17 +38,17 @@ typing), :mod:`.yaml_builder` (the budgeted event builder) and :mod:`.yaml_diagn
 
 from __future__ import annotations
 
+import json
 import os
 import stat
-
-import yaml
+from typing import Any
 
 from ..codes import (E_ALIAS, E_BAD_KEY, E_DUPLICATE_KEY, E_ENCODING, E_FILE_TOO_LARGE, E_MULTIPLE_DOCUMENTS,
                      E_NOT_A_MAPPING, E_TAB, E_TAG, E_TOO_DEEP, E_UNREADABLE, E_YAML_SYNTAX)
+from ..disk_store import DiskStore
 from ..errors import LoadError, Location
 from ..limits import DEFAULT_LIMITS, Limits
-from .yaml_builder import EventBuilder
-from .yaml_diagnostics import check_characters, decode_utf8, file_too_large, syntax_error
+from .yaml_diagnostics import check_characters, decode_utf8, file_too_large
 from .yaml_positions import Document, SourceText, to_pointer
 
 __all__ = [
@@ -71,10 +71,20 @@ __all__ = [
     "RULESET_SUFFIXES",
 ]
 
-YAML_LOADER: type = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
-"""The safe loader class whose parser reads every file: libyaml's where it is installed
-(about 20x faster), else the pure-Python one. Both produce the same events and marks; the
-tests switch this to check that. Only PyYAML's safe loaders belong here."""
+YAML_LOADER: Any = None
+"""The safe loader class whose parser reads every file; None: libyaml's where it is
+installed (about 20x faster), else the pure-Python one. Both produce the same events and
+marks; the tests switch this to check that. Only PyYAML's safe loaders belong here.
+(PyYAML is imported when a file is first parsed, not before: a file read back from the
+store of loaded files needs none of it.)"""
+
+
+def _loader() -> Any:
+    if YAML_LOADER is not None:
+        return YAML_LOADER
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 
 # --- public entry points --------------------------------------------------------------
 
@@ -101,12 +111,35 @@ def load_text(text: str | bytes, path: str | None = None,
         text = text[1:]  # the BOM is invisible in editors; columns count without it
     source = SourceText(name, text)
     check_characters(source)
+    import yaml
+
+    from .yaml_builder import EventBuilder
+    from .yaml_diagnostics import syntax_error
+
     builder = EventBuilder(source, limits)
     try:
-        builder.run(YAML_LOADER)
+        builder.run(_loader())
     except yaml.YAMLError as exc:
         raise syntax_error(source, exc, limits.max_yaml_depth) from exc
     return builder.document()
+
+
+def _stored_files() -> DiskStore:
+    """The store of loaded ruleset files (rulesengine/disk_store.py), valid while this loader
+    and PyYAML are as they are."""
+    global _STORED
+    if _STORED is None:
+        import importlib.util
+
+        here = os.path.dirname(__file__)
+        spec = importlib.util.find_spec("yaml")
+        sources = tuple(os.path.join(here, name) for name in (
+            "document.py", "yaml_builder.py", "yaml_scalars.py", "yaml_positions.py", "yaml_diagnostics.py"))
+        _STORED = DiskStore("files", sources + ((spec.origin,) if spec and spec.origin else ()))
+    return _STORED
+
+
+_STORED: DiskStore | None = None
 
 
 RULESET_SUFFIXES = (".yaml", ".yml")
@@ -145,7 +178,27 @@ def load_file(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Docum
                         code=E_UNREADABLE) from exc
     if len(data) > limits.max_file_bytes:
         raise file_too_large(name, "more than " + str(limits.max_file_bytes), limits)
-    return load_text(data, name, limits)
+    if limits != DEFAULT_LIMITS or YAML_LOADER is not None:
+        return load_text(data, name, limits)
+    # A file read before, as it is now, comes back from the store of loaded files; what
+    # is loaded from the file is the same either way (a file with errors is never stored).
+    text = decode_utf8(data, name).removeprefix("\ufeff")
+    key = name + "\x00" + text  # a path holds no NUL
+    stored = _stored_files().get(key)
+    if isinstance(stored, dict):
+        try:
+            return Document.from_plain(name, text, stored)
+        except (KeyError, TypeError, ValueError):
+            pass
+    doc = load_text(data, name, limits)
+    plain = doc.to_plain()
+    try:
+        same = json.loads(json.dumps(doc.data)) == doc.data  # no value JSON would change (NaN, a number key)
+    except (ValueError, TypeError, RecursionError):
+        same = False
+    if same:
+        _stored_files().put(key, plain)
+    return doc
 
 
 def _file_kind(mode: int) -> str:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import TYPE_CHECKING
 
-import yaml
+if TYPE_CHECKING:  # PyYAML is imported only when a file is parsed
+    import yaml
 
 from ..codes import E_ENCODING, E_FILE_TOO_LARGE, E_TAB, E_TOO_DEEP, E_YAML_SYNTAX
 from ..errors import LoadError, Location

@@ -115,6 +115,21 @@ class Document:
     # pointer -> (style, content start index, end index, raw scalar text) for scalar values
     _scalars: dict = field(repr=False, compare=False, default_factory=dict)
 
+    def to_plain(self) -> dict[str, Any]:
+        """Everything but the path and text, as plain JSON data (see :meth:`from_plain`)."""
+        return {"data": self.data, "values": self._values, "keys": self._keys, "aliases": sorted(self._aliases),
+                "scalars": self._scalars}
+
+    @staticmethod
+    def from_plain(path: str, text: str, plain: dict[str, Any]) -> Document:
+        """The document :meth:`to_plain` wrote for this path and text (KeyError, TypeError or
+        ValueError for anything it could not have written)."""
+        def positions(table: dict) -> dict[str, tuple]:
+            return {str(k): tuple(v) for k, v in table.items()}
+
+        return Document(path, text, plain["data"], SourceText(path, text), positions(plain["values"]),
+                        positions(plain["keys"]), frozenset(plain["aliases"]), positions(plain["scalars"]))
+
     def pointers(self) -> Iterator[str]:
         """The JSON pointer of every node that has a position of its own, in file order."""
         return iter(self._values)

@@ -14,7 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from dice_grammar import expressions
+from rulesengine import disk_store
 from rulesengine.dice import tree_store
+from rulesengine.disk_store import DiskStore
 from rulesengine.dice.parser import _parse_text
 from rulesengine.errors import RulesEngineError
 from rulesengine.limits import DEFAULT_LIMITS
@@ -30,7 +32,7 @@ SHOWN = [
 def store(tmp_path, monkeypatch):
     monkeypatch.setenv("RULESENGINE_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("RULESENGINE_CACHE", raising=False)
-    monkeypatch.setattr(tree_store, "_STORE", tree_store._Store())
+    monkeypatch.setattr(tree_store, "_STORE", DiskStore("trees", tree_store._STORE.sources))
     return tmp_path
 
 
@@ -89,7 +91,9 @@ def entry_file(store, text):
 ])
 def test_a_damaged_or_foreign_entry_is_not_read(store, damage):
     path = entry_file(store, "3d6")
-    path.write_text(damage(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(damage({"text": entry["key"], "tree": entry["value"]}).replace('"text"', '"key"')
+                    .replace('"tree"', '"value"'), encoding="utf-8")
     assert tree_store.get("3d6") is None
 
 
@@ -97,13 +101,13 @@ def test_an_unwritable_store_is_skipped(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv("RULESENGINE_CACHE_DIR", str(blocker))
-    monkeypatch.setattr(tree_store, "_STORE", tree_store._Store())
+    monkeypatch.setattr(tree_store, "_STORE", DiskStore("trees", tree_store._STORE.sources))
     tree_store.put("3d6", _parse_text("3d6", DEFAULT_LIMITS))  # no error
     assert tree_store.get("3d6") is None
 
 
 def test_a_full_store_is_emptied_and_fills_again(store, monkeypatch):
-    monkeypatch.setattr(tree_store, "MAX_STORED", 3)
+    monkeypatch.setattr(disk_store, "MAX_ENTRIES", 3)
     for n in range(1, 6):
         tree_store.put(f"{n}d6", _parse_text(f"{n}d6", DEFAULT_LIMITS))
     assert len(list(store.rglob("*.json"))) == 2  # 3 written, emptied, 2 more
