@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..echo import printable
 from . import ast
@@ -126,3 +126,30 @@ def trace(text: str, node: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping
     said to be instead of ``total`` (the symbols a pool of symbol dice shows)."""
     return printable(f"{_one_line(text)} → {render(node, pools, env)} = "
                      f"{format_value(total) if shown is None else shown}")
+
+
+TraceLine = Callable[[Mapping[int, PoolRoll], Mapping[str, Any], Any, "str | None"], str]
+
+
+def line_maker(name: str, text: str, node: ast.Node) -> TraceLine:
+    """How the trace line of one named roll is made (``natural: 1d20 → [14] = 14``): from the
+    dice it rolled, the names it read, its value and, where given, what to say it is instead
+    (the symbols a pool of symbol dice shows). For the commonest roll, one dice term, the
+    parts that never change are made once, here."""
+    def any_line(pools: Mapping[int, PoolRoll], env: Mapping[str, Any], total: Any, shown: str | None) -> str:
+        return f"{name}: {trace(text, node, pools, env, total, shown)}"
+
+    if not isinstance(node, ast.Dice):
+        return any_line
+    head = printable(f"{name}: {_one_line(text)} → ")
+    fixed = isinstance(node.count, ast.Num) and node.die is not None
+    key = id(node)
+
+    def term_line(pools: Mapping[int, PoolRoll], env: Mapping[str, Any], total: Any, shown: str | None) -> str:
+        pool = pools.get(key)
+        if pool is None:
+            return any_line(pools, env, total, shown)
+        body = format_pool(pool) if fixed else pool.text + format_pool(pool)
+        return head + printable(f"{body} = {format_value(total) if shown is None else shown}")
+
+    return term_line

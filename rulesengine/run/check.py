@@ -26,7 +26,7 @@ from ..dice import ast
 from ..dice.pool import PoolRoll, roll_dice_pool
 from ..dice.expectation import exact_mean
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
-from ..dice.trace import format_value, trace
+from ..dice.trace import TraceLine, format_value, line_maker
 from ..dice.values import DicePool, Rolled, symbols_text
 from ..codes import E_FACES, E_NO_OUTCOME, E_NOT_A_CONDITION
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
@@ -427,7 +427,7 @@ class CheckRunner:
 
         def line() -> str:
             shown = symbols_text(value.symbols) if plan.symbols and isinstance(value, Rolled) else None
-            return f"{name}: {trace(e.text, e.tree, by_node, env, jsonable(value), shown)}"
+            return plan.line(by_node, env, jsonable(value), shown)
 
         return value, pools, line
 
@@ -613,6 +613,7 @@ class _RollPlan(NamedTuple):
     term: int | None  # the id of the one dice term the roll is, when it is one
     initial: bool
     symbols: bool
+    line: TraceLine  # makes its trace line
 
     @staticmethod
     def of(name: str, e: Expr, check: Check, earlier: frozenset[str]) -> _RollPlan:
@@ -625,7 +626,7 @@ class _RollPlan(NamedTuple):
         return _RollPlan(whole, id(bare) if whole and isinstance(bare, ast.Dice) else None,
                          name in check.initial_needed,
                          any(isinstance(n, ast.Dice) and n.die is not None and n.die.symbols is not None
-                             for n in ast.walk(e.tree)))
+                             for n in ast.walk(e.tree)), line_maker(name, e.text, e.tree))
 
 
 def _dice_value(dice: Iterable[tuple[int, int]], mixed: bool) -> Rolled:
