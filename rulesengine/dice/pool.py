@@ -241,6 +241,7 @@ class PoolRoll(NamedTuple):
     counting: bool = False
     labels: tuple[tuple[int, str], ...] = ()  # the die's printed labels (d{0:'blank',...}), for traces
     die: ast.Die | None = None  # the die rolled, where the rules may read its symbols
+    plain: bool = False  # every die kept as it fell, worth its face (a trace writes the faces as they are)
 
     def kept_symbols(self) -> tuple[tuple[str, int], ...]:
         """The symbols the kept dice show, counted (none unless the die shows symbols)."""
@@ -313,7 +314,7 @@ def roll_plain(die: ast.Die, text: str, count: int, source: DiceSource, counter:
     once, kept, and worth its face."""
     counter.spend(count)
     faces = source.draw_many(die, count)
-    return PoolRoll(text, _plain_dice(faces), sum(faces), False, die.labels or (), die if die.symbols else None)
+    return PoolRoll(text, _plain_dice(faces), sum(faces), False, die.labels or (), die if die.symbols else None, True)
 
 
 _PLAIN = DieRoll(0, 0)[2:]  # the fields after face and value of a die kept as it fell

@@ -120,7 +120,7 @@ class Sampling:
         key = id(node)
 
         dynamic_count = not isinstance(node.count, ast.Num)
-        made: dict[int, tuple[PoolSpec, str]] = {}  # d(expr): the rules for each size seen
+        made: dict[int, tuple[PoolSpec, str, bool]] = {}  # d(expr): the rules (plain or not) for each size seen
 
         if spec is not None and spec.plain and isinstance(node.count, ast.Num):
             # `3d6`, `1d20`: nothing to decide when rolling (count, die and rules are fixed).
@@ -138,22 +138,27 @@ class Sampling:
 
             return run_plain
 
+        plain_spec = spec is not None and spec.plain
+
         def run(ctx: Context) -> int:
             n = check_count(ctx, node, count(ctx))
-            rule, text = spec, static_text
+            rule, text, plain = spec, static_text, plain_spec
             if rule is None:  # d(expr): the die is known now
                 s = sides(ctx)  # type: ignore[misc]
                 known = made.get(s) if type(s) is int and s <= ctx.limits.max_sides else None
                 if known is None:
                     rule = dynamic_spec(ctx, node, s)
-                    known = (rule, dice_text(node, rule.die))
+                    known = (rule, dice_text(node, rule.die), rule.plain)
                     if len(made) < 64:
                         made[s] = known
-                rule, text = known
+                rule, text, plain = known
             if dynamic_count:  # show the count that was rolled: (level)d6 → 3d6
                 text = str(n) + text.removeprefix("(…)")
             try:
-                rolled = roll_pool(rule, text, n, ctx.source, ctx.counter, ctx.limits)  # type: ignore[arg-type]
+                if plain:
+                    rolled = roll_plain(rule.die, text, n, ctx.source, ctx.counter)  # type: ignore[arg-type]
+                else:
+                    rolled = roll_pool(rule, text, n, ctx.source, ctx.counter, ctx.limits)  # type: ignore[arg-type]
             except (DiceLimitReached, FacesError) as exc:
                 raise dice_failure(ctx, node, text, exc) from None
             ctx.pools[key] = rolled

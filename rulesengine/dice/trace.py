@@ -55,8 +55,8 @@ _PLAIN_REST = DieRoll(0, 0)[2:]  # what follows face and value on a die kept as 
 def format_pool(pool: PoolRoll) -> str:
     """The dice of a rolled term; a face printed with a label shows the label (``hit``)."""
     dice = pool.dice
-    if not pool.labels and all(d[0] == d[1] and d[2:] == _PLAIN_REST for d in dice):  # `3d6`: faces as they fell
-        return "[" + ", ".join([str(d[0]) for d in dice]) + "]"
+    if not pool.labels and (pool.plain or all(d[0] == d[1] and d[2:] == _PLAIN_REST for d in dice)):
+        return "[" + ", ".join([str(d[0]) for d in dice]) + "]"  # `3d6`: the faces as they fell
     return "[" + ", ".join(format_die(d, pool.label(d.face)) for d in dice) + "]"
 
 
@@ -150,6 +150,8 @@ def line_maker(name: str, text: str, node: ast.Node) -> TraceLine:
         if pool is None:
             return any_line(pools, env, total, shown)
         body = format_pool(pool) if fixed else pool.text + format_pool(pool)
+        if shown is None and not pool.labels:  # numbers and the term's own text only: printable already
+            return f"{head}{body} = {format_value(total)}"
         return head + printable(f"{body} = {format_value(total) if shown is None else shown}")
 
     return term_line

@@ -87,6 +87,7 @@ class CheckRunner:
         self._odds_cache: dict[tuple, CheckOdds] = {}
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
         self._resolved_in_all = 0
+        self._chosen_lines: dict[int, tuple[Choice, str]] = {}
         self._roll_terms = [(name, e, _RollPlan.of(name, e, check, self.exact.earlier_rolls(name)))
                             for name, e in check.rolls]
 
@@ -338,8 +339,7 @@ class CheckRunner:
                     continue
                 value, pool_list, line = self._sample_roll(name, e, whole, env, source, counter)
                 rolls[name] = env[name] = value
-                for p in pool_list:
-                    pools.append((name, p))
+                pools += [(name, p) for p in pool_list]
                 lines.append(line)
         else:
             lines.append(f"no roll: {gated.reason}" if gated.reason else "no roll")
@@ -357,11 +357,23 @@ class CheckRunner:
             res = self.resolve_rolls(values, sample.rolls, choose)
         lines = sample.lines
         if res.chosen is not None:
-            lines += (functools.partial(_chosen_line, res.chosen),)
+            lines += (functools.partial(self._chosen_text, res.chosen),)
         return CheckResult(self.model.id, self.check.name, values, res.outcome, res.success, res.result,
                            res.tags, dict(res.values), dict(sample.rolls), sample.pools, lines, res.tier,
                            res.reason, sample.secret, res.skipped, res.choices, res.chosen, dict(res.env),
                            res.signed)
+
+    def _chosen_text(self, chosen: Choice) -> str:
+        """The trace line of the dice chosen, made once for each remembered choice (a check
+        rolled again with the same faces chooses the same Choice object)."""
+        seen = self._chosen_lines.get(id(chosen))
+        if seen is not None and seen[0] is chosen:
+            return seen[1]
+        text = _chosen_line(chosen)
+        if len(self._chosen_lines) >= RESOLVED_IN_ALL:
+            self._chosen_lines.clear()
+        self._chosen_lines[id(chosen)] = (chosen, text)  # holds the choice: its id stays its own
+        return text
 
     def _resolve_known(self, pre: PreRoll, rolls: dict[str, Any], choose: Iterable[int] | None) -> Resolution:
         """``resolve`` under a known PreRoll. The resolver is a pure function of the values
@@ -400,7 +412,6 @@ class CheckRunner:
             value = e.run(ctx)
         except RulesEngineError as exc:
             raise self.relocate(exc, e) from None
-        pools = list(ctx.pools.values())
         if type(value) is DicePool:
             try:
                 pool = roll_dice_pool(value.sides, value.text(), source, counter)
@@ -410,10 +421,10 @@ class CheckRunner:
             except DiceLimitReached:
                 raise self.relocate(LimitError(f"the pool {value.text()} has more dice than a roll may use",
                                                 "max_dice", Location(column=1, source_line=e.text)), e) from None
-            pools.append(pool)
             sizes = value.sides
             value = Rolled(pool.total, tuple([d.value for d in pool.dice]), sizes)
-            return value, pools, lambda: f"{name}: {pool.text} → [{_faces_text(pool, sizes)}] = {pool.total}"
+            return (value, [*ctx.pools.values(), pool],
+                    lambda: f"{name}: {pool.text} → [{_faces_text(pool, sizes)}] = {pool.total}")
         if plan.term is not None:  # one dice term, the commonest roll
             if plan.term in ctx.pools:
                 value = pool_rolled(ctx.pools[plan.term], plan.initial)
@@ -429,7 +440,7 @@ class CheckRunner:
             shown = symbols_text(value.symbols) if plan.symbols and isinstance(value, Rolled) else None
             return plan.line(by_node, env, jsonable(value), shown)
 
-        return value, pools, line
+        return value, by_node.values(), line
 
     # ---- exact odds ----------------------------------------------------------------------
     def forget_odds(self) -> None:
