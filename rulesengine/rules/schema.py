@@ -15,7 +15,6 @@ so every diagnostic is the same either way.
 
 from __future__ import annotations
 
-import difflib
 import re
 import functools
 import json
@@ -93,6 +92,8 @@ def _unknown_key_hint(key: str, allowed: list[str], line: str) -> str | None:
     homes = [name for name, props in _keys_by_part().items() if key in props]
     # A near spelling wins when it is very near (outcome/outcomes); else a key of another
     # part is said to be one (report: on a procedure), not matched to an unrelated key.
+    import difflib  # only when there is an error to explain
+
     if near and (not homes or difflib.SequenceMatcher(None, key, near).ratio() >= 0.85):
         return f"did you mean '{near}'?"
     if homes:

@@ -17,7 +17,6 @@ rolled. The checks are a table from node type to a small function, like the comp
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
@@ -154,6 +153,8 @@ def _literal_of(inf: _Infer, name: ast.Node, literal: ast.Node) -> None:
     allowed = inf.env.values.get(name.name)
     if allowed is None or literal.value in allowed:
         return
+    import difflib  # only when there is an error to explain
+
     near = difflib.get_close_matches(literal.value, allowed, n=1, cutoff=0.6)
     inf.problem(E_UNKNOWN_LITERAL, f"'{name.name}' is never '{literal.value}'", literal,
                 f"did you mean '{near[0]}'?" if near else f"it is one of: {', '.join(allowed)}")
@@ -460,6 +461,8 @@ def text_problems(expr: Expr, allowed: tuple[str, ...], what: str) -> Iterator[P
         elif isinstance(node, ast.Call) and node.name == "if" and len(node.args) == 3:
             stack += [node.args[1], node.args[2]]
         elif isinstance(node, ast.Str) and node.value not in allowed:
+            import difflib  # only when there is an error to explain
+
             near = difflib.get_close_matches(node.value, allowed, n=1, cutoff=0.6)
             yield Problem(E_UNKNOWN_LITERAL, f"{what} gives '{node.value}', which is not one of {', '.join(allowed)}",
                           f"did you mean '{near[0]}'?" if near else f"write one of: {', '.join(allowed)}",

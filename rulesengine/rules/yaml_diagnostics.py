@@ -7,6 +7,7 @@ a tab is the real culprit).
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -18,9 +19,13 @@ from ..errors import LoadError, Location
 from ..limits import Limits
 from .yaml_positions import LINE_BREAK, SourceText
 
-# Characters YAML 1.1 forbids in a stream (same set as PyYAML's Reader.NON_PRINTABLE).
-# Lone surrogates are outside every allowed range, so they are caught here too.
-_NON_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+@functools.cache
+def _non_printable() -> re.Pattern:
+    """Characters YAML 1.1 forbids in a stream (same set as PyYAML's Reader.NON_PRINTABLE);
+    lone surrogates are outside every allowed range, so they are caught too. Compiled when
+    a file is first read (it takes milliseconds), not when the module is imported: a file
+    read back from the store of loaded files needs no check."""
+    return re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 _CONTROL_NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "backspace", 0x0B: "vertical tab",
                   0x0C: "form feed", 0x1B: "ESC", 0x7F: "DEL", 0xFFFE: "noncharacter",
@@ -62,7 +67,7 @@ def check_characters(src: SourceText) -> None:
 
     PyYAML would report these too, but less clearly, and libyaml in byte offsets.
     """
-    match = _NON_PRINTABLE.search(src.text)
+    match = _non_printable().search(src.text)
     if match is None:
         return
     code = ord(match.group())
