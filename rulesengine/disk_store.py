@@ -16,7 +16,8 @@ named by the engine's version and the size and modification time of the source f
 that decide what a text becomes, so an upgrade or an edit starts a new folder (the old
 ones of that store are removed). A missing or read-only directory, a full disk, a corrupt
 or foreign file: the work is done again, as if there were no store. A store holds at most
-:data:`MAX_ENTRIES` entries; past that it is emptied and fills again.
+:data:`MAX_ENTRIES` entries (fewer if it asks), each at most :data:`MAX_ENTRY_BYTES`; past
+that count it is emptied and fills again.
 
 Where: ``$RULESENGINE_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulesengine``, else
 ``~/.cache/rulesengine``. Off: ``RULESENGINE_CACHE=off`` (the CLI's ``--no-cache``).
@@ -32,7 +33,10 @@ from typing import Any
 from .version import __version__
 
 MAX_ENTRIES = 4096
-"""Entries one store keeps at most."""
+"""Entries one store keeps at most (a store may ask for fewer)."""
+
+MAX_ENTRY_BYTES = 1 << 20
+"""An entry larger than this (as JSON) is not kept: the store stays small, whatever it is fed."""
 
 
 def enabled() -> bool:
@@ -43,9 +47,10 @@ class DiskStore:
     """One kind of work kept on disk (``kind`` names its folders), valid while the files
     ``sources`` (paths) are as they are."""
 
-    def __init__(self, kind: str, sources: tuple[str, ...]) -> None:
+    def __init__(self, kind: str, sources: tuple[str, ...], max_entries: int | None = None) -> None:
         self.kind = kind
         self.sources = sources
+        self.max_entries = max_entries
         self.folder: str | None = None
         self.ready = False
         self.count: int | None = None  # entries in the folder, counted before the first write
@@ -100,11 +105,13 @@ class DiskStore:
             text = json.dumps({"key": key, "value": value}, separators=(",", ":"))
         except (ValueError, TypeError, RecursionError):
             return  # this entry only
+        if len(text) > MAX_ENTRY_BYTES:
+            return
         try:
             folder = os.path.dirname(path)
             if self.count is None:
                 self.count = self._open(folder)
-            if self.count >= MAX_ENTRIES:
+            if self.count >= min(MAX_ENTRIES, self.max_entries or MAX_ENTRIES):
                 for name in os.listdir(folder):
                     os.unlink(os.path.join(folder, name))
                 self.count = 0

@@ -230,6 +230,9 @@ class _Builder:
             raise LimitError(f"a custom die with {len(faces)} faces is too large",
                              "max_custom_faces", locate(self.text, *span))
         symbols = tuple(f.symbols for f in faces)
+        if sum(len(f) for f in symbols) > self.limits.max_custom_faces:
+            raise LimitError(f"a symbol die showing {sum(len(f) for f in symbols):,} symbols is too large",
+                             "max_custom_faces", locate(self.text, *span))
         text = "d{" + ", ".join("[" + ", ".join(f) + "]" for f in symbols) + "}"
         return ast.symbol_die(symbols, text), span
 

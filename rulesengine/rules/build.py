@@ -50,6 +50,18 @@ its reported values are written: a reported value may not have one of these name
 keeps the set in step with the result)."""
 
 
+def _declared_symbols(spec: Any) -> set[str]:
+    """Every symbol on a face declared under ``dice:``, a broken die's too (its error is said
+    once, where it is declared, not again at each symbol counted)."""
+    out: set[str] = set()
+    for die in spec.values() if isinstance(spec, dict) else ():
+        faces = die.get("faces") if isinstance(die, dict) else None
+        for face in faces if isinstance(faces, list) else ():
+            if isinstance(face, list):
+                out.update(str(symbol) for symbol in face)
+    return out
+
+
 class Builder:
     """Builds one ruleset, collecting every diagnostic instead of stopping at the first."""
 
@@ -62,7 +74,7 @@ class Builder:
         self.functions: dict = dict(FUNCTIONS)
         self.named_dice = self.declared_dice(doc.data.get("dice") if isinstance(doc.data, dict) else None)
         # Symbols the file's dice show, and each symbol a symbols() call names (checked at the end).
-        self.symbols_shown: set[str] = {s for d in self.named_dice.values() for f in d.symbols or () for s in f}
+        self.symbols_shown: set[str] = _declared_symbols(doc.data.get("dice") if isinstance(doc.data, dict) else None)
         self.symbols_named: list[tuple[str, str, Location | None]] = []
         self._sampling = Sampling()
 
@@ -150,22 +162,30 @@ class Builder:
         """The dice of the file's ``dice:`` (symbol dice), by name; the schema has checked
         their form, this their size and symbols."""
         dice: dict[str, ast.Die] = {}
+        self.broken_dice: set[str] = set()  # declared with an error (reported once, where declared)
         if not isinstance(spec, dict):
             return dice
         for name, die in spec.items():
             pointer = f"/dice/{escape_pointer(name)}/faces"
             faces = die.get("faces") if isinstance(die, dict) else None
+            self.broken_dice.add(name)
             if not isinstance(faces, list) or not all(isinstance(f, list) for f in faces) or not faces:
                 continue
             if len(faces) > self.limits.max_custom_faces:
                 self.error(E_EXPRESSION, f"die '{name}' has {len(faces)} faces, more than "
                            f"{self.limits.max_custom_faces:,}", pointer)
                 continue
+            if sum(len(f) for f in faces) > self.limits.max_custom_faces:
+                self.error(E_EXPRESSION, f"die '{name}' shows {sum(len(f) for f in faces):,} symbols in all, more than "
+                           f"{self.limits.max_custom_faces:,}", pointer,
+                           "a die's faces together show at most as many symbols as a die may have faces")
+                continue
             if any(symbol == "blank" for f in faces for symbol in f):
                 self.error(E_EXPRESSION, f"die '{name}': 'blank' names a face with no symbols, not a symbol",
                            pointer, "write a blank face as []")
                 continue
             dice[name] = ast.symbol_die(tuple(tuple(str(x) for x in f) for f in faces), f"d{{{name}}}", name)
+            self.broken_dice.discard(name)
         return dice
 
     def with_named_dice(self, tree: ast.Node, text: str) -> ast.Node:
@@ -175,6 +195,10 @@ class Builder:
             if node.die is None or node.die.declared:
                 return node
             die = self.named_dice.get(node.die.name or "")
+            if die is None and node.die.name in self.broken_dice:
+                raise DiceEvalError(f"{node.die.text} can't be rolled: its faces under dice: have an error",
+                                    locate(text, *node.span), "fix the error reported where the die is declared",
+                                    E_UNKNOWN_VARIABLE)
             if die is None:
                 near = closest(node.die.name or "", list(self.named_dice))
                 raise DiceEvalError(f"unknown die {node.die.text}", locate(text, *node.span),

@@ -135,7 +135,7 @@ def _stored_files() -> DiskStore:
         spec = importlib.util.find_spec("yaml")
         sources = tuple(os.path.join(here, name) for name in (
             "document.py", "yaml_builder.py", "yaml_scalars.py", "yaml_positions.py", "yaml_diagnostics.py"))
-        _STORED = DiskStore("files", sources + ((spec.origin,) if spec and spec.origin else ()))
+        _STORED = DiskStore("files", sources + ((spec.origin,) if spec and spec.origin else ()), max_entries=256)
     return _STORED
 
 

@@ -237,3 +237,22 @@ def test_the_documented_symbol_dice_example_runs_as_shown():
     res = rs.check("narrative").roll({"ability": 1, "difficulty": 1}, faces=["advantage+success", "threat"])
     assert shown in res.trace
     assert res.result == 1 and res.outcome == "success"
+
+
+def test_a_symbol_die_is_bounded_like_any_custom_die():
+    """A die's faces together show at most max_custom_faces symbols (rolling reads every
+    symbol of every kept die: without a bound a file could make one roll take hours)."""
+    import dataclasses
+
+    from rulesengine.errors import LimitError
+    from rulesengine.limits import DEFAULT_LIMITS
+
+    wide = dataclasses.replace(DEFAULT_LIMITS, max_expression_length=20_000)
+    with pytest.raises(LimitError) as err:
+        parse("d{[" + ", ".join(["hit"] * 1500) + "]}", wide)
+    assert err.value.limit == "max_custom_faces"
+    text = RULESET.replace("good: {faces: [", "good: {faces: [[" + ", ".join(["s"] * 1500) + "], ")
+    with pytest.raises(Exception) as err:
+        loads(text, "symbols.yaml")
+    assert "shows 1,510 symbols in all" in str(err.value) and "and 1 more" in str(err.value)
+    assert err.value.location.line == 7  # where the die is declared; its roll says it can't be rolled
