@@ -152,9 +152,9 @@ def printed_face(die: ast.Die, face: Any) -> Any:
             if label.lower() == token:
                 return value
         if die.symbols is not None:  # a symbol face, its symbols in any order: f+t, t + f
-            shown = sorted(w for w in re.split(r"[\s,+]+", token) if w and w != "blank")
+            shown = sorted(w for w in re.split(r"[\s,+]+", token) if w)
             for place, symbols in enumerate(die.symbols, 1):
-                if sorted(x.lower() for x in symbols) == shown:
+                if shown and sorted(x.lower() for x in symbols) == shown:
                     return place
         if die.custom == FATE_FACES and token in FATE_PRINTED:
             return FATE_PRINTED[token]

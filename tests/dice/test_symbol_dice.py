@@ -256,3 +256,17 @@ def test_a_symbol_die_is_bounded_like_any_custom_die():
         loads(text, "symbols.yaml")
     assert "shows 1,510 symbols in all" in str(err.value) and "and 1 more" in str(err.value)
     assert err.value.location.line == 7  # where the die is declared; its roll says it can't be rolled
+
+
+@pytest.mark.parametrize("typed, place", [("blank", 1), ("hit+hit", 3), ("HIT + hit", 3), ("hit", 2)])
+def test_physical_symbol_faces_are_entered_by_their_symbols_in_any_order_and_case(typed, place):
+    from rulesengine.dice.sources import printed_face
+
+    assert printed_face(term("d{[], [hit], [hit, hit]}").die, typed) == place
+
+
+@pytest.mark.parametrize("typed", ["+", "", "miss", "hit+miss"])
+def test_text_that_names_no_face_is_not_a_symbol_face(typed):
+    from rulesengine.dice.sources import printed_face
+
+    assert printed_face(term("d{[], [hit], [hit, hit]}").die, typed) == typed
