@@ -37,7 +37,7 @@ from .expectation import exact_mean
 from .stats import Summary, cumulative, summarize, summary_json
 from .sources import DiceCounter, dice_source
 from .trace import trace
-from .values import DicePool, Rolled
+from .values import DicePool, Rolled, symbol_counts, symbols_text
 
 __all__ = ["Expression", "RollResult", "Odds", "parse", "roll", "odds"]
 
@@ -260,7 +260,8 @@ class Expression:
                 Location(column=1, source_line=self.text), "give one face per die rolled", E_FACES)
         pools = tuple(ctx.pools.values())
         text, tree, by_node = self.text, self.tree, ctx.pools
-        return RollResult(text, total, pools, lambda: trace(text, tree, by_node, values, total))
+        return RollResult(text, total, pools,
+                          lambda: trace(text, tree, by_node, values, total, _symbols_shown(tree, pools)))
 
     def odds(self, env: Mapping[str, Any] | None = None, *, explode_depth: int | None = None) -> Odds:
         """The exact distribution of the value. Explosions are followed to ``explode_depth``
@@ -296,6 +297,24 @@ def parse(text: str, limits: Limits = DEFAULT_LIMITS, dialect: str | None = None
     (``"foundry"``, ``"roll20"``, ``"d20"``: see docs/dice-language.md). Raises
     DiceSyntaxError or LimitError."""
     return Expression(text, limits, dialect)
+
+
+def _symbols_shown(tree: ast.Node, pools: tuple[PoolRoll, ...]) -> str | None:
+    """What a roll of symbol dice showed, for its trace (``2 hit``), where the expression is
+    nothing but symbol dice added up; None otherwise (its value is then the number)."""
+    if not pools or not all(p.die is not None and p.die.symbols is not None for p in pools):
+        return None
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Group, ast.Labeled)):
+            stack.append(node.inner)
+        elif isinstance(node, ast.Binary) and node.op == "+":
+            stack += [node.left, node.right]
+        elif not isinstance(node, ast.Dice):
+            return None
+    return symbols_text(symbol_counts([p.die.symbols_on(d.value) for p in pools if p.die is not None
+                                       for d in p.dice if d.kept]))
 
 
 def roll(expr: str | Expression, rng: random.Random | None = None, seed: int | str | None = None,

@@ -270,3 +270,12 @@ def test_text_that_names_no_face_is_not_a_symbol_face(typed):
     from rulesengine.dice.sources import printed_face
 
     assert printed_face(term("d{[], [hit], [hit, hit]}").die, typed) == typed
+
+
+def test_the_dice_command_says_what_symbol_dice_showed(capsys):
+    """docs/dice-language.md, "Symbol dice": a roll of symbol dice alone ends with its symbols;
+    mixed with numbers it ends with the number."""
+    assert main(["dice", "3d{[], [hit], [hit, hit]}", "--faces", "hit+hit,blank,hit"]) == 0
+    assert capsys.readouterr().out.strip() == "3d{[], [hit], [hit, hit]} → [hit+hit, blank, hit] = 3 hit"
+    assert main(["dice", "3d{[], [hit], [hit, hit]} + 1", "--faces", "hit+hit,blank,hit"]) == 0
+    assert capsys.readouterr().out.strip().endswith("+ 1 = 7")
