@@ -369,6 +369,11 @@ class PoolView(NamedTuple):
         return tuple(sum(sign * have.get(name, 0) for name, sign in read) for read in self.symbols)
 
 
+def _tally(c: tuple[int, int] | None, values: tuple) -> int:
+    """What a view's count ``c`` reads of these values: those in its range (all of them for None)."""
+    return len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1])
+
+
 def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget: Budget) -> Dist | None:
     """A dice term seen through ``view``: ``Rolled(total, faces)`` values, one for each
     distinct reading (total, counts, highest, lowest), its faces one roll that reads so.
@@ -388,12 +393,9 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         return None
     # Counts among the first throw's dice read each die's chain (its face, then the dice its
     # explosions added): the chain's first value is the first throw's.
-    def tally(c: tuple[int, int] | None, values: tuple) -> int:
-        return len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1])
-
     def reading(values: tuple) -> tuple:
         return (sum(spec.score(v) for v in values) if view.total else 0,
-                *(tally(c, values) for c in view.counts), *(tally(c, values[:1]) for c in view.initial),
+                *(_tally(c, values) for c in view.counts), *(_tally(c, values[:1]) for c in view.initial),
                 *view.symbol_reads(spec.symbols_of(values)),
                 max(values) if view.highest else 0, min(values) if view.lowest else 0)
 
@@ -473,12 +475,9 @@ def _fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget) -> l
 
 def rolled_reading(view: PoolView, rolled: Rolled) -> tuple:
     """What ``view`` reads of a whole roll, as :func:`view_dist` reads it of one die."""
-    def tally(c: tuple[int, int] | None, values: tuple) -> int:
-        return len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1])
-
     first = rolled.initial or ()
-    return (rolled.total if view.total else 0, *(tally(c, rolled.faces) for c in view.counts),
-            *(tally(c, first) for c in view.initial), *view.symbol_reads(rolled.symbols),
+    return (rolled.total if view.total else 0, *(_tally(c, rolled.faces) for c in view.counts),
+            *(_tally(c, first) for c in view.initial), *view.symbol_reads(rolled.symbols),
             max(rolled.faces, default=0) if view.highest else 0, min(rolled.faces, default=0) if view.lowest else 0)
 
 
