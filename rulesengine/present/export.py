@@ -132,7 +132,9 @@ def _settings_json(v: Any) -> Any:
         return _expr(v)
     if isinstance(v, Mapping):
         return {k: _settings_json(x) for k, x in v.items()}
-    if hasattr(v, "_asdict"):  # a tie-breaker, a round rule: its fields by name
+    if is_record(v):  # a tie-breaker, a round rule, an outcome rule: its fields by name
+        return {k: _settings_json(getattr(v, k)) for k in fields(v)}
+    if hasattr(v, "_asdict"):  # a NamedTuple: the same
         return {k: _settings_json(x) for k, x in v._asdict().items()}
     if isinstance(v, (list, tuple)):
         return [_settings_json(x) for x in v]

@@ -1,21 +1,17 @@
 """The ruleset model: what a validated ruleset file becomes.
 
-Immutable objects, built once by :mod:`rulesengine.rules.build`. Most are ``NamedTuple``
-classes: every start-up pays for creating these classes, and a NamedTuple class is about
-ten times cheaper to create than a frozen, slotted dataclass (whose methods are generated
-as source and compiled). Three stay frozen dataclasses because something needs what only a dataclass
-has: :class:`Expr` leaves its compiled closure out of equality, :class:`Check` works out
-derived fields after construction and is copied with ``records.replace``, and
-:class:`Source` is exported with ``records.asdict``. Every expression is parsed
-and compiled when the ruleset is built (never per roll) and keeps the JSON pointer of the
-YAML scalar it came from, so a problem found while running a check still points at the
-file position.
+Immutable records (:mod:`rulesengine.records`), built once by :mod:`rulesengine.rules.build`:
+every start-up pays for creating these classes, and a record class costs what a plain class
+costs (a NamedTuple class about ten times more, a frozen dataclass a hundred). Every
+expression is parsed and compiled when the ruleset is built (never per roll) and keeps the
+JSON pointer of the YAML scalar it came from, so a problem found while running a check
+still points at the file position.
 """
 
 from __future__ import annotations
 
 from ..records import Record, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 from collections.abc import Callable
 
 from ..dice import ast
@@ -45,7 +41,7 @@ class Expr(Record):
 # ---- tables -----------------------------------------------------------------------------
 
 
-class Ladder(NamedTuple):
+class Ladder(Record):
     """Label → number, in the order the book lists them (a difficulty ladder)."""
 
     name: str
@@ -54,13 +50,13 @@ class Ladder(NamedTuple):
     kind: str = "ladder"
 
 
-class RangeRow(NamedTuple):
+class RangeRow(Record):
     low: int | None  # None: no lower bound
     high: int | None  # None: no upper bound
     value: Any
 
 
-class Ranges(NamedTuple):
+class Ranges(Record):
     """A number in a range → a value (any number from 1 to 3 → 20)."""
 
     name: str
@@ -69,7 +65,7 @@ class Ranges(NamedTuple):
     kind: str = "ranges"
 
 
-class Grid(NamedTuple):
+class Grid(Record):
     """Row label × column label → number (a difficulty table: 'hard' × 'quick' → 14)."""
 
     name: str
@@ -79,13 +75,13 @@ class Grid(NamedTuple):
     kind: str = "grid"
 
 
-class Tier(NamedTuple):
+class Tier(Record):
     min: int
     label: str
     description: str = ""
 
 
-class Tiers(NamedTuple):
+class Tiers(Record):
     """Descriptive tiers: the highest tier whose minimum a number reaches (a degree of
     success of 5 is "good")."""
 
@@ -109,7 +105,7 @@ def name_with_label(name: str, label: str) -> str:
     return f"{name} ({label})"
 
 
-class Input(NamedTuple):
+class Input(Record):
     name: str
     type: str  # "integer" | "boolean" | "choice" | "dice_pool"
     help: str = ""
@@ -125,13 +121,13 @@ class Input(NamedTuple):
     label: str = ""  # a human name for display; "" shows the name
 
 
-class Candidate(NamedTuple):
+class Candidate(Record):
     value: Expr
     when: Expr | None = None
     label: str = ""
 
 
-class Let(NamedTuple):
+class Let(Record):
     """A named value: an expression, or the best of several candidates (``best_of``)."""
 
     name: str
@@ -141,7 +137,7 @@ class Let(NamedTuple):
     pointer: str = ""
 
 
-class Gate(NamedTuple):
+class Gate(Record):
     """Before rolling: when ``when`` holds, the check ends with ``outcome`` (no roll), or
     its rolls take the values of ``rolls`` instead of being rolled (a fixed result chosen in
     place of a roll)."""
@@ -154,7 +150,7 @@ class Gate(NamedTuple):
     pointer: str = ""
 
 
-class Choose(NamedTuple):
+class Choose(Record):
     """Choose ``pick`` dice of a roll: the values they give, which choice is preferred."""
 
     source: str  # the roll to choose from
@@ -165,7 +161,7 @@ class Choose(NamedTuple):
     pointer: str = ""
 
 
-class OutcomeRule(NamedTuple):
+class OutcomeRule(Record):
     name: str
     success: bool | Expr  # a yes/no expression: whether it counts depends on the roll
     when: Expr | None = None  # None: always (a catch-all)
@@ -175,7 +171,7 @@ class OutcomeRule(NamedTuple):
     label: str = ""
 
 
-class TagRule(NamedTuple):
+class TagRule(Record):
     name: str
     when: Expr
     description: str = ""
@@ -241,7 +237,7 @@ class Check(Record):
 # ---- procedures ---------------------------------------------------------------------------
 
 
-class Procedure(NamedTuple):
+class Procedure(Record):
     """A procedure built from checks: a contest, an extended, team, assisted or group check.
 
     ``settings`` is the kind's own typed, frozen spec (:mod:`rulesengine.rules.procedures`),
@@ -259,7 +255,7 @@ class Procedure(NamedTuple):
     report: tuple[tuple[str, Expr], ...] = ()  # values worked out when the procedure ends
 
 
-class Role(NamedTuple):
+class Role(Record):
     """Who gives inputs to a procedure, and which check's: what a front end asks each party.
 
     ``given_as`` says where the values go in a call: ``"parties"`` (one mapping per party,
@@ -309,7 +305,7 @@ class Source(Record):
     section: str = ""
 
 
-class RulesetModel(NamedTuple):
+class RulesetModel(Record):
     id: str
     name: str
     version: str

@@ -10,7 +10,8 @@ only the source of the roll values differs.
 
 from __future__ import annotations
 
-import dataclasses
+from ..records import replace
+
 import functools
 import itertools
 import math
@@ -32,7 +33,6 @@ from ..codes import E_FACES, E_NO_OUTCOME, E_NOT_A_CONDITION
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
 from ..limits import DEFAULT_LIMITS, Limits
 from ..rules.model import Check, Choose, Expr, Input, RulesetModel
-from .conditional import conditional_odds
 from .exact import ExactRolls, RollReads
 from .whole import pool_rolled, rolled_whole, whole_dice
 from .inputs import InputChecker, describe_input
@@ -453,6 +453,8 @@ class CheckRunner:
         """Exact odds; with ``given`` (a yes/no expression over the check's names, e.g.
         ``"outcome == 'success'"``), the odds conditioned on it, and its own probability."""
         if given is not None:
+            from .conditional import conditional_odds  # only for --given: not on every odds' import
+
             return conditional_odds(self, inputs, given)
         values = self.coerce_inputs(inputs)
         key = tuple(sorted((k, str(v)) for k, v in values.items()))
@@ -469,7 +471,7 @@ class CheckRunner:
         if odds.result_truncated:
             mean = self._unbounded_mean(values)
             if mean is not None:
-                odds = dataclasses.replace(odds, unbounded_mean=mean)
+                odds = replace(odds, unbounded_mean=mean)
         if len(self._odds_cache) > 256:
             self._odds_cache.clear()
         self._odds_cache[key] = odds

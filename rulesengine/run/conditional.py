@@ -5,7 +5,8 @@ one exact driver."""
 
 from __future__ import annotations
 
-import dataclasses
+from ..records import replace
+
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -50,7 +51,7 @@ def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) 
         raise InputError(f"the condition '{given}' never holds for these inputs",
                          hint="conditional odds need a condition with a chance above zero")
     odds = acc.finish(runner.model, runner.check, values, kept, kept)
-    return dataclasses.replace(odds, given=given, given_probability=Fraction(kept, joint_denom),
+    return replace(odds, given=given, given_probability=Fraction(kept, joint_denom),
                                truncated=Fraction(joint_denom - total, joint_denom))
 
 def condition(runner: Any, text: str) -> Expr:

@@ -8,7 +8,7 @@ command line) read every kind the same way. Plain data: nothing here rolls or re
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field as dataclass_field
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 from collections.abc import Mapping
@@ -17,6 +17,7 @@ from ..dice.pool import DieRoll, PoolRoll
 from ..dice.stats import Summary, cumulative, ranked_cumulative, summarize, summary_json
 from ..dice.values import DicePool, Rolled
 from ..exact_text import fraction_text
+from ..records import Record, field
 
 NOT_ALLOWED = "not_allowed"  # the outcome of a gate that forbids the check
 
@@ -56,8 +57,7 @@ class RunOdds(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(Record):
     """One way to choose dice from a roll (e.g. a pair of them), with the values it gives."""
 
     faces: tuple[int, ...]
@@ -70,8 +70,7 @@ class Choice:
             | ({"sides": list(self.sides)} if self.sides else {})
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(Record):
     outcome: str
     success: bool
     result: Any
@@ -121,16 +120,16 @@ class CheckResult:
     # (count(roll, 6), symbols(roll, 'hit')) a Rolled with its total and kept dice.
     rolls: dict[str, Any]
     pools: tuple[tuple[str, PoolRoll], ...]
-    lines: tuple[Any, ...] = field(repr=False, compare=False)  # text, or functions rendering it
+    lines: tuple[Any, ...] = dataclass_field(repr=False, compare=False)  # text, or functions rendering it
     tier: str | None = None
     reason: str = ""
     secret: bool = False
     skipped: bool = False
     choices: tuple[Choice, ...] = ()
     chosen: Choice | None = None
-    env: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    env: dict[str, Any] = dataclass_field(default_factory=dict, repr=False, compare=False)
     signed_result: str | None = None  # with ``result_sign``: "+0", "-0", "+3", "-2"
-    _shown: list = field(default_factory=list, repr=False, compare=False)
+    _shown: list = dataclass_field(default_factory=list, repr=False, compare=False)
 
     @property
     def trace(self) -> str:
@@ -177,8 +176,7 @@ class CheckResult:
         return out
 
 
-@dataclass(frozen=True)
-class CheckOdds:
+class CheckOdds(Record):
     """Exact probabilities of every outcome, tag, tier and result value of one check."""
 
     ruleset: str
