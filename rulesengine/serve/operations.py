@@ -14,6 +14,7 @@ and frees its worker); and nothing is kept between requests but caches of loaded
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -62,6 +63,10 @@ class Service:
     """One service's rulesets and caches; :meth:`handle` answers one request."""
 
     def __init__(self, config: ServiceConfig = ServiceConfig()) -> None:
+        # A long-lived process gains nothing from the disk stores of parsed texts (its own
+        # caches are warm after the first request), and the texts a service reads come from
+        # its clients: it writes none to disk unless the operator asks (RULESENGINE_CACHE=on).
+        os.environ.setdefault("RULESENGINE_CACHE", "off")
         self.config = config
         self.limits = config.limits
         self._inline: OrderedDict[str, Ruleset] = OrderedDict()

@@ -123,3 +123,14 @@ def test_only_trees_read_under_the_default_limits_are_stored(store):
     assert not any(store.rglob("*.json"))
     parse("7d7 + 7")
     assert len(list(store.rglob("*.json"))) == 1
+
+
+def test_a_service_writes_no_store(store, monkeypatch):
+    """docs/service.md: a service's texts come from its clients; it keeps nothing on disk."""
+    from rulesengine.serve.operations import Service
+
+    monkeypatch.delenv("RULESENGINE_CACHE", raising=False)
+    service = Service()
+    assert os.environ.get("RULESENGINE_CACHE") == "off"  # monkeypatch restores it after the test
+    tree_store.put("9d9", _parse_text("9d9", DEFAULT_LIMITS))
+    assert service is not None and not any(store.rglob("*.json"))
