@@ -300,3 +300,18 @@ def test_exact_odds_of_a_chain_of_ands_end_quickly():
 
 
 # ---- open ------------------------------------------------------------------------------------------
+
+
+def test_a_state_value_that_starts_as_a_number_is_never_set_to_yes_no():
+    """tests/rules/test_validate_promise.py, seed 327714231 (2026-11-25): a mutant of
+    cepheus-engine set an extended check's numeric state to ``false``; it fed the check's
+    integer input ``chain_dm``, and rolling failed with E201 although ``validate --strict``
+    passed. validate now says where: a state value keeps the kind it starts with."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "rulesets" / "cepheus-engine.yaml").read_text(encoding="utf-8")
+    assert "set: {chain: next_dm}" in text
+    with pytest.raises(RulesEngineError) as err:
+        loads(text.replace("set: {chain: next_dm}", "set: {chain: false}"), "mutant.yaml")
+    assert err.value.code == "E521" and "state 'chain' (it starts as a number)" in err.value.message
+    assert err.value.location.line is not None

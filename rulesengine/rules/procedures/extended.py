@@ -4,6 +4,7 @@ or the round limit is reached."""
 
 from __future__ import annotations
 
+from ...dice import ast
 from ...records import Record
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -40,11 +41,25 @@ class ExtendedSpec(Record):
         return (Role("check", check, 1, 1, given_as="inputs", computed=tuple(self.round_inputs)),)
 
     def numbers(self) -> list[tuple[str, Expr]]:
-        return [("max_rounds", self.max_rounds)]
+        """max_rounds, and every value set to a state value that starts as a number: a state
+        value keeps one kind, so the rules and the check's inputs it feeds read what they expect."""
+        out = [("max_rounds", self.max_rounds)]
+        for s, start in self.state.items():
+            if _number_literal(start.tree):
+                out += [(f"the value set to state '{s}' (it starts as a number)", e)
+                        for rule in self.each_round for name, e in rule.set if name == s]
+        return out
 
     def conditions(self) -> list[tuple[str, Expr]]:
         out = [("succeed_when", self.succeed_when)] + ([("fail_when", self.fail_when)] if self.fail_when else [])
         return out + [("the condition of a round rule", r.when) for r in self.each_round if r.when is not None]
+
+
+def _number_literal(node: ast.Node) -> bool:
+    """A whole number written out (``0``, ``-3``, ``(2)``)."""
+    while isinstance(node, (ast.Group, ast.Neg)):
+        node = node.inner if isinstance(node, ast.Group) else node.operand
+    return isinstance(node, ast.Num)
 
 
 def end_scope(spec: ExtendedSpec, own: Scope, party: Scope) -> Scope:
