@@ -37,7 +37,7 @@ from .expectation import exact_mean
 from .stats import Summary, cumulative, summarize, summary_json
 from .sources import DiceCounter, dice_source
 from .trace import trace
-from .values import DicePool, Rolled, symbol_counts, symbols_text
+from .values import DicePool, Rolled, merged_symbols, symbols_text
 
 __all__ = ["Expression", "RollResult", "Odds", "parse", "roll", "odds"]
 
@@ -313,8 +313,7 @@ def _symbols_shown(tree: ast.Node, pools: tuple[PoolRoll, ...]) -> str | None:
             stack += [node.left, node.right]
         elif not isinstance(node, ast.Dice):
             return None
-    return symbols_text(symbol_counts([p.die.symbols_on(d.value) for p in pools if p.die is not None
-                                       for d in p.dice if d.kept]))
+    return symbols_text(merged_symbols(p.kept_symbols() for p in pools))
 
 
 def roll(expr: str | Expression, rng: random.Random | None = None, seed: int | str | None = None,

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from . import ast
 from .sources import DiceCounter, DiceSource
-from .values import symbol_counts
+from .values import symbols_shown
 from ..limits import Limits
 
 
@@ -176,9 +176,7 @@ class PoolSpec(NamedTuple):
 
     def symbols_of(self, values: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
         """The symbols dice of these values show, counted (none on a die without symbols)."""
-        if self.die.symbols is None:
-            return ()
-        return symbol_counts([self.die.symbols_on(v) for v in values])
+        return symbols_shown(self.die, values)
 
     def kept_range(self, n: int) -> tuple[int, int]:
         """Kept ranks [lo, hi) among n dice sorted from highest (rank 0) to lowest."""
@@ -245,9 +243,7 @@ class PoolRoll(NamedTuple):
 
     def kept_symbols(self) -> tuple[tuple[str, int], ...]:
         """The symbols the kept dice show, counted (none unless the die shows symbols)."""
-        if self.die is None or self.die.symbols is None:
-            return ()
-        return symbol_counts([self.die.symbols_on(d.value) for d in self.dice if d.kept])
+        return symbols_shown(self.die, [d.value for d in self.dice if d.kept])
 
     def label(self, face: int) -> str | None:
         """The label printed on ``face`` (None for dice without labels)."""

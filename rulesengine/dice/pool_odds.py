@@ -400,15 +400,7 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
                 max(values) if view.highest else 0, min(values) if view.lowest else 0)
 
     d = die_dist(spec, "chain" if view.initial else "values", limits, budget)
-    one: dict[tuple, list] = {}
-    for values, w in d.weights.items():
-        key = reading(values)
-        if key in one:
-            one[key][0] += w
-        else:
-            one[key] = [w, values]
-    items = [(k, w, rep) for k, (w, rep) in one.items()]
-    states = _fold([items] * count, view, d.denom.bit_length(), budget)
+    states = _fold([_readings(d, reading)] * count, view, d.denom.bit_length(), budget)
     budget.spend(len(states) * count)  # flattening each state's roll
     out: dict = {}
     for w, reps in states:
@@ -421,6 +413,19 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
 
 
 Readings = list[tuple[Any, int, Any]]  # (a reading, its weight, what reads so), for one part
+
+
+def _readings(d: Dist, reading: Callable[[Any], tuple]) -> Readings:
+    """The outcomes of ``d`` grouped by what ``reading`` makes of them: each reading's weight,
+    and the first outcome that reads so."""
+    one: dict[tuple, list] = {}
+    for outcome, w in d.weights.items():
+        key = reading(outcome)
+        if key in one:
+            one[key][0] += w
+        else:
+            one[key] = [w, outcome]
+    return [(k, w, rep) for k, (w, rep) in one.items()]
 
 
 def _fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget) -> list[tuple[int, list]]:
@@ -493,16 +498,7 @@ def joined_dist(parts: list[Dist], view: PoolView | None, budget: Budget) -> Dis
         for p in parts[1:]:
             every = combine2(lambda a, b: joined([a, b]), every, p, budget)
         return every.reduced()
-    steps: list[Readings] = []
-    for p in parts:
-        one: dict[tuple, list] = {}
-        for r, w in p.weights.items():
-            key = rolled_reading(view, r)
-            if key in one:
-                one[key][0] += w
-            else:
-                one[key] = [w, r]
-        steps.append([(k, w, rep) for k, (w, rep) in one.items()])
+    steps = [_readings(p, lambda r: rolled_reading(view, r)) for p in parts]
     bits = max(p.denom.bit_length() for p in parts)
     states = _fold(steps, view, bits, budget)
     budget.spend(len(states) * len(parts))

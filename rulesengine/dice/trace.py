@@ -49,14 +49,11 @@ def format_die(d: DieRoll, label: str | None = None) -> str:
     return core
 
 
-_PLAIN_REST = DieRoll(0, 0)[2:]  # what follows face and value on a die kept as it fell
-
-
 def format_pool(pool: PoolRoll) -> str:
     """The dice of a rolled term; a face printed with a label shows the label (``hit``)."""
     dice = pool.dice
-    if not pool.labels and (pool.plain or all(d[0] == d[1] and d[2:] == _PLAIN_REST for d in dice)):
-        return "[" + ", ".join([str(d[0]) for d in dice]) + "]"  # `3d6`: the faces as they fell
+    if pool.plain and not pool.labels:  # `3d6`: the faces as they fell
+        return "[" + ", ".join([str(d[0]) for d in dice]) + "]"
     return "[" + ", ".join(format_die(d, pool.label(d.face)) for d in dice) + "]"
 
 

@@ -10,9 +10,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..records import Record
+from .ast import Die
 
 from ..limits import MAX_POOL_DICE, MAX_POOL_SIDES
 
@@ -33,13 +35,24 @@ class Rolled:
         return sum(n for s, n in self.symbols if s in names)
 
 
-def symbol_counts(per_die: list[tuple[str, ...]] | tuple[tuple[str, ...], ...]) -> tuple[tuple[str, int], ...]:
-    """The symbols several dice show, counted: ``(('advantage', 1), ('success', 2))``, by name."""
+def _tallied(pairs: Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
     counts: dict[str, int] = {}
-    for symbols in per_die:
-        for s in symbols:
-            counts[s] = counts.get(s, 0) + 1
+    for symbol, n in pairs:
+        counts[symbol] = counts.get(symbol, 0) + n
     return tuple(sorted(counts.items()))
+
+
+def symbols_shown(die: Die | None, values: Iterable[int]) -> tuple[tuple[str, int], ...]:
+    """The symbols dice of ``die`` showing these values show, counted by name
+    (``(('advantage', 1), ('success', 2))``); none for a die without symbols."""
+    if die is None or die.symbols is None:
+        return ()
+    return _tallied((s, 1) for v in values for s in die.symbols_on(v))
+
+
+def merged_symbols(counts: Iterable[tuple[tuple[str, int], ...]]) -> tuple[tuple[str, int], ...]:
+    """Several rolls' symbol counts, added up."""
+    return _tallied(pair for c in counts for pair in c)
 
 
 def symbols_text(counts: tuple[tuple[str, int], ...]) -> str:
@@ -54,11 +67,7 @@ def joined(parts: list[Rolled]) -> Rolled:
     firsts = [p.initial for p in parts]
     initial = (tuple(sorted((f for i in firsts for f in i), reverse=True))  # type: ignore[union-attr]
                if all(i is not None for i in firsts) else None)
-    counts: dict[str, int] = {}
-    for p in parts:
-        for s, n in p.symbols:
-            counts[s] = counts.get(s, 0) + n
-    return Rolled(sum(p.total for p in parts), faces, initial=initial, symbols=tuple(sorted(counts.items())))
+    return Rolled(sum(p.total for p in parts), faces, initial=initial, symbols=merged_symbols(p.symbols for p in parts))
 
 
 _POOL_PART = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")

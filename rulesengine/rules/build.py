@@ -75,7 +75,8 @@ class Builder:
         self.named_dice = self.declared_dice(doc.data.get("dice") if isinstance(doc.data, dict) else None)
         # Symbols the file's dice show, and each symbol a symbols() call names (checked at the end).
         self.symbols_shown: set[str] = _declared_symbols(doc.data.get("dice") if isinstance(doc.data, dict) else None)
-        self.symbols_named: list[tuple[str, str, Location | None]] = []
+        # (symbol, pointer, (column in the scalar, length) where the text is a string)
+        self.symbols_named: list[tuple[str, str, tuple[int, int] | None]] = []
         self._sampling = Sampling()
 
     # ---- reporting ---------------------------------------------------------------------
@@ -119,8 +120,7 @@ class Builder:
             if isinstance(node, ast.Dice) and node.die is not None and node.die.symbols:
                 self.symbols_shown.update(s for f in node.die.symbols for s in f)
             elif isinstance(node, ast.Call) and node.name == "symbols":
-                self.symbols_named += [(a.value, pointer, self.doc.scalar_column(pointer, at(a.span[0]),
-                                                                                 length=a.span[1] - a.span[0])
+                self.symbols_named += [(a.value, pointer, (at(a.span[0]), a.span[1] - a.span[0])
                                         if isinstance(value, str) else None)
                                        for a in node.args[1:] if isinstance(a, ast.Str)]
             if isinstance(node, ast.Name) and node.name not in scope.names:
@@ -260,7 +260,8 @@ class Builder:
                 self.error(E_UNKNOWN_LITERAL, f"no die of this ruleset shows the symbol '{symbol}'", pointer,
                            f"did you mean '{near}'?" if near else
                            "symbols are printed on symbol dice: d{[], [hit]} or a die declared under dice:",
-                           location=where)
+                           location=None if where is None else self.doc.scalar_column(pointer, where[0],
+                                                                                      length=where[1]))
         if not self.ok:
             return None
         src = data.get("source") or {}

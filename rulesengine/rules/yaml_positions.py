@@ -127,6 +127,8 @@ class Document:
         def positions(table: dict) -> dict[str, tuple]:
             return {str(k): tuple(v) for k, v in table.items()}
 
+        if not isinstance(plain["data"], dict):  # a loaded ruleset is a mapping, always
+            raise ValueError("not a stored ruleset document")
         return Document(path, text, plain["data"], SourceText(path, text), positions(plain["values"]),
                         positions(plain["keys"]), frozenset(plain["aliases"]), positions(plain["scalars"]))
 

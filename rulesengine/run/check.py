@@ -10,8 +10,6 @@ only the source of the roll values differs.
 
 from __future__ import annotations
 
-from ..records import replace
-
 import functools
 import itertools
 import math
@@ -32,6 +30,7 @@ from ..dice.values import DicePool, Rolled, symbols_text
 from ..codes import E_FACES, E_NO_OUTCOME, E_NOT_A_CONDITION
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
 from ..limits import DEFAULT_LIMITS, Limits
+from ..records import replace
 from ..rules.model import Check, Choose, Expr, Input, RulesetModel
 from .exact import ExactRolls, RollReads
 from .whole import pool_rolled, rolled_whole, whole_dice
@@ -429,7 +428,7 @@ class CheckRunner:
             if plan.term in ctx.pools:
                 value = pool_rolled(ctx.pools[plan.term], plan.initial)
         elif plan.whole:
-            seen = rolled_whole(e.tree, ctx.pools, env, plan.initial)
+            seen = rolled_whole(e.tree, ctx.pools, env, plan.initial, plan.earlier)
             if seen is not None:
                 value = seen
         # ``env`` only gains names after this (the later rolls), none of which this roll's
@@ -627,6 +626,7 @@ class _RollPlan(NamedTuple):
     initial: bool
     symbols: bool
     line: TraceLine  # makes its trace line
+    earlier: frozenset[str]  # the rolls listed before it, which it may take again
 
     @staticmethod
     def of(name: str, e: Expr, check: Check, earlier: frozenset[str]) -> _RollPlan:
@@ -639,7 +639,7 @@ class _RollPlan(NamedTuple):
         return _RollPlan(whole, id(bare) if whole and isinstance(bare, ast.Dice) else None,
                          name in check.initial_needed,
                          any(isinstance(n, ast.Dice) and n.die is not None and n.die.symbols is not None
-                             for n in ast.walk(e.tree)), line_maker(name, e.text, e.tree))
+                             for n in ast.walk(e.tree)), line_maker(name, e.text, e.tree), earlier)
 
 
 def _dice_value(dice: Iterable[tuple[int, int]], mixed: bool) -> Rolled:

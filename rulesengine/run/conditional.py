@@ -5,8 +5,6 @@ one exact driver."""
 
 from __future__ import annotations
 
-from ..records import replace
-
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -16,6 +14,7 @@ from ..dice.evaluate import compile_expression
 from ..dice.parser import closest, parse
 from ..dice.sampling import Sampling
 from ..errors import InputError, Location, RulesEngineError
+from ..records import replace
 from ..rules.faces import face_views, faces_needed, initial_needed
 from ..rules.model import Expr
 from ..rules.procedures import party_scope

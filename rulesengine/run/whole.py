@@ -73,11 +73,12 @@ def pool_rolled(pool: PoolRoll, initial: bool) -> Rolled:
 
 
 def rolled_whole(tree: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any],
-                 initial: bool) -> Rolled | None:
+                 initial: bool, earlier: frozenset[str]) -> Rolled | None:
     """The roll ``tree`` (seen whole) made, from the dice terms rolled (``pools``, by the id
-    of their node) and the earlier rolls (``env``); None when its dice were not rolled (a
-    branch of ``if()`` not taken) or, for an ``if()`` of earlier rolls alone, when the dice
-    can't tell which branch was taken (the caller keeps the value the expression gave)."""
+    of their node) and the earlier rolls (``env``; ``earlier``: their names); None when its
+    dice were not rolled (a branch of ``if()`` not taken) or, for an ``if()`` of earlier rolls
+    alone, when the dice can't tell which branch was taken (the caller keeps the value the
+    expression gave)."""
     tree = _bare(tree)
     if isinstance(tree, ast.Dice):
         pool = pools.get(id(tree))
@@ -85,13 +86,13 @@ def rolled_whole(tree: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str
     if isinstance(tree, ast.Name):
         return as_rolled(env[tree.name])
     if isinstance(tree, ast.Binary):
-        parts = [rolled_whole(t, pools, env, initial) for t in addends(tree)]
+        parts = [rolled_whole(t, pools, env, initial, earlier) for t in addends(tree)]
         return None if any(p is None for p in parts) else joined(parts)  # type: ignore[arg-type]
     assert isinstance(tree, ast.Call), "whole_dice() admits dice terms, earlier rolls, if() and sums only"
     then, other = tree.args[1], tree.args[2]
-    taken = [b for b in (then, other) if any(id(n) in pools for n in whole_dice(b, frozenset(env)) or ())]
+    taken = [b for b in (then, other) if any(id(n) in pools for n in whole_dice(b, earlier) or ())]
     if not taken:  # neither branch rolled dice: the one without dice was taken
-        taken = [b for b in (then, other) if not whole_dice(b, frozenset(env))]
+        taken = [b for b in (then, other) if not whole_dice(b, earlier)]
         if len(taken) != 1:
             return None
-    return rolled_whole(taken[0], pools, env, initial)
+    return rolled_whole(taken[0], pools, env, initial, earlier)

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from dice_grammar import expressions
+from store_support import run_twice
 from rulesengine import disk_store
 from rulesengine.dice import tree_store
 from rulesengine.disk_store import DiskStore
@@ -55,13 +56,10 @@ def test_every_generated_expression_comes_back_from_the_store_as_parsed(text):
 
 
 def test_a_fresh_process_reads_a_stored_expression_without_loading_the_parser(store):
-    env = {**os.environ, "RULESENGINE_CACHE_DIR": str(store)}
-    code = ("import sys; from rulesengine import dice; print(dice.odds('3d6kh2 + 1').mean); "
-            "print('rulesengine.dice._lalr' in sys.modules)")
-    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    again = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert first.stdout.split() == [first.stdout.split()[0], "True"]
-    assert again.stdout.split() == [first.stdout.split()[0], "False"]  # same answer, no parser
+    first, again = run_twice("import sys; from rulesengine import dice; print(dice.odds('3d6kh2 + 1').mean); "
+                             "print('rulesengine.dice._lalr' in sys.modules)", store)
+    assert first == [first[0], "True"]
+    assert again == [first[0], "False"]  # same answer, no parser
 
 
 def test_the_store_can_be_turned_off(store, monkeypatch):

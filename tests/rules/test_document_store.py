@@ -6,13 +6,12 @@ file without importing PyYAML."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rulesengine.disk_store import DiskStore
+from store_support import run_twice
 from rulesengine.rules import document
 from rulesengine.rules.document import load_file, load_text
 
@@ -62,13 +61,10 @@ def test_a_file_with_errors_is_never_stored(store, tmp_path):
 
 
 def test_a_fresh_process_reads_a_stored_file_without_pyyaml(store):
-    env = {**os.environ, "RULESENGINE_CACHE_DIR": str(store)}
-    code = ("import sys; from rulesengine.ruleset import load; print(load('gurps-4e').check('success_roll')"
-            ".odds({'skill': 12}).success); print('yaml' in sys.modules)")
-    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    again = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert first.stdout.split()[1] == "True"
-    assert again.stdout.split() == [first.stdout.split()[0], "False"]  # same odds, no YAML parser
+    first, again = run_twice("import sys; from rulesengine.ruleset import load; print(load('gurps-4e')"
+                             ".check('success_roll').odds({'skill': 12}).success); print('yaml' in sys.modules)", store)
+    assert first[1] == "True"
+    assert again == [first[0], "False"]  # same odds, no YAML parser
 
 
 def test_switching_the_yaml_parser_skips_the_store(store, monkeypatch):
