@@ -13,12 +13,13 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from typing import NamedTuple
+from typing import NamedTuple, cast
 from pathlib import Path
 
 from ..errors import DiceSyntaxError, LimitError, Location
 from ..limits import DEFAULT_LIMITS, Limits
 from ..numerals import whole_number
+from ..records import Record, fields
 from . import ast, tree_store
 from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX
 from .syntax_errors import (FOREIGN_MODIFIERS, MODIFIER_NAMES, bad_character, closest, locate, needs_number_hint,
@@ -687,12 +688,72 @@ def _parse_cached(text: str, limits: Limits) -> ast.Node:
     stored = limits == DEFAULT_LIMITS  # what a text parses to depends on the limits it is read under
     if stored:
         tree = tree_store.get(text)
-        if tree is not None:
+        if tree is not None and _stored_tree_fits(tree, text, limits):
             return tree
     tree = _parse_text(text, limits)
     if stored:
         tree_store.put(text, tree)
     return tree
+
+
+def _stored_tree_fits(tree: object, text: str, limits: Limits) -> bool:
+    """A tree read back from the disk store passes what parsing ``text`` would have
+    checked (issue 30): a syntax tree at its root, each node's span inside the text, no
+    number, die or dice count past its limit, no deeper nesting. A stored entry is signed
+    (rulesengine/disk_store.py); this keeps the limits whatever the store holds."""
+    try:
+        return _fits(tree, text, limits)
+    except (TypeError, AttributeError, ValueError, RecursionError):
+        return False
+
+
+_MODIFIERS = (ast.Keep, ast.Explode, ast.Reroll, ast.RerollRank, ast.CountDice, ast.KeepFace, ast.Clamp)
+
+
+def _fits(tree: object, text: str, limits: Limits) -> bool:
+    if not isinstance(tree, tree_store.EXPRESSIONS):
+        return False
+    stack: list[object] = [tree]
+    seen = 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > 4 * limits.max_expression_length:
+            return False
+        if isinstance(node, tuple):
+            stack.extend(node)
+        elif isinstance(node, bool) or node is None or isinstance(node, str):
+            continue
+        elif isinstance(node, int):
+            if abs(node) > max(limits.max_magnitude, limits.max_sides):
+                return False
+        elif isinstance(node, Record):
+            span = getattr(node, "span", None)
+            if span is not None and not (isinstance(span, tuple) and len(span) == 2 and all(
+                    isinstance(i, int) for i in span) and 0 <= span[0] <= span[1] <= len(text)):
+                return False
+            if isinstance(node, ast.Die) and not (
+                    (node.sides is None or 1 <= node.sides <= limits.max_sides)
+                    and len(node.custom or ()) <= limits.max_custom_faces
+                    and sum(len(f) for f in node.symbols or ()) <= limits.max_custom_faces):
+                return False
+            if isinstance(node, ast.Num) and abs(node.value) > limits.max_magnitude:
+                return False
+            if isinstance(node, tree_store.EXPRESSIONS) and not all(
+                    isinstance(child, tree_store.EXPRESSIONS) for child in ast.children(cast(ast.Node, node))):
+                return False  # an expression's operands are expressions
+            if isinstance(node, ast.Dice) and not (
+                    (node.die is None or isinstance(node.die, ast.Die))
+                    and isinstance(node.modifiers, tuple) and all(isinstance(m, _MODIFIERS) for m in node.modifiers)
+                    and all(isinstance(getattr(m, "cond", None), (ast.Cond, ast.CondExpr, type(None)))
+                            for m in node.modifiers)
+                    and not (isinstance(node.count, ast.Num) and node.count.value > limits.max_dice)):
+                return False
+            stack.extend(getattr(node, name) for name in fields(node))
+        else:
+            return False
+    nesting, depth = _depths(cast(ast.Node, tree))  # an expression: checked above
+    return nesting <= limits.max_nesting_depth and depth <= TREE_DEPTH_PER_NESTING * limits.max_nesting_depth
 
 
 def _parse_text(text: str, limits: Limits) -> ast.Node:

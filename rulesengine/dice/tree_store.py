@@ -25,6 +25,11 @@ _NODES: dict[str, type] = {cls.__name__: cls for cls in (
     ast.Compare, ast.Logic, ast.Not, ast.Call, ast.SetKeep, ast.Group, ast.Labeled)}
 """Every class a stored tree may hold; a name not here makes the entry unreadable."""
 
+EXPRESSIONS: tuple[type, ...] = (
+    ast.Dice, ast.Num, ast.Str, ast.Bool, ast.Name, ast.Neg, ast.Binary, ast.Compare, ast.Logic, ast.Not,
+    ast.Call, ast.SetKeep, ast.Group, ast.Labeled)
+"""The classes a whole expression may be: the root of a stored tree is one of these."""
+
 _SOURCES = ("grammar.lark", "parser.py", "ast.py", "syntax_errors.py", "tree_store.py")
 """The files whose every change may change what a text parses to."""
 
@@ -67,9 +72,10 @@ def get(text: str) -> Any:
     if data is None:
         return None
     try:
-        return decode(data)
-    except (ValueError, RecursionError):
-        return None
+        tree = decode(data)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
+        return None  # anything :func:`encode` could not have written is a miss
+    return tree if isinstance(tree, EXPRESSIONS) else None
 
 
 def put(text: str, tree: Any) -> None:

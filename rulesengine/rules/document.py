@@ -188,8 +188,8 @@ def load_file(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Docum
     if isinstance(stored, dict):
         try:
             return Document.from_plain(name, text, stored)
-        except (KeyError, TypeError, ValueError):
-            pass
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError):
+            pass  # not what this loader stores: read the file again
     doc = load_text(data, name, limits)
     plain = doc.to_plain()
     try:

@@ -18,7 +18,7 @@ from store_support import run_twice
 from rulesengine import disk_store
 from rulesengine.dice import tree_store
 from rulesengine.disk_store import DiskStore
-from rulesengine.dice.parser import _parse_text
+from rulesengine.dice.parser import _parse_cached, _parse_text, parse
 from rulesengine.errors import RulesEngineError
 from rulesengine.limits import DEFAULT_LIMITS
 
@@ -79,6 +79,11 @@ def entry_file(store, text):
     return path
 
 
+def signed(body: str) -> bytes:
+    """An entry as the store itself would sign it: what someone holding the key could plant."""
+    return tree_store._STORE._signature(body.encode()) + b"\n" + body.encode()
+
+
 @pytest.mark.parametrize("damage", [
     lambda e: "{not json",
     lambda e: json.dumps({**e, "text": "4d6"}),  # another text's tree
@@ -86,13 +91,22 @@ def entry_file(store, text):
     lambda e: json.dumps({**e, "tree": {"@": "Num", "value": 1, "span": [0, 1], "extra": 2}}),
     lambda e: json.dumps({**e, "tree": {"@": "Num", "value": 1.5, "span": [0, 1]}}),
     lambda e: json.dumps([e]),
+    lambda e: json.dumps({**e, "tree": 5}),  # a value that is no tree at all (issue 30: KeyError, exit 3)
+    lambda e: json.dumps({**e, "tree": []}),
+    lambda e: json.dumps({**e, "tree": "3d6"}),
+    lambda e: json.dumps({**e, "tree": {"@": "Cond", "op": ">=", "value": 1}}),  # a node, not an expression
+    lambda e: json.dumps({**e, "tree": {"@": "Binary", "op": "+", "left": 1, "right": 2, "span": [0, 3]}}),
 ])
-def test_a_damaged_or_foreign_entry_is_not_read(store, damage):
+@pytest.mark.parametrize("sign", [False, True], ids=["unsigned", "signed"])
+def test_a_damaged_or_foreign_entry_is_not_read(store, damage, sign):
     path = entry_file(store, "3d6")
-    entry = json.loads(path.read_text(encoding="utf-8"))
-    path.write_text(damage({"text": entry["key"], "tree": entry["value"]}).replace('"text"', '"key"')
-                    .replace('"tree"', '"value"'), encoding="utf-8")
-    assert tree_store.get("3d6") is None
+    entry = json.loads(path.read_bytes().split(b"\n", 1)[1])
+    body = damage({"text": entry["key"], "tree": entry["value"]}).replace('"text"', '"key"').replace('"tree"', '"value"')
+    path.write_bytes(signed(body) if sign else body.encode())
+    if not sign:
+        assert tree_store.get("3d6") is None  # not signed with this store's key: never decoded
+    _parse_cached.cache_clear()
+    assert parse("3d6") == _parse_text("3d6", DEFAULT_LIMITS)  # signed or not, the parser's own tree
 
 
 def test_an_unwritable_store_is_skipped(tmp_path, monkeypatch):
