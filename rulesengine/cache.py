@@ -119,3 +119,8 @@ POOL_DISTS = SizedCache(ACCOUNT)
 
 ODDS = SizedCache(ACCOUNT)
 """Finished odds of dice expressions, keyed by (text, limits, inputs)."""
+
+CHECK_ODDS = SizedCache(ACCOUNT)
+"""Finished odds of checks, keyed by (the check runner's token, its inputs): counted by
+their size like every other entry here, so a process asked for odds at many distinct
+inputs keeps what the bound allows, not 257 results a check of whatever size (issue 30)."""

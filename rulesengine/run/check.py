@@ -27,6 +27,7 @@ from ..dice.expectation import exact_mean
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
 from ..dice.trace import TraceLine, format_value, line_maker
 from ..dice.values import DicePool, Rolled, symbols_text
+from ..cache import CHECK_ODDS
 from ..codes import E_FACES, E_NO_OUTCOME, E_NOT_A_CONDITION
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
 from ..limits import DEFAULT_LIMITS, Limits
@@ -83,7 +84,7 @@ class CheckRunner:
         self.limits = limits
         self.inputs = InputChecker(model, limits)
         self.exact = ExactRolls(check, functions, limits)
-        self._odds_cache: dict[tuple, CheckOdds] = {}
+        self._odds_token = object()  # this runner's part of cache.CHECK_ODDS (a new one forgets it)
         self._prepared: dict[tuple, tuple[dict[str, Any], PreRoll]] = {}
         self._resolved_in_all = 0
         self._chosen_lines: dict[int, tuple[Choice, str]] = {}
@@ -445,7 +446,7 @@ class CheckRunner:
     def forget_odds(self) -> None:
         """Empty the odds this runner remembers and its compiled exact evaluators (with their
         pools' caches): what a benchmark does to time exact odds from scratch."""
-        self._odds_cache.clear()
+        self._odds_token = object()  # the old entries are never asked for again and age out
         self.exact.forget()
 
     def odds(self, inputs: Mapping[str, Any] | None = None, given: str | None = None) -> CheckOdds:
@@ -456,8 +457,8 @@ class CheckRunner:
 
             return conditional_odds(self, inputs, given)
         values = self.coerce_inputs(inputs)
-        key = tuple(sorted((k, str(v)) for k, v in values.items()))
-        cached = self._odds_cache.get(key)
+        key = (self._odds_token, tuple(sorted((k, str(v)) for k, v in values.items())))
+        cached = CHECK_ODDS.get(key)
         if cached is not None:
             return cached
         acc = OddsTally()
@@ -471,9 +472,7 @@ class CheckRunner:
             mean = self._unbounded_mean(values)
             if mean is not None:
                 odds = replace(odds, unbounded_mean=mean)
-        if len(self._odds_cache) > 256:
-            self._odds_cache.clear()
-        self._odds_cache[key] = odds
+        CHECK_ODDS.put(key, odds, odds.size)
         return odds
 
     def _unbounded_mean(self, values: dict[str, Any]) -> Fraction | None:

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 from collections.abc import Mapping
 
+from ..cache import fractions_size
 from ..dice.pool import DieRoll, PoolRoll
 from ..dice.stats import Summary, cumulative, ranked_cumulative, summarize, summary_json
 from ..dice.values import DicePool, Rolled
@@ -201,6 +202,14 @@ class CheckOdds(Record):
     @property
     def name(self) -> str:
         return self.check
+
+    @property
+    def size(self) -> int:
+        """What keeping these odds costs, counted as every cache of rulesengine.cache counts:
+        one unit an entry, more for long fractions."""
+        tables = [self.outcomes, self.result_distribution, self.tags, self.tiers, self.signed_distribution,
+                  *self.values.values()]
+        return sum(len(t) + fractions_size(t.values()) for t in tables)
 
     def distribution(self) -> tuple[str, Mapping[Any, Fraction]]:
         return "result", self.result_distribution

@@ -154,6 +154,7 @@ def _fresh_caches():
 
     cache.POOL_DISTS.clear()
     cache.ODDS.clear()
+    cache.CHECK_ODDS.clear()
 
 
 def test_a_cached_dice_term_is_charged_what_it_cost_so_a_second_call_is_refused_as_a_fresh_one():
@@ -230,3 +231,41 @@ def test_sized_caches_share_one_bound_and_drop_the_least_recently_used_first():
     assert account.held == 8
     b.put("huge", 4, 11)  # bigger than the whole bound: not kept, nothing dropped
     assert b.get("huge") is None and account.held == 8
+
+
+def test_a_checks_odds_at_many_distinct_inputs_are_kept_within_the_cache_bound(monkeypatch, tmp_path):
+    """Issue 30, item 5: each check kept up to 257 finished odds, counted but not sized (the
+    service grew 87 -> 366 MB in 24 requests). They are now in the shared sized cache."""
+    import gc
+    import tracemalloc
+
+    from rulesengine import cache
+    from rulesengine.ruleset import load
+
+    path = tmp_path / "wide.yaml"
+    path.write_text(
+        "ruleset: wide\nname: Wide\nversion: '1'\nsource: a test\nlicense: none\n"
+        "checks:\n  hit:\n    inputs:\n      bonus: {type: integer, min: 0, max: 100000}\n"
+        "    roll: 1d1000 + 1d1000\n    result: roll + bonus\n"
+        "    outcomes:\n      - {name: high, when: 'result >= 1000 + bonus', success: true}\n"
+        "      - {name: low, success: false}\n",
+        encoding="utf-8")
+    check = load(str(path)).check("hit")
+    bound = 40_000
+    monkeypatch.setattr(cache.ACCOUNT, "bound", bound)
+    _fresh_caches()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        start, _ = tracemalloc.get_traced_memory()
+        for bonus in range(40):  # each answer: a 1,999-value distribution of its own
+            odds = check.odds({"bonus": bonus})
+            assert odds.result_distribution[2 + bonus] == Fraction(1, 1000 * 1000)  # brute: only 1+1
+            assert cache.ACCOUNT.held <= bound
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - start
+    finally:
+        tracemalloc.stop()
+        _fresh_caches()
+    assert len(cache.CHECK_ODDS) < 40
+    assert kept < bound * BYTES_PER_CACHED_UNIT, kept
