@@ -1,6 +1,7 @@
 """A W3C WebDriver client in the standard library, enough to drive a real headless Chromium
 through ``chromedriver`` for the playground's test: start a session, open a page, find
-elements, click, type, read text, run a script. (A browser-automation package would bring
+elements, click, type, read text (each finding its element and acting in one step, found
+again if the page replaced it meanwhile), run a script. (A browser-automation package would bring
 its own dependencies; the protocol is a few JSON calls over HTTP.)"""
 
 from __future__ import annotations
@@ -22,6 +23,18 @@ CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome")
 CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
                   "--no-first-run", "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--window-size=1200,1000"]
+
+
+STALE = "stale element reference"  # the W3C error code when the element found was replaced since
+STALE_RETRIES = 5  # finds again at once, with no wait: a page that keeps replacing an element is a bug
+
+
+class WebDriverError(RuntimeError):
+    """A WebDriver command that failed, with its W3C error code (``error``, None if unknown)."""
+
+    def __init__(self, error: str | None, message: str) -> None:
+        super().__init__(message)
+        self.error = error
 
 
 def browser_missing() -> str | None:
@@ -56,7 +69,12 @@ class Browser:
             with urllib.request.urlopen(request, timeout=60) as response:
                 return json.loads(response.read())["value"]
         except urllib.error.HTTPError as exc:
-            raise RuntimeError(f"webdriver {method} {path}: {exc.read()[:500]!r}") from None
+            raw = exc.read()
+            try:
+                error = json.loads(raw)["value"]["error"]
+            except (ValueError, KeyError, TypeError):
+                error = None
+            raise WebDriverError(error, f"webdriver {method} {path}: {raw[:500]!r}") from None
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
         return self._call(method, self.session + path, body)
@@ -67,17 +85,30 @@ class Browser:
     def find(self, css: str) -> str:
         return self.call("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
 
+    def on(self, css: str, method: str, action: str, body: Any = None) -> Any:
+        """Find the element ``css`` selects and act on it, as one step: if the page replaced
+        the element between the two calls (the W3C error "stale element reference"), find
+        it again and act on the element that is there now."""
+        stale = 0
+        while True:
+            try:
+                return self.call(method, f"/element/{self.find(css)}/{action}", body)
+            except WebDriverError as exc:
+                stale += 1
+                if exc.error != STALE or stale > STALE_RETRIES:
+                    raise
+
     def click(self, css: str) -> None:
-        self.call("POST", f"/element/{self.find(css)}/click", {})
+        self.on(css, "POST", "click", {})
 
     def type(self, css: str, text: str) -> None:
-        self.call("POST", f"/element/{self.find(css)}/value", {"text": text})
+        self.on(css, "POST", "value", {"text": text})
 
     def clear(self, css: str) -> None:
-        self.call("POST", f"/element/{self.find(css)}/clear", {})
+        self.on(css, "POST", "clear", {})
 
     def text(self, css: str) -> str:
-        return self.call("GET", f"/element/{self.find(css)}/text")
+        return self.on(css, "GET", "text")
 
     def script(self, source: str, *args: Any) -> Any:
         return self.call("POST", "/execute/sync", {"script": source, "args": list(args)})

@@ -33,7 +33,7 @@ from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND, E_REQUEST
 from ..errors import RequestError, RulesEngineError
 from .operations import Service, ServiceConfig
 from .problems import internal_problem, problem
-from .stdio import parse_json
+from .wire import dump_json, parse_json
 
 STATIC = Path(__file__).parent / "static"
 CONFIG_VARIABLE = "RULESENGINE_SERVE_CONFIG"
@@ -42,7 +42,7 @@ CONFIG_VARIABLE = "RULESENGINE_SERVE_CONFIG"
 
 class JSONAnswer(JSONResponse):
     def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return dump_json(content, (",", ":"))
 
 
 def problem_response(exc: BaseException) -> Response:
@@ -72,9 +72,9 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
     async def run(op: str, body: dict[str, Any]) -> Response:
         try:
             result = await anyio.to_thread.run_sync(functools.partial(service.handle, op, body))
+            return JSONAnswer(result)
         except Exception as exc:  # an engine error is the client's; anything else a bug, still JSON
             return problem_response(exc)
-        return JSONAnswer(result)
 
     async def post(request: Request) -> Response:
         op = request.path_params["op"]

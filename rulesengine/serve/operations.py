@@ -24,14 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND
-from ..errors import LimitError, RequestError
+from ..errors import LimitError, RequestError, RulesEngineError
 from ..limits import DEFAULT_LIMITS, MAX_EXPLODE_DEPTH, Limits
-from ..ruleset import Ruleset, load, loads, nearest, shipped_ids
+from ..ruleset import Ruleset, load, loads, nearest, rulesets_dir, shipped_ids
 from .requests import REQUESTS
 
 MAX_BODY_BYTES = 2 * 1_048_576
 """The default cap on one request's body: room for a ruleset of the largest size a file
 may have (``max_file_bytes``), escaped inside JSON."""
+
+INLINE_NAME = "request.yaml"
+"""The file name errors in a request's inline ruleset (``yaml``) are placed in."""
 
 INLINE_CACHE_SIZE = 64
 """Inline rulesets (``yaml`` in a request) kept loaded, by the hash of their text."""
@@ -72,6 +75,44 @@ class Service:
         self._inline: OrderedDict[str, Ruleset] = OrderedDict()
         self._lock = threading.Lock()
         self._folder_rulesets = self._load_folders(config.folders)
+        self._public_names = self._names_of_files()
+
+    def _names_of_files(self) -> dict[str, str]:
+        """The server's own ruleset files, by each path an error could carry (as given and
+        resolved), to the name a client sees: a shipped ruleset's id, or a folder file's
+        name relative to its ``--rulesets`` folder."""
+        names: dict[str, str] = {}
+
+        def add(path: Path, name: str) -> None:
+            names[str(path)] = name
+            try:
+                names[str(path.resolve())] = name
+            except (OSError, RuntimeError):
+                pass
+
+        for rid in shipped_ids():
+            add(rulesets_dir() / f"{rid}.yaml", rid)
+        for path in self._folder_rulesets.values():
+            add(path, path.name)  # a folder's own files only (*.yaml, *.yml: not its subfolders)
+        return names
+
+    def _public(self, exc: RulesEngineError, request: Mapping[str, Any]) -> RulesEngineError:
+        """``exc`` naming no path of the server: a ruleset file of its own by its public name
+        (:meth:`_names_of_files`), any other file by its base name; a name the client gave
+        (``path`` of validate, ``request.yaml`` for inline text) stays as it is."""
+        path = exc.location.path
+        if path:
+            name = self._public_names.get(path)
+            if name is None and path not in (request.get("path"), INLINE_NAME):
+                name = os.path.basename(path)
+            if name is not None:
+                exc.location = replace(exc.location, path=name)
+        for full, name in self._public_names.items():
+            if full in exc.message:
+                exc.message = exc.message.replace(full, name)
+            if exc.hint and full in exc.hint:
+                exc.hint = exc.hint.replace(full, name)
+        return exc
 
     def _load_folders(self, folders: Iterable[str]) -> dict[str, Path]:
         """The operator's own rulesets, by the id each declares: all loaded (so validated)
@@ -104,16 +145,19 @@ class Service:
                                hint=f"did you mean '{near}'?" if near else "operations: " + ", ".join(OPERATIONS))
         check_request(op, request)
         deadline = time.monotonic() + self.config.time_limit
-        with shared_budget(self.limits.max_states, deadline) as total:
-            try:
-                return OPERATIONS[op](self, request)
-            except LimitError as exc:
-                if total.timed_out:
-                    raise LimitError(f"the request took longer than this service allows "
-                                     f"({self.config.time_limit:g} s)", "time_limit", exc.location,
-                                     "ask for less work (fewer dice, a narrower sweep), or try again "
-                                     "when the service is less busy") from None
-                raise
+        try:
+            with shared_budget(self.limits.max_states, deadline) as total:
+                try:
+                    return OPERATIONS[op](self, request)
+                except LimitError as exc:
+                    if total.timed_out:
+                        raise LimitError(f"the request took longer than this service allows "
+                                         f"({self.config.time_limit:g} s)", "time_limit", exc.location,
+                                         "ask for less work (fewer dice, a narrower sweep), or try again "
+                                         "when the service is less busy") from None
+                    raise
+        except RulesEngineError as exc:
+            raise self._public(exc, request) from None
 
     # ---- what requests name ----------------------------------------------------------------
 
@@ -141,7 +185,7 @@ class Service:
             if key in self._inline:
                 self._inline.move_to_end(key)
                 return self._inline[key]
-        rs = loads(text, "request.yaml", self.limits)
+        rs = loads(text, INLINE_NAME, self.limits)
         with self._lock:
             self._inline[key] = rs
             while len(self._inline) > INLINE_CACHE_SIZE:
@@ -291,7 +335,7 @@ def op_dice_odds(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
 def op_validate(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
     from ..validate import report_json, validate_text
 
-    return report_json([validate_text(request["yaml"], request.get("path") or "request.yaml", svc.limits)])
+    return report_json([validate_text(request["yaml"], request.get("path") or INLINE_NAME, svc.limits)])
 
 
 def _seed_or_faces(request: Mapping[str, Any]) -> tuple[Any, Any]:

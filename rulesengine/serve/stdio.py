@@ -4,19 +4,20 @@ For programs that spawn one long-lived engine (chat bots, editors, desktop apps)
 to it over pipes: no port, no web dependencies. A request is ``{"id": ..., "op": "roll",
 ...}`` with the same fields as the HTTP operation; the answer is ``{"id": ..., "ok": true,
 "result": ...}`` or ``{"id": ..., "ok": false, "error": PROBLEM}`` (schemas/problem.schema.json),
-in the order the requests came. A line that is not a JSON object, or is too long, gets an
-error answer; the loop ends at end of input.
+in the order the requests came. A line that is not a JSON object, or is too long, or holds
+text or a number no answer could echo (see :mod:`.wire`), gets an error answer; every answer
+is written, whatever text it holds; the loop ends at end of input.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any, Protocol
 
 from ..codes import E_BODY_TOO_LARGE
 from ..errors import RequestError, RulesEngineError
 from .operations import Service
 from .problems import internal_problem, problem
+from .wire import dump_json, load_object, unwritable
 
 
 class Lines(Protocol):
@@ -30,11 +31,16 @@ class Sink(Protocol):
 
 
 def answer(service: Service, line: bytes) -> dict[str, Any]:
-    """The answer to one line."""
+    """The answer to one line. Its ``id`` is echoed unless the id itself is what is refused
+    (text with a lone surrogate, a number that is not finite: see :mod:`.wire`)."""
     request_id = None
     try:
-        request = parse_json(line)
-        request_id = request.get("id")
+        request = load_object(line)
+        if unwritable(request.get("id"), "/id") is None:
+            request_id = request.get("id")
+        refused = unwritable(request)
+        if refused is not None:
+            raise refused
         op = request.get("op")
         body = {k: v for k, v in request.items() if k not in ("id", "op")}
         return {"id": request_id, "ok": True, "result": service.handle(op, body)}
@@ -44,19 +50,13 @@ def answer(service: Service, line: bytes) -> dict[str, Any]:
         return {"id": request_id, "ok": False, "error": internal_problem(exc)}
 
 
-def parse_json(data: bytes) -> dict[str, Any]:
-    """A request body: a JSON object, or a RequestError saying why not (never a crash, even on
-    100,000 nested brackets)."""
+def written(reply: dict[str, Any]) -> bytes:
+    """One answer line. An answer that cannot be JSON (a bug: a number that is not finite in
+    a result) is written as the internal error it is, on its line, with its id."""
     try:
-        value = json.loads(data)
-    except RecursionError:
-        raise RequestError("the request nests too deeply", hint="send a flat JSON object") from None
+        return dump_json(reply) + b"\n"
     except ValueError as exc:
-        raise RequestError(f"the request is not JSON: {str(exc)[:120]}",
-                           hint='send one JSON object, e.g. {"op": "list"}') from None
-    if not isinstance(value, dict):
-        raise RequestError("the request must be a JSON object", hint='e.g. {"op": "list"}')
-    return value
+        return dump_json({"id": reply.get("id"), "ok": False, "error": internal_problem(exc)}) + b"\n"
 
 
 def serve_stdio(service: Service, stdin: Lines, stdout: Sink) -> int:
@@ -79,5 +79,5 @@ def serve_stdio(service: Service, stdin: Lines, stdout: Sink) -> int:
             continue
         else:
             reply = answer(service, line)
-        stdout.write(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
+        stdout.write(written(reply))
         stdout.flush()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -310,5 +311,95 @@ def test_two_worker_processes_answer_like_one(server):
         body = {"ruleset": "gurps-4e", "name": "success_roll", "inputs": {"skill": 11}, "seed": 4}
         for _ in range(6):  # connections land on either worker
             assert s.post("/api/roll", body) == server.post("/api/roll", body)
+    finally:
+        s.stop()
+
+
+# ---- text and numbers no answer could carry, and the server's own paths (issue 30) ---------------
+
+
+LONE = "\ud800"  # valid JSON as the escape \ud800 (json.dumps writes it so), not Unicode that UTF-8 carries
+
+
+def strict(raw: bytes) -> dict:
+    """An answer as a strict parser reads it: UTF-8, and no NaN or Infinity."""
+    def refuse(word: str) -> None:
+        raise AssertionError(f"{word} in an answer")
+
+    return json.loads(raw.decode("utf-8"), parse_constant=refuse)
+
+
+def install_paths() -> list[str]:
+    """Where this engine is installed on the server's machine: no answer may name it."""
+    from rulesengine.ruleset import rulesets_dir
+
+    return [str(rulesets_dir().resolve()), str(rulesets_dir()), str(Path(rulesengine.__file__).resolve().parent.parent)]
+
+
+@pytest.mark.parametrize("path, body, pointer", [
+    ("/api/dice/roll", {"expression": f"1d6[{LONE}]"}, "/expression"),
+    ("/api/roll", {"ruleset": "gurps-4e", "name": f"success{LONE}"}, "/name"),
+    ("/api/roll", {"ruleset": "gurps-4e", "name": "success_roll", "inputs": {"skill": f"high{LONE}"}},
+     "/inputs/skill"),
+    ("/api/roll", {"ruleset": "gurps-4e", "name": "success_roll", "inputs": {LONE: 1}}, "/inputs/\\ud800"),
+    ("/api/validate", {"yaml": MINE, "path": f"mine{LONE}.yaml"}, "/path"),
+    ("/api/dice/odds", {"id": LONE, "expression": "1d6"}, "/id"),
+])
+def test_a_lone_surrogate_anywhere_in_a_request_is_a_400_naming_its_pointer(server, path, body, pointer):
+    status, headers, raw = server.request("POST", path, json.dumps(body).encode(), {"content-type": "application/json"})
+    assert headers["content-type"] == "application/problem+json"
+    found = problem_of(status, strict(raw), "E701", 400)
+    assert found["pointer"] == pointer and "lone surrogate" in found["message"]
+    assert server.post("/api/dice/roll", {"expression": "1d1"})[0] == 200
+
+
+@pytest.mark.parametrize("raw, pointer", [
+    (b'{"id": NaN, "expression": "1d6"}', "/id"),
+    (b'{"id": Infinity, "expression": "1d6"}', "/id"),
+    (b'{"id": [1, {"x": -1e400}], "expression": "1d6"}', "/id/1/x"),
+    (b'{"expression": "1d6", "env": {"x": -Infinity}}', "/env/x"),
+])
+def test_a_number_that_is_not_finite_is_a_400_naming_its_pointer(server, raw, pointer):
+    status, headers, body = server.request("POST", "/api/dice/odds", raw, {"content-type": "application/json"})
+    assert headers["content-type"] == "application/problem+json"
+    found = problem_of(status, strict(body), "E701", 400)
+    assert found["pointer"] == pointer and "not finite" in found["message"]
+    assert server.post("/api/dice/roll", {"expression": "1d1"})[0] == 200
+
+
+def test_an_error_in_a_shipped_ruleset_names_it_by_its_id_not_the_install_path(server):
+    status, headers, raw = server.request("POST", "/api/roll", json.dumps(
+        {"ruleset": "gurps-4e", "name": "success_roll", "inputs": {"skill": 12}, "faces": [99]}).encode())
+    found = problem_of(status, strict(raw), "E204", 422)
+    assert headers["content-type"] == "application/problem+json"
+    assert (found["path"], found["pointer"]) == ("gurps-4e", "/checks/success_roll/roll")
+    assert found["line"] is not None
+    for place in install_paths():
+        assert place.encode() not in raw
+
+
+def test_an_error_in_an_operators_ruleset_names_its_file_in_the_folder_not_the_folders_path(tmp_path):
+    import os
+
+    (tmp_path / "mine.yaml").write_text(MINE, encoding="utf-8")
+    s = Server("--rulesets", str(tmp_path))
+    try:
+        answers = [s.request("POST", "/api/roll", json.dumps(
+            {"ruleset": "mine", "name": "attack", "inputs": {"bonus": 1}, "faces": [21]}).encode())]
+        found = problem_of(answers[0][0], strict(answers[0][2]), "E204", 422)
+        assert (found["path"], found["pointer"]) == ("mine.yaml", "/checks/attack/roll")
+        # the file broken while the service runs: read again, and its error names it the same way
+        broken = BROKEN.replace("  c:\n", "  attack:\n")
+        (tmp_path / "mine.yaml").write_text(broken, encoding="utf-8")
+        later = os.stat(tmp_path / "mine.yaml").st_mtime + 10
+        os.utime(tmp_path / "mine.yaml", (later, later))
+        answers.append(s.request("POST", "/api/roll", json.dumps({"ruleset": "mine", "name": "attack"}).encode()))
+        found = problem_of(answers[1][0], strict(answers[1][2]), "E501", 422)
+        assert (found["path"], found["line"]) == ("mine.yaml", 8)
+        answers.append(s.request("POST", "/api/validate", json.dumps({"yaml": broken, "path": "yours.yaml"}).encode()))
+        assert strict(answers[2][2])["diagnostics"][0]["path"] == "yours.yaml"  # the client's own name stays
+        for _, _, raw in answers:
+            for place in [str(tmp_path), str(tmp_path.resolve()), *install_paths()]:
+                assert place.encode() not in raw
     finally:
         s.stop()

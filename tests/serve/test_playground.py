@@ -38,14 +38,21 @@ def choose(browser: Browser, css: str, value: str) -> None:
                    "s.dispatchEvent(new Event('change'));", css, value)
 
 
+def wait_for_form(browser: Browser, ruleset: str, name: str) -> None:
+    """Until the form of ``ruleset``/``name`` is drawn and no other choice is loading (the page
+    sets data-ready="RULESET/NAME" on it then): typing into an earlier form, about to be
+    replaced, would type into an element that is gone."""
+    browser.wait_for(lambda: browser.script("return document.querySelector('#form').dataset.ready")
+                     == f"{ruleset}/{name}", f"the form of {ruleset}/{name}")
+
+
 def test_the_playground_rolls_a_shipped_check_and_charts_its_odds(server, browser):
     browser.open(server.url + "/")
     browser.wait_for(lambda: "gurps-4e" in options(browser, "#ruleset"), "the rulesets to load")
     choose(browser, "#ruleset", "gurps-4e")
     browser.wait_for(lambda: "success_roll" in options(browser, "#runnable"), "the checks to load")
     choose(browser, "#runnable", "success_roll")
-    browser.wait_for(lambda: browser.script("return !!document.querySelector('#form input[name=skill]')"),
-                     "the form of success_roll")
+    wait_for_form(browser, "gurps-4e", "success_roll")
     browser.type("#form input[name=skill]", "12")
     browser.type("#seed", "7")
     browser.click("#roll")
@@ -82,8 +89,7 @@ def test_the_editors_ruleset_can_be_rolled_above(server, browser):
     browser.click("#use")
     browser.wait_for(lambda: browser.script("return document.querySelector('#ruleset').value") == "@editor",
                      "the editor's ruleset to be chosen")
-    browser.wait_for(lambda: browser.script("return !!document.querySelector('#form input[name=bonus]')"),
-                     "the form of the editor's check")
+    wait_for_form(browser, "@editor", "attack")
     browser.type("#form input[name=bonus]", "5")
     browser.click("#roll")
     assert browser.wait_for(lambda: browser.text("#trace"), "the trace").startswith("roll: 1d20")
@@ -102,3 +108,20 @@ def test_the_example_javascript_client_lists_renders_a_form_and_rolls(server):
     failed = subprocess.run([node, str(ROOT / "examples" / "node-client.mjs"), server.url, "gurps-4e",
                              "success_roll", "skil=12"], capture_output=True, text=True, timeout=GUARD_SECONDS)
     assert failed.returncode == 1 and "E601" in failed.stderr and "did you mean 'skill'" in failed.stderr
+
+
+def test_typing_into_an_element_the_page_replaced_types_into_the_one_there_now(browser):
+    """The page may replace an element between finding it and acting on it: WebDriver then
+    answers "stale element reference", and the action finds the element again (tests/webdriver.py)."""
+    browser.open("data:text/html,<input id=a>")
+    old = browser.find("#a")
+    browser.script("const fresh = document.createElement('input'); fresh.id = 'a';"
+                   "document.querySelector('#a').replaceWith(fresh);")
+    found = [old]  # the first look finds the replaced element, as a race would
+    find = browser.find
+    browser.find = lambda css: found.pop() if found else find(css)  # type: ignore[method-assign]
+    try:
+        browser.type("#a", "12")
+    finally:
+        del browser.find
+    assert browser.script("return document.querySelector('#a').value") == "12"

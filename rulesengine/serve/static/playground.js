@@ -6,6 +6,7 @@ const EDITOR = "@editor"; // the ruleset select's value for the editor's ruleset
 let rulesets = []; // rows of GET api/rulesets
 let editorYaml = null; // the editor's ruleset, once "Use it above" was pressed
 let currentForm = null;
+let choosing = 0; // the latest choice of a check: an older one's form, arriving late, is not drawn
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
@@ -40,6 +41,7 @@ async function loadRulesets() {
 
 async function chooseRuleset() {
   showError(null);
+  delete $("form").dataset.ready;
   let row = rulesets.find((r) => r.id === $("ruleset").value);
   if ($("ruleset").value === EDITOR) {
     const doc = await api("api/export", { yaml: editorYaml });
@@ -52,18 +54,31 @@ async function chooseRuleset() {
   await chooseRunnable();
 }
 
+// The form says which check it is the form of once it is drawn: data-ready="RULESET/NAME"
+// (absent while a choice is being loaded). Choices can overlap (the page's first ruleset
+// loading while a user picks another); only the latest one draws its form.
 async function chooseRunnable() {
   showError(null);
   $("trace").hidden = true;
   $("chart").replaceChildren();
+  const ticket = ++choosing;
+  const ruleset = $("ruleset").value;
   const name = $("runnable").value;
+  delete $("form").dataset.ready;
+  let form;
   try {
-    currentForm = $("ruleset").value === EDITOR
+    form = ruleset === EDITOR
       ? await api("api/form", { ...source(), name })
-      : await api(`api/rulesets/${encodeURIComponent($("ruleset").value)}/forms/${encodeURIComponent(name)}`);
-  } catch (err) { showError(err); return; }
+      : await api(`api/rulesets/${encodeURIComponent(ruleset)}/forms/${encodeURIComponent(name)}`);
+  } catch (err) {
+    if (ticket === choosing) showError(err);
+    return;
+  }
+  if (ticket !== choosing) return; // a later choice has its own form coming
+  currentForm = form;
   $("description").textContent = currentForm.description || "";
   renderForm(currentForm);
+  $("form").dataset.ready = `${ruleset}/${name}`;
 }
 
 // ---- a form from the input form's JSON Schema ------------------------------------------------
