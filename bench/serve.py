@@ -5,11 +5,13 @@ same run (the baseline: what one request costs without HTTP).
     python bench/serve.py                 # 8 clients, 1,600 requests per row
     python bench/serve.py --requests 400  # a quicker look
 
-Prints one markdown table: for roll and odds (a shipped check, its odds cached after the
+Prints two markdown tables. One: for roll and odds (a shipped check, its odds cached after the
 first request, as a real deployment serves them), with one and two uvicorn workers,
 requests per second and p50/p99 latency, and the in-process time of the same call. The load
 generator is a fixed number of requests from a fixed number of threads over keep-alive
-connections (standard library only): it stops by itself; a guard stops a stuck run.
+connections (standard library only): it stops by itself; a guard stops a stuck run. Two:
+the resident size of one worker after N distinct requests (``--distinct``), each leaving an
+entry in a cache, beside docs/limits.md's ceiling for the default ``--max-cached``.
 """
 
 from __future__ import annotations
@@ -113,10 +115,53 @@ def in_process(kind: str, n: int = 2000) -> float:
     return (time.perf_counter() - t) / n
 
 
+def rss_mb(pid: int) -> float | None:
+    """The resident size of a process, from /proc (None where there is none)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+WIDE = ("ruleset: wide\nname: Wide\nversion: '1'\nsource: bench\nlicense: none\n"
+        "checks:\n  hit:\n    inputs:\n      bonus: {type: integer, min: 0, max: 100000}\n"
+        "    roll: 1d300 + 1d300\n    result: roll + bonus\n"
+        "    outcomes:\n      - {name: high, when: 'result >= 300 + bonus', success: true}\n"
+        "      - {name: low, success: false}\n")
+
+
+def memory(total: int) -> list[tuple[int, float | None]]:
+    """The server's RSS after 0, 1/4, 1/2 and all of ``total`` distinct requests (odds of a
+    check at distinct inputs and of distinct dice expressions: each leaves an entry in a
+    cache), one worker, the default cache bound (``--max-cached``)."""
+    process, port = start(1)
+    marks = {0, total // 4, total // 2, total}
+    sizes = [(0, rss_mb(process.pid))]
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        for i in range(1, total + 1):
+            path, body = (("/api/dice_odds", {"expression": f"d{100 + i} + {i}"}) if i % 2 else
+                          ("/api/odds", {"yaml": WIDE, "name": "hit", "inputs": {"bonus": i}}))
+            conn.request("POST", path, body=json.dumps(body).encode(), headers={"content-type": "application/json"})
+            conn.getresponse().read()
+            if i in marks:
+                sizes.append((i, rss_mb(process.pid)))
+        conn.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    return sizes
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=1600)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--distinct", type=int, default=2000, help="distinct requests for the memory row")
     args = parser.parse_args()
     os.chdir(ROOT)
     rows = []
@@ -137,6 +182,11 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for kind, workers, n, rps, p50, p99, base in rows:
         print(f"| {kind} | {workers} | {n} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | {base:.3f} | {p50 / base:,.0f}× |")
+    sizes = memory(args.distinct)
+    print("\nRSS of one worker after N distinct requests (default --max-cached; docs/limits.md's ceiling):\n")
+    print("| requests | " + " | ".join(str(n) for n, _ in sizes) + " |")
+    print("|---|" + "---:|" * len(sizes))
+    print("| RSS MB | " + " | ".join("?" if mb is None else f"{mb:.0f}" for _, mb in sizes) + " |")
     return 0
 
 

@@ -216,6 +216,9 @@ def add_serve_command(sub) -> None:
     p.add_argument("--time-limit", type=positive_seconds, default=10.0,
                    help="seconds one request may work before it is stopped (default 10)")
     p.add_argument("--max-states", type=states_option, help="the work budget of one request (default 2,000,000)")
+    p.add_argument("--max-cached", type=lambda s: _bounded(s, "cache size", 1000, 100_000_000), default=None,
+                   metavar="UNITS", help="what the process keeps of exact odds between requests, in size units "
+                   "of about 100-250 bytes (default 1,000,000; see docs/limits.md)")
     p.add_argument("--stdio", action="store_true", help="read one JSON request per line on stdin, answer on stdout")
 
 

@@ -104,6 +104,14 @@ class SizeAccount:
         self.caches: list[SizedCache] = []
         self.lock = threading.RLock()
 
+    def resize(self, bound: int) -> None:
+        """Set the bound (an operator's choice: ``serve --max-cached``), dropping entries
+        until what is held fits."""
+        with self.lock:
+            self.bound = bound
+            while self.held > bound:
+                self.evict_one()
+
     def evict_one(self) -> None:
         """Make room: the cache holding the most drops its least recently used entry
         (the caller holds the lock)."""

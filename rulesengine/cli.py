@@ -345,10 +345,11 @@ def _cmd_odds(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .errors import UsageError
+    from .limits import MAX_CACHED_WEIGHTS
     from .serve.operations import MAX_BODY_BYTES, Service, ServiceConfig
 
     config = ServiceConfig(tuple(args.rulesets), _limits(args), args.time_limit, args.max_body or MAX_BODY_BYTES,
-                           tuple(args.cors_origin))
+                           tuple(args.cors_origin), args.max_cached or MAX_CACHED_WEIGHTS)
     service = Service(config)  # loads and checks --rulesets folders now, before anything listens
     if args.stdio:
         from .serve.stdio import serve_stdio

@@ -23,9 +23,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .. import cache
 from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND
 from ..errors import LimitError, RequestError, RulesEngineError
-from ..limits import DEFAULT_LIMITS, MAX_EXPLODE_DEPTH, Limits
+from ..limits import DEFAULT_LIMITS, MAX_CACHED_WEIGHTS, MAX_EXPLODE_DEPTH, Limits
 from ..ruleset import Ruleset, load, loads, nearest, rulesets_dir, shipped_ids
 from .requests import REQUESTS
 
@@ -49,17 +50,20 @@ class ServiceConfig:
     time_limit: float = 10.0
     max_body: int = MAX_BODY_BYTES
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
+    max_cached: int = MAX_CACHED_WEIGHTS  # the size bound of every exact-odds cache (rulesengine.cache)
 
     def to_dict(self) -> dict[str, Any]:
         return {"folders": list(self.folders), "time_limit": self.time_limit, "max_body": self.max_body,
-                "cors_origins": list(self.cors_origins), "max_states": self.limits.max_states}
+                "cors_origins": list(self.cors_origins), "max_states": self.limits.max_states,
+                "max_cached": self.max_cached}
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> ServiceConfig:
 
         limits = replace(DEFAULT_LIMITS, max_states=int(d.get("max_states", DEFAULT_LIMITS.max_states)))
         return ServiceConfig(tuple(d.get("folders", ())), limits, float(d.get("time_limit", 10.0)),
-                             int(d.get("max_body", MAX_BODY_BYTES)), tuple(d.get("cors_origins", ())))
+                             int(d.get("max_body", MAX_BODY_BYTES)), tuple(d.get("cors_origins", ())),
+                             int(d.get("max_cached", MAX_CACHED_WEIGHTS)))
 
 
 class Service:
@@ -72,6 +76,7 @@ class Service:
         os.environ.setdefault("RULESENGINE_CACHE", "off")
         self.config = config
         self.limits = config.limits
+        cache.ACCOUNT.resize(config.max_cached)  # what the process keeps between requests, by size
         self._inline: OrderedDict[str, Ruleset] = OrderedDict()
         self._lock = threading.Lock()
         self._folder_rulesets = self._load_folders(config.folders)
