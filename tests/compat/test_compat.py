@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,12 @@ ANSWERS = {r: json.loads((HERE / r / "answers.json").read_text(encoding="utf-8")
 DEPRECATIONS = {c.code for c in CODES.values() if c.meaning.startswith("deprecated")}
 """Warnings a file that loaded may newly get: each names the fix, a release ahead of any break."""
 
-CHANGES: dict[tuple[str, str], tuple[dict[str, list[str]], str]] = {}
+CHANGES: dict[tuple[str, str], tuple[dict[str, list[str]], str]] = {
+    ("v0.1.0", "broken/E525_report_named_like_a_result_key.yaml"): (
+        {"errors": [], "warnings": ["W504"]},
+        "CHANGELOG [Unreleased] Changed: a reported value named like a key of the rolled result loads "
+        "again (E525 -> deprecation W504); its value is under the result's 'report'"),
+}
 """Recorded diagnostics that today's engine answers otherwise, on purpose: (release, file) ->
 (today's codes, the CHANGELOG entry). Only a refusal may become a deprecation here; an
 answer (odds) may never change."""
@@ -107,3 +113,17 @@ def test_a_file_that_was_refused_is_refused_with_the_same_codes(release, name):
         return
     assert now == {"errors": was["errors"], "warnings": was["warnings"]}
 
+
+def test_a_report_named_dice_as_written_before_e525_loads_with_a_deprecation_and_its_odds():
+    """Issue 29, item 7: a check reporting a value named 'dice' (a key of the rolled result)
+    loaded before validate refused it; it loads again, warned (W504, naming the fix), and its
+    odds are what that engine gave: 1 - (2/3)**n of at least one 5 or 6 on n = skill + 1 d6."""
+    name = "rulesets/report-named-dice.yaml"
+    rec = ANSWERS["pre-v0.1.0"]["files"][name]
+    now = record.diagnostics(HERE / "pre-v0.1.0" / name)
+    assert now == {"errors": [], "warnings": ["W504"]}
+    for point in rec["checks"]["pool_roll"]:
+        n = point["inputs"]["skill"] + 1
+        hit = 1 - Fraction(2, 3) ** n
+        assert point["outcomes"]["success"] == record.fraction(hit)
+        assert point["values"]["dice"] == [[n, "1/1"]]
