@@ -180,7 +180,9 @@ def add_run_commands(sub) -> None:
         else:
             p.add_argument("--csv", action="store_true", help="print CSV (sweeps and single odds)")
             p.add_argument("--exact", action="store_true", help="print every exact fraction, however long")
-            p.add_argument("--max-states", type=states_option, help="the work budget of exact odds (default 2,000,000)")
+            p.add_argument("--max-states", type=states_option,
+                           help="the work budget of exact odds (default 2,000,000); in a sweep, of each value, "
+                                "with ten times it for all the values together")
             p.add_argument("--explode-depth", type=depth_option,
                            help="extra dice an exploding die may add before the odds are truncated (default 10)")
             p.add_argument("--given", metavar="EXPR", help="odds given a yes/no expression over the check's names, "

@@ -159,11 +159,14 @@ def _progress() -> Any:
 
 
 def _limits(args: argparse.Namespace) -> Any:
-    """The limits a command runs with: the defaults, with what its options raise or lower."""
-    from .limits import DEFAULT_LIMITS
+    """The limits a command runs with: the defaults, with what its options raise or lower
+    (``--max-states N`` gives a sweep ``SWEEP_BUDGETS`` × N for all its values together)."""
+    from .limits import DEFAULT_LIMITS, SWEEP_BUDGETS
     from dataclasses import replace
 
-    changes = {"max_states": getattr(args, "max_states", None), "explode_depth": getattr(args, "explode_depth", None)}
+    states = getattr(args, "max_states", None)
+    changes = {"max_states": states, "max_sweep_states": None if states is None else SWEEP_BUDGETS * states,
+               "explode_depth": getattr(args, "explode_depth", None)}
     return replace(DEFAULT_LIMITS, **{k: v for k, v in changes.items() if v is not None})
 
 

@@ -12,6 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+SWEEP_BUDGETS = 10
+"""How many single computations' work (``max_states``) a sweep's values may use together: the
+default ``max_sweep_states``, and what the command line's ``--max-states N`` gives a sweep
+(``SWEEP_BUDGETS`` × N)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     # --- dice expressions -------------------------------------------------------
@@ -40,6 +46,10 @@ class Limits:
     """Distinct values one exact distribution may have (``d1000000`` has a million)."""
     max_choices: int = 10_000
     """Ways to choose dice from one roll (``pick: 10`` of 30 dice has 30 million)."""
+    max_sweep_states: int = SWEEP_BUDGETS * 2_000_000
+    """Work budget of a whole sweep (``odds ... skill=3..18``), all its values together. Each
+    value's odds get ``max_states`` of their own, as a single call does; this bounds their
+    sum, so that a sweep of many costly values cannot run for hours (see ``run.sweep``)."""
 
     # --- ruleset files ----------------------------------------------------------
     max_file_bytes: int = 1_048_576
@@ -93,8 +103,8 @@ a path, a line of the file): longer ones are cut in the middle to this width, so
 120 KB argument or a 900 KB line of YAML comes back as 200 characters."""
 
 MAX_SWEEP = 2000
-"""Input combinations of one command-line sweep (``odds ... bonus=1..18``); the work of all
-their odds together is bounded by ``max_states``."""
+"""Input combinations of one sweep (``odds ... bonus=1..18``); each value's odds are bounded
+by ``max_states``, the work of all of them together by ``max_sweep_states``."""
 MAX_STATES_CEILING = 100_000_000
 """The most ``--max-states`` on the command line may raise ``max_states`` to (50 times the
 default): a user who wants a bigger computation may allow it, but not an unbounded one."""
@@ -121,7 +131,3 @@ finished odds) hold at once, all expressions together; least recently used go fi
 entry of a distribution counts one, plus one per 64 bits of its weight: a million-sided
 die's distribution counts 1,000,000 (about 100 MB), 3d6's 16. Bounds what a long-running
 process keeps (see ``cache.py``)."""
-
-MAX_SWEEP = 2000
-"""Input combinations of one sweep (``odds`` with ``name=LO..HI``); the work of all their
-odds together is bounded by one ``max_states`` budget (see ``run.sweep``)."""

@@ -112,15 +112,16 @@ def test_a_sweep_of_costly_odds_ends_quickly(capsys):
     of combinations (MAX_SWEEP = 2000) but not their total work: each is an exact-odds run that
     may use nearly its whole max_states budget (~2.8 s here), so `odds rps sustained_attribute
     goal=5 max_rounds=991..1000 ...` takes ~28 s, max_rounds=801..1000 ~9 min, and a
-    2000-combination sweep about an hour. Now the whole sweep shares one max_states budget: it
-    stops after one budget's worth of work (a single value of this sweep takes as long)"""
+    2000-combination sweep about an hour. Now each value gets one max_states budget and the
+    whole sweep max_sweep_states (ten budgets, issue 29): it stops after ten budgets' worth of
+    work, at the 12th value here (each needs ~1.8 million steps)"""
     from rulesengine.cli import main
 
-    with case_time_limit("odds rps sustained_attribute goal=5 max_rounds=991..1000"):
-        code = main(["odds", "rps", "sustained_attribute", "goal=5", "max_rounds=991..1000", "attribute=0",
+    with case_time_limit("odds rps sustained_attribute goal=5 max_rounds=901..1000"):
+        code = main(["odds", "rps", "sustained_attribute", "goal=5", "max_rounds=901..1000", "attribute=0",
                      "other_modifier=-40", "retry=-5", "--csv"])
     err = capsys.readouterr().err
-    assert code == 1 and "error[E210]: a sweep of 10 values is too big" in err, err
+    assert code == 1 and "error[E210]: a sweep of 100 values is too big" in err, err
     assert "hint: sweep fewer values" in err and "Traceback" not in err
 
 

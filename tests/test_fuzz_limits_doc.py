@@ -19,6 +19,7 @@ from rulesengine import limits as limits_module
 from rulesengine.limits import DEFAULT_LIMITS, Limits
 from rulesengine.ruleset import load, loads
 from rulesengine.rules.document import load_text
+from rulesengine.run.sweep import sweep
 from rulesengine.dice.values import DicePool
 
 from fuzz_support import PICK_TEN
@@ -123,10 +124,12 @@ LOWERED = {
     "max_states": lambda L: dice.odds("3d6", limits=L),
     "max_outcomes": lambda L: dice.odds("3d6", limits=L),
     "max_choices": lambda L: loads(PICK_TEN, limits=L).check("action").roll({"pool": "11d4"}, seed=1),
+    "max_sweep_states": lambda L: sweep(loads(GURPS, limits=L).check("success_roll"), {"skill": "3..18"}, {}, False),
     "max_yaml_nodes": lambda L: loads(GURPS, limits=L),
     "max_yaml_depth": lambda L: loads(GURPS, limits=L),
 }
-STRICT = dict(max_custom_faces=2, max_states=10, max_outcomes=5, max_choices=5, max_yaml_nodes=10, max_yaml_depth=1)
+STRICT = dict(max_custom_faces=2, max_states=10, max_outcomes=5, max_choices=5, max_sweep_states=10, max_yaml_nodes=10,
+              max_yaml_depth=1)
 
 
 @pytest.mark.parametrize("name", FIELDS)

@@ -14,9 +14,9 @@ from ..records import replace
 from typing import Any
 from collections.abc import Callable
 
-from ..codes import (E_BAD_CHOOSE, E_NAME_CLASH, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
+from ..codes import (E_BAD_CHOOSE, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
                      E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_LITERAL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
-                     E_UNKNOWN_VARIABLE, W_UNREACHABLE)
+                     E_UNKNOWN_VARIABLE, W_DEPRECATED_REPORT_NAME, W_UNREACHABLE)
 from ..errors import DiceEvalError, Diagnostic, Location, RulesEngineError
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
@@ -25,7 +25,7 @@ from ..dice.functions import FUNCTIONS
 from ..dice.dialects import translate
 from ..dice.parser import check_modifiers, closest, locate, parse
 from ..limits import DEFAULT_LIMITS, Limits
-from .model import (Candidate, Check, Choose, Expr, Gate, Input, Let,
+from .model import (RESULT_KEYS, Candidate, Check, Choose, Expr, Gate, Input, Let,
                     OutcomeRule, Procedure, RulesetModel, Source, Table, TagRule,
                     Tiers)
 from .document import Document
@@ -37,17 +37,12 @@ from .inputs import build_input
 from .tables import build_table
 from .types import check_problems, expressions_in, procedure_env, procedure_problems, shared_fine, text_problems
 
-__all__ = ["Builder", "RESERVED", "ruleset_functions"]  # ruleset_functions: re-exported for callers
+__all__ = ["Builder", "RESERVED", "RESULT_KEYS", "ruleset_functions"]  # re-exported for callers
 
 # Semantic error codes (docs/errors.md).
 
 RESERVED = ("result", "outcome", "success", "chosen")
 
-RESULT_KEYS = frozenset({"ruleset", "check", "inputs", "dice", "rolls", "result", "outcome", "success", "tags",
-                         "trace", "tier", "reason", "secret", "skipped_roll", "choices", "chosen"})
-"""The keys of a rolled check's JSON (``CheckResult.to_dict()``, ``roll --json``), beside which
-its reported values are written: a reported value may not have one of these names (a test
-keeps the set in step with the result)."""
 
 
 def _declared_symbols(spec: Any) -> set[str]:
@@ -497,8 +492,12 @@ class Builder:
                 self.error(E_UNKNOWN_REFERENCE, f"report '{r}', which is not a value of this check",
                            f"{ptr}/report/{i}", _known(scope_after_choose))
             elif r in RESULT_KEYS:
-                self.error(E_NAME_CLASH, f"report '{r}' would overwrite the result's own '{r}' (roll --json, "
-                           "to_dict())", f"{ptr}/report/{i}", f"rename the value, e.g. {r}_value")
+                # Refused (E525) for a while, though such files loaded before: loaded again, with
+                # the value only under 'report' in the result's JSON (issue 29).
+                self.warning(W_DEPRECATED_REPORT_NAME, f"report '{r}' is named like the result's own '{r}' "
+                             f"(roll --json, to_dict()): deprecated; its value is only under 'report'",
+                             f"{ptr}/report/{i}", f"rename the value, e.g. {r}_value; a later release may "
+                             "refuse this name")
         tiers = spec.get("tiers")
         if tiers is not None and not isinstance(self.tables.get(tiers), Tiers):
             self.error(E_UNKNOWN_REFERENCE, f"tiers '{tiers}' is not a tiers table", f"{ptr}/tiers")

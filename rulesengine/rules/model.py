@@ -178,6 +178,15 @@ class TagRule(Record):
     pointer: str = ""
 
 
+RESULT_KEYS = frozenset({"ruleset", "check", "inputs", "dice", "rolls", "result", "signed_result", "outcome",
+                         "success", "tags", "trace", "tier", "reason", "secret", "skipped_roll", "choices",
+                         "chosen", "report"})
+"""The keys of a rolled check's JSON (``CheckResult.to_dict()``, ``roll --json``) of its own.
+Its reported values are under ``report``, and beside these keys too, except where one is
+named like one of them: that value is only under ``report`` (the name is deprecated, W504).
+A test keeps the set in step with the result."""
+
+
 class Check(Record):
     name: str
     description: str

@@ -19,6 +19,7 @@ from ..dice.stats import Summary, cumulative, ranked_cumulative, summarize, summ
 from ..dice.values import DicePool, Rolled
 from ..exact_text import fraction_text
 from ..records import Record, field
+from ..rules.model import RESULT_KEYS
 
 NOT_ALLOWED = "not_allowed"  # the outcome of a gate that forbids the check
 
@@ -161,7 +162,10 @@ class CheckResult:
             "tags": list(self.tags),
             "trace": self.trace,
         }
-        out.update({k: jsonable(v) for k, v in self.values.items()})
+        report = {k: jsonable(v) for k, v in self.values.items()}
+        # Beside the result's own keys too, as before there was a 'report'; a value named
+        # like one of them (deprecated, W504) never overwrites it: it is only under 'report'.
+        out.update({k: v for k, v in report.items() if k not in RESULT_KEYS})
         if self.signed_result is not None:
             out["signed_result"] = self.signed_result
         if self.tier is not None:
@@ -174,6 +178,7 @@ class CheckResult:
         if self.choices:
             out["choices"] = [c.to_dict() for c in self.choices]
             out["chosen"] = self.chosen.to_dict() if self.chosen else None
+        out["report"] = report
         return out
 
 

@@ -2,8 +2,9 @@
 (each a range LO..HI or a list a,b,c).
 
 Computation, not presentation (``present.text.format_sweep`` writes a sweep out): a sweep
-runs many exact-odds computations under one shared work budget, bounded by ``MAX_SWEEP``
-combinations and ``max_states`` steps together.
+runs many exact-odds computations: each value gets the work budget a single call gets
+(``max_states``), and all of them together ``max_sweep_states`` steps, over at most
+``MAX_SWEEP`` combinations.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..dice.dist import shared_budget
+from ..dice.dist import Budget, shared_budget
 from ..errors import LimitError, RulesEngineError, UsageError
 from ..limits import MAX_SWEEP
 
@@ -86,12 +87,14 @@ def sweep_over(runnable: Any, ranges: list[tuple[str, list[Any]]], plain: dict[s
     """The odds for every combination of ``ranges`` (one or two ``(name, values)``; a party's
     input is named ``partyN.name``), the other inputs as given.
 
-    MAX_SWEEP bounds how many combinations there are, and the work of all their odds
-    together shares one ``max_states`` budget, as one exact-odds computation would: each
-    combination may need nearly a whole budget of its own (an extended check over many
-    rounds), so counting combinations alone would let a sweep run for an hour. The bound
-    is counted in steps, not seconds, so a sweep is refused or not the same way on every
-    machine; odds a cache already holds cost nothing."""
+    MAX_SWEEP bounds how many combinations there are. Each combination's odds get their own
+    ``max_states`` budget, as a single call does (a value that can be worked out alone can
+    be worked out in a sweep), and the work of all of them together is bounded by
+    ``max_sweep_states``: each may need nearly a whole budget of its own (an extended check
+    over many rounds), so counting combinations alone would let a sweep run for hours. The
+    bounds are counted in steps, not seconds, so a sweep is refused or not the same way on
+    every machine; odds a cache already holds cost nothing, and the dice the combinations
+    share are worked out once (the process-wide cache of dice terms' distributions)."""
     if len(ranges) > 2:
         raise UsageError("sweep one or two inputs at a time", hint="give the others single values")
     for name, values in ranges:
@@ -107,7 +110,7 @@ def sweep_over(runnable: Any, ranges: list[tuple[str, list[Any]]], plain: dict[s
         combos = [c + (v,) for c in combos for v in values]
     limits = getattr(runnable, "runner", runnable).limits  # a Check wraps its runner
     rows = []
-    with shared_budget(limits.max_states) as total:
+    with shared_budget(limits.max_sweep_states) as total:
         for combo in combos:
             p_inputs = dict(plain)
             party_inputs = {i: dict(p) for i, p in parties.items()}
@@ -125,16 +128,29 @@ def sweep_over(runnable: Any, ranges: list[tuple[str, list[Any]]], plain: dict[s
                 else:
                     odds = runnable.odds(p_inputs)
             except RulesEngineError as exc:
-                if not (isinstance(exc, LimitError) and total.exhausted):
+                spent = _spent(total) if isinstance(exc, LimitError) else None
+                if spent is None:
                     raise _at_combination(exc, label) from None
-                # The sweep's budget ran out, not this combination's own: say so, at the
-                # place in the ruleset where the work stopped.
+                # The sweep's budget ran out (or a budget around it: a service request's),
+                # not this combination's own: say so, at the place in the ruleset where the
+                # work stopped.
                 what = f"{len(combos):,} combinations" if len(ranges) > 1 else f"{len(combos):,} values"
                 raise LimitError(f"a sweep of {what} is too big to work out exactly: their odds together "
-                                 f"need more than {total.limit:,} steps (stopped at {label})", "max_states",
-                                 exc.location, "sweep fewer values") from None
+                                 f"need more than {spent.limit:,} steps (stopped at {label})",
+                                 "max_sweep_states" if spent is total else "max_states", exc.location,
+                                 "sweep fewer values") from None
             rows.append((combo, odds))
     return Sweep(tuple(n for n, _ in ranges), tuple(rows))
+
+
+def _spent(total: Budget) -> Budget | None:
+    """The budget that ran out: the sweep's own, or one it charges in turn; None if neither."""
+    budget: Budget | None = total
+    while budget is not None:
+        if budget.exhausted:
+            return budget
+        budget = budget.total
+    return None
 
 
 def _at_combination(exc: RulesEngineError, label: str) -> RulesEngineError:

@@ -215,21 +215,22 @@ RPS = (ROOT / "rulesets" / "rps.yaml").read_text(encoding="utf-8")
 SLOW_TASK = {"goal": "5", "attribute": "0", "other_modifier": "-40", "retry": "-5"}  # rarely done: many states
 
 
-def _sweep_rounds(text: str, max_states: int):
+def _sweep_rounds(text: str, max_sweep_states: int):
     import dataclasses
 
     from rulesengine import DEFAULT_LIMITS
     from rulesengine.run.sweep import sweep
     from rulesengine.ruleset import loads
 
-    rs = loads(RPS, limits=dataclasses.replace(DEFAULT_LIMITS, max_states=max_states))  # fresh: no cached odds
+    limits = dataclasses.replace(DEFAULT_LIMITS, max_sweep_states=max_sweep_states)
+    rs = loads(RPS, limits=limits)  # fresh: no cached odds
     return rs, sweep(rs.procedure("sustained_attribute"), {**SLOW_TASK, "max_rounds": text}, {}, True)
 
 
 def test_a_sweep_shares_one_work_budget_between_its_values():
     """Each value of a sweep fits in max_states on its own, but all of them together get one
-    max_states budget too: the sweep stops with a LimitError naming max_states, at the same
-    value every time (work is counted in steps, not seconds)."""
+    max_sweep_states budget: the sweep stops with a LimitError naming it, at the same value
+    every time (work is counted in steps, not seconds)."""
     from rulesengine.errors import LimitError
 
     rs, one = _sweep_rounds("110..110", 300_000)  # 110 rounds alone: ~200,000 steps
@@ -239,7 +240,7 @@ def test_a_sweep_shares_one_work_budget_between_its_values():
         with pytest.raises(LimitError) as info:
             _sweep_rounds("100..110", 300_000)
         err = info.value
-        assert err.limit == "max_states" and err.code == "E210" and err.hint == "sweep fewer values"
+        assert err.limit == "max_sweep_states" and err.code == "E210" and err.hint == "sweep fewer values"
         assert err.message.startswith("a sweep of 11 values is too big to work out exactly")
         stops.append(err.message)
     assert stops[0] == stops[1] and "(stopped at max_rounds=101)" in stops[0]

@@ -177,7 +177,7 @@ def test_a_file_with_other_errors_is_not_type_checked_half_built(tmp_path):
 
 def test_the_reserved_result_keys_are_the_keys_a_rolled_check_writes():
     """RESULT_KEYS (rules layer) must name every key CheckResult.to_dict() writes besides the
-    reported values, so that a reported value can never overwrite one (E525)."""
+    reported values, so that a reported value can never overwrite one (W504 warns of such a name)."""
     from rulesengine.rules.build import RESULT_KEYS
     from rulesengine.ruleset import load
 
