@@ -1,4 +1,4 @@
-"""cyberpunk-3d6: rules CP-1..CP-11 of seed 003 (/work/shared/seeds/003_6d6c6d8826e5c373.txt).
+"""cyberpunk-3d6: rules CP-1..CP-11 of seed 003 (seeds/003_6d6c6d8826e5c373.txt).
 
 The seed's DN table and its whole probability table are transcribed here as data; the
 ruleset's exact odds must reproduce them, and so must a brute force written here from

@@ -1,6 +1,6 @@
 """rulesets/rps.yaml: RPS-Squared stat checks (seed 000, "Stat checks", rps.net 1997).
 
-Each test is named after the rule it checks (RPS-1 .. RPS-10, /work/shared/MECHANICS.md)
+Each test is named after the rule it checks (RPS-1 .. RPS-10, MECHANICS.md)
 and cites the seed's worked example where there is one. Exact odds are compared with an
 independent brute force written here in plain Python (two d10s, every face pair), not
 with anything the engine computes.

@@ -1,6 +1,6 @@
 """Tests for rulesets/spycraft-2e.yaml: Spycraft 2.0 skill checks (SC-1..SC-12).
 
-Source: the Spycraft 2.0 skill check rules, seed 001 (``/work/shared/seeds/001_681f116ee56e4725.txt``),
+Source: the Spycraft 2.0 skill check rules, seed 001 (``seeds/001_681f116ee56e4725.txt``),
 with the rule ids of MECHANICS.md ("spycraft-2e"). The seed's worked examples (Kevin's
 Analysis check and his action dice, the race to the closing door, slipping past the
 minion) are replayed with faces; the exact odds are checked against a brute force written
