@@ -36,7 +36,7 @@ def validate(*paths: str) -> list:
 
 def __getattr__(name: str):
     """Ruleset, Check, CheckResult, CheckOdds: imported on first use, to keep start-up small."""
-    lazy = {"Ruleset": "ruleset", "Check": "ruleset", "CheckResult": "check", "CheckOdds": "check",
+    lazy = {"Ruleset": "ruleset", "Check": "ruleset", "CheckResult": "run.results", "CheckOdds": "run.results",
             "RollResult": "dice", "Odds": "dice"}
     if name in lazy:
         import importlib
