@@ -16,7 +16,7 @@ import os
 from typing import Any
 
 from . import ast
-from ..disk_store import DiskStore
+from ..disk_store import DiskStore, enabled
 from ..records import Record, fields
 
 _NODES: dict[str, type] = {cls.__name__: cls for cls in (
@@ -80,6 +80,8 @@ def get(text: str) -> Any:
 
 def put(text: str, tree: Any) -> None:
     """Store the tree of ``text`` (never fails: a store that can't be written is skipped)."""
+    if not enabled():
+        return  # --no-cache, a service: not even encoded
     try:
         data = encode(tree)
     except RecursionError:
