@@ -47,9 +47,10 @@ from .pool_odds import face_dist
 from ..errors import RulesEngineError
 from ..limits import DEFAULT_LIMITS, Limits
 
-# The most partial sums of a compounded die worked out one by one (a ``max`` or a success
-# number far above the faces): beyond it, no closed form (the budget is charged as well).
-MAX_CHAIN_SUMS = 100_000
+# The most work (partial sums times faces) on one compounded die's partial sums, one by one
+# (a ``max`` or a success number far above the faces): beyond it, no closed form, the mean
+# of the mass worked out instead (a mean is a nicety, not worth a second of exact sums).
+MAX_CHAIN_WORK = 20_000
 
 
 class RollMean(NamedTuple):
@@ -321,7 +322,7 @@ def _compound_mean(spec: PoolSpec, faces: Mapping[int, Fraction], p: Fraction, b
 
     if start <= 0:
         return tail(0)
-    if start > MAX_CHAIN_SUMS:
+    if start * len(faces) > MAX_CHAIN_WORK:
         return None
     budget.spend(start * len(faces))
     stops = [(f, q) for f, q in faces.items() if not spec.explodes(f)]
