@@ -139,15 +139,22 @@ class Odds:
         """Mean, variance, min and max (numbers), or the chance of true (yes/no), over the
         mass that was not truncated (see :mod:`.stats`); the mean is the exact mean of the
         roll followed forever where explosions were truncated and it has a closed form
-        (:mod:`.expectation`)."""
-        s = summarize(self.distribution)
-        return s._replace(mean=self.unbounded_mean) if self.unbounded_mean is not None else s
+        (:mod:`.expectation`), else the mean of the mass worked out (``summary.mean_kind``
+        says which)."""
+        return summarize(self.distribution, self.truncated).with_mean(self.unbounded_mean)
 
     @property
     def mean(self) -> Fraction | None:
-        """The expected value over the mass that was not truncated; None when the values
-        are not numbers (yes/no: see ``summary.p_true``; text from a table)."""
+        """The expected value: the roll's own where nothing was truncated or it has a closed
+        form, else over the mass that was not truncated (``mean_kind`` says which); None
+        when the values are not numbers (yes/no: see ``summary.p_true``; text from a table)."""
         return self.summary.mean
+
+    @property
+    def mean_kind(self) -> str | None:
+        """"exact" (the roll's own mean) or "of_mass_worked_out" (explosions were cut and the
+        mean has no closed form here: the mean of what was worked out); None with no mean."""
+        return self.summary.mean_kind
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per value: probability, at least, at most (AnyDice's three views); the
@@ -157,6 +164,7 @@ class Odds:
                  "at_most": views.get(v, (None, None))[1]} for v, p in self.distribution.items()]
 
     def to_dict(self) -> dict[str, Any]:
+        summary = self.summary
         return {
             "expression": self.expression,
             "distribution": [
@@ -167,9 +175,10 @@ class Odds:
                  "at_most": None if r["at_most"] is None else float(r["at_most"])}
                 for r in self.rows()
             ],
-            "mean": None if self.mean is None else float(self.mean),
-            "mean_exact": None if self.mean is None else fraction_text(self.mean),
-            "stats": summary_json(self.summary, fraction_text),
+            "mean": None if summary.mean is None else float(summary.mean),
+            "mean_exact": None if summary.mean is None else fraction_text(summary.mean),
+            "mean_kind": summary.mean_kind,
+            "stats": summary_json(summary, fraction_text),
             "truncated": fraction_text(self.truncated),
             "cut_from": self.cut_from,
             "explode_depth": self.explode_depth,
@@ -284,7 +293,7 @@ class Expression:
         ctx = Context(self.text, values, limits, budget=Budget(limits.max_states))
         result = Odds.from_dist(self.text, self._exact(ctx), limits.explode_depth, limits)
         if result.truncated:
-            mean = exact_mean(self.tree, values, Budget(limits.max_states))
+            mean = exact_mean(self.tree, values, Budget(limits.max_states), limits=limits, text=self.text)
             if mean is not None:
                 result = replace(result, unbounded_mean=mean)
         ODDS.put(key, result, fractions_size(result.distribution.values()))

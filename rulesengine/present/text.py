@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 from collections.abc import Mapping
 
-from ..dice.stats import Summary, cumulative, ranked_cumulative, summarize
+from ..dice.stats import MEAN_OF_MASS_WORKED_OUT, Summary, cumulative, ranked_cumulative, summarize
 from ..dice.trace import format_value
 from ..exact_text import fraction_display, fraction_text
 from ..run.results import CheckResult, RunOdds, RunResult
@@ -161,7 +161,9 @@ def summary_line(s: Summary) -> str:
         return f"P(true) {_pct(s.p_true)}%"
     if s.mean is None or s.sd is None:
         return ""
-    return f"mean {float(s.mean):.4g}  sd {s.sd:.4g}  min {s.minimum}  max {s.maximum}"
+    # explosions cut and no closed form: the mean of what was worked out, not the roll's
+    worked_out = " (of the mass worked out)" if s.mean_kind == MEAN_OF_MASS_WORKED_OUT else ""
+    return f"mean {float(s.mean):.4g}{worked_out}  sd {s.sd:.4g}  min {s.minimum}  max {s.maximum}"
 
 
 def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> str:
@@ -206,7 +208,7 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
     if result:
         lines.append("")
         summary = getattr(odds, "summary", None)
-        stats = summary_line(summary if summary is not None else summarize(result))
+        stats = summary_line(summary if summary is not None else summarize(result, odds.truncated))
         if stats:
             lines.append(f"{kind}: {stats}")
         signed = getattr(odds, "signed_distribution", None)
@@ -217,8 +219,11 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
             lines += _distribution_lines(kind, result, {v: (ge, le) for v, _, ge, le in cumulative(result)})
     ends = {f"{k} at the end": d for k, d in (getattr(odds, "end_state", None) or {}).items()}
     reported = getattr(odds, "report", None) or {}
-    for name, dist in {**(getattr(odds, "values", None) or {}), **ends, **reported}.items():
-        stats = summary_line(summarize(dist))
+    own = getattr(odds, "value_summary", None)  # a check's values: each with what was cut from it
+    check_values = getattr(odds, "values", None) or {}
+    for name, dist in {**check_values, **ends, **reported}.items():
+        stats = summary_line(own(name) if own is not None and name in check_values and name not in ends
+                             and name not in reported else summarize(dist, odds.truncated))
         if stats:
             lines.append(f"{name}: {stats}")
     truncated = odds.truncated

@@ -23,7 +23,7 @@ from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..dice.context import Context
 from ..dice import ast
 from ..dice.pool import PoolRoll, roll_dice_pool
-from ..dice.expectation import exact_mean
+from ..dice.expectation import RollMean, exact_mean, roll_mean
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
 from ..dice.trace import TraceLine, format_value, line_maker
 from ..dice.values import DicePool, Rolled, symbols_text
@@ -476,27 +476,29 @@ class CheckRunner:
         return odds
 
     def _unbounded_mean(self, values: dict[str, Any]) -> Fraction | None:
-        """The result's mean with explosions followed forever, where it has a closed form:
-        a result that is a sum of the check's rolls (each a sum of dice terms), inputs and
-        values known before rolling, with no gate deciding and no outcome rule rewriting it."""
+        """The result's mean with explosions followed forever, where it has a closed form
+        (:mod:`rulesengine.dice.expectation`): a result worked out from the check's rolls
+        (each read by its own mean, and a roll by the rolls before it), inputs and values
+        known before rolling, with no gate deciding, no dice chosen and no outcome rule
+        rewriting it. None otherwise: the odds then label the mean of the mass worked out."""
         check = self.check
-        if check.result is None or any(o.result is not None for o in check.outcomes):
+        if check.result is None or check.choose is not None or any(o.result is not None for o in check.outcomes):
             return None
         env, gated, fixed = self.before_roll(values)[:3]
         if gated is not None or fixed:
             return None
-        rolls = dict(check.rolls)
-        known: dict[str, Any] = dict(env)
         budget = Budget(self.limits.max_states)
-        for name in check.result.names:
-            if name in rolls:
-                mean = exact_mean(rolls[name].tree, env, budget)
-                if mean is None:
-                    return None
-                known[name] = mean
-            elif name not in env:
-                return None  # a value worked out after the roll
-        return exact_mean(check.result.tree, known, budget)
+        rolls: dict[str, RollMean] = {}
+        for name, e in check.rolls:
+            if name in env:
+                return None  # a roll that hides a value of the same name: not worth the care
+            found = roll_mean(e.tree, env, budget, rolls=rolls, limits=self.limits, text=e.text,
+                              functions=self.functions)
+            if found is not None:
+                rolls[name] = found
+        result = check.result
+        return exact_mean(result.tree, env, budget, rolls=rolls, limits=self.limits, text=result.text,
+                          functions=self.functions)
 
     def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[list[tuple[Resolution, dict, int]], int]:

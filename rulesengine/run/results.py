@@ -203,6 +203,8 @@ class CheckOdds(Record):
     # What explosions cut from the result's distribution: at least ``truncated``, more where
     # an outcome is known whatever the explosions went on to but the result is not.
     result_truncated: Fraction = Fraction(0)
+    # What explosions cut from each reported value's distribution (as for the result).
+    values_truncated: dict[str, Fraction] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -222,9 +224,18 @@ class CheckOdds(Record):
     @property
     def summary(self) -> Summary:
         """The result's statistics over the mass worked out, its mean exact where explosions
-        were truncated and the result has a closed form (:mod:`rulesengine.dice.expectation`)."""
-        s = summarize(self.result_distribution)
-        return s._replace(mean=self.unbounded_mean) if self.unbounded_mean is not None else s
+        were truncated and the result has a closed form (:mod:`rulesengine.dice.expectation`),
+        else labelled the mean of the mass worked out (``mean_kind``)."""
+        return summarize(self.result_distribution, self.left_out(self.result_truncated)).with_mean(self.unbounded_mean)
+
+    def left_out(self, cut: Fraction) -> Fraction:
+        """What explosions cut from a distribution of these odds: ``cut``, or all that was
+        cut before conditioning (odds given a condition, whose own distributions sum to 1)."""
+        return max(cut, self.truncated)
+
+    def value_summary(self, name: str) -> Summary:
+        """A reported value's statistics over the mass worked out (``mean_kind`` says so)."""
+        return summarize(self.values[name], self.left_out(self.values_truncated.get(name, self.truncated)))
 
     def probability(self, outcome: str) -> Fraction:
         return self.outcomes.get(outcome, Fraction(0))
@@ -243,7 +254,7 @@ class CheckOdds(Record):
             "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
             "values": {k: distribution_json(d) for k, d in self.values.items()},
             "stats": {"result": summary_json(self.summary, fraction_text),
-                      "values": {k: summary_json(summarize(d), fraction_text) for k, d in self.values.items()}},
+                      "values": {k: summary_json(self.value_summary(k), fraction_text) for k in self.values}},
             "truncated": fraction_text(self.truncated),
             "result_truncated": fraction_text(self.result_truncated),
         } | ({"given": {"expression": self.given, **prob(self.given_probability)}}

@@ -24,6 +24,7 @@ class OddsTally:
         self.signed: dict[str, int] = defaultdict(int)
         self.success = 0
         self.results_cut = 0  # resolutions whose result is only known to be at least a number
+        self.values_cut: dict[str, int] = defaultdict(int)  # the same, for each reported value
 
     def add(self, res: Resolution, w: int, _denom: int) -> None:
         self.outcomes[res.outcome] += w
@@ -36,7 +37,9 @@ class OddsTally:
         if res.tier is not None:
             self.tiers[res.tier] += w
         for k, v in res.values.items():
-            if not isinstance(v, AtLeast):
+            if isinstance(v, AtLeast):
+                self.values_cut[k] += w
+            else:
                 self.values[k][jsonable(v)] += w
         if res.success:
             self.success += w
@@ -70,5 +73,6 @@ class OddsTally:
                     for k, d in self.values.items()},
             truncated=Fraction(denom - total, denom),
             result_truncated=Fraction(denom - total + self.results_cut, denom),
+            values_truncated={k: Fraction(denom - total + self.values_cut.get(k, 0), denom) for k in self.values},
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
         )

@@ -25,6 +25,8 @@ def schema(name: str) -> dict:
     (["dice", "1d20 >= 10", "--odds", "--json"], "dice-odds-result"),
     (["dice", "3d6", "2d10", "--odds", "--json"], "dice-odds-result"),
     (["dice", "1d20 + b", "b=0..2", "--odds", "--json"], "dice-odds-result"),
+    (["dice", "d6!>=(x)", "x=5", "--odds", "--json"], "dice-odds-result"),
+    (["dice", "max(1d6!, 3)", "--odds", "--json"], "dice-odds-result"),
     (["list", "--json"], "list-result"),
     (["export", "spycraft-2e"], "export"),
     (["odds", "gurps-4e", "success_roll", "skill=12", "--json"], "odds-result"),
@@ -43,3 +45,16 @@ def test_a_sweep_is_a_list_of_odds_results_each_with_its_sweep(capsys):
     for row in rows:
         jsonschema.validate(row, schema("odds-result"))
         assert set(row["sweep"]) == {"skill"}
+
+
+def test_the_statistics_of_cut_explosions_name_only_fields_the_schema_lists(capsys):
+    """Issue 29: which mean the odds give (``mean_kind``) and what they leave out
+    (``mass_left_out``) are described, for a closed-form mean and for one of the mass worked out."""
+    listed = schema("dice-odds-result")["$defs"]["summary"]["properties"]
+    assert main(["dice", "d6!!max8", "max(1d6!, 3)", "--odds", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["stats"]["mean_kind"] for r in rows] == ["exact", "of_mass_worked_out"]
+    for row in rows:
+        assert set(row["stats"]) <= set(listed)
+        assert "mass_left_out" in row["stats"]
+    assert set(listed) == set(schema("odds-result")["$defs"]["summary"]["properties"])

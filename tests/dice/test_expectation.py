@@ -26,7 +26,8 @@ def deep_mean(text: str, env=None) -> F:
 
 @pytest.mark.parametrize("text", ["1d6!", "3d6!", "2d10!>=9", "1d6!p", "2d6!!", "1d4!!==4", "6d10!cs>=8",
                                   "5d10!>=10cs>=8cf1", "2d6! + 1d4 - 3", "2 * 1d8! + n", "4d6!r1", "1d6!min2",
-                                  "d6!p>=5", "3d6!!kh3"])
+                                  "d6!p>=5", "3d6!!kh3", "1d6!!min2", "d(n + 4)!", "2d6!!max9cs>=8",
+                                  "if(n > 1, 1d6!, 2d4)"])
 def test_the_closed_form_is_the_limit_of_ever_deeper_explosions(text):
     exact = exact_mean(dice.parse(text).tree, {"n": 2})
     assert exact is not None
@@ -41,8 +42,8 @@ def test_hand_summed_series():
     assert exact_mean(dice.parse("5d10!cs>=8").tree, {}) == F(5, 3)
 
 
-@pytest.mark.parametrize("text", ["4d6!kh3", "3d6!kh3", "1d6! >= 4", "max(1d6!, 3)", "1d6! * 1d6!", "1d6!!min2",
-                                  "d(n)!", "(1d6!, 1d6)kh1"])
+@pytest.mark.parametrize("text", ["4d6!kh3", "3d6!kh3", "1d6! >= 4", "max(1d6!, 3)", "1d6! * 1d6!",
+                                  "(1d6!, 1d6)kh1", "if(1d6! > 3, 1, 0)", "(1d6!)d6kh1"])
 def test_no_closed_form_where_the_value_is_not_linear_in_the_dice(text):
     assert exact_mean(dice.parse(text).tree, {"n": 6}) is None
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 from collections.abc import Callable, Mapping
 
-from ...dice.stats import summarize, summary_json
+from ...dice.stats import stats_json
 from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine2, mixture
 from ...errors import InputError, LimitError
@@ -83,8 +83,8 @@ class AssistedOdds(ProcedureRecord):
                 "success": prob(self.success),
                 "result": distribution_json(self.result_distribution),
                 "report": {k: distribution_json(d) for k, d in self.report.items()},
-                "stats": {"result": summary_json(summarize(self.result_distribution), fraction_text),
-                          "report": {k: summary_json(summarize(d), fraction_text) for k, d in self.report.items()}},
+                "stats": {"result": stats_json(self.result_distribution, self.truncated, fraction_text),
+                          "report": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.report.items()}},
                 "bonus": [dict(value=v, **prob(p)) for v, p in self.bonus_distribution.items()],
                 "truncated": fraction_text(self.truncated)}
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from collections.abc import Callable, Mapping
 
 from ...codes import E_PROCEDURE
-from ...dice.stats import summarize, summary_json
+from ...dice.stats import stats_json
 from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine, mixture
 from ...dice.sources import DiceCounter
@@ -106,8 +106,8 @@ class ContestOdds(ProcedureRecord):
             "outcomes": [dict(name=n, success=n != "tie", **prob(p)) for n, p in self.outcomes.items()],
             "result": distribution_json(self.winner_result),
             "report": {k: distribution_json(d) for k, d in self.report.items()},
-            "stats": {"result": summary_json(summarize(self.winner_result), fraction_text),
-                      "report": {k: summary_json(summarize(d), fraction_text) for k, d in self.report.items()}},
+            "stats": {"result": stats_json(self.winner_result, self.truncated, fraction_text),
+                      "report": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.report.items()}},
             "truncated": fraction_text(self.truncated),
         }
 

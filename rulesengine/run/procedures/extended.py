@@ -10,7 +10,7 @@ from math import gcd
 from typing import Any
 from collections.abc import Mapping
 
-from ...dice.stats import summarize, summary_json
+from ...dice.stats import stats_json
 from ...exact_text import fraction_text
 from ...dice.beyond import AtLeast
 from ...dice.dist import Budget, BudgetExceeded
@@ -88,9 +88,9 @@ class ExtendedOdds(ProcedureRecord):
             "result": distribution_json(self.rounds_distribution),
             "end_state": {k: distribution_json(d) for k, d in self.end_state.items()},
             "report": {k: distribution_json(d) for k, d in self.report.items()},
-            "stats": {"result": summary_json(summarize(self.rounds_distribution), fraction_text),
-                      "end_state": {k: summary_json(summarize(d), fraction_text) for k, d in self.end_state.items()},
-                      "report": {k: summary_json(summarize(d), fraction_text) for k, d in self.report.items()}},
+            "stats": {"result": stats_json(self.rounds_distribution, self.truncated, fraction_text),
+                      "end_state": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.end_state.items()},
+                      "report": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.report.items()}},
             "truncated": fraction_text(self.truncated),
         }
 

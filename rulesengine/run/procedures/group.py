@@ -12,7 +12,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from ...dice.dist import Budget, BudgetExceeded
-from ...dice.stats import summarize, summary_json
+from ...dice.stats import stats_json
 from ...errors import LimitError, RulesetError
 from ...codes import E_NO_OUTCOME
 from ...exact_text import fraction_text
@@ -76,9 +76,9 @@ class GroupOdds(ProcedureRecord):
                 "result": distribution_json(self.best_result),
                 "tallies": {k: distribution_json(d) for k, d in self.tallies.items()},
                 "report": {k: distribution_json(d) for k, d in self.report.items()},
-                "stats": {"result": summary_json(summarize(self.best_result), fraction_text),
-                          "tallies": {k: summary_json(summarize(d), fraction_text) for k, d in self.tallies.items()},
-                          "report": {k: summary_json(summarize(d), fraction_text) for k, d in self.report.items()}},
+                "stats": {"result": stats_json(self.best_result, self.truncated, fraction_text),
+                          "tallies": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.tallies.items()},
+                          "report": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.report.items()}},
                 "truncated": fraction_text(self.truncated)}
 
 

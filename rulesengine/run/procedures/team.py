@@ -12,7 +12,7 @@ from ...codes import E_PROCEDURE
 from ...dice.dist import Dist
 from ...exact_text import fraction_text
 from ...errors import RulesetError
-from ...dice.stats import summarize, summary_json
+from ...dice.stats import stats_json
 from ..results import CheckOdds, CheckResult, ProcedureRecord, distribution_json, jsonable
 from ...rules.procedures.team import ROLLERS, TeamSpec
 from .base import ProcedureRunner
@@ -78,7 +78,7 @@ class TeamOdds(ProcedureRecord):
                                 "exact": fraction_text(p)} for v, p in dist.items()]
                            for k, dist in m.items()} for m in self.member_values],
                  report={k: distribution_json(dist) for k, dist in self.report.items()})
-        d["stats"] = {**d["stats"], "report": {k: summary_json(summarize(dist), fraction_text)
+        d["stats"] = {**d["stats"], "report": {k: stats_json(dist, self.truncated, fraction_text)
                                                for k, dist in self.report.items()}}
         return d
 

@@ -237,7 +237,8 @@ function drawOdds(result) {
   const stats = result.stats && result.stats.result;
   if (stats && stats.mean !== undefined) {
     const p = document.createElement("p");
-    p.textContent = `mean ${stats.mean.toFixed(3)}, SD ${stats.sd.toFixed(3)}, min ${stats.min}, max ${stats.max}`;
+    const worked = stats.mean_kind === "of_mass_worked_out" ? " (of the mass worked out)" : "";
+    p.textContent = `mean ${stats.mean.toFixed(3)}${worked}, SD ${stats.sd.toFixed(3)}, min ${stats.min}, max ${stats.max}`;
     chart.append(p);
   }
 }
