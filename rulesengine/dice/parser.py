@@ -111,7 +111,9 @@ class _Builder:
 
     def kept_group(self, c):
         """``(4d6kh3)kl1``: keeps after a dice term in parentheses keep from the dice it kept
-        (the same as writing them after the term); after anything else, from one value."""
+        (the same as writing them after the term); after a set in parentheses, from the
+        rolls it kept (``((1d4, 1d6, 1d8)kh2)kl1``). After anything else (``(2d20 + 5)kh1``)
+        there is nothing to keep from: refused, with the set and the pool it may mean."""
         inner, keeps = c[1], list(c[3:])
         span = _span(c[0], keeps[-1])
         while isinstance(inner, ast.Group):
@@ -121,7 +123,35 @@ class _Builder:
             if node.die is not None:
                 check_modifiers(node.die, node.modifiers, self.text)
             return node
-        return ast.SetKeep((c[1],), tuple(keeps), span)
+        if isinstance(inner, ast.SetKeep):
+            return ast.SetKeep(inner.items, inner.keeps + tuple(keeps), span)
+        raise self._not_a_set(inner, keeps)
+
+    def _not_a_set(self, inner: ast.Node, keeps: list) -> DiceSyntaxError:
+        """The error for keeps after parentheses that hold one value, not dice or a set:
+        its hint writes the set (commas) and the pool (the keep on a dice term) it may mean."""
+        keep_text = self.text[keeps[0].span[0]:keeps[-1].span[1]]
+        parts: list[ast.Node] = []
+        stack = [inner]
+        while stack:  # the addends of a sum, in the order written
+            node = stack.pop()
+            if isinstance(node, ast.Binary) and node.op == "+":
+                stack += [node.right, node.left]
+            else:
+                parts.append(node)
+        texts = [self.text[n.span[0]:n.span[1]].strip() for n in parts]
+        first = next((i for i, n in enumerate(parts) if isinstance(n, ast.Dice)), None)
+        if len(parts) > 1 and first is not None:
+            pool = " + ".join(t + keep_text if i == first else t for i, t in enumerate(texts))
+            # a set of these rolls keeps fewer than all of them: kh4 of two rolls is kh1
+            set_keep = keep_text if len(keeps) > 1 or keeps[0].n < len(parts) else f"{keeps[0].kind}1"
+            hint = (f"to keep the best of several rolls write a set with commas: ({', '.join(texts)}){set_keep}; "
+                    f"to keep dice of a pool put the keep on its term: {pool}")
+        else:
+            hint = ("to keep the best of several rolls write a set with commas: (2d20, 5)kh1; "
+                    "to keep dice of a pool put the keep on its term: 2d20kh1 + 5")
+        return self._fail(f"'{keep_text}' after parentheses that hold one value, not dice or a set: "
+                          "nothing to keep from", _span(keeps[0], keeps[-1]), hint, E_BAD_MODIFIER)
 
     def set(self, c):
         items = tuple(x for x in c if x is not None and not hasattr(x, "type") and not isinstance(x, ast.Keep))
