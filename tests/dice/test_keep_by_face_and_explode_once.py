@@ -109,7 +109,7 @@ def test_explode_once_in_the_trace():
 
 
 @pytest.mark.parametrize("text, words", [
-    ("4d6k3", "ambiguous"), ("4d6k(2)", "ambiguous"), ("4d6k=7", "leaves no face of d6 kept"),
+    ("4d6k3", "ambiguous"), ("4d6k(2)", "ambiguous"), ("4d6k=7", "'k=7' meets no face of d6"),
     ("4d6p<=6", "leaves no face"), ("4d6k>=5p5p6", "leaves no face"), ("4d6k 3", "a space"),
     ("4d6p-1", "cannot be negative"),
 ])
