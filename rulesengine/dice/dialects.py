@@ -162,14 +162,22 @@ def _split(letters: str, rules: dict[str, Rewrite]) -> list[str] | None:
     """A run of letters after a dice term read as the dialect's modifiers written one after
     another (Foundry's ``khx``: ``kh`` then ``x``; ``max5r1``'s ``max`` is one), the longest
     name first; None when the letters are not such a run (left for the parser to explain)."""
-    if not letters:
-        return []
-    for end in range(len(letters), 0, -1):
-        if letters[:end] in rules:
-            rest = _split(letters[end:], rules)
-            if rest is not None:
-                return [letters[:end], *rest]
-    return None
+    longest = max(map(len, rules))
+    n = len(letters)
+    # step[i]: where the name read at i ends, the longest that leaves a readable rest (from the end)
+    step: list[int | None] = [None] * n + [n]
+    for i in range(n - 1, -1, -1):
+        step[i] = next((end for end in range(min(n, i + longest), i, -1)
+                        if letters[i:end] in rules and step[end] is not None), None)
+    if step[0] is None:
+        return None
+    names, i = [], 0
+    while i < n:
+        end = step[i]
+        assert end is not None
+        names.append(letters[i:end])
+        i = end
+    return names
 
 
 BRACE_SETS = ("foundry", "roll20")

@@ -255,3 +255,12 @@ def test_a_rulesets_error_points_into_its_file_as_written():
     loc = err.value.location
     line = bad.splitlines()[loc.line - 1]
     assert line[loc.column - 1:loc.column + 3] == "dcie"
+
+
+@pytest.mark.parametrize("letters", ["x" * 900, "r" * 900 + "z"])
+def test_a_long_run_of_modifier_letters_is_a_located_error(letters):
+    """Letters run together are read as the dialect's modifiers one after another; a run of
+    hundreds is still one located error (no recursion, no search that grows with the run)."""
+    with pytest.raises(DiceSyntaxError) as err:
+        dice.parse("4d6" + letters, dialect="foundry")
+    assert err.value.location is not None and err.value.location.source_line == "4d6" + letters
