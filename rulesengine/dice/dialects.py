@@ -134,6 +134,8 @@ RULES: dict[str, dict[str, Rewrite]] = {
         "k": _keep("kh"), "kh": _keep("kh"), "kl": _keep("kl"),
         "d": _keep("dl"), "dh": _keep("dh"), "dl": _keep("dl"),
         "cf": _none("a count of the failures alone", "cs<=2 counts the dice that show 2 or less"),
+        # written as here: named so that the modifiers after them are read in Foundry's spelling
+        "min": _as("min"), "max": _as("max"), "cs": _as("cs"),
     },
     "roll20": {
         "!": _as("!", True), "!!": _as("!!", True), "!p": _as("!p", True),
@@ -154,6 +156,28 @@ RULES: dict[str, dict[str, Rewrite]] = {
         "mi": _as("min"), "ma": _as("max"),
     },
 }
+
+
+def _split(letters: str, rules: dict[str, Rewrite]) -> list[str] | None:
+    """A run of letters after a dice term read as the dialect's modifiers written one after
+    another (Foundry's ``khx``: ``kh`` then ``x``; ``max5r1``'s ``max`` is one), the longest
+    name first; None when the letters are not such a run (left for the parser to explain)."""
+    longest = max(map(len, rules))
+    n = len(letters)
+    # step[i]: where the name read at i ends, the longest that leaves a readable rest (from the end)
+    step: list[int | None] = [None] * n + [n]
+    for i in range(n - 1, -1, -1):
+        step[i] = next((end for end in range(min(n, i + longest), i, -1)
+                        if letters[i:end] in rules and step[end] is not None), None)
+    if step[0] is None:
+        return None
+    names, i = [], 0
+    while i < n:
+        end = step[i]
+        assert end is not None
+        names.append(letters[i:end])
+        i = end
+    return names
 
 
 BRACE_SETS = ("foundry", "roll20")
@@ -262,23 +286,27 @@ def translate(text: str, dialect: str | None) -> Translation:
             mod = _MODIFIER.match(text, pos)
             if mod is None or mod.end() == pos:
                 break
-            name, cond = mod["name"] or "", mod["cond"] or ""
-            rewrite = rules.get(name)
-            if rewrite is None or (name == "" and term.group() in ")}"):
+            letters, cond = mod["name"] or "", mod["cond"] or ""
+            # several modifiers may run together with no number between them (``4d6khx``)
+            names = _split(letters, rules) if letters[:1].isalpha() else [letters]
+            if names is None or names[0] not in rules or (names[0] == "" and term.group() in ")}"):
                 break  # this language's own modifier, or an error the parser will explain
-            try:
-                if sequence is not None:
-                    sequence(seen, name)
-                native = rewrite(name, cond)
-                if term.group() in ")}" and native[:1] in ("k", "p") and native[1:2] not in ("h", "l"):
-                    raise NotInDialect(f"'{name}{cond}' keeps a set's items by value",
-                                       "keep a set's items by rank: kh1")
-            except NotInDialect as exc:
-                raise DiceSyntaxError(f"{exc.message} ({dialect})", locate(text, pos, mod.end()), exc.hint,
-                                      E_BAD_MODIFIER) from None
-            seen.append(name)
-            if native != text[pos:mod.end()]:
-                put(pos, mod.end(), native)
-            pos = mod.end()
+            for i, name in enumerate(names):
+                written_cond = cond if i == len(names) - 1 else ""
+                end = pos + len(name) + len(written_cond)
+                try:
+                    if sequence is not None:
+                        sequence(seen, name)
+                    native = rules[name](name, written_cond)
+                    if term.group() in ")}" and native[:1] in ("k", "p") and native[1:2] not in ("h", "l"):
+                        raise NotInDialect(f"'{name}{written_cond}' keeps a set's items by value",
+                                           "keep a set's items by rank: kh1")
+                except NotInDialect as exc:
+                    raise DiceSyntaxError(f"{exc.message} ({dialect})", locate(text, pos, end), exc.hint,
+                                          E_BAD_MODIFIER) from None
+                seen.append(name)
+                if native != text[pos:end]:
+                    put(pos, end, native)
+                pos = end
     out.append(text[done:])
     return Translation(text, "".join(out), tuple(pieces))

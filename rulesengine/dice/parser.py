@@ -112,7 +112,9 @@ class _Builder:
 
     def kept_group(self, c):
         """``(4d6kh3)kl1``: keeps after a dice term in parentheses keep from the dice it kept
-        (the same as writing them after the term); after anything else, from one value."""
+        (the same as writing them after the term); after a set in parentheses, from the
+        rolls it kept (``((1d4, 1d6, 1d8)kh2)kl1``). After anything else (``(2d20 + 5)kh1``)
+        there is nothing to keep from: refused, with the set and the pool it may mean."""
         inner, keeps = c[1], list(c[3:])
         span = _span(c[0], keeps[-1])
         while isinstance(inner, ast.Group):
@@ -122,7 +124,35 @@ class _Builder:
             if node.die is not None:
                 check_modifiers(node.die, node.modifiers, self.text)
             return node
-        return ast.SetKeep((c[1],), tuple(keeps), span)
+        if isinstance(inner, ast.SetKeep):
+            return ast.SetKeep(inner.items, inner.keeps + tuple(keeps), span)
+        raise self._not_a_set(inner, keeps)
+
+    def _not_a_set(self, inner: ast.Node, keeps: list) -> DiceSyntaxError:
+        """The error for keeps after parentheses that hold one value, not dice or a set:
+        its hint writes the set (commas) and the pool (the keep on a dice term) it may mean."""
+        keep_text = self.text[keeps[0].span[0]:keeps[-1].span[1]]
+        parts: list[ast.Node] = []
+        stack = [inner]
+        while stack:  # the addends of a sum, in the order written
+            node = stack.pop()
+            if isinstance(node, ast.Binary) and node.op == "+":
+                stack += [node.right, node.left]
+            else:
+                parts.append(node)
+        texts = [self.text[n.span[0]:n.span[1]].strip() for n in parts]
+        first = next((i for i, n in enumerate(parts) if isinstance(n, ast.Dice)), None)
+        if len(parts) > 1 and first is not None:
+            pool = " + ".join(t + keep_text if i == first else t for i, t in enumerate(texts))
+            # a set of these rolls keeps fewer than all of them: kh4 of two rolls is kh1
+            set_keep = keep_text if len(keeps) > 1 or keeps[0].n < len(parts) else f"{keeps[0].kind}1"
+            hint = (f"to keep the best of several rolls write a set with commas: ({', '.join(texts)}){set_keep}; "
+                    f"to keep dice of a pool put the keep on its term: {pool}")
+        else:
+            hint = ("to keep the best of several rolls write a set with commas: (2d20, 5)kh1; "
+                    "to keep dice of a pool put the keep on its term: 2d20kh1 + 5")
+        return self._fail(f"'{keep_text}' after parentheses that hold one value, not dice or a set: "
+                          "nothing to keep from", _span(keeps[0], keeps[-1]), hint, E_BAD_MODIFIER)
 
     def set(self, c):
         items = tuple(x for x in c if x is not None and not hasattr(x, "type") and not isinstance(x, ast.Keep))
@@ -476,15 +506,11 @@ def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
 
     if len(explodes) > 1:
         raise fail("a die can explode only one way", explodes[1].span, "use one of !, !! and !p")
-    for m in explodes:
-        cond = m.cond or ast.Cond("=", die.highest)
-        if every_face([cond]):
-            raise fail(f"'{text[m.span[0]:m.span[1]]}' explodes on every face of {die.text}, forever",
-                       m.span, "explode on some faces only, e.g. !=6 or !>=5")
-        if isinstance(m.cond, ast.Cond) and m.cond.is_equality and faces is not None and m.cond.value not in faces:
-            raise fail(f"{die.text} has no face {m.cond.value} to explode on", m.span,
-                       "give it one of the die's faces" if "(" in text[m.span[0]:m.span[1]]
-                       else "for a comparison, put a space before it: '3d6 != 10'")
+    if faces is None:  # a huge standard die: only what its two ends tell
+        for m in explodes:
+            if every_face([m.cond or ast.Cond("=", die.highest)]):
+                raise fail(f"'{text[m.span[0]:m.span[1]]}' explodes on every face of {die.text}, forever",
+                           m.span, "explode on some faces only, e.g. !=6 or !>=5")
     ranked = [m for m in modifiers if isinstance(m, ast.RerollRank)]
     if len(ranked) > 1:
         raise fail("a term can reroll its lowest or highest dice once", ranked[1].span, "write one rol or roh")
@@ -503,16 +529,122 @@ def check_modifiers(die: ast.Die, modifiers: tuple, text: str) -> None:
     highs = [m.n for m in clamps if m.kind == "max"]
     if lows and highs and max(lows) > min(highs):
         raise fail("'min' is above 'max'", clamps[-1].span, "the clamp range would be empty")
-    face_keeps = [m for m in modifiers if isinstance(m, ast.KeepFace)]
-    if face_keeps and faces is not None and not explodes and not clamps and all(
-            isinstance(m.cond, ast.Cond) for m in face_keeps):
-        # Only a die's own faces can be kept by face when nothing changes its value; a rule
-        # that keeps none of them leaves the term always 0, surely a slip.
-        keeps = [m.cond for m in face_keeps if m.keep and isinstance(m.cond, ast.Cond)]
-        drops = [m.cond for m in face_keeps if not m.keep and isinstance(m.cond, ast.Cond)]
-        if not any((not keeps or any(c(f) for c in keeps)) and not any(c(f) for c in drops) for f in faces):
-            raise fail(f"'{text[face_keeps[-1].span[0]:face_keeps[-1].span[1]]}' leaves no face of {die.text} kept",
-                       face_keeps[-1].span, f"keep faces {die.text} has, e.g. k>={max(faces)}")
+    if faces is not None:
+        _check_faces_met(die, modifiers, text, sorted(faces), fail)
+
+
+def _check_faces_met(die: ast.Die, modifiers: tuple, text: str, faces: list[int], fail) -> None:
+    """One rule for conditions: each must meet a face the die can show where it is read
+    (docs/dice-language.md, "Order of modifiers"). A reroll reads the faces rolled; an
+    explosion the faces left after rerolls until (``d6r<=5!`` can only show 6s, so it
+    explodes forever: refused like ``d1!``); a keep by face and a count read the dice's
+    values after explosions and clamps (``4d6max3k=5`` keeps nothing)."""
+
+    def written(m) -> str:
+        return text[m.span[0]:m.span[1]]
+
+    def shown_text(values: list[int], open_from: int | None = None) -> str:
+        if open_from is not None:
+            return f"{min(values + [open_from])} or more"
+        if len(values) > 2 and values[-1] - values[0] == len(values) - 1:
+            return f"{values[0]} to {values[-1]}"
+        return ", ".join(map(str, values[:8])) + (", …" if len(values) > 8 else "")
+
+    def meets_none(m, mark: str, values: list[int], after: list, example: str, extra: str = "",
+                   open_from: int | None = None) -> DiceSyntaxError:
+        ordered = sorted(after, key=lambda a: a.span)
+        changes = " after " + " and ".join(f"'{written(a)}'" for a in ordered) if after else ""
+        hint = (f"write a condition one of them meets, e.g. {mark}{example}{extra}" if example
+                else "it can show one face only: leave the explosion out")
+        cond = getattr(m, "cond", None)
+        known = f" ({cond.text()} here)" if "(" in written(m) and isinstance(cond, ast.Cond) else ""
+        return fail(f"'{written(m)}'{known} meets no face of {die.text}{changes}: "
+                    f"it can show {shown_text(values, open_from)}", m.span, hint)
+
+    explodes = [m for m in modifiers if isinstance(m, ast.Explode)]
+    rerolls = [m for m in modifiers if isinstance(m, ast.Reroll)]
+    clamps = [m for m in modifiers if isinstance(m, ast.Clamp)]
+    for r in rerolls:
+        if isinstance(r.cond, ast.Cond) and not any(r.cond(f) for f in faces):
+            raise meets_none(r, "ro" if r.once else "r", faces, [], str(faces[0]))
+    until = [r for r in rerolls if not r.once and isinstance(r.cond, ast.Cond)]
+    until_conds = [r.cond for r in until if isinstance(r.cond, ast.Cond)]
+    shown = [f for f in faces if not any(c(f) for c in until_conds)]  # not empty: checked before
+    for m in explodes:
+        cond = m.cond or ast.Cond("=", die.highest)
+        if not isinstance(cond, ast.Cond):
+            continue
+        mark = written(m)[:2] if written(m)[:2] in _EXPLODE_KINDS else "!"
+        hit = [f for f in shown if cond(f)]
+        if len(hit) == len(shown):
+            if len(shown) == len(faces):
+                raise fail(f"'{written(m)}' explodes on every face of {die.text}, forever", m.span,
+                           "explode on some faces only, e.g. !=6 or !>=5")
+            rerolled = " and ".join(f"'{written(u)}'" for u in until)
+            raise fail(f"'{written(m)}' explodes on every face {die.text} can show after {rerolled} "
+                       f"({shown_text(shown)}), forever", m.span,
+                       "reroll fewer faces, or explode on some of the faces left only")
+        if not hit:
+            if len(shown) == 1:
+                raise meets_none(m, mark, shown, until, "", "")
+            extra = ""
+            if m.cond is not None and m.cond.is_equality and "(" not in written(m):
+                extra = "; for a comparison, put a space before it: '3d6 != 10'"
+            raise meets_none(m, mark, shown, until, f"={shown[-1]}", extra)
+    # The values the dice can have where keeps by face and counts read them.
+    lo = max((m.n for m in clamps if m.kind == "min"), default=None)
+    hi = min((m.n for m in clamps if m.kind == "max"), default=None)
+
+    def clamp(v: int) -> int:
+        v = v if lo is None else max(v, lo)
+        return v if hi is None else min(v, hi)
+
+    values = set(shown)
+    kind = explodes[0].kind if explodes else None
+    if kind == "penetrate":  # an added die is worth one less than its face
+        values |= {f - 1 for f in shown}
+    open_from: int | None = None
+    if kind == "compound":  # a die's faces added up: any value from its lowest up (a superset)
+        open_from = clamp(shown[0])
+        if hi is not None and hi - open_from <= 10_000:  # clamped from above: those values
+            values |= set(range(open_from, hi + 1))
+            open_from = None
+    values_seen = sorted({clamp(v) for v in values})
+    after = until + clamps + explodes[:1] if kind in ("penetrate", "compound") else until + clamps
+
+    def met(cond: ast.Cond) -> bool:
+        if any(cond(v) for v in values_seen):
+            return True
+        return open_from is not None and _meets_between(cond, open_from, hi)
+
+    face_keeps = [m for m in modifiers if isinstance(m, ast.KeepFace) and isinstance(m.cond, ast.Cond)]
+    for m in modifiers:
+        if isinstance(m, (ast.KeepFace, ast.CountDice)) and isinstance(m.cond, ast.Cond) and not met(m.cond):
+            mark = ("cf" if m.failures else "cs") if isinstance(m, ast.CountDice) else ("k" if m.keep else "p")
+            example = f"={values_seen[-1]}" if mark in "kp" else f">={values_seen[-1]}"
+            raise meets_none(m, mark, values_seen, after, example, open_from=open_from)
+    if face_keeps and open_from is None:
+        # Each keep meets a value, yet together they may keep none (k>=5p5p6): the term
+        # would always be 0, surely a slip.
+        keeps = [k.cond for k in face_keeps if k.keep and isinstance(k.cond, ast.Cond)]
+        drops = [k.cond for k in face_keeps if not k.keep and isinstance(k.cond, ast.Cond)]
+        if not any((not keeps or any(c(v) for c in keeps)) and not any(c(v) for c in drops) for v in values_seen):
+            raise fail(f"'{written(face_keeps[-1])}' leaves no face of {die.text} kept",
+                       face_keeps[-1].span, f"keep faces {die.text} can show, e.g. k>={values_seen[-1]}")
+
+
+def _meets_between(cond: ast.Cond, a: int, b: int | None) -> bool:
+    """Whether some whole number from ``a`` to ``b`` (None: no end) meets ``cond``."""
+    if cond.high is not None:
+        return cond.high >= a and (b is None or cond.value <= b)
+    v, op = cond.value, cond.op
+    if op in ("=", "=="):
+        return a <= v and (b is None or v <= b)
+    if op == "!=":
+        return b is None or b > a or a != v
+    if op in (">", ">="):
+        return b is None or (b > v if op == ">" else b >= v)
+    return a < v if op == "<" else a <= v
 
 
 _PARSE_LOCK = threading.Lock()

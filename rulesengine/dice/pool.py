@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from . import ast
 from .sources import DiceCounter, DiceSource
-from .values import symbols_shown
+from .values import symbols_per_die, symbols_shown
 from ..limits import Limits
 
 
@@ -178,6 +178,10 @@ class PoolSpec(NamedTuple):
         """The symbols dice of these values show, counted (none on a die without symbols)."""
         return symbols_shown(self.die, values)
 
+    def shows_of(self, values: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+        """The symbols on each die of these values (none on a die without symbols)."""
+        return symbols_per_die(self.die, values)
+
     def kept_range(self, n: int) -> tuple[int, int]:
         """Kept ranks [lo, hi) among n dice sorted from highest (rank 0) to lowest."""
         return kept_ranks(self.keeps, n)
@@ -244,6 +248,10 @@ class PoolRoll(NamedTuple):
     def kept_symbols(self) -> tuple[tuple[str, int], ...]:
         """The symbols the kept dice show, counted (none unless the die shows symbols)."""
         return symbols_shown(self.die, [d.value for d in self.dice if d.kept])
+
+    def kept_shows(self) -> tuple[tuple[str, ...], ...]:
+        """The symbols on each kept die (none unless the die shows symbols)."""
+        return symbols_per_die(self.die, [d.value for d in self.dice if d.kept])
 
     def label(self, face: int) -> str | None:
         """The label printed on ``face`` (None for dice without labels)."""

@@ -312,7 +312,7 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
         for values, w in ranked.weights.items():
             kept, every = kept_values(spec, values)
             out_ranked[Rolled(sum(spec.score(v) for v in kept), kept, initial=kept if initial and every else None,
-                              symbols=spec.symbols_of(kept))] += w
+                              symbols=spec.symbols_of(kept), shows=spec.shows_of(kept))] += w
         return Dist(dict(out_ranked), ranked.denom).reduced()
     d = die_dist(spec, "chain" if initial else "values", limits, budget)
     items = list(d.weights.items())
@@ -335,7 +335,7 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
         values, firsts = state if initial else (state, None)
         kept, every = kept_values(spec, values)
         out[Rolled(sum(spec.score(v) for v in kept), kept, initial=firsts if every else None,
-                   symbols=spec.symbols_of(kept))] += w
+                   symbols=spec.symbols_of(kept), shows=spec.shows_of(kept))] += w
     return Dist(dict(out), d.denom ** count).reduced()
 
 
@@ -407,7 +407,7 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         faces = sorted((v for rep in reps for v in rep), reverse=True)
         rolled = Rolled(sum(spec.score(v) for v in faces), tuple(faces),
                         initial=tuple(sorted((rep[0] for rep in reps), reverse=True)) if view.initial else None,
-                        symbols=spec.symbols_of(tuple(faces)))
+                        symbols=spec.symbols_of(tuple(faces)), shows=spec.shows_of(tuple(faces)))
         out[rolled] = out.get(rolled, 0) + w
     return Dist(out, d.denom ** count).reduced()
 

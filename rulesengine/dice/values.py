@@ -26,6 +26,10 @@ class Rolled:
     sides: tuple[int, ...] = ()  # each die's size, beside its face: a pool of mixed dice (d10/d8/d6)
     initial: tuple[int, ...] | None = None  # the dice of the first throw, where the rules read them
     symbols: tuple[tuple[str, int], ...] = ()  # symbol dice: how many of each symbol the kept dice show
+    # Symbol dice: the symbols on each kept die, beside its face (``()`` for a die without
+    # symbols), so dice picked from the roll (``choose``) show theirs; empty for a roll
+    # with no symbol dice.
+    shows: tuple[tuple[str, ...], ...] = ()
 
     def __str__(self) -> str:
         return str(self.total)
@@ -50,6 +54,19 @@ def symbols_shown(die: Die | None, values: Iterable[int]) -> tuple[tuple[str, in
     return _tallied((s, 1) for v in values for s in die.symbols_on(v))
 
 
+def symbols_per_die(die: Die | None, values: Iterable[int]) -> tuple[tuple[str, ...], ...]:
+    """The symbols on each of the dice of ``die`` showing these values, in their order;
+    none for a die without symbols."""
+    if die is None or die.symbols is None:
+        return ()
+    return tuple([die.symbols_on(v) for v in values])
+
+
+def counted(shows: Iterable[tuple[str, ...]]) -> tuple[tuple[str, int], ...]:
+    """The symbols on these dice (each die's symbols, as ``Rolled.shows`` has them), counted."""
+    return _tallied((s, 1) for on in shows for s in on)
+
+
 def merged_symbols(counts: Iterable[tuple[tuple[str, int], ...]]) -> tuple[tuple[str, int], ...]:
     """Several rolls' symbol counts, added up."""
     return _tallied(pair for c in counts for pair in c)
@@ -63,11 +80,17 @@ def symbols_text(counts: tuple[tuple[str, int], ...]) -> str:
 def joined(parts: list[Rolled]) -> Rolled:
     """Several rolls read as one (``2d{ability} + 1d{difficulty}``): every die of each, the
     totals added, the symbols counted together; the first throw where each part has one."""
-    faces = tuple(sorted((f for p in parts for f in p.faces), reverse=True))
+    if any(p.shows for p in parts):  # each face with the symbols on its die, sorted together
+        pairs = sorted(((f, on) for p in parts
+                        for f, on in zip(p.faces, p.shows or ((),) * len(p.faces), strict=True)), reverse=True)
+        faces, shows = tuple(f for f, _ in pairs), tuple(on for _, on in pairs)
+    else:
+        faces, shows = tuple(sorted((f for p in parts for f in p.faces), reverse=True)), ()
     firsts = [p.initial for p in parts]
     initial = (tuple(sorted((f for i in firsts for f in i), reverse=True))  # type: ignore[union-attr]
                if all(i is not None for i in firsts) else None)
-    return Rolled(sum(p.total for p in parts), faces, initial=initial, symbols=merged_symbols(p.symbols for p in parts))
+    return Rolled(sum(p.total for p in parts), faces, initial=initial,
+                  symbols=merged_symbols(p.symbols for p in parts), shows=shows)
 
 
 _POOL_PART = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")

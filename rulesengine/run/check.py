@@ -26,7 +26,7 @@ from ..dice.pool import PoolRoll, roll_dice_pool
 from ..dice.expectation import RollMean, exact_mean, roll_mean
 from ..dice.sources import DiceCounter, DiceLimitReached, FacesError, RandomSource, dice_source
 from ..dice.trace import TraceLine, format_value, line_maker
-from ..dice.values import DicePool, Rolled, symbols_text
+from ..dice.values import DicePool, Rolled, counted, symbols_text
 from ..cache import CHECK_ODDS
 from ..codes import E_FACES, E_NO_OUTCOME, E_NOT_A_CONDITION
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError, RulesetError
@@ -225,7 +225,9 @@ class CheckRunner:
         # Each die with its size, when the roll is a pool of mixed dice: a d8 showing 3 and a
         # d6 showing 3 are different choices (what is left differs).
         sizes = rolled.sides if isinstance(rolled, Rolled) and rolled.sides else (0,) * len(faces)
-        dice = sorted(zip(faces, sizes, strict=True), reverse=True)
+        # and the symbols on it, where the roll's dice show symbols (``symbols(chosen, …)``)
+        shows = rolled.shows if isinstance(rolled, Rolled) and rolled.shows else ((),) * len(faces)
+        dice = sorted(zip(faces, sizes, shows, strict=True), reverse=True)
         k = min(spec.pick, len(faces))
         ways = math.comb(len(faces), k)
         if ways > self.limits.max_choices:
@@ -254,14 +256,14 @@ class CheckRunner:
             for name, e in spec.values:
                 values[name] = local[name] = self.evaluate(e, local)
             preferred = bool(spec.prefer is not None and self.truth(spec.prefer, local))
-            faces_chosen = tuple(f for f, _ in combo)
+            faces_chosen = tuple(f for f, _, _ in combo)
             # The same faces on dice of other sizes are another choice only where the sizes
             # change what it gives (an effect die): else one offer, as before.
             same = (faces_chosen, tuple((n, jsonable(v)) for n, v in values.items()), preferred)
             if same in seen:
                 continue
             seen.add(same)
-            choices.append(Choice(faces_chosen, values, preferred, tuple(s for _, s in combo) if mixed else ()))
+            choices.append(Choice(faces_chosen, values, preferred, tuple(s for _, s, _ in combo) if mixed else ()))
 
         def rank(c: Choice):
             return (c.preferred,) + tuple(value_order(c.values[o]) for o in spec.order)
@@ -643,11 +645,14 @@ class _RollPlan(NamedTuple):
                              for n in ast.walk(e.tree)), line_maker(name, e.text, e.tree), earlier)
 
 
-def _dice_value(dice: Iterable[tuple[int, int]], mixed: bool) -> Rolled:
-    """Dice chosen from a roll, or left: their total and faces, and their sizes for a pool
-    of mixed dice."""
+def _dice_value(dice: Iterable[tuple[int, int, tuple[str, ...]]], mixed: bool) -> Rolled:
+    """Dice chosen from a roll, or left: their total and faces, their sizes for a pool of
+    mixed dice, and the symbols they show for symbol dice."""
     dice = list(dice)
-    return Rolled(sum(f for f, _ in dice), tuple(f for f, _ in dice), tuple(s for _, s in dice) if mixed else ())
+    shows = tuple(on for _, _, on in dice)
+    return Rolled(sum(f for f, _, _ in dice), tuple(f for f, _, _ in dice),
+                  tuple(s for _, s, _ in dice) if mixed else (), symbols=counted(shows),
+                  shows=shows if any(shows) else ())
 
 
 def _chosen_line(chosen: Choice) -> str:

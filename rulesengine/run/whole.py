@@ -69,7 +69,7 @@ def pool_rolled(pool: PoolRoll, initial: bool) -> Rolled:
     if initial and all(d.kept for d in pool.dice):
         first = tuple([d.value for d in pool.dice if not d.added])
     return Rolled(pool.total, tuple([d.value for d in pool.dice if d.kept]), initial=first,
-                  symbols=pool.kept_symbols())
+                  symbols=pool.kept_symbols(), shows=pool.kept_shows())
 
 
 def rolled_whole(tree: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str, Any],

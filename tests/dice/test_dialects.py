@@ -99,6 +99,38 @@ def test_rerolls_once_or_until_as_each_tool_means_them(dialect, written, until):
     assert odds_of(written, dialect) == want
 
 
+# Foundry's modifiers in every order (issue 29, 2): each is rewritten wherever it stands,
+# after a modifier written as here (min, max, cs) or a bare one (kh, d) as well.
+# (dice, [(Foundry's spelling, this language's)]): every order of the modifiers reads as
+# this language's spelling of them (whose order changes nothing, see "Order of modifiers").
+FOUNDRY_ORDERS = [
+    ("4d6", [("max5", "max5"), ("r1", "ro1")]),
+    ("4d6", [("min2", "min2"), ("rr1", "r1"), ("k3", "kh3")]),
+    ("3d6", [("max5", "max5"), ("x", "!")]),
+    ("3d6", [("xo", "!o"), ("d", "dl1"), ("min3", "min3")]),
+    ("4d6", [("kh", "kh1"), ("r2", "ro2"), ("max4", "max4")]),
+    ("5d6", [("cs>=5", "cs>=5"), ("rr1", "r1"), ("dl", "dl1")]),
+    ("4d6", [("kl", "kl1"), ("x>=5", "!>=5")]),
+    ("4d6", [("dh", "dh1"), ("xo", "!o"), ("r1", "ro1")]),
+]
+
+
+@pytest.mark.parametrize("dice_text, mods", FOUNDRY_ORDERS, ids=[d + "".join(f for f, _ in m) for d, m in FOUNDRY_ORDERS])
+def test_foundry_modifiers_read_the_same_in_every_order(dice_text, mods):
+    want = odds_of(dice_text + "".join(n for _, n in mods))
+    for order in itertools.permutations(mods):
+        written = dice_text + "".join(f for f, _ in order)
+        assert odds_of(written, "foundry") == want, written
+
+
+def test_foundrys_reroll_once_after_a_clamp_is_a_reroll_once():
+    """4d6max5r1 and 4d6r1max5: each die rerolled once on a 1, then clamped to 5 at most;
+    its mean worked out by hand: (1/6)·(1+2+3+4+5+5)/6 + (2+3+4+5+5)/6 = 134/36."""
+    per_die = F(1, 6) * F(1 + 2 + 3 + 4 + 5 + 5, 6) + F(2 + 3 + 4 + 5 + 5, 6)
+    for written in ("4d6max5r1", "4d6r1max5"):
+        assert dice.odds(dice.parse(written, dialect="foundry")).mean == 4 * per_die, written
+
+
 def test_roll20_compare_points_include_the_number():
     """Roll20's r<2 rerolls 1s and 2s, !>5 explodes on 5 and 6 (this language: <=, >=)."""
     assert odds_of("1d6r<2", "roll20") == reroll_until(6, lambda f: f <= 2)
@@ -223,3 +255,12 @@ def test_a_rulesets_error_points_into_its_file_as_written():
     loc = err.value.location
     line = bad.splitlines()[loc.line - 1]
     assert line[loc.column - 1:loc.column + 3] == "dcie"
+
+
+@pytest.mark.parametrize("letters", ["x" * 900, "r" * 900 + "z"])
+def test_a_long_run_of_modifier_letters_is_a_located_error(letters):
+    """Letters run together are read as the dialect's modifiers one after another; a run of
+    hundreds is still one located error (no recursion, no search that grows with the run)."""
+    with pytest.raises(DiceSyntaxError) as err:
+        dice.parse("4d6" + letters, dialect="foundry")
+    assert err.value.location is not None and err.value.location.source_line == "4d6" + letters

@@ -28,7 +28,7 @@ def error_of(text, **kwargs):
     ("d1!", "E103", 3, "explodes on every face", None),
     ("d6r<=6", "E103", 3, "the rerolls match every face", None),
     ("d6ro1r2", "E103", 6, "mixing 'ro'", None),
-    ("3d6!=10", "E103", 4, "d6 has no face 10 to explode on", "3d6 != 10"),
+    ("3d6!=10", "E103", 4, "'!=10' meets no face of d6", "3d6 != 10"),
     ("d6!!p", "E103", None, None, None),
     ("2d6min5max3", "E103", None, "'min' is above 'max'", None),
     ("1 < 2 < 3", "E104", 7, "comparisons do not chain", "and"),

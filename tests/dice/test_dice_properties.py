@@ -172,8 +172,13 @@ def test_counting_with_every_condition_operator_equals_brute_force(n, faces, kin
     sign = 1 if kind == "cs" else -1
     text = f"{n}{_die(faces)}{extra}{kind}{_condition(op, value)}"
 
+    def clamped(fs):
+        return [max(f, 1) if extra == "min1" else min(f, 2) if extra == "max2" else f for f in fs]
+
+    assume(any(test(f, value) for f in clamped(faces)))  # a condition no value meets is refused
+
     def kept(fs):
-        fs = [max(f, 1) if extra == "min1" else min(f, 2) if extra == "max2" else f for f in fs]
+        fs = clamped(fs)
         ranked = sorted(fs, reverse=True)
         if extra == "kh2":
             return ranked[:2]
@@ -204,6 +209,7 @@ def test_rerolling_with_every_condition_operator_equals_brute_force(faces, cond)
         return MEANING[op or "="](face, value)
 
     assume(not all(test(f) for f in faces))  # rerolling every face is refused
+    assume(any(test(f) for f in faces))  # and so is rerolling none
     text = f"{_die(faces)}r{_condition(op, value)}"
     assert dice.odds(text).distribution == _reroll_dist(faces, test)
     once = f"{_die(faces)}ro{_condition(op, value)}"
@@ -239,8 +245,7 @@ def test_every_explosion_mark_followed_by_an_operator_equals_brute_force(mark, f
     assume(not (written.startswith("!!=") and not written.startswith("!!==")))
     explodes = (lambda f: f == max(faces)) if cond is None else (lambda f: MEANING[cond[0] or "="](f, cond[1]))
     assume(not all(explodes(f) for f in faces))  # exploding on every face is refused
-    if cond is not None and MEANING[cond[0] or "="] is operator.eq:
-        assume(cond[1] in faces)  # exploding on a face the die lacks is refused
+    assume(any(explodes(f) for f in faces))  # and so is exploding on none
     text = _die(faces) + mark + condition + spacing.format(op=follower, k=k)
     penalty = 1 if mark == "!p" else 0
 

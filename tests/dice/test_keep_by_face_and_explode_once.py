@@ -109,7 +109,7 @@ def test_explode_once_in_the_trace():
 
 
 @pytest.mark.parametrize("text, words", [
-    ("4d6k3", "ambiguous"), ("4d6k(2)", "ambiguous"), ("4d6k=7", "leaves no face of d6 kept"),
+    ("4d6k3", "ambiguous"), ("4d6k(2)", "ambiguous"), ("4d6k=7", "'k=7' meets no face of d6"),
     ("4d6p<=6", "leaves no face"), ("4d6k>=5p5p6", "leaves no face"), ("4d6k 3", "a space"),
     ("4d6p-1", "cannot be negative"),
 ])
@@ -137,3 +137,10 @@ def test_or_after_an_explosion_is_still_or():
     tree = dice.parse("1d6!or flag").tree
     assert isinstance(tree, ast.Logic) and tree.op == "or"
     assert isinstance(tree.left, ast.Dice) and tree.left.modifiers[0].kind == "explode"
+
+
+def test_explode_once_then_a_reroll_is_two_modifiers():
+    """`!o` then `ro1` with nothing between (what the foundry dialect writes for `xor1`) is
+    the explosion and the reroll, as `ro1!o` is; only a whole word `or` after `!` is `or`."""
+    assert odds_with("4d6!oro1") == odds_with("4d6ro1!o")
+    assert odds_with("2d6!or1") == odds_with("2d6r1!o")

@@ -88,3 +88,31 @@ def test_a_set_item_must_be_a_number():
 @pytest.mark.parametrize("text", ["(1d6 + 2) * 3", "(2)d6", "max(1d6, 3)", "(1d20 + 5 >= 15)"])
 def test_what_was_written_before_keeps_its_meaning(text):
     assert not any(isinstance(n, ast.SetKeep) for n in ast.walk(dice.parse(text).tree))
+
+
+# ---- keeps after parentheses that are not a set (issue 29, 3) -------------------------------
+
+
+@pytest.mark.parametrize("text, column, hint", [
+    ("(2d20+5)kh1", 9, "(2d20, 5)kh1; to keep dice of a pool put the keep on its term: 2d20kh1 + 5"),
+    ("(4d6+3d8)kh4", 10, "(4d6, 3d8)kh1; to keep dice of a pool put the keep on its term: 4d6kh4 + 3d8"),
+    ("1 + (x)dl1", 8, "write a set with commas: (2d20, 5)kh1"),
+    ("(1d20[attack])kh1", 15, "write a set with commas"),
+])
+def test_a_keep_after_parentheses_holding_one_value_is_refused_with_the_set_and_the_pool(text, column, hint):
+    """(2d20+5)kh1 was a set of one roll (the keep changed nothing, mean 26) and
+    (4d6+3d8)kh4 added all seven dice: a keep there has nothing to keep from."""
+    from rulesengine.errors import DiceSyntaxError
+
+    with pytest.raises(DiceSyntaxError) as err:
+        dice.parse(text)
+    assert err.value.code == "E103" and err.value.location.column == column
+    assert "nothing to keep from" in err.value.message and hint in err.value.hint
+
+
+def test_keeps_after_a_kept_set_keep_from_the_rolls_it_kept():
+    """((1d4, 1d6, 1d8)kh2)kl1: the lower of the two highest, i.e. the middle of three."""
+    want = dist((sorted((a, b, c))[1], pa * pb * pc) for (a, pa), (b, pb), (c, pc)
+                in itertools.product(d(4), d(6), d(8)))
+    assert dice.parse("((1d4, 1d6, 1d8)kh2)kl1").odds().distribution == want
+    assert dice.parse("((1d4, 1d6, 1d8)kh2)kl1").roll(faces=[3, 5, 1]).total == 3

@@ -279,3 +279,64 @@ def test_the_dice_command_says_what_symbol_dice_showed(capsys):
     assert capsys.readouterr().out.strip() == "3d{[], [hit], [hit, hit]} → [hit+hit, blank, hit] = 3 hit"
     assert main(["dice", "3d{[], [hit], [hit, hit]} + 1", "--faces", "hit+hit,blank,hit"]) == 0
     assert capsys.readouterr().out.strip().endswith("+ 1 = 7")
+
+
+# ---- dice chosen from a roll of symbol dice (issue 29, 1) ----------------------------------
+
+KEEP = f"""
+ruleset: symbols-kept
+name: Symbol dice kept
+version: "1"
+source: tests
+dice:
+  good: {{faces: {yaml_faces(GOOD)}}}
+  bad: {{faces: {yaml_faces(BAD)}}}
+checks:
+  keep:
+    roll: 3d{{good}} + 1d{{bad}}
+    choose:
+      from: roll
+      pick: 2
+      values:
+        net: symbols(chosen, 's') - symbols(chosen, 'f')
+        spare: symbols(rest, 'a')
+      order: [net, spare]
+    result: net * 10 + spare
+    outcomes:
+      - {{name: success, when: "net >= 1", success: true}}
+      - {{name: failure, success: false}}
+"""
+
+
+def brute_keep() -> dict:
+    """Every throw of three good dice and a bad one (a good and a bad die share their faces'
+    places, not their symbols), the best two kept by (net, spare) as the check orders them."""
+    out: dict = defaultdict(F)
+    for throw in itertools.product(GOOD, GOOD, GOOD, BAD):
+        ways = []
+        for kept in itertools.combinations(range(4), 2):
+            on_kept = Counter(s for i in kept for s in throw[i])
+            on_left = Counter(s for i in range(4) if i not in kept for s in throw[i])
+            ways.append((on_kept["s"] - on_kept["f"], on_left["a"]))
+        net, spare = max(ways)
+        out[net * 10 + spare] += F(1, 8 ** 4)
+    return dict(out)
+
+
+def test_symbols_of_the_dice_chosen_and_left_count_what_those_dice_show_in_exact_odds():
+    rs = loads(KEEP, "kept.yaml")
+    odds = rs.check("keep").odds({})
+    want = brute_keep()
+    assert {v: p for v, p in odds.result_distribution.items() if p} == want
+    assert odds.outcomes["success"] == sum(p for v, p in want.items() if v >= 10)
+
+
+def test_symbols_of_the_dice_chosen_count_what_those_dice_show_when_rolled():
+    """Faces s, blank, s+a on the good dice and f on the bad one: the two dice showing s are
+    kept (net 2); the bad die's f, at the same place as a good die's s, is left out. Then
+    nothing to gain: two blanks kept, so that the a is left (spare 1)."""
+    rs = loads(KEEP, "kept.yaml")
+    res = rs.check("keep").roll({}, faces=["s", "blank", "s+a", "f"])
+    assert res.env["net"] == 2 and res.env["spare"] == 0 and res.outcome == "success"
+    res = rs.check("keep").roll({}, faces=["blank", "blank", "a", "f"])
+    assert res.env["net"] == 0 and res.env["spare"] == 1 and res.outcome == "failure"
