@@ -618,11 +618,13 @@ def _check_faces_met(die: ast.Die, modifiers: tuple, text: str, faces: list[int]
         return open_from is not None and _meets_between(cond, open_from, hi)
 
     face_keeps = [m for m in modifiers if isinstance(m, ast.KeepFace) and isinstance(m.cond, ast.Cond)]
+    # A count no face meets is 0, a number with a meaning (a target past the die: no
+    # success), and files of 0.1.0 relied on it (`(n)d6cs>=(tn)` at tn = 7): counts stay
+    # allowed; keeps by face that keep nothing are refused.
     for m in modifiers:
-        if isinstance(m, (ast.KeepFace, ast.CountDice)) and isinstance(m.cond, ast.Cond) and not met(m.cond):
-            mark = ("cf" if m.failures else "cs") if isinstance(m, ast.CountDice) else ("k" if m.keep else "p")
-            example = f"={values_seen[-1]}" if mark in "kp" else f">={values_seen[-1]}"
-            raise meets_none(m, mark, values_seen, after, example, open_from=open_from)
+        if isinstance(m, ast.KeepFace) and isinstance(m.cond, ast.Cond) and not met(m.cond):
+            raise meets_none(m, "k" if m.keep else "p", values_seen, after, f"={values_seen[-1]}",
+                             open_from=open_from)
     if face_keeps and open_from is None:
         # Each keep meets a value, yet together they may keep none (k>=5p5p6): the term
         # would always be 0, surely a slip.
