@@ -129,6 +129,23 @@ class AtLeast:
     __int__ = __index__
 
 
+def highest_of(values: list[Any]) -> Any:
+    """``max`` of whole numbers some of which are :class:`AtLeast`: at least the highest of
+    their bounds and numbers (each value is at least its bound, so their highest is too)."""
+    return AtLeast(max(v.low if isinstance(v, AtLeast) else _whole(v) for v in values))
+
+
+def lowest_of(values: list[Any]) -> Any:
+    """``min`` of whole numbers some of which are :class:`AtLeast`: a plain number where it
+    is no more than every bound (it is the lowest whatever the cut values are), else at
+    least the lowest of their bounds and numbers."""
+    numbers = [_whole(v) for v in values if not isinstance(v, AtLeast)]
+    low = min(v.low for v in values if isinstance(v, AtLeast))
+    if numbers and min(numbers) <= low:
+        return min(numbers)
+    return AtLeast(min([low, *numbers]))
+
+
 def _whole(value: Any) -> int:
     """A plain whole number to work with; another cut value is not one (its top is unknown)."""
     if type(value) is int:

@@ -14,7 +14,7 @@ from typing import Any
 from collections.abc import Callable
 
 from ..codes import E_DIVISION_BY_ZERO
-from .beyond import AtLeast
+from .beyond import AtLeast, highest_of, lowest_of
 from .pool import kept_ranks
 from .values import DicePool, Rolled
 
@@ -196,11 +196,17 @@ def logic_not(a: Any) -> bool:
 
 
 def _min(*args: Any) -> int:
-    return min(_number(a, "min()") for a in args)
+    numbers = [_number(a, "min()") for a in args]
+    if any(isinstance(n, AtLeast) for n in numbers):  # what explosions cut, with other values
+        return lowest_of(numbers)
+    return min(numbers)
 
 
 def _max(*args: Any) -> int:
-    return max(_number(a, "max()") for a in args)
+    numbers = [_number(a, "max()") for a in args]
+    if any(isinstance(n, AtLeast) for n in numbers):
+        return highest_of(numbers)
+    return max(numbers)
 
 
 def _abs(a: Any) -> int:

@@ -1,0 +1,204 @@
+"""A check's figures that the explode depth can't change are exact (issue 29): two exploding
+rolls combined by max(), the chance of a --given condition, the result's "at least" rows, and
+every value a table or a choice declares listed, 0 where it can't happen.
+
+Oracles are closed forms written here from the dice: one ``dN!`` (exploding on N) shows v =
+k·N + r (0 < r < N) with probability (1/N)^(k+1), so P(dN! < x) is a finite sum."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+
+import pytest
+
+from rulesengine.cli import main
+from rulesengine.ruleset import loads
+
+
+def below(n: int, x: int) -> F:
+    """P(one dN! shows less than x), followed forever: the values below x that end a chain."""
+    return sum((F(1, n) ** (v // n + 1) for v in range(1, x) if v % n), F(0))
+
+
+def at_least_max(x: int) -> F:
+    """P(max(d8!, d6!) >= x)."""
+    return 1 - below(8, x) * below(6, x)
+
+
+TRAIT = """
+ruleset: trait-and-wild
+name: A trait die and a wild die
+version: "1"
+source: tests
+checks:
+  trait:
+    inputs:
+      target: {type: integer, default: 4, min: 1, max: 40}
+    rolls:
+      trait: 1d8!
+      wild: 1d6!
+    result: max(trait, wild)
+    outcomes:
+      - {name: raise, when: "result >= target + 4", success: true}
+      - {name: success, when: "result >= target", success: true}
+      - {name: failure, success: false}
+    tags:
+      - {name: snake_eyes, when: "trait == 1 and wild == 1"}
+      - {name: wild_aced, when: "wild >= 6"}
+"""
+
+
+@pytest.mark.parametrize("target", [1, 4, 7, 12, 20, 30])
+def test_the_best_of_two_exploding_dice_against_a_target_is_exact(target):
+    """Every cut path of either die (88 or more on the d8!, 66 or more on the d6!) is above
+    every threshold asked, so nothing is truncated and each figure is the closed form's."""
+    odds = loads(TRAIT, "trait.yaml").check("trait").odds({"target": target})
+    assert odds.truncated == 0
+    assert odds.outcomes == {"raise": at_least_max(target + 4),
+                             "success": at_least_max(target) - at_least_max(target + 4),
+                             "failure": 1 - at_least_max(target)}
+    assert odds.tags == {"snake_eyes": F(1, 48), "wild_aced": F(1, 6)}
+
+
+def test_the_chance_of_a_given_condition_counts_what_the_depth_cannot_change():
+    """P(wild >= 4) is 1/2 however deep the d6! goes; given it, the best die reaches 8 (a raise
+    at target 4) unless both stay below 8."""
+    check = loads(TRAIT, "trait.yaml").check("trait")
+    odds = check.odds({"target": 4}, given="wild >= 4")
+    assert odds.given_probability == F(1, 2) and odds.truncated == 0
+    # wild >= 4 and max >= 8: not (trait < 8 and 4 <= wild < 8)
+    wild_4_to_7 = below(6, 8) - below(6, 4)
+    assert odds.outcomes["raise"] == (F(1, 2) - below(8, 8) * wild_4_to_7) / F(1, 2)
+    success = check.odds({"target": 4}, given="success")
+    assert success.given_probability == at_least_max(4)
+    assert success.outcomes["raise"] == at_least_max(8) / at_least_max(4)
+
+
+def test_the_odds_command_prints_the_given_chance_exactly(tmp_path, capsys):
+    path = tmp_path / "trait-and-wild.yaml"
+    path.write_text(TRAIT, encoding="utf-8")
+    assert main(["odds", str(path), "trait", "target=4", "--given", "wild >= 4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["given"]["exact"] == "1/2" and out["truncated"] == "0/1"
+
+
+POOL = """
+ruleset: pool
+name: A success pool exploding on 10
+version: "1"
+source: tests
+checks:
+  pool:
+    inputs:
+      dice: {type: integer, default: 5, min: 1, max: 20}
+    roll: (dice)d10!cs>=8
+    result: roll
+    outcomes:
+      - {name: success, when: "roll >= 1", success: true}
+      - {name: failure, success: false}
+"""
+
+
+def wod_die(j: int) -> F:
+    """P(one d10! counting 8+ gives j successes), followed forever: a chain of j - 1 tens
+    then an 8-9, or j tens then a miss."""
+    if j == 0:
+        return F(7, 10)
+    return F(1, 10) ** j * F(7, 10) + F(1, 10) ** (j - 1) * F(2, 10)
+
+
+def pool_below(n: int, k: int) -> F:
+    """P(n such dice give fewer than k successes)."""
+    dist = {0: F(1)}
+    for _ in range(n):
+        nxt: dict[int, F] = {}
+        for s, p in dist.items():
+            for j in range(0, k - s):
+                nxt[s + j] = nxt.get(s + j, F(0)) + p * wod_die(j)
+        dist = nxt
+    return sum(dist.values(), F(0))
+
+
+@pytest.mark.parametrize("n", [1, 3, 5])
+def test_at_least_rows_of_a_result_count_the_cut_mass_where_it_all_lies_above(n):
+    """At depth 10 a die is cut after eleven tens: 11 successes or more, so every cut path
+    lies on 11 or above and "at least v" is exact for each v up to 11."""
+    odds = loads(POOL, "pool.yaml").check("pool").odds({"dice": n})
+    assert odds.result_truncated > 0 and odds.result_cut_from == 11
+    rows = {r["value"]: r for r in odds.to_dict()["result"]}
+    for v in range(1, 12):
+        assert rows[v]["at_least"]["exact"] == str(1 - pool_below(n, v)), v
+    assert odds.to_dict()["result_cut_from"] == 11
+    for v in range(0, 11):  # and each value below 11 its own exact probability
+        assert odds.result_distribution[v] == pool_below(n, v + 1) - pool_below(n, v)
+
+
+def test_the_odds_table_says_where_at_least_is_exact(tmp_path, capsys):
+    path = tmp_path / "pool.yaml"
+    path.write_text(POOL, encoding="utf-8")
+    assert main(["odds", str(path), "pool", "dice=2"]) == 0
+    assert "all of it on 11 or more: each result below 11, and 'at least' up to 11, is exact" \
+        in capsys.readouterr().out
+
+
+DECLARED = """
+ruleset: declared
+name: Declared values
+version: "1"
+source: tests
+tables:
+  band:
+    ranges:
+      - {max: 2, value: low}
+      - {min: 3, max: 4, value: middle}
+      - {min: 5, max: 6, value: high}
+      - {min: 7, value: extreme}
+  grade:
+    tiers:
+      - {min: 1, label: fair}
+      - {min: 4, label: good}
+      - {min: 9, label: superb}
+checks:
+  test:
+    inputs:
+      stance: {type: choice, choices: [calm, bold], default: calm}
+    roll: 1d6
+    result: roll
+    let:
+      reading: band(roll)
+      doubled: roll * 2
+    outcomes:
+      - {name: hit, when: "roll >= 4", success: true}
+      - {name: miss, success: false}
+    tiers: grade
+    report: [reading, stance, doubled]
+procedures:
+  twice:
+    kind: extended
+    check: test
+    state: {total: 0}
+    each_round:
+      - set: {total: total + result}
+    succeed_when: total >= 100
+    max_rounds: 1
+    report:
+      reading: band(total)
+"""
+
+
+def test_every_declared_value_is_listed_with_probability_zero_where_it_cannot_happen():
+    """A d6: tiers fair (1-3) and good (4-6), never superb; bands low (1-2), middle (3-4),
+    high (5-6), never extreme; the choice not taken, 0. Values not declared list only what
+    happens."""
+    rs = loads(DECLARED, "declared.yaml")
+    odds = rs.check("test").odds({})
+    assert odds.tiers == {"fair": F(1, 2), "good": F(1, 2), "superb": F(0)}
+    assert list(odds.values["reading"]) == ["low", "middle", "high", "extreme"]
+    assert odds.values["reading"] == {"low": F(1, 3), "middle": F(1, 3), "high": F(1, 3), "extreme": F(0)}
+    assert odds.values["stance"] == {"calm": F(1), "bold": F(0)}
+    assert odds.values["doubled"] == {2 * f: F(1, 6) for f in range(1, 7)}
+    report = rs.procedure("twice").odds({}).report["reading"]
+    assert report == {"low": F(1, 3), "middle": F(1, 3), "high": F(1, 3), "extreme": F(0)}
+    tiers = {t["name"]: t["exact"] for t in odds.to_dict()["tiers"]}
+    assert tiers == {"fair": "1/2", "good": "1/2", "superb": "0/1"}
