@@ -264,3 +264,39 @@ def test_where_following_the_cut_rolls_costs_too_much_their_mass_is_reported_not
     assert odds.truncated == 1 - (1 - F(1, 6) ** 11) ** 4  # some die's chain reached eleven 6s
     assert sum(odds.outcomes.values()) + odds.truncated == 1
     assert odds.result_cut_from is None and odds.to_dict()["result_cut_from"] is None
+
+
+HIGHEST = """
+ruleset: highest
+name: The dice of an exploding roll
+version: "1"
+source: tests
+checks:
+  high_first:
+    roll: 2d6!
+    result: roll
+    outcomes:
+      - {name: six, when: "highest(roll) >= 6", success: true}
+      - {name: one, when: "lowest(roll) == 1", success: false}
+      - {name: other, success: false}
+  low_first:
+    roll: 2d6!
+    result: roll
+    outcomes:
+      - {name: one, when: "lowest(roll) == 1", success: false}
+      - {name: six, when: "highest(roll) >= 6", success: true}
+      - {name: other, success: false}
+"""
+
+
+def test_a_cut_rolls_highest_die_is_a_bound_and_its_lowest_is_unknown():
+    """A chain cut after eleven 6s has a 6 (highest at least 6: decided), while a die still
+    to come may show a 1 (lowest: not decided, so that mass stays truncated)."""
+    rs = loads(HIGHEST, "highest.yaml")
+    high = rs.check("high_first").odds({})
+    assert high.truncated == 0
+    assert high.outcomes == {"six": 1 - F(5, 6) ** 2, "one": F(5, 6) ** 2 - F(4, 6) ** 2, "other": F(4, 6) ** 2}
+    low = rs.check("low_first").odds({})
+    cut = 1 - (1 - F(1, 6) ** 11) ** 2  # some die's chain reached eleven 6s
+    assert low.truncated == cut
+    assert sum(low.outcomes.values()) == 1 - cut
