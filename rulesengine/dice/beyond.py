@@ -17,7 +17,7 @@ class does not know simply stays truncated: it can make the odds more exact, nev
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Undetermined(Exception):
@@ -127,6 +127,59 @@ class AtLeast:
         raise Undetermined
 
     __int__ = __index__
+
+
+class RollAtLeast(AtLeast):
+    """A roll read die by die (``count(roll, 1)``, ``initial(roll)``) whose explosions were
+    cut: its total at least ``low``; ``faces``, the dice it had when it was cut (more were
+    still to come); ``initial``, its first throw (None where the rules don't read it), which
+    the depth can't change. What rules read of it is answered where the depth can't change
+    the answer: ``count(roll, lo, hi)`` is at least the count so far, ``highest(roll)`` at
+    least the highest so far, ``initial(roll)`` exactly the first throw; ``lowest()`` and
+    symbol counts (further dice may lower them) raise :class:`Undetermined`."""
+
+    __slots__ = ("faces", "initial")
+
+    def __init__(self, low: int, faces: tuple[int, ...], initial: tuple[int, ...] | None) -> None:
+        super().__init__(low)
+        self.faces = faces
+        self.initial = initial
+
+    def __repr__(self) -> str:
+        return f"RollAtLeast({self.low}, {self.faces}, {self.initial})"
+
+
+class CutRoll(NamedTuple):
+    """A cut roll as a distribution's tail keeps it (:class:`RollAtLeast` can't be a key)."""
+
+    low: int
+    faces: tuple[int, ...]
+    initial: tuple[int, ...] | None
+
+    def value(self) -> RollAtLeast:
+        return RollAtLeast(self.low, self.faces, self.initial)
+
+
+def cut_value(key: Any) -> AtLeast:
+    """The value a tail's key stands for: a lower bound (a whole number) or a cut roll."""
+    return key.value() if isinstance(key, CutRoll) else AtLeast(key)
+
+
+def highest_of(values: list[Any]) -> Any:
+    """``max`` of whole numbers some of which are :class:`AtLeast`: at least the highest of
+    their bounds and numbers (each value is at least its bound, so their highest is too)."""
+    return AtLeast(max(v.low if isinstance(v, AtLeast) else _whole(v) for v in values))
+
+
+def lowest_of(values: list[Any]) -> Any:
+    """``min`` of whole numbers some of which are :class:`AtLeast`: a plain number where it
+    is no more than every bound (it is the lowest whatever the cut values are), else at
+    least the lowest of their bounds and numbers."""
+    numbers = [_whole(v) for v in values if not isinstance(v, AtLeast)]
+    low = min(v.low for v in values if isinstance(v, AtLeast))
+    if numbers and min(numbers) <= low:
+        return min(numbers)
+    return AtLeast(min([low, *numbers]))
 
 
 def _whole(value: Any) -> int:

@@ -10,8 +10,9 @@ off, the cut paths are simply not in ``weights``, so ``sum(weights) < denom`` an
 ``truncated`` = 1 − sum/denom is exact and can never be dropped silently: every
 operation below multiplies denominators and so carries the missing mass along. What is
 known of the cut paths is kept beside the weights, in ``tail`` (lower bound → weight: the
-paths that end on a value of at least that, see :mod:`.beyond`); an operation that does
-not know about tails drops it, which leaves that mass truncated, as it was.
+paths that end on a value of at least that, see :mod:`.beyond`; for a roll read die by die,
+a :class:`~.beyond.CutRoll` → weight); an operation that does not know about tails drops
+it, which leaves that mass truncated, as it was.
 
 A :class:`Budget` counts the work done (entries combined) so that an expression that is
 too big to enumerate exactly fails with an error naming the term, instead of hanging.
@@ -32,7 +33,7 @@ from types import MappingProxyType
 from typing import Any
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 
-from .beyond import AtLeast, try_value
+from .beyond import AtLeast, cut_value, try_value
 
 
 class BudgetExceeded(Exception):
@@ -123,7 +124,7 @@ def step_cost(bits: int) -> int:
     return 1 + k * isqrt(k)
 
 
-NO_TAIL: Mapping[int, int] = MappingProxyType({})
+NO_TAIL: Mapping[Any, int] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,12 +132,13 @@ class Dist:
     """An exact distribution over hashable outcomes (ints, bools, tuples).
 
     Treat ``weights`` as read-only: instances are shared between caches. ``tail``: what is
-    known of the truncated mass, lower bound → weight (empty: nothing known, or nothing cut).
+    known of the truncated mass, lower bound → weight (empty: nothing known, or nothing cut);
+    a distribution of rolls read die by die has :class:`~.beyond.CutRoll` keys instead.
     """
 
     weights: dict[Any, int]
     denom: int
-    tail: Mapping[int, int] = field(default_factory=lambda: NO_TAIL)
+    tail: Mapping[Any, int] = field(default_factory=lambda: NO_TAIL)
 
     # ---- construction -------------------------------------------------------------------
     @staticmethod
@@ -175,7 +177,8 @@ class Dist:
         to end on some value of at least it (see :mod:`.beyond`): then every value below it
         has its exact probability, and so has "at least ``cut_from``". None where nothing was
         cut, or where some cut mass is not known that way."""
-        if not self.tail or self.total_weight + sum(self.tail.values()) != self.denom:
+        if not self.tail or self.total_weight + sum(self.tail.values()) != self.denom \
+                or any(type(lo) is not int for lo in self.tail):
             return None
         return min(self.tail)
 
@@ -240,19 +243,27 @@ def add(a: Dist, b: Dist, budget: Budget = _NO_BUDGET) -> Dist:
     other is a cut path of at least the two lower bounds added."""
     budget.spend(len(a.weights) * len(b.weights) * step_cost(a.denom.bit_length() + b.denom.bit_length()))
     out = _convolve(a.weights, b.weights)
-    if not a.tail and not b.tail:
+    a_tail, b_tail = _bounds(a.tail), _bounds(b.tail)
+    if not a_tail and not b_tail:
         return Dist(out, a.denom * b.denom)
     tail: dict[int, int] = defaultdict(int)
-    for x, y in ((a, b), (b, a)):
-        if not x.tail:
+    for x_tail, y, y_tail in ((a_tail, b, b_tail), (b_tail, a, a_tail)):
+        if not x_tail:
             continue
-        budget.spend(len(x.tail) * (len(y.weights) + len(y.tail)))
+        budget.spend(len(x_tail) * (len(y.weights) + len(y_tail)))
         # A yes/no added to a number is an error, not a number: that mass stays unknown.
-        for lo, w in _convolve(x.tail, {v: wv for v, wv in y.weights.items() if type(v) is int}).items():
+        for lo, w in _convolve(x_tail, {v: wv for v, wv in y.weights.items() if type(v) is int}).items():
             tail[lo] += w
-    for lo, w in _convolve(a.tail, b.tail).items():
+    for lo, w in _convolve(a_tail, b_tail).items():
         tail[lo] += w
     return Dist(out, a.denom * b.denom, capped(tail))
+
+
+def _bounds(tail: Mapping[Any, int]) -> Mapping[Any, int]:
+    """The lower bounds of a tail (a cut roll's mass is not added up: it stays truncated)."""
+    if all(type(lo) is int for lo in tail):
+        return tail
+    return {lo: w for lo, w in tail.items() if type(lo) is int}
 
 
 def _convolve(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
@@ -311,9 +322,10 @@ slower; the highest are lowered onto the 32nd lowest instead, which is still tru
 far up, where the mass then stays truncated."""
 
 
-def capped(tail: Mapping[int, int]) -> dict[int, int]:
-    """``tail`` with at most :data:`TAIL_BOUNDS` distinct lower bounds (see there)."""
-    if len(tail) <= TAIL_BOUNDS:
+def capped(tail: Mapping[Any, int]) -> dict[Any, int]:
+    """``tail`` with at most :data:`TAIL_BOUNDS` distinct lower bounds (see there); cut rolls
+    are kept as they are (as many as the readings of the roll they cut)."""
+    if len(tail) <= TAIL_BOUNDS or any(type(lo) is not int for lo in tail):
         return dict(tail)
     bounds = sorted(tail)
     floor = bounds[TAIL_BOUNDS - 1]
@@ -390,11 +402,11 @@ def with_tails(f: Callable[..., Any], dists: list[Dist], result: Dist, budget: B
     compared with a text is refused whatever the number)."""
     if not any(d.tail for d in dists) or len(dists) > 2:
         return result
-    sides = [[*d.weights.items(), *((AtLeast(lo), w) for lo, w in d.tail.items())] for d in dists]
+    sides = [[*d.weights.items(), *((cut_value(lo), w) for lo, w in d.tail.items())] for d in dists]
     budget.spend(sum(len(d.tail) for d in dists) * max(len(s) for s in sides))
     weights: dict[Any, int] = defaultdict(int, result.weights)
     tail: dict[int, int] = defaultdict(int)
-    cut = [[(AtLeast(lo), w) for lo, w in d.tail.items()] for d in dists]
+    cut = [[(cut_value(lo), w) for lo, w in d.tail.items()] for d in dists]
     combos: list[tuple[tuple, int]]
     if len(dists) == 1:
         combos = [((x,), w) for x, w in cut[0]]

@@ -14,7 +14,7 @@ from typing import Any
 from collections.abc import Callable
 
 from ..codes import E_DIVISION_BY_ZERO
-from .beyond import AtLeast
+from .beyond import AtLeast, RollAtLeast, Undetermined, highest_of, lowest_of
 from .pool import kept_ranks
 from .values import DicePool, Rolled
 
@@ -196,11 +196,17 @@ def logic_not(a: Any) -> bool:
 
 
 def _min(*args: Any) -> int:
-    return min(_number(a, "min()") for a in args)
+    numbers = [_number(a, "min()") for a in args]
+    if any(isinstance(n, AtLeast) for n in numbers):  # what explosions cut, with other values
+        return lowest_of(numbers)
+    return min(numbers)
 
 
 def _max(*args: Any) -> int:
-    return max(_number(a, "max()") for a in args)
+    numbers = [_number(a, "max()") for a in args]
+    if any(isinstance(n, AtLeast) for n in numbers):
+        return highest_of(numbers)
+    return max(numbers)
 
 
 def _abs(a: Any) -> int:
@@ -222,8 +228,10 @@ def _if(condition: Any, then: Any, otherwise: Any) -> Any:
 
 
 def _rolled(value: Any, what: str) -> Rolled:
-    if isinstance(value, Rolled):
-        return value
+    """A roll seen whole; a roll the depth cut (:class:`~.beyond.RollAtLeast`) stands in with
+    the dice it had, for the functions that read it knowing that more were to come."""
+    if isinstance(value, (Rolled, RollAtLeast)):
+        return value  # type: ignore[return-value]
     raise OpError(f"{what} needs a roll of dice, not {describe(value)}",
                   "pass the name of a roll, e.g. count(roll, 1)")
 
@@ -234,20 +242,25 @@ def _count(value: Any, low: Any = None, high: Any = None) -> int:
         return len(value.sides)
     faces = _rolled(value, "count()").faces
     if low is None:
-        return len(faces)
-    lo = _number(low, "count()")
-    hi = lo if high is None else _number(high, "count()")
-    return sum(1 for f in faces if lo <= f <= hi)
+        n = len(faces)
+    else:
+        lo = _number(low, "count()")
+        hi = lo if high is None else _number(high, "count()")
+        n = sum(1 for f in faces if lo <= f <= hi)
+    # A roll the depth cut had these dice and more to come: at least as many.
+    return AtLeast(n) if isinstance(value, RollAtLeast) else n  # type: ignore[return-value]
 
 
 def _highest(value: Any) -> int:
     faces = _rolled(value, "highest()").faces
     if not faces:
         raise OpError("highest() of a roll with no dice")
-    return max(faces)
+    return AtLeast(max(faces)) if isinstance(value, RollAtLeast) else max(faces)  # type: ignore[return-value]
 
 
 def _lowest(value: Any) -> int:
+    if isinstance(value, RollAtLeast):  # a die still to come may show less
+        raise Undetermined
     faces = _rolled(value, "lowest()").faces
     if not faces:
         raise OpError("lowest() of a roll with no dice")
@@ -259,6 +272,8 @@ def _largest_die(value: Any) -> int:
     rolled or not, or of the dice chosen from it or left (``chosen``, ``rest``)."""
     if isinstance(value, DicePool):
         return max(value.sides)
+    if isinstance(value, RollAtLeast):
+        raise Undetermined
     rolled = _rolled(value, "largest_die()")
     if not rolled.sides:
         raise OpError("largest_die() of dice whose sizes are not known" if rolled.faces else "largest_die() of no dice",
@@ -280,6 +295,8 @@ def _initial(value: Any) -> Rolled:
 def _symbols(value: Any, *names: Any) -> int:
     """symbols(roll, 'success'): how many times the kept dice of a roll of symbol dice show
     that symbol; several names count each (``symbols(roll, 'success', 'triumph')``)."""
+    if isinstance(value, RollAtLeast):  # dice still to come may show any symbol
+        raise Undetermined
     rolled = _rolled(value, "symbols()")
     for name in names:
         if not isinstance(name, str):
@@ -289,6 +306,8 @@ def _symbols(value: Any, *names: Any) -> int:
 
 
 def _sum(value: Any) -> int:
+    if isinstance(value, AtLeast):
+        return AtLeast(value.low)  # type: ignore[return-value]
     return _rolled(value, "sum()").total if isinstance(value, Rolled) else _number(value, "sum()")
 
 

@@ -15,7 +15,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .dist import Budget, Dist, add, combine2, step_cost, sum_of
+from .beyond import CutRoll
+from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, step_cost, sum_of
 from .pool import PoolSpec
 from .values import Rolled, joined
 from ..limits import Limits
@@ -54,7 +55,10 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
     the term (value or success count, explosion dice included), ``"value"`` its value
     (no ``!``/``!p``: the die stays one die), ``"values"`` the sorted tuple of the values
     of it and the dice it added. Explosion paths longer than ``limits.explode_depth`` are
-    cut and their mass is left out of the weights (reported as truncated).
+    cut and their mass is left out of the weights (reported as truncated). What is known of
+    them is kept in ``tail`` where every further die can only add: for ``"total"`` their
+    values so far (lower bounds, see :mod:`.beyond`); for ``"values"`` and ``"chain"`` (not
+    compounding) the values they had, as the weights' keys are (:func:`view_dist` reads them).
     """
     fd = face_dist(spec, budget)
     if spec.explode is None:
@@ -114,7 +118,11 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
         result = Dist(dict(finished), denom).map(finish)
         if active and mode == "total" and not spec.counting and not spec.by_face and min(fd.weights) >= 0:
             # a compound die of faces of at least 0: its sum only grows, and so its value
-            return Dist(result.weights, denom, _tail({finish(s): w for s, w in active.items()}))
+            return Dist(result.weights, denom, _tail(active, finish))
+        if active and mode in ("values", "chain") and not compound \
+                and all(spec.score(spec.clamp(f - penalty)) >= 0 for f in fd.weights):
+            # A chain cut here had these dice and more to come, each adding 0 or more.
+            return Dist(result.weights, denom, _tail(active, finish))
         return result
     if active and mode == "total" and all(extend(0, f) >= 0 for f in fd.weights):
         # Every further die adds something of at least 0: a cut path ends on at least what
@@ -123,11 +131,11 @@ def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
     return Dist(dict(finished), denom)
 
 
-def _tail(active: dict) -> dict[int, int]:
-    """The cut paths' lower bounds (their values so far) with their weights."""
-    tail: dict[int, int] = defaultdict(int)
+def _tail(active: dict, finish: Callable[[Any], Any] | None = None) -> dict[Any, int]:
+    """The cut paths' lower bounds (their values so far, ``finish``ed) with their weights."""
+    tail: dict[Any, int] = defaultdict(int)
     for value, w in active.items():
-        tail[value] += w
+        tail[value if finish is None else finish(value)] += w
     return dict(tail)
 
 
@@ -315,28 +323,43 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
                               symbols=spec.symbols_of(kept), shows=spec.shows_of(kept))] += w
         return Dist(dict(out_ranked), ranked.denom).reduced()
     d = die_dist(spec, "chain" if initial else "values", limits, budget)
-    items = list(d.weights.items())
-    states: dict[tuple, int] = {((), ()) if initial else (): 1}
-    for i in range(count):
-        # sorting tuples of i + 1 dice (twice, with the first throw), weights of (i + 1) dice's bits
-        budget.spend(len(states) * len(items) * (2 if initial else 1) * (i + 1)
-                     * step_cost((i + 1) * d.denom.bit_length()))
-        nxt: dict[tuple, int] = defaultdict(int)
-        for t, w in states.items():
-            for t2, w2 in items:
-                if initial:
-                    key: tuple = (tuple(sorted(t[0] + t2, reverse=True)), tuple(sorted(t[1] + t2[:1], reverse=True)))
-                else:
-                    key = tuple(sorted(t + t2, reverse=True))
-                nxt[key] += w * w2
-        states = nxt
-    out: dict = defaultdict(int)
-    for state, w in states.items():
-        values, firsts = state if initial else (state, None)
-        kept, every = kept_values(spec, values)
-        out[Rolled(sum(spec.score(v) for v in kept), kept, initial=firsts if every else None,
-                   symbols=spec.symbols_of(kept), shows=spec.shows_of(kept))] += w
-    return Dist(dict(out), d.denom ** count).reduced()
+
+    def rolls(b: Budget, with_cut: bool) -> Dist:
+        # Each die's chains, and those the depth cut (more dice were to come): a state is the
+        # sorted values (and the first throw's), and whether a die of it was cut.
+        items = [(t, w, False) for t, w in d.weights.items()]
+        if with_cut:
+            items += [(t, w, True) for t, w in d.tail.items()]
+        states: dict[tuple, int] = {((), (), False) if initial else ((), False): 1}
+        for i in range(count):
+            # sorting tuples of i + 1 dice (twice, with the first throw), weights of (i + 1) dice's bits
+            b.spend(len(states) * len(items) * (2 if initial else 1) * (i + 1)
+                    * step_cost((i + 1) * d.denom.bit_length()))
+            nxt: dict[tuple, int] = defaultdict(int)
+            for t, w in states.items():
+                for t2, w2, cut in items:
+                    if initial:
+                        key: tuple = (tuple(sorted(t[0] + t2, reverse=True)),
+                                      tuple(sorted(t[1] + t2[:1], reverse=True)), t[2] or cut)
+                    else:
+                        key = (tuple(sorted(t[0] + t2, reverse=True)), t[1] or cut)
+                    nxt[key] += w * w2
+            states = nxt
+        out: dict = defaultdict(int)
+        tail: dict = defaultdict(int)
+        for state, w in states.items():
+            values, firsts, was_cut = state if initial else (state[0], None, state[1])
+            kept, every = kept_values(spec, values)
+            if was_cut:
+                tail[CutRoll(sum(spec.score(v) for v in kept), kept, firsts)] += w
+                continue
+            out[Rolled(sum(spec.score(v) for v in kept), kept, initial=firsts if every else None,
+                       symbols=spec.symbols_of(kept), shows=spec.shows_of(kept))] += w
+        return Dist(dict(out), d.denom ** count, dict(tail) or NO_TAIL).reduced()
+
+    if d.tail and not spec.keeps and not spec.by_face:  # with keeps, what is kept of a cut roll is unknown
+        return _afford(budget, lambda b: rolls(b, True), lambda b: rolls(b, False))
+    return rolls(budget, False)
 
 
 class PoolView(NamedTuple):
@@ -393,23 +416,72 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         return None
     # Counts among the first throw's dice read each die's chain (its face, then the dice its
     # explosions added): the chain's first value is the first throw's.
-    def reading(values: tuple) -> tuple:
+    d = die_dist(spec, "chain" if view.initial else "values", limits, budget)
+
+    def reading(values: tuple, cut: tuple = ()) -> tuple:
         return (sum(spec.score(v) for v in values) if view.total else 0,
                 *(_tally(c, values) for c in view.counts), *(_tally(c, values[:1]) for c in view.initial),
-                *view.symbol_reads(spec.symbols_of(values)),
+                *view.symbol_reads(spec.symbols_of(values)), *cut,
                 max(values) if view.highest else 0, min(values) if view.lowest else 0)
 
-    d = die_dist(spec, "chain" if view.initial else "values", limits, budget)
-    states = _fold([_readings(d, reading)] * count, view, d.denom.bit_length(), budget)
-    budget.spend(len(states) * count)  # flattening each state's roll
+    def fold(b: Budget) -> list[tuple[int, list]]:
+        return _fold([_readings(d, reading)] * count, view, d.denom.bit_length(), b)
+
+    def fold_cut(b: Budget) -> list[tuple[int, list]]:
+        # Chains the depth cut (each with the dice it had, more to come) are read alike, with
+        # one more part: whether a die of the roll was cut. A roll with one is a cut roll.
+        step = _readings(d, lambda v: reading(v, (0,))) + \
+            [(k, w, _CutChain(rep)) for k, w, rep in _readings(Dist(dict(d.tail), d.denom), lambda v: reading(v, (1,)))]
+        return _fold([step] * count, view, d.denom.bit_length(), b, flag=True)
+
+    def flattened(states: list[tuple[int, list]], b: Budget) -> Dist:
+        b.spend(len(states) * count)  # flattening each state's roll
+        return _rolls_of(spec, states, view, d.denom ** count)
+
+    if d.tail:
+        return _afford(budget, lambda b: flattened(fold_cut(b), b), lambda b: flattened(fold(b), b))
+    return flattened(fold(budget), budget)
+
+
+def _rolls_of(spec: PoolSpec, states: list[tuple[int, list]], view: PoolView, denom: int) -> Dist:
+    """The rolls of :func:`view_dist`'s states, each state's dice flattened into one roll;
+    a state with a cut chain among them is a cut roll (:class:`CutRoll`), in the tail."""
     out: dict = {}
+    tail: dict = {}
     for w, reps in states:
-        faces = sorted((v for rep in reps for v in rep), reverse=True)
-        rolled = Rolled(sum(spec.score(v) for v in faces), tuple(faces),
-                        initial=tuple(sorted((rep[0] for rep in reps), reverse=True)) if view.initial else None,
-                        symbols=spec.symbols_of(tuple(faces)), shows=spec.shows_of(tuple(faces)))
+        faces = tuple(sorted((v for rep in reps for v in rep), reverse=True))
+        initial = tuple(sorted((rep[0] for rep in reps), reverse=True)) if view.initial else None
+        if any(isinstance(rep, _CutChain) for rep in reps):
+            key: Any = CutRoll(sum(spec.score(v) for v in faces), faces, initial)
+            tail[key] = tail.get(key, 0) + w
+            continue
+        rolled = Rolled(sum(spec.score(v) for v in faces), faces, initial=initial, symbols=spec.symbols_of(faces),
+                        shows=spec.shows_of(faces))
         out[rolled] = out.get(rolled, 0) + w
-    return Dist(out, d.denom ** count).reduced()
+    return Dist(out, denom, tail or NO_TAIL).reduced()
+
+
+def _afford(budget: Budget, dearer: Callable[[Budget], Any], cheaper: Callable[[Budget], Any]) -> Any:
+    """``dearer(budget)`` (the cut rolls worked out too) where half of what is left of the
+    budget allows it, else ``cheaper(budget)`` (their mass left truncated): following the cut
+    rolls costs up to twice the work, and should not refuse what could be worked out without
+    them (half, so that the work after this, which the cheaper way would leave room for,
+    still fits). A shared budget (or a deadline) that runs out is not tried again."""
+    trial = Budget((budget.limit - budget.used) // 2, budget.deadline)
+    try:
+        out = dearer(trial)
+    except BudgetExceeded:
+        if trial.timed_out or (trial.total is not None and trial.total.exhausted):
+            raise
+        return cheaper(budget)
+    budget.used += trial.used  # charged to the shared budget already, as it went
+    return out
+
+
+class _CutChain(tuple):
+    """A die's chain of values that the depth cut (more dice were to come)."""
+
+    __slots__ = ()
 
 
 Readings = list[tuple[Any, int, Any]]  # (a reading, its weight, what reads so), for one part
@@ -428,16 +500,22 @@ def _readings(d: Dist, reading: Callable[[Any], tuple]) -> Readings:
     return [(k, w, rep) for k, (w, rep) in one.items()]
 
 
-def _fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget) -> list[tuple[int, list]]:
+def _fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag: bool = False
+          ) -> list[tuple[int, list]]:
     """The readings of several independent parts read together: ``steps`` lists, for each
     part (a die, or a whole roll), its readings as (reading, weight, what reads so). Sums and
     counts add, highest and lowest take the max and min; each state keeps the first parts
-    that reached it. Returns (weight, [one part of each step]) for each distinct reading."""
-    n = len(view.counts) + len(view.initial) + len(view.symbols) + 1  # the sum, then each count
+    that reached it. Returns (weight, [one part of each step]) for each distinct reading.
+    ``flag``: the readings carry one more part, before highest and lowest, a yes/no (0 or 1)
+    that is yes where any part's is (whether a die of the roll was cut by the depth)."""
+    n = len(view.counts) + len(view.initial) + len(view.symbols) + 1 + flag  # the sum, each count, the flag
     join: Callable[[Any, Any], Any]
     if view.highest or view.lowest:
+        s = n - 1 if flag else n
+
         def join(a: Any, b: Any) -> Any:
-            return (*(x + y for x, y in zip(a[:n], b[:n], strict=True)), max(a[n], b[n]), min(a[n + 1], b[n + 1]))
+            return (*(x + y for x, y in zip(a[:s], b[:s], strict=True)), *((a[s] | b[s],) if flag else ()),
+                    max(a[n], b[n]), min(a[n + 1], b[n + 1]))
 
         packed = steps
     else:
@@ -449,11 +527,22 @@ def _fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget) -> l
         for lo, hi in zip(lows[:-1], highs[:-1], strict=True):
             places.append(places[-1] * (hi - lo + 1))
         part_lows = [[min(k[j] for k, _, _ in step) for j in range(n)] for step in steps]
+        if flag:  # the flag is the last digit, from 0: past 1 it is taken back to 1
+            for low in part_lows:
+                low[-1] = 0
 
         def pack(k: tuple, low: list[int]) -> int:
             return sum((k[j] - low[j]) * places[j] for j in range(n))
 
         join = operator.add
+        if flag:
+            top = places[-1]
+            twice = 2 * top
+
+            def join(a: Any, b: Any) -> Any:
+                k = a + b
+                return k - top if k >= twice else k
+
         packed = [[(pack(k, low), w, rep) for k, w, rep in step] for step, low in zip(steps, part_lows, strict=True)]
     states: dict[Any, list] = {k: [w, (None, rep)] for k, w, rep in packed[0]}
     for i, items in enumerate(packed[1:], 2):

@@ -216,7 +216,9 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
             lines += _distribution_lines(f"{kind} (signed)", signed, {v: (ge, le) for v, _, ge, le
                                                                       in ranked_cumulative(list(signed.items()))})
         else:
-            lines += _distribution_lines(kind, result, {v: (ge, le) for v, _, ge, le in cumulative(result)})
+            views = odds.result_cumulative() if hasattr(odds, "result_cumulative") else \
+                {v: (ge, le) for v, _, ge, le in cumulative(result)}
+            lines += _distribution_lines(kind, result, views)
     ends = {f"{k} at the end": d for k, d in (getattr(odds, "end_state", None) or {}).items()}
     reported = getattr(odds, "report", None) or {}
     own = getattr(odds, "value_summary", None)  # a check's values: each with what was cut from it
@@ -233,6 +235,10 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
     if result_cut != truncated:
         lines.append(f"{kind} truncated: {_fraction(result_cut, exact)} (~{float(result_cut):.2g}: explosions"
                      f" deeper than the odds follow decide the {kind} there, not the outcome)")
+    cut_from = getattr(odds, "result_cut_from", None)
+    if result_cut and cut_from is not None:
+        cut = format_value(cut_from)
+        lines.append(f"all of it on {cut} or more: each {kind} below {cut}, and 'at least' up to {cut}, is exact")
     return "\n".join(lines)
 
 

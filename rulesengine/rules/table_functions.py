@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable
 
+from ..dice import ast
 from ..dice.functions import FUNCTIONS, OpError
 from ..dice.parser import closest
-from .model import Grid, Ladder, Ranges, RulesetModel
+from .model import Check, Expr, Grid, Ladder, Ranges, RulesetModel
 
 
 def ruleset_functions(model: RulesetModel) -> dict[str, tuple[Callable[..., Any], int, int | None]]:
@@ -88,3 +89,46 @@ def _table_function(name: str, table) -> tuple[Callable[..., Any], int, int | No
         return label
 
     return tier, 1, 1
+
+
+def table_values(table: Any) -> tuple[Any, ...]:
+    """Every value a table's function can give, as the table declares them: a ladder's
+    numbers, a ranges table's row values (its bands), a grid's numbers, a tiers table's labels
+    in the book's order ('' below every tier is not declared: it is what no tier gives)."""
+    if isinstance(table, Ladder):
+        found = [v for _, v in table.entries]
+    elif isinstance(table, Ranges):
+        found = [r.value for r in table.rows]
+    elif isinstance(table, Grid):
+        found = [v for _, row in table.rows for v in row]
+    else:
+        found = [t.label for t in table.tiers]
+    return tuple(dict.fromkeys(found))
+
+
+def read_values(model: RulesetModel, e: Expr | None) -> tuple[Any, ...]:
+    """The values an expression read straight from a table can take (``effect_name(...)``:
+    the table's, see :func:`table_values`); none for any other expression."""
+    if e is None:
+        return ()
+    tree = e.tree
+    while isinstance(tree, (ast.Group, ast.Labeled)):
+        tree = tree.inner
+    if isinstance(tree, ast.Call) and tree.name in model.tables:
+        return table_values(model.tables[tree.name])
+    return ()
+
+
+def declared_values(model: RulesetModel, check: Check) -> dict[str, tuple[Any, ...]]:
+    """For each value ``check`` reports whose possible values are written in the ruleset, those
+    values: a choice input's choices, a let read straight from a table (:func:`read_values`).
+    Exact odds list each of them, with probability 0 where it can't happen."""
+    out: dict[str, tuple[Any, ...]] = {}
+    inputs = {i.name: i for i in check.inputs}
+    lets = {let.name: let for let in check.lets}
+    for name in check.report:
+        if name in inputs and inputs[name].type == "choice":
+            out[name] = tuple(inputs[name].choices)
+        elif name in lets and read_values(model, lets[name].expr):
+            out[name] = read_values(model, lets[name].expr)
+    return out

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar
 from collections.abc import Iterable, Mapping
 
-from ..dice.beyond import UNDETERMINED, AtLeast
+from ..dice.beyond import UNDETERMINED, AtLeast, Undetermined, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..dice.context import Context
 from ..dice import ast
@@ -221,6 +221,8 @@ class CheckRunner:
     def _choose(self, spec: Choose, env: dict[str, Any], player_choice: Iterable[int] | None,
                 budget: Budget | None = None) -> tuple[tuple[Choice, ...], Choice]:
         rolled = env[spec.source]
+        if isinstance(rolled, AtLeast):  # which dice to choose depends on those the depth cut
+            raise Undetermined
         faces = rolled.faces if isinstance(rolled, Rolled) else (rolled,)
         # Each die with its size, when the roll is a pool of mixed dice: a d8 showing 3 and a
         # d6 showing 3 are different choices (what is left differs).
@@ -590,7 +592,7 @@ class CheckRunner:
     def _outcomes(dist: Dist, cut: bool) -> list[tuple[Any, int]]:
         outcomes = list(dist.weights.items())
         if cut:
-            outcomes += [(AtLeast(lo), w) for lo, w in dist.tail.items()]
+            outcomes += [(cut_value(lo), w) for lo, w in dist.tail.items()]
         return outcomes
 
     def _too_big(self, e: Expr) -> LimitError:

@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..dice import ast
+from ..dice.beyond import UNDETERMINED, AtLeast
 from ..dice.evaluate import compile_expression
 from ..dice.parser import closest, parse
 from ..dice.sampling import Sampling
@@ -39,11 +40,21 @@ def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) 
         views.setdefault(name, None)
     first = initial_needed(check, [holds])
     reads = RollReads(views, frozenset(first)) if views != known or first - check.initial_needed else None
-    outcomes, joint_denom = runner.resolutions(values, reads)
+    # What explosions cut off counts where the condition is decided whatever the depth
+    # (rulesengine.dice.beyond); where it is not, that mass stays truncated.
+    outcomes, joint_denom = runner.resolutions(values, reads, cut=True)
     kept = total = 0
     for res, env, w in outcomes:
+        local = {**env, **res.env}
+        if any(isinstance(v, AtLeast) for v in local.values()):
+            try:
+                holds_here = runner.truth(holds, local)
+            except UNDETERMINED + (RulesEngineError,):
+                continue
+        else:
+            holds_here = runner.truth(holds, local)
         total += w
-        if runner.truth(holds, {**env, **res.env}):
+        if holds_here:
             acc.add(res, w, 1)
             kept += w
     if not kept:

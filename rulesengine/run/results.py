@@ -205,6 +205,9 @@ class CheckOdds(Record):
     result_truncated: Fraction = Fraction(0)
     # What explosions cut from each reported value's distribution (as for the result).
     values_truncated: dict[str, Fraction] = field(default_factory=dict)
+    # Where all of ``result_truncated`` is known to lie on this number or above: "at least v"
+    # for every v up to it counts that mass in, and is exact (None: not known, or none cut).
+    result_cut_from: int | None = None
 
     @property
     def name(self) -> str:
@@ -217,6 +220,10 @@ class CheckOdds(Record):
         tables = [self.outcomes, self.result_distribution, self.tags, self.tiers, self.signed_distribution,
                   *self.values.values()]
         return sum(len(t) + fractions_size(t.values()) for t in tables)
+    def result_cumulative(self) -> dict[Any, tuple[Fraction, Fraction]]:
+        """Each number of the result with its chance of that or more and of that or less; the
+        cut mass counted in "at least" up to ``result_cut_from``."""
+        return cut_cumulative(self.result_distribution, self.result_cut_from, self.result_truncated)
 
     def distribution(self) -> tuple[str, Mapping[Any, Fraction]]:
         return "result", self.result_distribution
@@ -249,7 +256,7 @@ class CheckOdds(Record):
             "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
                          for n, p in self.outcomes.items()],
             "success": prob(self.success),
-            "result": distribution_json(self.result_distribution),
+            "result": distribution_json(self.result_distribution, self.result_cumulative()),
             "tags": [dict(name=n, **prob(p)) for n, p in self.tags.items()],
             "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
             "values": {k: distribution_json(d) for k, d in self.values.items()},
@@ -257,6 +264,7 @@ class CheckOdds(Record):
                       "values": {k: summary_json(self.value_summary(k), fraction_text) for k in self.values}},
             "truncated": fraction_text(self.truncated),
             "result_truncated": fraction_text(self.result_truncated),
+            "result_cut_from": self.result_cut_from,
         } | ({"given": {"expression": self.given, **prob(self.given_probability)}}
              if self.given is not None and self.given_probability is not None else {}) \
           | ({"signed_result": ranked_distribution_json(self.signed_distribution)} if self.signed_distribution else {})
@@ -267,10 +275,22 @@ def probability_json(p: Fraction) -> dict[str, Any]:
     return {"probability": float(p), "exact": fraction_text(p)}
 
 
-def distribution_json(dist: Mapping[Any, Fraction]) -> list[dict[str, Any]]:
+def cut_cumulative(dist: Mapping[Any, Fraction], cut_from: int | None = None,
+                   cut: Fraction = Fraction(0)) -> dict[Any, tuple[Fraction, Fraction]]:
+    """Each number of ``dist`` with its chance of that or more and of that or less, where
+    ``cut`` (mass cut by the explode depth) is known to lie on ``cut_from`` or above: "at
+    least v" counts it in for every v up to ``cut_from`` (exact there), and nowhere else."""
+    return {v: (ge + cut if cut_from is not None and v <= cut_from else ge, le)
+            for v, _, ge, le in cumulative(dist)}
+
+
+def distribution_json(dist: Mapping[Any, Fraction],
+                      views: Mapping[Any, tuple[Fraction, Fraction]] | None = None) -> list[dict[str, Any]]:
     """A distribution in results' JSON: each value with its probability and, for numbers, the
-    chance of that value or more (``at_least``) and of that value or less (``at_most``)."""
-    views = {v: (ge, le) for v, _, ge, le in cumulative(dist)}
+    chance of that value or more (``at_least``) and of that value or less (``at_most``);
+    ``views``: those two chances where the caller knows more (:func:`cut_cumulative`)."""
+    if views is None:
+        views = cut_cumulative(dist)
     out = []
     for v, p in dist.items():
         row = dict(value=jsonable(v), **probability_json(p))
@@ -311,6 +331,16 @@ def jsonable(v: Any) -> Any:
     if isinstance(v, DicePool):
         return v.text()
     return v
+
+
+def with_declared(dist: Mapping[Any, Fraction], declared: tuple[Any, ...] = ()) -> dict[Any, Fraction]:
+    """A distribution of values in the order results list them (:func:`value_order`), with
+    every value the ruleset declares for it (a table's values, a choice's choices) listed,
+    probability 0 where it can't happen: text in the order declared, then any other value."""
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in (*dist, *declared)):
+        return {v: dist.get(v, Fraction(0)) for v in sorted({*dist, *declared})}
+    rest = sorted((v for v in dist if v not in declared), key=value_order)
+    return {v: dist.get(v, Fraction(0)) for v in (*declared, *rest)}
 
 
 def value_order(v: Any):

@@ -8,7 +8,8 @@ from typing import Any
 
 from ..dice.beyond import AtLeast
 from ..rules.model import Check, RulesetModel, Tiers
-from .results import NOT_ALLOWED, CheckOdds, Resolution, jsonable, signed_rank, value_order
+from ..rules.table_functions import declared_values
+from .results import NOT_ALLOWED, CheckOdds, Resolution, jsonable, signed_rank, value_order, with_declared
 
 
 class OddsTally:
@@ -25,11 +26,14 @@ class OddsTally:
         self.success = 0
         self.results_cut = 0  # resolutions whose result is only known to be at least a number
         self.values_cut: dict[str, int] = defaultdict(int)  # the same, for each reported value
+        self.results_low: int | None = None  # the least of those numbers
 
     def add(self, res: Resolution, w: int, _denom: int) -> None:
         self.outcomes[res.outcome] += w
         if isinstance(res.result, AtLeast):  # an outcome known, its result cut by the depth
             self.results_cut += w
+            low = res.result.low
+            self.results_low = low if self.results_low is None else min(self.results_low, low)
         elif res.result is not None:
             self.results[jsonable(res.result)] += w
         for t in res.tags:
@@ -58,6 +62,7 @@ class OddsTally:
                     if n != NOT_ALLOWED or n in self.outcomes}
         success_of = {n: check.outcome_success(n) for n in outcomes}
         tier_order = []
+        declared = declared_values(model, check)
         tiers = model.tables[check.tiers] if check.tiers is not None else None
         if isinstance(tiers, Tiers):
             tier_order = [t.label for t in tiers.tiers]
@@ -67,12 +72,18 @@ class OddsTally:
             result_distribution={v: frac(w)
                                  for v, w in sorted(self.results.items(), key=lambda kv: value_order(kv[0]))},
             tags={t.name: frac(self.tags.get(t.name, 0)) for t in check.tags},
-            tiers={t: frac(self.tiers[t]) for t in tier_order if t in self.tiers}
+            # Every tier the table declares, 0 where the result can't reach it (so are a
+            # reported value's declared values): clients need not infer the absent rows.
+            tiers={t: frac(self.tiers.get(t, 0)) for t in tier_order}
             | {t: frac(w) for t, w in self.tiers.items() if t not in tier_order},
-            values={k: {v: frac(w) for v, w in sorted(d.items(), key=lambda kv: value_order(kv[0]))}
+            values={k: with_declared({v: frac(w) for v, w in d.items()}, declared.get(k, ()))
                     for k, d in self.values.items()},
             truncated=Fraction(denom - total, denom),
             result_truncated=Fraction(denom - total + self.results_cut, denom),
             values_truncated={k: Fraction(denom - total + self.values_cut.get(k, 0), denom) for k in self.values},
+            # Every cut result known to be at least a number (no resolution left undecided):
+            # "at least v" counts that mass in, exactly, for every v up to the least of them.
+            result_cut_from=self.results_low if total == denom else None,
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
         )
+

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rulesengine import dice
-from rulesengine.dice.beyond import AtLeast, try_value
+from rulesengine.dice.beyond import AtLeast, highest_of, lowest_of, try_value
 from rulesengine.ruleset import loads
 
 
@@ -167,3 +167,34 @@ def test_a_cut_value_never_answers_what_some_value_above_its_bound_would_not(op,
             assert concrete >= value.low
         else:
             assert concrete == value, (op, low, k, v)
+
+
+def below(n: int, x: int) -> F:
+    """P(one dN! shows less than x), followed forever: v = k·N + r (0 < r < N) has (1/N)^(k+1)."""
+    return sum((F(1, n) ** (v // n + 1) for v in range(1, x) if v % n), F(0))
+
+
+@pytest.mark.parametrize("x", [2, 4, 9, 30, 66])
+def test_the_best_and_the_worst_of_two_exploding_dice_are_exact_against_a_threshold(x):
+    """Both dice cut (88+ and 66+) is a path of max() and min() at least 66: every threshold up
+    to there is decided, none of the mass truncated (issue 29, item 4)."""
+    best = dice.odds(f"max(1d8!, 1d6!) >= {x}")
+    assert best.truncated == 0 and best.probability(True) == 1 - below(8, x) * below(6, x)
+    worst = dice.odds(f"min(1d8!, 1d6!) >= {x}")
+    assert worst.truncated == 0 and worst.probability(True) == (1 - below(8, x)) * (1 - below(6, x))
+    assert dice.odds("max(1d8!, 1d6!)").cut_from == 66
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.integers(-10, 30), st.integers(-10, 30).map(AtLeast)), min_size=1, max_size=4)
+       .filter(lambda vs: any(isinstance(v, AtLeast) for v in vs)), st.lists(st.integers(0, 40), min_size=4, max_size=4))
+def test_max_and_min_of_cut_values_hold_for_every_value_they_stand_for(values, lifts):
+    """highest_of / lowest_of: a number where every value the cut ones stand for gives it, else
+    a bound every such value respects (each cut value lifted by any amount)."""
+    concrete = [v.low + lift if isinstance(v, AtLeast) else v for v, lift in zip(values, lifts)]
+    for fn, plain in ((highest_of, max), (lowest_of, min)):
+        got = fn(values)
+        if isinstance(got, AtLeast):
+            assert plain(concrete) >= got.low
+        else:
+            assert plain(concrete) == got

@@ -166,14 +166,18 @@ def test_a_check_counting_on_a_big_pool_is_exact_and_affordable(rs):
 
 def test_counting_every_die_of_an_exploding_pool_matches_walking_its_explosions(rs):
     """A count on 2d4!: the dice rolled, explosions included (depth-limited, the cut mass
-    reported as truncated), against the roller's every sequence of faces."""
+    reported as truncated in the result), against the roller's every sequence of faces. The
+    outcome reads how many dice there are: a cut roll has more than 3, so the outcomes are
+    exact (more than 3 dice unless the two chains explode at most once between them)."""
     from oracle import replay_dist  # every sequence of faces, the roller's own path
 
     odds = rs.check("flurry").odds({})
     dist, truncated = replay_dist("2d4!cs>=3")  # a count of 3-4 on the same pool
     result = {v: p for v, p in odds.result_distribution.items()}
     assert result == {v: p for v, p in dist.items()}
-    assert odds.truncated == truncated
+    assert odds.result_truncated == truncated and odds.truncated == 0
+    at_most_one = F(3, 4) ** 2 + 2 * F(1, 4) * F(3, 4) * F(3, 4)
+    assert odds.outcomes == {"wild": 1 - at_most_one, "plain": at_most_one}
 
 
 def test_a_roll_read_both_as_a_number_and_by_its_dice_keeps_its_total(rs):

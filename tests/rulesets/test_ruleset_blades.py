@@ -81,9 +81,13 @@ def test_bd2_position_and_effect_change_no_odds_and_are_reported():
     for position in ("controlled", "risky", "desperate"):
         odds = RS.check("action").odds({"rating": 2, "position": position, "effect": "great"})
         assert odds.outcomes == plain.outcomes
-        assert odds.values["position"] == {position: F(1)}
-    assert RS.check("action").odds({"rating": 3, "effect": "great"}).values["effect_achieved"] == {
-        "extreme": bands(3, ("c", "s", "m", "l"))["c"], "great": 1 - bands(3, ("c", "s", "m", "l"))["c"]}
+        # every declared value listed, in the order written, 0 where it can't happen
+        assert odds.values["position"] == {p: F(p == position) for p in ("controlled", "risky", "desperate")}
+        assert list(odds.values["position"]) == ["controlled", "risky", "desperate"]
+    effect = RS.check("action").odds({"rating": 3, "effect": "great"}).values["effect_achieved"]
+    critical = bands(3, ("c", "s", "m", "l"))["c"]
+    assert effect == {"zero": 0, "limited": 0, "standard": 0, "great": 1 - critical, "extreme": critical}
+    assert list(effect) == ["zero", "limited", "standard", "great", "extreme"]
 
 
 # ---- BD-3: the resistance roll -----------------------------------------------------------

@@ -17,7 +17,8 @@ from ...codes import E_PROCEDURE
 from ...errors import InputError, RulesEngineError, RulesetError
 from ...rules.model import Expr, Procedure
 from ...rules.procedures import party_expressions
-from ..results import NOT_ALLOWED, CheckResult, Resolution, jsonable, value_order
+from ...rules.table_functions import read_values
+from ..results import NOT_ALLOWED, CheckResult, Resolution, jsonable, with_declared
 
 
 def not_allowed(index: int | None, reason: str, round_no: int | None = None) -> InputError:
@@ -165,7 +166,9 @@ class ProcedureRunner:
                 continue
             for (name, _), v in zip(self.proc.report, values, strict=True):
                 out[name][v] = out[name].get(v, Fraction(0)) + p
-        return {k: dict(sorted(d.items(), key=lambda kv: value_order(kv[0]))) for k, d in out.items()}
+        # A value read straight from a table lists every value the table declares (0 where
+        # it can't happen).
+        return {name: with_declared(out[name], read_values(self.runner.model, e)) for name, e in self.proc.report}
 
     def report_line(self, values: tuple | None) -> list[str]:
         """The trace's last line: the report values, when the procedure has them."""
