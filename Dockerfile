@@ -8,6 +8,7 @@ COPY pyproject.toml README.md LICENSE ./
 COPY rulesengine ./rulesengine
 COPY rulesets ./rulesets
 COPY schemas ./schemas
+COPY docs ./docs
 RUN pip install --no-cache-dir ".[serve]" && useradd --system --no-create-home rulesengine
 USER rulesengine
 EXPOSE 8000

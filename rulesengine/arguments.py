@@ -156,6 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_run_commands(sub)
     add_serve_command(sub)
+
+    p = sub.add_parser("docs", help="print a page of the documentation (the docs ship with the package)",
+                       description="With no TOPIC, list the pages of the documentation; with a TOPIC, print "
+                       "that page (Markdown), or with --path the file it is installed as.")
+    p.add_argument("topic", nargs="?", metavar="TOPIC", help="a page: tutorial, dice-language, errors, ...")
+    p.add_argument("--path", action="store_true", help="print the installed page's path instead of its text")
     for name, sp in sub.choices.items():
         with_examples(name, sp)
     return parser
@@ -220,35 +226,43 @@ def add_serve_command(sub) -> None:
     p.add_argument("--max-states", type=states_option, help="the work budget of one request (default 2,000,000)")
     p.add_argument("--max-cached", type=lambda s: _bounded(s, "cache size", 1000, 100_000_000), default=None,
                    metavar="UNITS", help="what the process keeps of exact odds between requests, in size units "
-                   "of about 100-250 bytes (default 1,000,000; see docs/limits.md)")
+                   "of about 100-250 bytes (default 1,000,000; see `rulesengine docs limits`)")
     p.add_argument("--stdio", action="store_true", help="read one JSON request per line on stdin, answer on stdout")
 
 
 EXAMPLES = {
     "dice": (['rulesengine dice "4d6kh3"', 'rulesengine dice "1d20 + bonus >= 15" bonus=5 --odds'],
-             "docs/dice-language.md"),
-    "validate": (["rulesengine validate --strict rulesets/"], "docs/errors.md"),
-    "schema": (["rulesengine schema --output schemas/ruleset.schema.json"], "docs/ruleset-language.md"),
+             "dice-language"),
+    "validate": (["rulesengine validate --strict rulesets/"], "errors"),
+    "schema": (["rulesengine schema --output schemas/ruleset.schema.json"], "ruleset-language"),
     "new": (["rulesengine new my-homebrew",
              "rulesengine new my-variant --from ID --output rulesets/my-variant.yaml   (ID: see rulesengine list)"],
-            "docs/tutorial.md"),
-    "list": (["rulesengine list --json"], "docs/rulesets.md"),
-    "show": (["rulesengine show my-system.yaml attack"], "docs/rulesets.md"),
-    "export": (["rulesengine export my-system.yaml > my-system.json"], "README.md"),
+            "tutorial"),
+    "list": (["rulesengine list --json"], "rulesets"),
+    "show": (["rulesengine show my-system.yaml attack"], "rulesets"),
+    "export": (["rulesengine export my-system.yaml > my-system.json"], "ruleset-language"),
     "roll": (["rulesengine roll my-system.yaml attack bonus=5 --seed 1",
               "rulesengine roll my-system.yaml arm_wrestle party1.strength=4 party2.strength=3"],
-             "docs/ruleset-language.md"),
+             "ruleset-language"),
     "serve": (["rulesengine serve --port 8000 --rulesets ./my-rulesets",
                """echo '{"id": 1, "op": "dice_roll", "expression": "4d6kh3"}' | rulesengine serve --stdio"""],
-              "docs/service.md"),
+              "service"),
     "odds": (["rulesengine odds my-system.yaml attack bonus=5",
               "rulesengine odds my-system.yaml attack bonus=5 --given success",
-              "rulesengine odds my-system.yaml attack bonus=0..10"], "docs/ruleset-language.md"),
+              "rulesengine odds my-system.yaml attack bonus=0..10"], "ruleset-language"),
+    "docs": (["rulesengine docs", "rulesengine docs tutorial | less", "rulesengine docs errors --path"], "tutorial"),
 }
+"""Command → (examples, the topic of the docs that explains it: `rulesengine docs TOPIC`, docs/TOPIC.md)."""
+
+
+def docs_pointer(topic: str) -> str:
+    """How help texts send a reader to a page: the command that prints it from any install,
+    and the page's place in the repository."""
+    return f"rulesengine docs {topic} (docs/{topic}.md)"
 
 
 def with_examples(name: str, sub: argparse.ArgumentParser) -> None:
     """Every command's --help ends with examples and the page of the docs that explains it."""
-    examples, page = EXAMPLES.get(name, ([], "README.md"))
+    examples, topic = EXAMPLES.get(name, ([], "tutorial"))
     sub.formatter_class = argparse.RawDescriptionHelpFormatter
-    sub.epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) + f"\n\nmore: {page}"
+    sub.epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) + f"\n\nmore: {docs_pointer(topic)}"

@@ -77,7 +77,8 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     from .run.sweep import is_swept
 
     if not args.expression:
-        raise UsageError("give a dice expression", hint='e.g. rulesengine dice "4d6kh3"; see docs/dice-language.md')
+        raise UsageError("give a dice expression",
+                         hint='e.g. rulesengine dice "4d6kh3"; see rulesengine docs dice-language')
     flag = re.search(r"(?:^|\s)(--[a-z][a-z-]*)", args.expression)
     if flag:
         before = args.expression[:flag.start(1)].strip()
@@ -376,9 +377,33 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_docs(args: argparse.Namespace) -> int:
+    from .errors import UsageError
+    from .shipped import doc_title, doc_topics
+
+    topics = doc_topics()
+    if not args.topic:
+        if args.path:
+            raise UsageError("--path needs a TOPIC", hint="e.g. rulesengine docs tutorial --path")
+        width = max(map(len, topics), default=0)
+        for topic, path in topics.items():
+            print(f"{topic:<{width}}  {doc_title(path)}")
+        print("\nrulesengine docs TOPIC prints one (Markdown); --path gives its file.")
+        return EXIT_OK
+    topic = args.topic.removeprefix("docs/").removesuffix(".md")
+    if topic not in topics:
+        raise UsageError(f"no page of the docs is called {args.topic!r}",
+                         hint="one of: " + ", ".join(topics) + "; rulesengine docs lists them")
+    if args.path:
+        print(topics[topic])
+    else:
+        print(topics[topic].read_text(encoding="utf-8"), end="")
+    return EXIT_OK
+
+
 COMMANDS = {"dice": _cmd_dice, "validate": _cmd_validate, "schema": _cmd_schema, "list": _cmd_list,
             "show": _cmd_show, "export": _cmd_export, "roll": _cmd_roll, "odds": _cmd_odds,
-            "serve": _cmd_serve, "new": _cmd_new}
+            "serve": _cmd_serve, "new": _cmd_new, "docs": _cmd_docs}
 
 
 def _protect_leading_minus(argv: list[str]) -> tuple[list[str], dict[str, str]]:

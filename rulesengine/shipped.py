@@ -1,8 +1,9 @@
-"""Where the data that ships with the engine lives: the rulesets and the JSON Schemas.
+"""Where the data that ships with the engine lives: the rulesets, the JSON Schemas and the docs.
 
-They stay at the repository's top level (``rulesets/``, ``schemas/``), where people read and
-edit them, and travel inside the wheel and the sdist as the data-only sub-packages
-``rulesengine.rulesets`` and ``rulesengine.schemas`` (``package-dir`` in pyproject.toml).
+They stay at the repository's top level (``rulesets/``, ``schemas/``, ``docs/``), where people
+read and edit them, and travel inside the wheel and the sdist as the data-only sub-packages
+``rulesengine.rulesets``, ``rulesengine.schemas`` and ``rulesengine.docs`` (``package-dir`` in
+pyproject.toml).
 An installed wheel has them as folders beside this file, which is looked at first (a stat,
 where importing ``importlib.resources`` costs a command's start-up several milliseconds);
 an editable install maps them elsewhere, found through ``importlib.resources`` from any
@@ -17,6 +18,7 @@ from pathlib import Path
 
 RULESETS_PACKAGE = "rulesengine.rulesets"
 SCHEMAS_PACKAGE = "rulesengine.schemas"
+DOCS_PACKAGE = "rulesengine.docs"
 RULESET_SCHEMA_FILE = "ruleset.schema.json"
 
 
@@ -48,3 +50,17 @@ def schema_text(name: str) -> str:
     """A shipped schema's text by name (``odds-result`` reads ``odds-result.schema.json``);
     ``name`` is one of ours, never a request's."""
     return (data_folder(SCHEMAS_PACKAGE) / f"{name}.schema.json").read_text(encoding="utf-8")
+
+
+def doc_topics() -> dict[str, Path]:
+    """The shipped docs by topic (``tutorial`` is ``docs/tutorial.md``), sorted by name."""
+    return {f.stem: f for f in sorted(data_folder(DOCS_PACKAGE).glob("*.md"))}
+
+
+def doc_title(path: Path) -> str:
+    """A page's first heading, without its ``#``."""
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#"):
+                return line.lstrip("#").strip()
+    return ""

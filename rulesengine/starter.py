@@ -17,8 +17,8 @@ SCHEMA_HOME = Path("schemas") / "ruleset.schema.json"  # beside the rulesets, as
 
 STARTER = """\
 # yaml-language-server: $schema={schema}
-# {id}: a ruleset for rulesengine. The format: docs/ruleset-language.md; a guided start:
-# docs/tutorial.md. Check it with `rulesengine validate {file}`.
+# {id}: a ruleset for rulesengine. The format: `rulesengine docs ruleset-language`; a
+# guided start: `rulesengine docs tutorial`. Check it with `rulesengine validate {file}`.
 ruleset: {id}
 name: {title}
 version: "0.1"

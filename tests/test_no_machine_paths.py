@@ -22,7 +22,7 @@ def project_files():
             if path.is_dir() and not path.is_symlink():
                 if path.name not in SKIPPED and not path.name.endswith(".egg-info"):
                     stack.append(path)
-            elif path.is_file() and path.suffix in TEXT and path.stat().st_size < 2_000_000:
+            elif path.is_file() and path.name not in SKIPPED and path.suffix in TEXT and path.stat().st_size < 2_000_000:
                 yield path
 
 

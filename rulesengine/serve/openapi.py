@@ -2,6 +2,14 @@
 service runs on: request bodies from :data:`.requests.REQUESTS`, answers from the shipped
 result schemas (``schemas/*.schema.json``, under ``components/schemas``), so a client
 generated from it reads exactly what the engine writes.
+
+Each shipped schema is a JSON Schema resource of its own (``$id``, ``$defs``, ``#/$defs/...``
+references), which OpenAPI tools resolve against the document's root, not the schema's. So
+the document holds them *hoisted*: a schema is the component named after its file
+(``roll-result``), each of its ``$defs`` entries a component of its own named
+``FILE__DEF`` (``roll-result__check_roll``; a ``$defs`` inside a ``$defs`` entry adds another
+``__DEF``), every ``$ref`` rewritten to ``#/components/schemas/NAME``, and no ``$id``,
+``$schema`` or ``$defs`` left inside (the document's ``jsonSchemaDialect`` is 2020-12).
 """
 
 from __future__ import annotations
@@ -9,6 +17,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import re
 from typing import Any
 
 from .requests import REQUESTS, RESULTS
@@ -29,6 +38,68 @@ def _schema(name: str) -> dict[str, Any]:
     from ..shipped import schema_text
 
     return json.loads(schema_text(name))
+
+
+_COMPONENT_NAME = re.compile(r"^[A-Za-z0-9._-]+$")  # what OpenAPI 3.1 allows as a component's name
+
+
+def _component_ref(stem: str, ref: str) -> str:
+    """``#/$defs/a/$defs/b/rest`` of schema ``stem`` → ``#/components/schemas/stem__a__b/rest``."""
+    if not (ref == "#" or ref.startswith("#/")):
+        raise ValueError(f"{stem}: $ref {ref!r} is not within the schema; the OpenAPI document cannot hoist it")
+    tokens = ref[2:].split("/") if ref != "#" else []
+    name = stem
+    while len(tokens) >= 2 and tokens[0] == "$defs":
+        name, tokens = f"{name}__{tokens[1]}", tokens[2:]
+    return "/".join(["#/components/schemas", name, *tokens])
+
+
+_NAMED = ("properties", "patternProperties", "dependentSchemas")  # keywords whose keys are data, not keywords
+_UNHOISTABLE = ("$id", "$defs", "$anchor", "$dynamicAnchor", "$dynamicRef")
+
+
+def _rewrite(stem: str, node: Any, names: bool = False) -> Any:
+    """A copy of part of shipped schema ``stem`` with its references rewritten; a ``$id``,
+    ``$defs`` or anchor below the root and its ``$defs`` entries is refused (none can be hoisted)."""
+    if isinstance(node, list):
+        return [_rewrite(stem, item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if names:
+            out[key] = _rewrite(stem, value)
+        elif key in _UNHOISTABLE:
+            raise ValueError(f"{stem}: {key} below the schema's root and its $defs entries cannot be hoisted")
+        elif key == "$ref" and isinstance(value, str):
+            out[key] = _component_ref(stem, value)
+        else:
+            out[key] = _rewrite(stem, value, key in _NAMED)
+    return out
+
+
+def _hoist(name: str, stem: str, schema: dict[str, Any], into: dict[str, Any]) -> None:
+    """Put ``schema`` (the root of shipped schema ``stem``, or one of its ``$defs`` entries) into
+    ``into`` as component ``name``, and each of its ``$defs`` entries as ``name__DEF``."""
+    if name != stem and ("$id" in schema or "$schema" in schema):
+        raise ValueError(f"{stem}: $defs entry {name} is a resource of its own ($id/$schema); it cannot be hoisted")
+    body = dict(schema)
+    body.pop("$schema", None)
+    body.pop("$id", None)
+    defs = body.pop("$defs", {})
+    if not _COMPONENT_NAME.match(name) or name in into:
+        raise ValueError(f"component name {name!r} is not a valid OpenAPI name or not unique")
+    into[name] = _rewrite(stem, body)
+    for sub, sub_schema in defs.items():
+        _hoist(f"{name}__{sub}", stem, sub_schema, into)
+
+
+def components(stems: list[str]) -> dict[str, Any]:
+    """The shipped schemas ``stems``, hoisted into one ``components/schemas`` table (the module's doc)."""
+    out: dict[str, Any] = {}
+    for stem in stems:
+        _hoist(stem, stem, _schema(stem), out)
+    return out
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -75,7 +146,7 @@ def _document() -> str:
                  "description": "Roll and compute the exact odds of tabletop RPG rules written as YAML rulesets "
                                 "(docs/service.md)."},
         "paths": paths,
-        "components": {"schemas": {n: _schema(n) for n in names}},
+        "components": {"schemas": components(names)},
     }
     return json.dumps(document)
 

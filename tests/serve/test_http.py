@@ -165,8 +165,7 @@ def test_openapi_describes_every_operation_with_the_shipped_result_schemas(serve
     for op in OPERATIONS:
         post = doc["paths"][f"/api/{op}"]["post"]
         jsonschema.Draft202012Validator.check_schema(post["requestBody"]["content"]["application/json"]["schema"])
-    for name, component in doc["components"]["schemas"].items():
-        assert component == schema(name)
+    for component in doc["components"]["schemas"].values():  # hoisted: tests/serve/test_openapi.py
         jsonschema.Draft202012Validator.check_schema(component)
 
 
