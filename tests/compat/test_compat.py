@@ -101,7 +101,37 @@ def test_a_file_that_loaded_gives_the_same_exact_odds_at_every_recorded_point(re
             if "skipped" in now:
                 pytest.fail(f"{check} {point['inputs']}: now needs more than {record.BUDGET:,} steps")
             want = {k: v for k, v in point.items() if k != "inputs"}
-            assert now == want, (check, point["inputs"])
+            assert_same_or_more_exact(now, want, (check, point["inputs"]))
+
+
+def assert_same_or_more_exact(now: dict, want: dict, where: object) -> None:
+    """The same answer; or, where the recorded one left mass cut off by the explosion depth
+    (``truncated`` > 0), one within its bounds that cuts less: each probability at least
+    what was recorded and at most that plus the recorded cut (a release that works out
+    more of the cut mass exactly gives the same answers, only more of them)."""
+    if "values" not in want or Fraction(want["truncated"]) == 0:
+        assert happening(now) == happening(want), where
+        return
+    cut = Fraction(want["truncated"])
+    assert Fraction(now["truncated"]) <= cut, where
+    for name, p in list(want["outcomes"].items()) + [("(success)", want["success"])]:
+        got = Fraction(now["success"] if name == "(success)" else now["outcomes"].get(name, "0"))
+        assert Fraction(p) <= got <= Fraction(p) + cut, (where, name)
+    for name, rows in want["values"].items():
+        got_rows = {json.dumps(v): Fraction(q) for v, q in now["values"][name]}
+        for v, q in rows:
+            assert got_rows.get(json.dumps(v), Fraction(0)) >= Fraction(q), (where, name, v)
+        assert sum(got_rows.values(), Fraction(0)) <= 1, (where, name)
+
+
+def happening(answer: dict) -> dict:
+    """An answer with the rows of probability 0 left out: a row listed at 0 and a row not
+    listed say the same (since issue 29 declared values are listed at 0 where they can't
+    happen), and any other difference is a changed answer."""
+    if "values" not in answer:
+        return answer
+    return {**answer, "outcomes": {k: p for k, p in answer["outcomes"].items() if p != "0/1"},
+            "values": {name: [row for row in rows if row[1] != "0/1"] for name, rows in answer["values"].items()}}
 
 
 @pytest.mark.parametrize("release, name", REFUSED, ids=_ids(REFUSED))

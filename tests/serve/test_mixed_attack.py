@@ -1,0 +1,120 @@
+"""A service under a bounded mixed attack (issue 30): hostile and good clients at once on
+loopback. Every good request is answered, and rightly; every hostile one gets a 4xx problem
+or a 503 (its time ran out), never a 500 or a dropped connection; the server is still up
+after it and its resident size stays under the ceiling docs/service.md gives. Bounded by
+counts: each client sends a fixed number of requests and stops (the HTTP timeout is a hang
+guard, not a speed assertion)."""
+
+from __future__ import annotations
+
+import http.client
+import itertools
+import json
+import sys
+import threading
+from fractions import Fraction
+
+import pytest
+
+from service_support import Server
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads RSS from /proc")
+
+MAX_CACHED = 50_000
+CEILING_MB = 50 + MAX_CACHED * 250 / 1_000_000 + 60
+"""docs/service.md: about 50 MB at start plus ``--max-cached`` x 250 bytes; 60 MB more for
+the requests in flight at once (hostile bodies of up to --max-body each)."""
+
+ROUNDS = 6
+
+THREE_D6_AT_LEAST_10 = Fraction(sum(a + b + c >= 10 for a, b, c in itertools.product(range(1, 7), repeat=3)), 216)
+
+HOSTILE: list[tuple[str, bytes]] = [
+    ("/api/dice_odds", json.dumps({"expression": "10000d2"}).encode()),            # a huge answer to write
+    ("/api/dice_odds", json.dumps({"expression": "1000d6!!cs>5"}).encode()),
+    ("/api/dice_odds", json.dumps({"expression": "d100000"}).encode()),
+    ("/api/dice_odds", json.dumps({"expression": "d1000000 + d1000000"}).encode()),
+    ("/api/dice_odds", json.dumps({"expression": "(" * 200 + "1" + ")" * 200}).encode()),
+    ("/api/dice_odds", b'{"expression": "1d6[\\ud800]"}'),                           # a lone surrogate
+    ("/api/dice_roll", b'{"expression": "1d6", "id": NaN}'),                         # not finite
+    ("/api/dice_roll", b'{"expression": "1d6", "seed": 1e400}'),
+    ("/api/dice_roll", b'{"expression": '),                                          # not JSON
+    ("/api/dice_roll", b"[" * 100_000),
+    ("/api/odds", json.dumps({"yaml": "ruleset: x\nchecks: {c: {roll: d1000000, result: roll, outcomes: "
+                                      "[{name: a, success: true}]}}", "name": "c"}).encode()),
+    ("/api/odds", json.dumps({"ruleset": "gurps-4e", "name": "success_roll",
+                              "inputs": {"skill": list(range(-1000, 1000))}}).encode()),
+    ("/api/validate", json.dumps({"yaml": "a: &a [*a, *a]\n" * 200, "path": "x.yaml"}).encode()),
+    ("/api/roll", json.dumps({"ruleset": "../../etc/passwd", "name": "x"}).encode()),
+    ("/api/nothing", b"{}"),
+]
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def post(port: int, path: str, body: bytes) -> tuple[int, str, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    try:
+        conn.request("POST", path, body=body, headers={"content-type": "application/json"})
+        response = conn.getresponse()
+        return response.status, response.getheader("content-type") or "", response.read()
+    finally:
+        conn.close()
+
+
+def test_good_requests_are_answered_and_hostile_ones_refused_while_both_come_at_once():
+    for extra in ("starlette", "uvicorn"):
+        pytest.importorskip(extra)
+    server = Server("--time-limit", "5", "--max-cached", str(MAX_CACHED))
+    failures: list[str] = []
+    answered = refused = 0
+    lock = threading.Lock()
+
+    def hostile(n: int) -> None:
+        nonlocal refused
+        for _ in range(ROUNDS):
+            for path, body in HOSTILE[n::2]:
+                status, kind, data = post(server.port, path, body)
+                with lock:
+                    if status >= 500 and status != 503 or not (400 <= status < 600):
+                        failures.append(f"hostile {path} {body[:60]!r}: {status} {data[:200]!r}")
+                    elif "problem+json" not in kind:
+                        failures.append(f"hostile {path} {body[:60]!r}: {status} as {kind}")
+                    else:
+                        refused += 1
+
+    def good(n: int) -> None:
+        nonlocal answered
+        for i in range(ROUNDS * 4):
+            status, _, data = post(server.port, "/api/dice_odds", json.dumps({"expression": "3d6 >= 10"}).encode())
+            ok = status == 200 and Fraction(json.loads(data)["stats"]["p_true_exact"]) == THREE_D6_AT_LEAST_10
+            status2, _, data2 = post(server.port, "/api/roll", json.dumps(
+                {"ruleset": "gurps-4e", "name": "success_roll", "inputs": {"skill": 12}, "seed": n * 100 + i}).encode())
+            ok2 = status2 == 200 and "outcome" in json.loads(data2)
+            with lock:
+                if ok and ok2:
+                    answered += 1
+                else:
+                    failures.append(f"good: {status} {data[:200]!r} / {status2} {data2[:200]!r}")
+
+    try:
+        threads = [threading.Thread(target=hostile, args=(n,)) for n in range(2)]
+        threads += [threading.Thread(target=good, args=(n,)) for n in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        size = rss_mb(server.process.pid)
+        alive = post(server.port, "/api/dice_roll", json.dumps({"expression": "1d6", "seed": 1}).encode())[0]
+    finally:
+        server.stop()
+    assert not failures, "\n".join(failures[:10])
+    assert answered == 2 * ROUNDS * 4 and refused == ROUNDS * len(HOSTILE)
+    assert alive == 200
+    assert size < CEILING_MB, f"RSS {size:.0f} MB over the ceiling {CEILING_MB:.0f} MB"
