@@ -24,6 +24,27 @@ def decimal_digits(n: int) -> int:
     return int(abs(n).bit_length() * _DIGITS_PER_BIT) + 1
 
 
+DECIMAL_STEP_BITS = 640
+"""Writing an integer of k × this many bits in decimal is charged k² steps of the work budget
+(``dice.dist.Budget``): CPython converts to decimal in quadratic time, a 10,000-bit integer in
+about a tenth of a millisecond, a few hundred steps' worth of the budget's other work."""
+HEX_STEP_BITS = 2048
+"""Writing an integer in hexadecimal (linear time) is charged a step per this many bits."""
+_DECIMAL_BITS = int(EXACT_DECIMAL_DIGITS / _DIGITS_PER_BIT) + 1  # the longest integer written in decimal
+
+
+def text_cost(bits: int) -> int:
+    """Steps charged for writing an integer of ``bits`` bits as :func:`fraction_text` writes
+    it: an upper bound whichever form it takes (decimal up to ``EXACT_DECIMAL_DIGITS``
+    digits, hexadecimal past it), known from its size before anything is converted."""
+    return 1 + (min(bits, _DECIMAL_BITS) // DECIMAL_STEP_BITS) ** 2 + bits // HEX_STEP_BITS
+
+
+def fraction_cost(p: Fraction) -> int:
+    """Steps charged for writing ``p`` with :func:`fraction_text`."""
+    return text_cost(p.numerator.bit_length()) + text_cost(p.denominator.bit_length())
+
+
 def fits_in_decimal(p: Fraction) -> bool:
     return max(decimal_digits(p.numerator), decimal_digits(p.denominator)) <= EXACT_DECIMAL_DIGITS
 

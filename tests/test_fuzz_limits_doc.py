@@ -84,6 +84,7 @@ TRIGGERS = [
     ("max_states", lambda L: dice.odds("100d100kh50", limits=L), "E210"),
     ("max_states", lambda L: load("mudd", limits=L).check("action").odds(
         {"pool": "d12/d10/d8/d6/d4/d12/d10/d8/d6/d4", "precision_target": 5, "impact_target": 2}), "E210"),
+    ("max_states", lambda L: dice.odds("10000d2", limits=L).to_dict(), "E210"),
     ("max_outcomes", lambda L: dice.odds("d100001", limits=L), "E210"),
     ("max_outcomes", lambda L: dice.odds("d1000 * d1000", limits=L), "E210"),
     ("max_choices", lambda L: loads(PICK_TEN, limits=L).check("action").roll({"pool": "20d4"}, seed=1), "E210"),

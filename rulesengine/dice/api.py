@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import functools
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 from collections.abc import Iterable, Mapping
 
 from ..cache import ODDS, fractions_size
-from .dist import Budget, Dist
+from .dist import Budget, BudgetExceeded, Dist, step_cost
 from ..errors import DiceEvalError, InputError, LimitError, Location, RulesEngineError
-from ..exact_text import fraction_text
+from ..exact_text import decimal_digits, fraction_cost, fraction_text
 from ..codes import E_FACES
 from .context import Compiled, Context
 from .evaluate import compile_expression
@@ -34,7 +34,7 @@ from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
 from .pool import DieRoll, PoolRoll
 from .expectation import exact_mean
-from .stats import Summary, cumulative, summarize, summary_json
+from .stats import Summary, common_weights, kind_of, summarize, summarize_weights, summary_json
 from .sources import DiceCounter, dice_source
 from .trace import trace
 from .values import DicePool, Rolled, merged_symbols, symbols_text
@@ -92,6 +92,9 @@ class Odds:
     ``cut_from``: where every cut path is known to end on a number of at least this, so
     the probability of each value below it is exact, and so is "at least" up to it (which
     counts the truncated mass in); None where nothing was cut or that isn't known.
+
+    ``max_states`` and ``work``: the work budget the odds were worked out under and the
+    steps they took; writing them out (:meth:`to_dict`) is charged to what is left of it.
     """
 
     expression: str
@@ -100,16 +103,20 @@ class Odds:
     explode_depth: int = DEFAULT_LIMITS.explode_depth
     unbounded_mean: Fraction | None = None  # with truncation: the mean of the roll followed forever
     cut_from: int | None = None
+    max_states: int = field(default=DEFAULT_LIMITS.max_states, compare=False, repr=False)
+    work: int = field(default=0, compare=False, repr=False)
 
     @staticmethod
-    def from_dist(expression: str, d: Dist, explode_depth: int, limits: Limits = DEFAULT_LIMITS) -> Odds:
+    def from_dist(expression: str, d: Dist, explode_depth: int, limits: Limits = DEFAULT_LIMITS,
+                  work: int = 0) -> Odds:
         if len(d.weights) > limits.max_outcomes:
             raise LimitError(f"'{expression}' has {len(d.weights):,} possible values, too many to list",
                              "max_outcomes", Location(column=1, source_line=expression),
                              f"at most {limits.max_outcomes:,}; roll it instead, or use fewer sides")
         probs = d.reduced().probabilities()
         ordered = dict(sorted(probs.items(), key=lambda kv: _value_order(kv[0])))
-        return Odds(expression, ordered, d.truncated, explode_depth, cut_from=d.cut_from)
+        return Odds(expression, ordered, d.truncated, explode_depth, cut_from=d.cut_from,
+                    max_states=limits.max_states, work=work)
 
     def probability(self, value: Value) -> Fraction:
         return self.distribution.get(value, Fraction(0))
@@ -117,18 +124,19 @@ class Odds:
     def at_least(self, value: int) -> Fraction:
         """The chance of a number ``value`` or more (text values are never counted); exact,
         truncated mass included, up to ``cut_from``."""
-        return sum((p for v, p in self.distribution.items() if not isinstance(v, str) and v >= value),
-                   self._cut_at_least(value))
-
-    def _cut_at_least(self, value: Any) -> Fraction:
-        """What the truncated mass adds to "at least ``value``": all of it where every cut
-        path is known to end on ``value`` or more."""
-        return self.truncated if self.cut_from is not None and value <= self.cut_from else Fraction(0)
+        cut = self.truncated if self.cut_from is not None and value <= self.cut_from else Fraction(0)
+        return self._sum_where(lambda v: v >= value, cut)
 
     def at_most(self, value: int) -> Fraction:
         """The chance of a number ``value`` or less (text values are never counted)."""
-        return sum((p for v, p in self.distribution.items() if not isinstance(v, str) and v <= value),
-                   Fraction(0))
+        return self._sum_where(lambda v: v <= value, Fraction(0))
+
+    def _sum_where(self, keep: Any, extra: Fraction) -> Fraction:
+        """``extra`` plus the probabilities of the numbers ``keep`` admits, added as whole
+        numbers over a common denominator (:func:`.stats.common_weights`)."""
+        items = [(v, p) for v, p in self.distribution.items() if not isinstance(v, str) and keep(v)]
+        common, weights, (more,) = common_weights(items, extra)
+        return Fraction(sum(weights) + more, common)
 
     @property
     def is_boolean(self) -> bool:
@@ -156,27 +164,91 @@ class Odds:
         mean has no closed form here: the mean of what was worked out); None with no mean."""
         return self.summary.mean_kind
 
+    def _cumulative(self, weighed: tuple[int, list[int], list[int]] | None = None
+                    ) -> tuple[int, dict[Any, tuple[int, int]]]:
+        """A common denominator and, for each number, the numerators over it of "at least"
+        (the truncated mass counted in up to ``cut_from``) and "at most": one running sum of
+        whole numbers (:func:`.stats.common_weights`; ``weighed``: its answer for these odds,
+        when already worked out). Empty when the values are not numbers."""
+        if kind_of(self.distribution) != "number":
+            return 1, {}
+        common, weights, (cut,) = weighed or common_weights(self.distribution.items(), self.truncated)
+        cut_from = self.cut_from
+        total, below = sum(weights), 0
+        views: dict[Any, tuple[int, int]] = {}
+        weight: dict[Any, int] = dict(zip(self.distribution, weights, strict=True))  # numbers only
+        for v in sorted(weight):
+            views[v] = (total - below + (cut if cut_from is not None and v <= cut_from else 0), below + weight[v])
+            below += weight[v]
+        return common, views
+
     def rows(self) -> list[dict[str, Any]]:
         """One row per value: probability, at least, at most (AnyDice's three views); the
         cumulative columns only for numbers (None otherwise)."""
-        views = {v: (ge + self._cut_at_least(v), le) for v, _, ge, le in cumulative(self.distribution)}
-        return [{"value": v, "probability": p, "at_least": views.get(v, (None, None))[0],
-                 "at_most": views.get(v, (None, None))[1]} for v, p in self.distribution.items()]
+        common, views = self._cumulative()
+        return [{"value": v, "probability": p,
+                 "at_least": Fraction(views[v][0], common) if v in views else None,
+                 "at_most": Fraction(views[v][1], common) if v in views else None}
+                for v, p in self.distribution.items()]
+
+    def table(self) -> list[dict[str, Any]]:
+        """:meth:`rows` for a table people read: "at least" and "at most" as floats, each the
+        float of the exact Fraction, without making the Fraction (a gcd of numbers as long as
+        the fractions, per row); the Fraction only where it is not 0 and its float is."""
+        common, views = self._cumulative()
+
+        def view(n: int) -> float | Fraction:
+            x = n / common  # a whole-number division is correctly rounded: the float of the Fraction
+            return x if x or not n else Fraction(n, common)  # too small for a float: still not 0
+
+        return [{"value": v, "probability": p,
+                 "at_least": view(views[v][0]) if v in views else None,
+                 "at_most": view(views[v][1]) if v in views else None}
+                for v, p in self.distribution.items()]
 
     def to_dict(self) -> dict[str, Any]:
-        summary = self.summary
+        """The odds as JSON. Writing them is charged to the work budget they were worked out
+        under (what is left of ``max_states``, and a service's request budget with its
+        deadline): each row's exact fraction by its length (``exact_text.fraction_cost``),
+        its sums and floats as multiply-adds of the common denominator's size. The whole
+        cost is known from the fractions' sizes before anything is written, so odds too big
+        to write are refused (a LimitError naming ``max_states``) before the work; each row
+        is charged as it is written, so a deadline is looked at meanwhile."""
+        budget = Budget(self.max_states)
+        budget.used = self.work
+        items = list(self.distribution.items())
+        bits = max((p.denominator.bit_length() for _, p in items), default=1) + self.truncated.denominator.bit_length()
+        per_row = 8 * step_cost(bits)  # the common weights, mean and variance sums, cumulative sums, floats
+        costs = [fraction_cost(p) + per_row for _, p in items]
+        try:
+            budget.afford(sum(costs))
+            weighed = common_weights(items, self.truncated)
+            summary = summarize_weights(list(self.distribution), weighed[1], self.truncated
+                                        ).with_mean(self.unbounded_mean)
+            common, views = self._cumulative(weighed)
+            distribution = []
+            for (v, p), cost in zip(items, costs, strict=True):
+                budget.spend(cost)
+                view = views.get(v)
+                distribution.append(
+                    {"value": v if isinstance(v, (int, str)) else str(v),
+                     "probability": float(p),
+                     "exact": fraction_text(p),
+                     # a whole-number division is correctly rounded: the float of the Fraction
+                     "at_least": None if view is None else view[0] / common,
+                     "at_most": None if view is None else view[1] / common})
+        except BudgetExceeded:
+            digits = decimal_digits(2 ** bits)
+            raise LimitError(f"the odds of '{self.expression}' are too big to write out: {len(items):,} values "
+                             f"with fractions of up to {digits:,} digits need more than {self.max_states:,} steps",
+                             "max_states", Location(column=1, source_line=self.expression),
+                             "ask for fewer values or shorter fractions (fewer dice), or roll it instead") from None
+        mean = summary.mean
         return {
             "expression": self.expression,
-            "distribution": [
-                {"value": r["value"] if isinstance(r["value"], (int, str)) else str(r["value"]),
-                 "probability": float(r["probability"]),
-                 "exact": fraction_text(r["probability"]),
-                 "at_least": None if r["at_least"] is None else float(r["at_least"]),
-                 "at_most": None if r["at_most"] is None else float(r["at_most"])}
-                for r in self.rows()
-            ],
-            "mean": None if summary.mean is None else float(summary.mean),
-            "mean_exact": None if summary.mean is None else fraction_text(summary.mean),
+            "distribution": distribution,
+            "mean": None if mean is None else float(mean),
+            "mean_exact": None if mean is None else fraction_text(mean),
             "mean_kind": summary.mean_kind,
             "stats": summary_json(summary, fraction_text),
             "truncated": fraction_text(self.truncated),
@@ -290,10 +362,13 @@ class Expression:
         if self._exact is None:
             self._exact_domain = Exact()
             self._exact = compile_expression(self.tree, self._exact_domain, self.limits, self.text)
-        ctx = Context(self.text, values, limits, budget=Budget(limits.max_states))
-        result = Odds.from_dist(self.text, self._exact(ctx), limits.explode_depth, limits)
+        budget = Budget(limits.max_states)
+        ctx = Context(self.text, values, limits, budget=budget)
+        result = Odds.from_dist(self.text, self._exact(ctx), limits.explode_depth, limits, budget.used)
         if result.truncated:
-            mean = exact_mean(self.tree, values, Budget(limits.max_states), limits=limits, text=self.text)
+            mean_budget = Budget(limits.max_states)
+            mean = exact_mean(self.tree, values, mean_budget, limits=limits, text=self.text)
+            result = replace(result, work=result.work + mean_budget.used)
             if mean is not None:
                 result = replace(result, unbounded_mean=mean)
         ODDS.put(key, result, fractions_size(result.distribution.values()))

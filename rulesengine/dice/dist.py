@@ -69,6 +69,19 @@ class Budget:
         if self.total is not None:
             self.total.spend(amount)
 
+    def afford(self, amount: int) -> None:
+        """Refuse now if ``amount`` more steps would take this budget, or a shared one it
+        charges, past its limit, without spending them yet: for work whose whole cost is
+        known before it starts but which is charged piece by piece as it is done (writing
+        out an answer), so that a deadline is looked at while it is done. A refused budget
+        counts the amount as spent, as :meth:`spend` does when it refuses."""
+        budget: Budget | None = self
+        while budget is not None:
+            if budget.used + amount > budget.limit:
+                budget.used += amount
+                raise BudgetExceeded()
+            budget = budget.total
+
     @property
     def exhausted(self) -> bool:
         return self.used > self.limit or self.timed_out
@@ -101,7 +114,10 @@ def shared_budget(limit: int, deadline: float | None = None) -> Iterator[Budget]
         _SHARED.reset(token)
 
 
-_NO_BUDGET = Budget(10**30)
+UNLIMITED = 10**30
+"""A limit no computation reaches: a budget with it counts, and charges a shared budget in force."""
+
+_NO_BUDGET = Budget(UNLIMITED)
 
 WORD_BITS = 2048
 """Weights under this many bits cost one step per multiply-add; larger ones more (see

@@ -378,6 +378,12 @@ class PoolView(NamedTuple):
     # for ``symbols(roll, 'success') - symbols(roll, 'failure')``.
     symbols: tuple[tuple[tuple[str, int], ...], ...] = ()
 
+    @property
+    def reads(self) -> int:
+        """Steps charged for reading one outcome through this view: one, and one for each
+        thing it reads (its total, each count, each sum of symbols, its highest, its lowest)."""
+        return 1 + self.total + len(self.counts) + len(self.initial) + len(self.symbols) + self.highest + self.lowest
+
     def merge(self, other: PoolView) -> PoolView:
         """What both read."""
         counts = self.counts + tuple(c for c in other.counts if c not in self.counts)
@@ -416,7 +422,12 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         return None
     # Counts among the first throw's dice read each die's chain (its face, then the dice its
     # explosions added): the chain's first value is the first throw's.
+    # Reading each outcome of the die is charged before it is read: its faces before the die is
+    # made (a million-sided die read whole is refused before its million faces are), what
+    # explosions add after.
+    budget.spend(spec.die.size * view.reads)
     d = die_dist(spec, "chain" if view.initial else "values", limits, budget)
+    budget.spend(max(0, len(d.weights) - spec.die.size) * view.reads)
 
     def reading(values: tuple, cut: tuple = ()) -> tuple:
         return (sum(spec.score(v) for v in values) if view.total else 0,
@@ -587,6 +598,7 @@ def joined_dist(parts: list[Dist], view: PoolView | None, budget: Budget) -> Dis
         for p in parts[1:]:
             every = combine2(lambda a, b: joined([a, b]), every, p, budget)
         return every.reduced()
+    budget.spend(sum(len(p.weights) for p in parts) * view.reads)  # reading each part's rolls, before
     steps = [_readings(p, lambda r: rolled_reading(view, r)) for p in parts]
     bits = max(p.denom.bit_length() for p in parts)
     states = _fold(steps, view, bits, budget)

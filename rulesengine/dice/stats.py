@@ -15,7 +15,7 @@ worked out, which is not the roll's mean (issue 29).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -66,19 +66,49 @@ def kind_of(values: Any) -> str:
     return "other"
 
 
+def common_weights(items: Iterable[tuple[Any, Fraction]], *more: Fraction) -> tuple[int, list[int], list[int]]:
+    """The probabilities of ``items`` (value, probability), and ``more``, as whole numbers over
+    one common denominator: (denominator, each item's numerator, each of ``more``'s). Sums,
+    cumulative sums and means are then integer additions, not a Fraction addition (two gcds
+    of numbers as long as the fractions) per term; a distribution's fractions share a few
+    denominators at most (each divides the one its weights were over), so finding the common
+    one is cheap. Exact: a result made from these is the same Fraction."""
+    probs = [p for _, p in items]
+    denoms = {p.denominator for p in (*probs, *more)}
+    common = max(denoms, default=1)
+    if any(common % q for q in denoms):  # usually each divides the largest: no gcds needed
+        common = math.lcm(*denoms)
+    scale = {q: common // q for q in denoms}
+    return common, [p.numerator * scale[p.denominator] for p in probs], \
+        [p.numerator * scale[p.denominator] for p in more]
+
+
 def summarize(dist: Mapping[Any, Fraction], left_out: Fraction = Fraction(0)) -> Summary:
     """The statistics of ``dist`` (value → probability), conditioned on its total mass;
     ``left_out``: the probability explosions cut off, not in ``dist`` (then its mean is
     only the mean of the mass worked out)."""
-    kind = kind_of(dist)
-    mass = sum(dist.values(), Fraction(0))
+    return summarize_weights(list(dist), common_weights(dist.items())[1], left_out)
+
+
+def summarize_weights(values: list[Any], weights: list[int], left_out: Fraction = Fraction(0)) -> Summary:
+    """:func:`summarize` of values with whole-number weights over any common denominator
+    (:func:`common_weights`): the mean is S1/M and the variance S2/M − (S1/M)² for M, S1, S2
+    the sums of the weights, of value × weight and of value² × weight, the same Fractions
+    as sums of the probabilities as Fractions would give."""
+    kind = kind_of(values)
+    mass = sum(weights)
     if kind == "yes/no":
-        return Summary(kind, p_true=dist.get(True, Fraction(0)) / mass if mass else Fraction(0), left_out=left_out)
+        if not mass:
+            return Summary(kind, p_true=Fraction(0), left_out=left_out)
+        return Summary(kind, p_true=Fraction(sum(w for v, w in zip(values, weights, strict=True) if v), mass),
+                       left_out=left_out)
     if kind != "number" or not mass:
         return Summary(kind, left_out=left_out)
-    mean = sum((v * p for v, p in dist.items()), Fraction(0)) / mass
-    variance = sum(((v - mean) ** 2 * p for v, p in dist.items()), Fraction(0)) / mass
-    reached = [v for v, p in dist.items() if p]
+    s1 = sum(v * w for v, w in zip(values, weights, strict=True))
+    s2 = sum(v * v * w for v, w in zip(values, weights, strict=True))
+    mean = Fraction(s1, mass)
+    variance = Fraction(s2 * mass - s1 * s1, mass * mass)
+    reached = [v for v, w in zip(values, weights, strict=True) if w]
     return Summary(kind, mean, variance, min(reached), max(reached), left_out=left_out)
 
 
@@ -92,12 +122,14 @@ def cumulative(dist: Mapping[Any, Fraction]) -> list[tuple[Any, Fraction, Fracti
 
 def ranked_cumulative(ranked: list[tuple[Any, Fraction]]) -> list[tuple[Any, Fraction, Fraction, Fraction]]:
     """(value, P(value), P(that rank or higher), P(that rank or lower)) for values given lowest
-    rank first: numbers in order, or any other ranking (signed results: -0 below +0)."""
-    total = sum((p for _, p in ranked), Fraction(0))
-    out, below = [], Fraction(0)
-    for v, p in ranked:
-        out.append((v, p, total - below, below + p))
-        below += p
+    rank first: numbers in order, or any other ranking (signed results: -0 below +0). One
+    running sum of whole numbers over a common denominator (:func:`common_weights`)."""
+    common, weights, _ = common_weights(ranked)
+    total = sum(weights)
+    out, below = [], 0
+    for (v, p), w in zip(ranked, weights, strict=True):
+        out.append((v, p, Fraction(total - below, common), Fraction(below + w, common)))
+        below += w
     return out
 
 

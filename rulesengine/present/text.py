@@ -68,7 +68,7 @@ def _dice_text(faces: tuple[int, ...], sides: tuple[int, ...]) -> str:
     return "+".join(map(str, faces))
 
 
-def _pct(p: Fraction) -> str:
+def _pct(p: Fraction | float) -> str:
     """A percentage for people: two decimals, or ``~2.8e-07`` when that would show 0.00."""
     percent = float(p) * 100
     if p and percent < 0.005:
@@ -113,12 +113,20 @@ def format_list(rows: list[dict[str, Any]]) -> str:
 
 
 def _bar(p: Fraction, peak: Fraction) -> str:
-    return "#" * round(40 * p / peak) if peak else ""
+    """40 marks for the peak, ``round(40 * p / peak)`` for ``p``: rounded half to even from
+    whole numbers, as ``round`` does it of the Fraction, without reducing one per row."""
+    if not peak:
+        return ""
+    num, den = 40 * p.numerator * peak.denominator, p.denominator * peak.numerator
+    marks, rest = divmod(num, den)
+    if 2 * rest > den or (2 * rest == den and marks % 2):
+        marks += 1
+    return "#" * marks
 
 
 def format_dice_odds(odds, exact: bool = False) -> str:
     """`dice --odds` as an AnyDice-style table: value, exact fraction, %, at least, at most, a bar."""
-    rows = odds.rows()
+    rows = odds.table()
     head = odds.expression + "    " + summary_line(odds.summary)
     if odds.truncated:
         head += (f"\ntruncated {fraction_display(odds.truncated)}"

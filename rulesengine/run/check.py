@@ -471,7 +471,7 @@ class CheckRunner:
         for res, _env, w in outcomes:
             acc.add(res, w, 1)
             total_weight += w
-        odds = acc.finish(self.model, self.check, values, joint_denom, total_weight)
+        odds = acc.finish(self.model, self.check, values, joint_denom, total_weight, self.limits.max_states)
         if odds.result_truncated:
             mean = self._unbounded_mean(values)
             if mean is not None:
@@ -605,19 +605,33 @@ class CheckRunner:
         (a contest's roll-off): the check's own exact driver, tables and functions, so what
         rolls also has odds. Pool values count by their totals."""
         try:
-            return self.exact.expression_dist(e, env, budget)
+            dist = self.exact.expression_dist(e, env, budget)
         except BudgetExceeded:
             raise self._too_big(e) from None
         except RulesEngineError as exc:
             raise self.relocate(exc, e) from None
+        return self._listable(dist, e)
 
     def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None) -> Dist:
         try:
-            return self.exact.roll_dist(name, e, env, budget, reads)
+            dist = self.exact.roll_dist(name, e, env, budget, reads)
         except BudgetExceeded:
             raise self._too_big(e) from None
         except RulesEngineError as exc:
             raise self.relocate(exc, e) from None
+        return self._listable(dist, e)
+
+    def _listable(self, dist: Dist, e: Expr) -> Dist:
+        """``dist``, a roll's or an expression's distribution, where it has at most
+        ``max_outcomes`` values: each of them is resolved and may be listed, so a check is
+        held to the limit its expression's own odds are (``dice.odds``), at the same point,
+        before any value is resolved."""
+        if len(dist.weights) > self.limits.max_outcomes:
+            raise self.relocate(LimitError(
+                f"'{e.text}' has {len(dist.weights):,} possible values, too many to list", "max_outcomes",
+                Location(column=1, source_line=e.text),
+                f"at most {self.limits.max_outcomes:,}; roll it instead, or use fewer sides"), e)
+        return dist
 
 
 class _RollPlan(NamedTuple):

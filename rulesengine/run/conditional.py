@@ -60,7 +60,7 @@ def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) 
     if not kept:
         raise InputError(f"the condition '{given}' never holds for these inputs",
                          hint="conditional odds need a condition with a chance above zero")
-    odds = acc.finish(runner.model, runner.check, values, kept, kept)
+    odds = acc.finish(runner.model, runner.check, values, kept, kept, runner.limits.max_states)
     return replace(odds, given=given, given_probability=Fraction(kept, joint_denom),
                                truncated=Fraction(joint_denom - total, joint_denom))
 

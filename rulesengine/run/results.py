@@ -14,10 +14,13 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from collections.abc import Mapping
 
 from ..cache import fractions_size
+from ..dice.dist import UNLIMITED, Budget, BudgetExceeded, step_cost
 from ..dice.pool import DieRoll, PoolRoll
-from ..dice.stats import Summary, cumulative, ranked_cumulative, summarize, summary_json
+from ..dice.stats import Summary, kind_of, ranked_cumulative, summarize, summary_json
 from ..dice.values import DicePool, Rolled
-from ..exact_text import fraction_text
+from ..errors import LimitError
+from ..exact_text import fraction_cost, fraction_text, text_cost
+from ..limits import DEFAULT_LIMITS
 from ..records import Record, field
 from ..rules.model import RESULT_KEYS
 
@@ -208,6 +211,8 @@ class CheckOdds(Record):
     # Where all of ``result_truncated`` is known to lie on this number or above: "at least v"
     # for every v up to it counts that mass in, and is exact (None: not known, or none cut).
     result_cut_from: int | None = None
+    # The work budget the odds were worked out under: writing them out is charged to it.
+    max_states: int = field(default=DEFAULT_LIMITS.max_states, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -248,6 +253,22 @@ class CheckOdds(Record):
         return self.outcomes.get(outcome, Fraction(0))
 
     def to_dict(self) -> dict[str, Any]:
+        """The odds as JSON. Writing them is charged to a work budget of ``max_states`` (and
+        to a service's request budget, with its deadline): its whole cost, known from the
+        fractions' sizes (:func:`writing_cost`), before anything is written, so odds too big
+        to write are refused first (a LimitError naming ``max_states``); then each table's
+        rows as they are written."""
+        budget = Budget(self.max_states)
+        tables = [self.outcomes, self.tags, self.tiers]
+        listed = [self.result_distribution, self.signed_distribution, *self.values.values()]
+        cost = sum(writing_cost(t, cumulative=False) for t in tables) + sum(writing_cost(t) for t in listed)
+        try:
+            budget.afford(cost)
+        except BudgetExceeded:
+            rows = sum(len(t) for t in (*tables, *listed))
+            raise LimitError(f"the odds of check '{self.check}' of '{self.ruleset}' are too big to write out: "
+                             f"{rows:,} values need more than {self.max_states:,} steps", "max_states",
+                             hint="ask for odds with fewer values (fewer dice), or roll it instead") from None
         prob = probability_json
         return {
             "ruleset": self.ruleset,
@@ -256,10 +277,10 @@ class CheckOdds(Record):
             "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
                          for n, p in self.outcomes.items()],
             "success": prob(self.success),
-            "result": distribution_json(self.result_distribution, self.result_cumulative()),
+            "result": distribution_json(self.result_distribution, budget, self.result_cumulative()),
             "tags": [dict(name=n, **prob(p)) for n, p in self.tags.items()],
             "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
-            "values": {k: distribution_json(d) for k, d in self.values.items()},
+            "values": {k: distribution_json(d, budget) for k, d in self.values.items()},
             "stats": {"result": summary_json(self.summary, fraction_text),
                       "values": {k: summary_json(self.value_summary(k), fraction_text) for k in self.values}},
             "truncated": fraction_text(self.truncated),
@@ -267,7 +288,8 @@ class CheckOdds(Record):
             "result_cut_from": self.result_cut_from,
         } | ({"given": {"expression": self.given, **prob(self.given_probability)}}
              if self.given is not None and self.given_probability is not None else {}) \
-          | ({"signed_result": ranked_distribution_json(self.signed_distribution)} if self.signed_distribution else {})
+          | ({"signed_result": ranked_distribution_json(self.signed_distribution, budget)}
+             if self.signed_distribution else {})
 
 
 def probability_json(p: Fraction) -> dict[str, Any]:
@@ -279,32 +301,93 @@ def cut_cumulative(dist: Mapping[Any, Fraction], cut_from: int | None = None,
                    cut: Fraction = Fraction(0)) -> dict[Any, tuple[Fraction, Fraction]]:
     """Each number of ``dist`` with its chance of that or more and of that or less, where
     ``cut`` (mass cut by the explode depth) is known to lie on ``cut_from`` or above: "at
-    least v" counts it in for every v up to ``cut_from`` (exact there), and nowhere else."""
+    least v" counts it in for every v up to ``cut_from`` (exact there), and nowhere else.
+    Empty when the values are not numbers."""
+    if kind_of(dist) != "number":
+        return {}
     return {v: (ge + cut if cut_from is not None and v <= cut_from else ge, le)
-            for v, _, ge, le in cumulative(dist)}
+            for v, _, ge, le in ranked_cumulative(sorted(dist.items()))}
 
 
-def distribution_json(dist: Mapping[Any, Fraction],
+def writing_cost(dist: Mapping[Any, Fraction], cumulative: bool = True) -> int:
+    """Steps charged for writing ``dist`` as :func:`distribution_json` writes it: each row's
+    exact fraction by its length (``exact_text.fraction_cost``), and where the values are
+    numbers (``cumulative``) its "at least" and "at most", fractions over the common
+    denominator (their lengths bounded by its), and the sums behind them as multiply-adds
+    of that size (``dist.step_cost``). Known from the fractions' sizes before anything is
+    written."""
+    return sum(_row_costs(dist, cumulative))
+
+
+def _row_costs(dist: Mapping[Any, Fraction], cumulative: bool = True) -> list[int]:
+    bits = max((p.denominator.bit_length() for p in dist.values()), default=1)
+    per_row = 4 * step_cost(bits) + 4 * text_cost(bits) if cumulative else 1
+    return [fraction_cost(p) + per_row for p in dist.values()]
+
+
+def _charged_rows(dist: Mapping[Any, Fraction], budget: Budget, cumulative: bool = True) -> list[int]:
+    """Each row's cost, the whole of it afforded by ``budget`` first (refused there if it
+    does not fit)."""
+    costs = _row_costs(dist, cumulative)
+    try:
+        budget.afford(sum(costs))
+    except BudgetExceeded:
+        raise _too_big_to_write(len(costs)) from None
+    return costs
+
+
+def _writing_budget(budget: Budget | None) -> Budget:
+    """``budget``, or where none is given one without a limit of its own, which still
+    charges a shared budget in force (a service's request, with its deadline)."""
+    return budget if budget is not None else Budget(UNLIMITED)
+
+
+def _too_big_to_write(rows: int) -> LimitError:
+    return LimitError(f"the odds are too big to write out: {rows:,} values need more than the work budget allows",
+                      "max_states", hint="ask for odds with fewer values (fewer dice), or roll it instead")
+
+
+def distribution_json(dist: Mapping[Any, Fraction], budget: Budget | None = None,
                       views: Mapping[Any, tuple[Fraction, Fraction]] | None = None) -> list[dict[str, Any]]:
     """A distribution in results' JSON: each value with its probability and, for numbers, the
     chance of that value or more (``at_least``) and of that value or less (``at_most``);
-    ``views``: those two chances where the caller knows more (:func:`cut_cumulative`)."""
+    ``views``: those two chances where the caller knows more (:func:`cut_cumulative`).
+    Charged to ``budget`` (see :func:`writing_cost`): the whole before, each row as it is
+    written, so that a deadline is looked at meanwhile; a LimitError naming ``max_states``
+    where it does not fit."""
+    numbers = kind_of(dist) == "number"
+    budget = _writing_budget(budget)
+    costs = _charged_rows(dist, budget, numbers)
     if views is None:
         views = cut_cumulative(dist)
     out = []
-    for v, p in dist.items():
-        row = dict(value=jsonable(v), **probability_json(p))
-        if v in views:
-            row["at_least"], row["at_most"] = probability_json(views[v][0]), probability_json(views[v][1])
-        out.append(row)
+    try:
+        for (v, p), cost in zip(dist.items(), costs, strict=True):
+            budget.spend(cost)
+            row = dict(value=jsonable(v), **probability_json(p))
+            if v in views:
+                row["at_least"], row["at_most"] = probability_json(views[v][0]), probability_json(views[v][1])
+            out.append(row)
+    except BudgetExceeded:
+        raise _too_big_to_write(len(costs)) from None
     return out
 
 
-def ranked_distribution_json(dist: Mapping[Any, Fraction]) -> list[dict[str, Any]]:
+def ranked_distribution_json(dist: Mapping[Any, Fraction], budget: Budget | None = None) -> list[dict[str, Any]]:
     """A distribution already in rank order (signed results): each value with its probability
-    and the chance of that rank or higher (``at_least``) and of that rank or lower (``at_most``)."""
-    return [dict(value=v, **probability_json(p), at_least=probability_json(ge), at_most=probability_json(le))
-            for v, p, ge, le in ranked_cumulative(list(dist.items()))]
+    and the chance of that rank or higher (``at_least``) and of that rank or lower (``at_most``).
+    Charged as :func:`distribution_json` is."""
+    budget = _writing_budget(budget)
+    costs = _charged_rows(dist, budget)
+    out = []
+    try:
+        for (v, p, ge, le), cost in zip(ranked_cumulative(list(dist.items())), costs, strict=True):
+            budget.spend(cost)
+            out.append(dict(value=v, **probability_json(p), at_least=probability_json(ge),
+                            at_most=probability_json(le)))
+    except BudgetExceeded:
+        raise _too_big_to_write(len(costs)) from None
+    return out
 
 
 def signed_text(result: Any, positive: bool) -> str | None:

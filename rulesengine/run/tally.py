@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..dice.beyond import AtLeast
+from ..limits import DEFAULT_LIMITS
 from ..rules.model import Check, RulesetModel, Tiers
 from ..rules.table_functions import declared_values
 from .results import NOT_ALLOWED, CheckOdds, Resolution, jsonable, signed_rank, value_order, with_declared
@@ -50,8 +51,10 @@ class OddsTally:
         if res.signed is not None:
             self.signed[res.signed] += w
 
-    def finish(self, model: RulesetModel, check: Check, inputs: dict, denom: int, total: int) -> CheckOdds:
-        """The odds, outcomes in the check's order; ``denom - total`` is what was truncated."""
+    def finish(self, model: RulesetModel, check: Check, inputs: dict, denom: int, total: int,
+               max_states: int = DEFAULT_LIMITS.max_states) -> CheckOdds:
+        """The odds, outcomes in the check's order; ``denom - total`` is what was truncated;
+        ``max_states``: the work budget writing them out is charged to."""
         def frac(w: int) -> Fraction:
             return Fraction(w, denom)
 
@@ -85,5 +88,6 @@ class OddsTally:
             # "at least v" counts that mass in, exactly, for every v up to the least of them.
             result_cut_from=self.results_low if total == denom else None,
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
+            max_states=max_states,
         )
 
