@@ -341,6 +341,14 @@ class Labeled(Record):
 Node = Num | Str | Bool | Name | Dice | Neg | Binary | Compare | Logic | Not | Call | Group | Labeled | SetKeep
 
 
+def bare(node: Node) -> Node:
+    """``node`` without the parentheses and labels around it (``((roll))``, ``roll[attack]``):
+    the expression whose value it is."""
+    while isinstance(node, (Group, Labeled)):
+        node = node.inner
+    return node
+
+
 def children(node: Node) -> tuple[Node, ...]:
     """The direct sub-expressions of a node, in reading order."""
     if isinstance(node, (Binary, Compare, Logic)):

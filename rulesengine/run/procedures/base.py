@@ -38,9 +38,7 @@ def call_arguments(exprs: Sequence[Expr]) -> frozenset[str]:
     for e in exprs:
         for node in ast.walk(e.tree):
             if isinstance(node, ast.Call):
-                for arg in node.args:
-                    while isinstance(arg, (ast.Group, ast.Labeled)):
-                        arg = arg.inner
+                for arg in map(ast.bare, node.args):
                     if isinstance(arg, ast.Name):
                         out.add(arg.name)
     return frozenset(out)
