@@ -190,9 +190,8 @@ def _passed_to(functions: frozenset[str], check: Check, exprs: list, aliases: di
     for e in exprs:
         if e is None:
             continue
-        for node in ast.walk(e.tree):
-            if isinstance(node, ast.Call) and node.name in functions and node.args:
-                out |= _carried(node.args[0], carries)
+        for arg in ast.arguments(e.tree, functions, first=True):
+            out |= _carried(arg, carries)
     return out
 
 
