@@ -390,10 +390,8 @@ def _symbols_shown(tree: ast.Node, pools: tuple[PoolRoll, ...]) -> str | None:
         return None
     stack = [tree]
     while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Group, ast.Labeled)):
-            stack.append(node.inner)
-        elif isinstance(node, ast.Binary) and node.op == "+":
+        node = ast.bare(stack.pop())
+        if isinstance(node, ast.Binary) and node.op == "+":
             stack += [node.left, node.right]
         elif not isinstance(node, ast.Dice):
             return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 from types import MappingProxyType
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 
 from ..records import Record, replace
 
@@ -341,6 +341,14 @@ class Labeled(Record):
 Node = Num | Str | Bool | Name | Dice | Neg | Binary | Compare | Logic | Not | Call | Group | Labeled | SetKeep
 
 
+def bare(node: Node) -> Node:
+    """``node`` without the parentheses and labels around it (``((roll))``, ``roll[attack]``):
+    the expression whose value it is."""
+    while isinstance(node, (Group, Labeled)):
+        node = node.inner
+    return node
+
+
 def children(node: Node) -> tuple[Node, ...]:
     """The direct sub-expressions of a node, in reading order."""
     if isinstance(node, (Binary, Compare, Logic)):
@@ -414,6 +422,16 @@ def walk(node: Node):
         n = stack.pop()
         yield n
         stack.extend(reversed(children(n)))
+
+
+def arguments(node: Node, functions: Collection[str] | None = None, first: bool = False) -> Iterator[Node]:
+    """What is passed to the calls in ``node``, each argument :func:`bare`: to the calls of
+    ``functions`` only, if given; only their first argument, if ``first``. The one way an
+    expression sees more of a value than a number (``count(roll, 6)``, ``highest(if(c, a, b))``)."""
+    for n in walk(node):
+        if isinstance(n, Call) and (functions is None or n.name in functions):
+            for arg in n.args[:1] if first else n.args:
+                yield bare(arg)
 
 
 def names(node: Node) -> frozenset[str]:

@@ -26,8 +26,9 @@ from collections.abc import Callable, Mapping
 from ..codes import E_EVAL, E_UNKNOWN_FUNCTION, E_UNKNOWN_VARIABLE
 from ..errors import DiceEvalError
 from . import ast
-from .functions import (ARITHMETIC, COMPARISONS, FUNCTIONS, OpError, describe, division,
-                             logic_and, logic_not, logic_or, negate)
+from .builtins import BUILTINS, FUNCTIONS, conditional
+from .functions import (ARITHMETIC, COMPARISONS, OpError, describe, division, logic_and, logic_not,
+                        logic_or, negate)
 from .context import Compiled, Context, eval_error
 from .parser import check_modifiers, locate
 from .exact import Exact
@@ -198,14 +199,18 @@ class _Compiler:
     def call(self, n: ast.Call) -> Compiled:
         fn = self.function(n)
         build = self.build
-        if n.name == "if" and len(n.args) == 3:
+        parts = conditional(n)
+        if parts is not None:
             # Only the branch taken is worked out: its dice alone are rolled (and asked for
             # as physical faces); exact odds mix the two branches by the condition's chance,
             # which is exact because every dice term is its own independent roll.
-            return self.domain.lazy_if(build(n.args[0]), build(n.args[1]), build(n.args[2]), n)
-        div = _unwrap(n.args[0]) if n.name in ("floor", "ceil", "round") else None
-        if isinstance(div, ast.Binary) and div.op == "/":
-            return self.domain.lift(division(n.name), [build(div.left), build(div.right)], div)
+            cond, then, other = parts
+            return self.domain.lazy_if(build(cond), build(then), build(other), n)
+        builtin = BUILTINS.get(n.name)
+        rounding = builtin.rounding if builtin is not None else None
+        div = _unwrap(n.args[0]) if rounding is not None else None
+        if isinstance(div, ast.Binary) and div.op == "/" and rounding is not None:
+            return self.domain.lift(division(rounding), [build(div.left), build(div.right)], div)
         return self.domain.lift(fn, [build(a) for a in n.args], n)
 
     def function(self, n: ast.Call) -> Callable[..., Any]:

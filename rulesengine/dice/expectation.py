@@ -41,7 +41,7 @@ from .context import Context, dynamic_spec
 from .dist import Budget, BudgetExceeded, Dist
 from .evaluate import Functions, compile_expression
 from .exact import Exact
-from .functions import FUNCTIONS
+from .builtins import FUNCTIONS, conditional
 from .pool import PoolSpec
 from .pool_odds import face_dist
 from ..errors import RulesEngineError
@@ -158,17 +158,17 @@ class _Means:
                     m = self.mean(other)
                     return None if m is None else c * m
             return None
-        if isinstance(node, ast.Call) and node.name == "if" and len(node.args) == 3:
-            return self.if_mean(node)
+        parts = conditional(node)
+        if parts is not None:
+            return self.if_mean(*parts)
         if isinstance(node, ast.Dice):
             return self.term_mean(node)
         return None
 
-    def if_mean(self, node: ast.Call) -> Fraction | None:
+    def if_mean(self, cond: ast.Node, then: ast.Node, other: ast.Node) -> Fraction | None:
         """``if(c, a, b)``: the branches' means mixed by the chance of the condition (its dice
         are rolls of their own, independent of the branches'); only a branch that may be
         taken is read."""
-        cond, then, other = node.args
         if not self.settled(cond):
             return None
         d = self.dist(cond)

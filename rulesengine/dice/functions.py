@@ -1,4 +1,5 @@
-"""The operators and built-in functions of the language, on plain values.
+"""The operators and built-in functions of the language, on plain values (the built-ins are
+declared, with their arity and signature, in :mod:`.builtins`).
 
 Defined once, on ints and bools, and used by both drivers of the evaluator: rolling
 applies them to the rolled values, exact odds applies them to every combination of
@@ -67,28 +68,22 @@ def _boolean(value: Any, what: str) -> bool:
     return value
 
 
-def _floor_div(a: int, b: int) -> int:
+def floor_div(a: int, b: int) -> int:
     return a // b
 
 
-def _ceil_div(a: int, b: int) -> int:
+def ceil_div(a: int, b: int) -> int:
     return -((-a) // b)
 
 
-def _round_div(a: int, b: int) -> int:
+def round_div(a: int, b: int) -> int:
     """Nearest whole number; halves go up (7/2 → 4, −7/2 → −3)."""
     return (2 * a + b) // (2 * b)
 
 
-ROUNDINGS: dict[str, Callable[[int, int], int]] = {
-    "floor": _floor_div,
-    "ceil": _ceil_div,
-    "round": _round_div,
-}
-
-
-def division(rounding: str) -> Callable[[Any, Any], int]:
-    rounder = ROUNDINGS[rounding]
+def division(rounder: Callable[[int, int], int]) -> Callable[[Any, Any], int]:
+    """``/`` with its quotient rounded by ``rounder`` (:func:`floor_div` for ``a / b``; the
+    rounding of ``ceil(a / b)`` and the like, declared in :mod:`.builtins`)."""
 
     def divide(a: Any, b: Any) -> int:
         a, b = _number(a, "'/'"), _number(b, "'/'")
@@ -131,7 +126,7 @@ ARITHMETIC: dict[str, Callable[[Any, Any], int]] = {
     "-": _sub,
     "*": _mul,
     "%": _remainder,
-    "/": division("floor"),
+    "/": division(floor_div),
 }
 
 
@@ -195,34 +190,34 @@ def logic_not(a: Any) -> bool:
 # ---- built-in functions -------------------------------------------------------------------
 
 
-def _min(*args: Any) -> int:
+def smallest(*args: Any) -> int:
     numbers = [_number(a, "min()") for a in args]
     if any(isinstance(n, AtLeast) for n in numbers):  # what explosions cut, with other values
         return lowest_of(numbers)
     return min(numbers)
 
 
-def _max(*args: Any) -> int:
+def largest(*args: Any) -> int:
     numbers = [_number(a, "max()") for a in args]
     if any(isinstance(n, AtLeast) for n in numbers):
         return highest_of(numbers)
     return max(numbers)
 
 
-def _abs(a: Any) -> int:
+def absolute(a: Any) -> int:
     return abs(_number(a, "abs()"))
 
 
-def _identity(name: str) -> Callable[[Any], int]:
-    def whole(a: Any) -> int:
+def whole(name: str) -> Callable[[Any], int]:
+    def rounded(a: Any) -> int:
         # Values are whole numbers already; floor/ceil/round matter around a division,
         # which the evaluator rounds their way (ceil(7/2) = 4).
         return _number(a, f"{name}()")
 
-    return whole
+    return rounded
 
 
-def _if(condition: Any, then: Any, otherwise: Any) -> Any:
+def choose(condition: Any, then: Any, otherwise: Any) -> Any:
     # Both branches are always evaluated (so every die is rolled once); only one is used.
     return then if _boolean(condition, "if()") else otherwise
 
@@ -236,7 +231,7 @@ def _rolled(value: Any, what: str) -> Rolled:
                   "pass the name of a roll, e.g. count(roll, 1)")
 
 
-def _count(value: Any, low: Any = None, high: Any = None) -> int:
+def count_dice(value: Any, low: Any = None, high: Any = None) -> int:
     """count(roll): kept dice; count(roll, v): dice showing v; count(roll, lo, hi): lo..hi."""
     if isinstance(value, DicePool) and low is None:
         return len(value.sides)
@@ -251,14 +246,14 @@ def _count(value: Any, low: Any = None, high: Any = None) -> int:
     return AtLeast(n) if isinstance(value, RollAtLeast) else n  # type: ignore[return-value]
 
 
-def _highest(value: Any) -> int:
+def highest_die(value: Any) -> int:
     faces = _rolled(value, "highest()").faces
     if not faces:
         raise OpError("highest() of a roll with no dice")
     return AtLeast(max(faces)) if isinstance(value, RollAtLeast) else max(faces)  # type: ignore[return-value]
 
 
-def _lowest(value: Any) -> int:
+def lowest_die(value: Any) -> int:
     if isinstance(value, RollAtLeast):  # a die still to come may show less
         raise Undetermined
     faces = _rolled(value, "lowest()").faces
@@ -267,7 +262,7 @@ def _lowest(value: Any) -> int:
     return min(faces)
 
 
-def _largest_die(value: Any) -> int:
+def largest_die(value: Any) -> int:
     """largest_die(x): the number of sides of the largest die of a mixed pool (d10/d8/d6 → 10),
     rolled or not, or of the dice chosen from it or left (``chosen``, ``rest``)."""
     if isinstance(value, DicePool):
@@ -282,7 +277,7 @@ def _largest_die(value: Any) -> int:
     return max(rolled.sides)
 
 
-def _initial(value: Any) -> Rolled:
+def first_throw(value: Any) -> Rolled:
     """initial(roll): the dice of the first throw, without those explosions added (a botch
     judged on the first throw: count(initial(roll), 1))."""
     rolled = _rolled(value, "initial()")
@@ -292,7 +287,7 @@ def _initial(value: Any) -> Rolled:
     return Rolled(sum(rolled.initial), rolled.initial, initial=rolled.initial)
 
 
-def _symbols(value: Any, *names: Any) -> int:
+def count_symbols(value: Any, *names: Any) -> int:
     """symbols(roll, 'success'): how many times the kept dice of a roll of symbol dice show
     that symbol; several names count each (``symbols(roll, 'success', 'triumph')``)."""
     if isinstance(value, RollAtLeast):  # dice still to come may show any symbol
@@ -305,7 +300,7 @@ def _symbols(value: Any, *names: Any) -> int:
     return rolled.count_symbols(names)
 
 
-def _sum(value: Any) -> int:
+def sum_of(value: Any) -> int:
     if isinstance(value, AtLeast):
         return AtLeast(value.low)  # type: ignore[return-value]
     return _rolled(value, "sum()").total if isinstance(value, Rolled) else _number(value, "sum()")
@@ -339,40 +334,18 @@ def _pool(value: Any, what: str) -> DicePool:
     raise OpError(f"{what} needs a pool of mixed dice such as d8/d6, not {describe(value)}")
 
 
-def _drop_highest(value: Any) -> DicePool:
+def drop_highest(value: Any) -> DicePool:
     """The pool without one of its largest dice (a d8 from d8/d6/d6)."""
     sides = _pool(value, "drop_highest()").sides
     return DicePool(sides[1:]) if len(sides) > 1 else DicePool(sides)
 
 
-def _drop_lowest(value: Any) -> DicePool:
+def drop_lowest(value: Any) -> DicePool:
     """The pool without one of its smallest dice (a d6 from d8/d6/d6)."""
     sides = _pool(value, "drop_lowest()").sides
     return DicePool(sides[:-1]) if len(sides) > 1 else DicePool(sides)
 
 
-def _given(value: Any) -> bool:
+def given(value: Any) -> bool:
     """given(x): whether an optional input was given (or a best_of found a candidate)."""
     return value is not None
-
-
-# name -> (function, fewest arguments, most arguments or None)
-FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int | None]] = {
-    "if": (_if, 3, 3),
-    "given": (_given, 1, 1),
-    "count": (_count, 1, 3),
-    "highest": (_highest, 1, 1),
-    "lowest": (_lowest, 1, 1),
-    "sum": (_sum, 1, 1),
-    "largest_die": (_largest_die, 1, 1),
-    "initial": (_initial, 1, 1),
-    "symbols": (_symbols, 2, None),
-    "drop_highest": (_drop_highest, 1, 1),
-    "drop_lowest": (_drop_lowest, 1, 1),
-    "min": (_min, 1, None),
-    "max": (_max, 1, None),
-    "abs": (_abs, 1, 1),
-    "floor": (_identity("floor"), 1, 1),
-    "ceil": (_identity("ceil"), 1, 1),
-    "round": (_identity("round"), 1, 1),
-}

@@ -21,7 +21,7 @@ from ..errors import DiceEvalError, Diagnostic, Location, RulesEngineError
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..dice import ast
-from ..dice.functions import FUNCTIONS
+from ..dice.builtins import FUNCTIONS, SYMBOL_COUNTS, reads
 from ..dice.dialects import translate
 from ..dice.parser import check_modifiers, closest, locate, parse
 from ..limits import DEFAULT_LIMITS, Limits
@@ -114,7 +114,7 @@ class Builder:
         for node in ast.walk(tree):
             if isinstance(node, ast.Dice) and node.die is not None and node.die.symbols:
                 self.symbols_shown.update(s for f in node.die.symbols for s in f)
-            elif isinstance(node, ast.Call) and node.name == "symbols":
+            elif isinstance(node, ast.Call) and reads(node) == SYMBOL_COUNTS:
                 self.symbols_named += [(a.value, pointer, (at(a.span[0]), a.span[1] - a.span[0])
                                         if isinstance(value, str) else None)
                                        for a in node.args[1:] if isinstance(a, ast.Str)]

@@ -6,12 +6,10 @@ whole. The runner keeps faces only for these, so every other roll can be summed 
 from __future__ import annotations
 
 from ..dice import ast
+from ..dice.builtins import (COUNTS, FIRST_THROW, HIGHEST_FACE, READERS, SIZES, SYMBOL_COUNTS, conditional,
+                             names_reading, reads)
 from ..dice.pool_odds import PoolView
 from .model import Check
-
-
-# The functions that look at single dice.
-POOL_FUNCTIONS = frozenset({"count", "highest", "lowest", "largest_die", "initial", "symbols"})
 
 
 def _carriers(check: Check, aliases: dict[str, str] | None = None) -> dict[str, set[str]]:
@@ -59,28 +57,22 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
                     name, read, calls = net
                     counted_first.update(id(c) for c in ast.walk(node))
                     for call in calls:
-                        arg = call.args[0]
-                        while isinstance(arg, (ast.Group, ast.Labeled)):
-                            arg = arg.inner
-                        plain[id(arg)] = name
+                        plain[id(ast.bare(call.args[0]))] = name
                     for roll in _carried(calls[0].args[0], carries):
                         if not (roll in views and views[roll] is None):
                             views[roll] = (views.get(roll) or PoolView()).merge(PoolView(symbols=(read,)))
                     continue
-            if not (isinstance(node, ast.Call) and node.name in POOL_FUNCTIONS and node.args):
+            if not (isinstance(node, ast.Call) and node.name in READERS and node.args):
                 continue
             if id(node) in counted_first:
                 continue
-            arg = node.args[0]
-            while isinstance(arg, (ast.Group, ast.Labeled)):
-                arg = arg.inner
+            arg = ast.bare(node.args[0])
             first_throw = False
-            if node.name == "count" and isinstance(arg, ast.Call) and arg.name == "initial" and len(arg.args) == 1:
+            if reads(node) == COUNTS and isinstance(arg, ast.Call) and reads(arg) == FIRST_THROW \
+                    and len(arg.args) == 1:
                 first_throw = True
                 counted_first.add(id(arg))
-                arg = arg.args[0]
-                while isinstance(arg, (ast.Group, ast.Labeled)):
-                    arg = arg.inner
+                arg = ast.bare(arg.args[0])
             if isinstance(arg, ast.Name):
                 plain[id(arg)] = arg.name
             seen = _observation(node)
@@ -98,11 +90,9 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
 
 def _symbols_call(node: ast.Node) -> tuple[str, dict[str, int]] | None:
     """``symbols(name, 'a', 'b')``: the name and the symbols it counts; None for anything else."""
-    if not (isinstance(node, ast.Call) and node.name == "symbols" and len(node.args) >= 2):
+    if not (isinstance(node, ast.Call) and reads(node) == SYMBOL_COUNTS and len(node.args) >= 2):
         return None
-    arg = node.args[0]
-    while isinstance(arg, (ast.Group, ast.Labeled)):
-        arg = arg.inner
+    arg = ast.bare(node.args[0])
     if not isinstance(arg, ast.Name) or not all(isinstance(a, ast.Str) for a in node.args[1:]):
         return None
     return arg.name, {str(a.value): 1 for a in node.args[1:] if isinstance(a, ast.Str)}
@@ -139,7 +129,8 @@ def _symbol_sum(node: ast.Node) -> tuple[str, tuple[tuple[str, int], ...], list[
 def _observation(call: ast.Call) -> PoolView | None:
     """What one call of a pool function reads of its roll; None unless its bounds are
     whole numbers written out."""
-    if call.name == "symbols":
+    read = reads(call)
+    if read == SYMBOL_COUNTS:
         one = _symbols_call(call)
         return None if one is None else PoolView(symbols=(tuple(sorted(one[1].items())),))
     bounds = []
@@ -154,13 +145,13 @@ def _observation(call: ast.Call) -> PoolView | None:
         if not (isinstance(arg, ast.Num) and isinstance(arg.value, int) and not isinstance(arg.value, bool)):
             return None
         bounds.append(sign * arg.value)
-    if call.name in ("largest_die", "initial"):
-        return None  # the sizes of dice: the roll's every die
-    if call.name == "count":
+    if read in (SIZES, FIRST_THROW):
+        return None  # the sizes of dice, the dice before explosions: the roll's every die
+    if read == COUNTS:
         if not bounds:
             return PoolView(counts=(None,))
         return PoolView(counts=((bounds[0], bounds[-1]),))
-    return PoolView(highest=True) if call.name == "highest" else PoolView(lowest=True)
+    return PoolView(highest=True) if read == HIGHEST_FACE else PoolView(lowest=True)
 
 
 def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dict[int, str], check: Check) -> bool:
@@ -181,7 +172,7 @@ def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dic
 def initial_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
     """The rolls of ``check`` whose first throw ``exprs`` read (``initial(roll)``): their
     exact odds keep which dice an explosion added, and read every die (no view)."""
-    return _passed_to(frozenset({"initial"}), check, exprs, aliases)
+    return _passed_to(names_reading(FIRST_THROW), check, exprs, aliases)
 
 
 def faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
@@ -189,7 +180,7 @@ def faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = Non
     lowest) in ``exprs``: by name, or by a name that may hold the roll whole (a let, the
     result, ``aliases`` such as a procedure's ``roller_result``: the same as ``result``),
     through parentheses, a label or a branch of ``if()``, as the rolling path passes them."""
-    return _passed_to(POOL_FUNCTIONS, check, exprs, aliases)
+    return _passed_to(READERS, check, exprs, aliases)
 
 
 def _passed_to(functions: frozenset[str], check: Check, exprs: list, aliases: dict[str, str] | None) -> set[str]:
@@ -199,9 +190,8 @@ def _passed_to(functions: frozenset[str], check: Check, exprs: list, aliases: di
     for e in exprs:
         if e is None:
             continue
-        for node in ast.walk(e.tree):
-            if isinstance(node, ast.Call) and node.name in functions and node.args:
-                out |= _carried(node.args[0], carries)
+        for arg in ast.arguments(e.tree, functions, first=True):
+            out |= _carried(arg, carries)
     return out
 
 
@@ -212,13 +202,12 @@ def _carried(e, carries: dict[str, set[str]]) -> set[str]:
     out: set[str] = set()
     stack = [getattr(e, "tree", e)]
     while stack:
-        node = stack.pop()
-        while isinstance(node, (ast.Group, ast.Labeled)):
-            node = node.inner
+        node = ast.bare(stack.pop())
+        parts = conditional(node)
         if isinstance(node, ast.Name):
             out |= carries.get(node.name, set())
-        elif isinstance(node, ast.Call) and node.name == "if" and len(node.args) == 3:
-            stack.extend(node.args[1:])
-        elif isinstance(node, ast.Call) and node.name == "initial" and node.args:
+        elif parts is not None:
+            stack.extend(parts[1:])
+        elif isinstance(node, ast.Call) and reads(node) == FIRST_THROW and node.args:
             stack.append(node.args[0])  # the first throw of a roll: its dice, so the roll's
     return out

@@ -10,7 +10,8 @@ from typing import Any
 from collections.abc import Callable
 
 from ..dice import ast
-from ..dice.functions import FUNCTIONS, OpError
+from ..dice.builtins import FUNCTIONS
+from ..dice.functions import OpError
 from ..dice.parser import closest
 from .model import Check, Expr, Grid, Ladder, Ranges, RulesetModel
 
@@ -111,9 +112,7 @@ def read_values(model: RulesetModel, e: Expr | None) -> tuple[Any, ...]:
     the table's, see :func:`table_values`); none for any other expression."""
     if e is None:
         return ()
-    tree = e.tree
-    while isinstance(tree, (ast.Group, ast.Labeled)):
-        tree = tree.inner
+    tree = ast.bare(e.tree)
     if isinstance(tree, ast.Call) and tree.name in model.tables:
         return table_values(model.tables[tree.name])
     return ()

@@ -23,9 +23,10 @@ from typing import Any, NamedTuple
 from ..records import fields, is_record
 from ..codes import E_BAD_OPERAND, E_BRANCH_TYPES, E_NOT_A_NUMBER, E_NOT_YES_NO, E_UNKNOWN_LITERAL
 from ..dice import ast
+from ..dice.builtins import ANY, BRANCHES, BUILTINS, DICE, NUMBER, POOL, ROLL, TEXT, YES_NO, Builtin, conditional
 from .model import Check, Expr, Grid, Input, Ladder, Ranges, Table, Tiers
 
-NUMBER, YES_NO, TEXT, ROLL, POOL, UNKNOWN = "a number", "yes/no", "text", "a roll", "a dice pool", "unknown"
+UNKNOWN = "unknown"  # besides the kinds of dice/builtins.py (NUMBER, YES_NO, TEXT, ROLL, POOL)
 NOTHING = "nothing (its check defines no result)"  # `result` of a check without one
 NUMERIC = (NUMBER, ROLL)  # a roll counts as its total wherever a number is wanted
 
@@ -115,9 +116,7 @@ def _neg(inf: _Infer, n: ast.Neg) -> str:
 
 
 def _binary(inf: _Infer, n: ast.Binary) -> str:
-    divisor = n.right
-    while isinstance(divisor, (ast.Group, ast.Labeled)):
-        divisor = divisor.inner
+    divisor = ast.bare(n.right)
     if n.op in ("/", "%") and isinstance(divisor, ast.Num) and divisor.value == 0:
         inf.problem(E_BAD_OPERAND, f"'{inf.text(n)}' divides by zero", n, "divide by a number other than 0")
     for side in (n.left, n.right):
@@ -146,8 +145,7 @@ def _compare(inf: _Infer, n: ast.Compare) -> str:
 
 def _literal_of(inf: _Infer, name: ast.Node, literal: ast.Node) -> None:
     """``outcome == 'sucess'``: a literal a name can never be."""
-    while isinstance(name, (ast.Group, ast.Labeled)):
-        name = name.inner
+    name = ast.bare(name)
     if not (isinstance(name, ast.Name) and isinstance(literal, ast.Str)):
         return
     allowed = inf.env.values.get(name.name)
@@ -176,20 +174,44 @@ def _group(inf: _Infer, n: ast.Group | ast.Labeled) -> str:
 
 
 def _call(inf: _Infer, n: ast.Call) -> str:
-    rule = _CALLS.get(n.name)
-    if rule is not None:
-        return rule(inf, n)
+    builtin = BUILTINS.get(n.name)
+    if builtin is not None:
+        return _builtin(inf, n, builtin)
     table = inf.env.tables.get(n.name)
     for arg in n.args:
         inf.kind(arg)
     return _table_kind(table) if table is not None else UNKNOWN
 
 
+# What an argument of each kind accepts (see dice/builtins.py), and the hint when it is not.
+ARGUMENTS: Mapping[str, tuple[str, ...]] = {
+    NUMBER: NUMERIC, YES_NO: (YES_NO,), TEXT: (TEXT,), ROLL: (ROLL,), POOL: (POOL,), DICE: (ROLL, POOL),
+}
+_ARGUMENT_HINTS: Mapping[str, str] = {DICE: "pass the name of a roll, e.g. count(roll, 1)"}
+
+
+def _builtin(inf: _Infer, n: ast.Call, builtin: Builtin) -> str:
+    """A call of a built-in, by its signature: each argument of a checked kind (beyond its
+    arguments, or of kind ANY: only looked into), and the kind of its result."""
+    if builtin.result == BRANCHES:
+        return _if(inf, n)
+    for i, arg in enumerate(n.args):
+        kind = builtin.argument(i)
+        if kind is None or kind == ANY:
+            inf.kind(arg)
+        else:
+            inf.want(arg, ARGUMENTS[kind], f"{n.name}()", hint=_ARGUMENT_HINTS.get(kind))
+    return builtin.result
+
+
 def _if(inf: _Infer, n: ast.Call) -> str:
-    if len(n.args) != 3:
+    """``if(c, a, b)``: ``c`` yes/no; the kind the branches share."""
+    parts = conditional(n)
+    if parts is None:
         return UNKNOWN
-    inf.want(n.args[0], (YES_NO,), "the condition of if()", E_NOT_YES_NO, "write a comparison, e.g. roll >= 10")
-    yes, no = inf.kind(n.args[1]), inf.kind(n.args[2])
+    cond, then, other = parts
+    inf.want(cond, (YES_NO,), "the condition of if()", E_NOT_YES_NO, "write a comparison, e.g. roll >= 10")
+    yes, no = inf.kind(then), inf.kind(other)
     if UNKNOWN in (yes, no):
         return UNKNOWN
     if _plain(yes) != _plain(no):
@@ -198,54 +220,6 @@ def _if(inf: _Infer, n: ast.Call) -> str:
         return UNKNOWN
     return yes if yes == no else NUMBER
 
-
-def _numbers(result: str) -> Callable[[_Infer, ast.Call], str]:
-    def call(inf: _Infer, n: ast.Call) -> str:
-        for arg in n.args:
-            inf.want(arg, NUMERIC, f"{n.name}()")
-        return result
-
-    return call
-
-
-def _reads_dice(result: str) -> Callable[[_Infer, ast.Call], str]:
-    def call(inf: _Infer, n: ast.Call) -> str:
-        if n.args:
-            inf.want(n.args[0], (ROLL, POOL), f"{n.name}()", hint="pass the name of a roll, e.g. count(roll, 1)")
-        for arg in n.args[1:]:
-            inf.want(arg, NUMERIC, f"{n.name}()")
-        return result
-
-    return call
-
-
-def _any(result: str) -> Callable[[_Infer, ast.Call], str]:
-    def call(inf: _Infer, n: ast.Call) -> str:
-        for arg in n.args:
-            inf.kind(arg)
-        return result
-
-    return call
-
-
-_CALLS: dict[str, Callable[[_Infer, ast.Call], str]] = {
-    "if": _if,
-    "given": _any(YES_NO),
-    "count": _reads_dice(NUMBER),
-    "highest": _reads_dice(NUMBER),
-    "lowest": _reads_dice(NUMBER),
-    "largest_die": _reads_dice(NUMBER),
-    "initial": _reads_dice(ROLL),
-    "sum": _any(NUMBER),
-    "drop_highest": _any(POOL),
-    "drop_lowest": _any(POOL),
-    "min": _numbers(NUMBER),
-    "max": _numbers(NUMBER),
-    "abs": _numbers(NUMBER),
-    "floor": _numbers(NUMBER),
-    "ceil": _numbers(NUMBER),
-    "round": _numbers(NUMBER),
-}
 
 _RULES: dict[type, Callable[[_Infer, Any], str]] = {
     ast.Num: _num, ast.Str: _str, ast.Bool: _bool, ast.Name: _name, ast.Dice: _dice, ast.SetKeep: _set, ast.Neg: _neg,
@@ -455,11 +429,10 @@ def text_problems(expr: Expr, allowed: tuple[str, ...], what: str) -> Iterator[P
     """A text ``expr`` may give (a literal, or a branch of ``if()``) that is not ``allowed``."""
     stack: list[ast.Node] = [expr.tree]
     while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Group, ast.Labeled)):
-            stack.append(node.inner)
-        elif isinstance(node, ast.Call) and node.name == "if" and len(node.args) == 3:
-            stack += [node.args[1], node.args[2]]
+        node = ast.bare(stack.pop())
+        parts = conditional(node)
+        if parts is not None:
+            stack += [parts[1], parts[2]]
         elif isinstance(node, ast.Str) and node.value not in allowed:
             import difflib  # only when there is an error to explain
 

@@ -652,9 +652,7 @@ class _RollPlan(NamedTuple):
         # Seen whole only where the rules read its dice (as exact odds see it): a roll read as
         # a number stays its total, which is cheaper to make and to remember results by.
         whole = name in check.faces_needed and whole_dice(e.tree, earlier) is not None
-        bare = e.tree
-        while isinstance(bare, (ast.Group, ast.Labeled)):
-            bare = bare.inner
+        bare = ast.bare(e.tree)
         return _RollPlan(whole, id(bare) if whole and isinstance(bare, ast.Dice) else None,
                          name in check.initial_needed,
                          any(isinstance(n, ast.Dice) and n.die is not None and n.die.symbols is not None

@@ -93,8 +93,7 @@ class ExactRolls:
                     view: PoolView | None, initial: bool = False) -> Dist:
         """A roll seen whole (see :func:`whole_dice`): a dice term's faces, an earlier roll
         as it came out, or ``if()``'s branches mixed by the chance of its condition."""
-        while isinstance(tree, (ast.Group, ast.Labeled)):
-            tree = tree.inner
+        tree = ast.bare(tree)
         if isinstance(tree, ast.Dice):
             return self._faces_dist(tree, e, env, budget, domain, view, initial)
         if isinstance(tree, ast.Name):

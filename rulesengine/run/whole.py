@@ -14,26 +14,22 @@ from typing import Any
 from collections.abc import Mapping
 
 from ..dice import ast
+from ..dice.builtins import conditional
 from ..dice.pool import PoolRoll
 from ..dice.values import Rolled, joined
-
-
-def _bare(tree: ast.Node) -> ast.Node:
-    while isinstance(tree, (ast.Group, ast.Labeled)):
-        tree = tree.inner
-    return tree
 
 
 def whole_dice(tree: ast.Node, earlier: frozenset[str] = frozenset()) -> tuple[ast.Dice, ...] | None:
     """The dice terms of a roll seen whole (see the module's docstring), ``earlier`` being
     the rolls listed before it; None when the roll is something else (``3d6 + 2``)."""
-    tree = _bare(tree)
+    tree = ast.bare(tree)
+    parts = conditional(tree)
     if isinstance(tree, ast.Dice):
         return (tree,)
     if isinstance(tree, ast.Name) and tree.name in earlier:
         return ()
-    if isinstance(tree, ast.Call) and tree.name == "if" and len(tree.args) == 3:
-        then, other = whole_dice(tree.args[1], earlier), whole_dice(tree.args[2], earlier)
+    if parts is not None:
+        then, other = whole_dice(parts[1], earlier), whole_dice(parts[2], earlier)
         if then is not None and other is not None:
             return then + other
     if isinstance(tree, ast.Binary) and tree.op == "+":
@@ -49,7 +45,7 @@ def addends(tree: ast.Binary) -> list[ast.Node]:
     out: list[ast.Node] = []
     stack: list[ast.Node] = [tree]
     while stack:
-        node = _bare(stack.pop())
+        node = ast.bare(stack.pop())
         if isinstance(node, ast.Binary):
             stack += [node.right, node.left]
         else:
@@ -79,7 +75,7 @@ def rolled_whole(tree: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str
     dice were not rolled (a branch of ``if()`` not taken) or, for an ``if()`` of earlier rolls
     alone, when the dice can't tell which branch was taken (the caller keeps the value the
     expression gave)."""
-    tree = _bare(tree)
+    tree = ast.bare(tree)
     if isinstance(tree, ast.Dice):
         pool = pools.get(id(tree))
         return None if pool is None else pool_rolled(pool, initial)

@@ -33,17 +33,10 @@ ABSENT = object()  # a name a resolution does not define, told apart from one de
 def call_arguments(exprs: Sequence[Expr]) -> frozenset[str]:
     """Names passed straight to a function in ``exprs`` (through parentheses or a label):
     the only way an expression sees more of a roll than its total (``count(roll, 6)``,
-    ``highest(if(c, a, b))``), so only these keep a roll's dice in a fingerprint."""
-    out = set()
-    for e in exprs:
-        for node in ast.walk(e.tree):
-            if isinstance(node, ast.Call):
-                for arg in node.args:
-                    while isinstance(arg, (ast.Group, ast.Labeled)):
-                        arg = arg.inner
-                    if isinstance(arg, ast.Name):
-                        out.add(arg.name)
-    return frozenset(out)
+    ``highest(if(c, a, b))``), so only these keep a roll's dice in a fingerprint. The same
+    walk (:func:`~rulesengine.dice.ast.arguments`) finds the rolls a check's rules pass to a
+    function that reads dice (``rules/faces.py``)."""
+    return frozenset(arg.name for e in exprs for arg in ast.arguments(e.tree) if isinstance(arg, ast.Name))
 
 
 def fingerprint(env: Mapping[str, Any], names: Iterable[str], dice_names: frozenset[str]) -> tuple:
