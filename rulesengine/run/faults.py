@@ -35,7 +35,8 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 from collections.abc import Iterable, Iterator
 
-from ..codes import E_BAD_COUNT, E_BAD_MODIFIER, E_DIVISION_BY_ZERO, E_EVAL, E_NO_OUTCOME
+from ..codes import (E_BAD_COUNT, E_BAD_MODIFIER, E_DIVISION_BY_ZERO, E_EVAL, E_NO_OUTCOME,
+                     E_PROCEDURE)
 from ..dice import ast
 from ..errors import Diagnostic, InputError, LimitError, RulesEngineError
 from ..limits import (FAULT_MAX_RUNS, PROCEDURE_FAULT_STATES, PROCEDURE_MAX_TRIES, SITE_MAX_SETS,
@@ -588,4 +589,17 @@ def input_faults(model: RulesetModel, doc: Document, limits: Limits) -> tuple[li
             loc = fault.error.location
             raw.add((fault.error.code, loc.line, loc.column))
             out.append(fault_diagnostic(model, doc, check, runner, fault))
+    for proc in model.procedures.values():
+        for exc, inputs, parties in procedure_faults(model, proc, doc, limits, functions):
+            if exc.code == E_PROCEDURE:
+                continue
+            where = exc.location if exc.location.path else doc.location(proc.pointer, key=True)
+            hint = exc.hint
+            if exc.code == E_NO_OUTCOME and exc.location.pointer == proc.pointer:
+                where = doc.location(f"{proc.pointer}/outcomes")
+                hint = "end the outcome rules with one without 'when' (a catch-all), or widen the conditions"
+            elif exc.code == E_PROCEDURE and hint is None:
+                hint = "change the rules so that some roll settles it (a tie rule, or a check every party rolls)"
+            out.append(Diagnostic(exc.code, f"{exc.message}{_parties_text(proc, model, inputs, parties)}", where,
+                                  hint))
     return out, raw
