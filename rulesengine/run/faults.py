@@ -591,8 +591,6 @@ def input_faults(model: RulesetModel, doc: Document, limits: Limits) -> tuple[li
             out.append(fault_diagnostic(model, doc, check, runner, fault))
     for proc in model.procedures.values():
         for exc, inputs, parties in procedure_faults(model, proc, doc, limits, functions):
-            if exc.code == E_PROCEDURE:
-                continue
             where = exc.location if exc.location.path else doc.location(proc.pointer, key=True)
             hint = exc.hint
             if exc.code == E_NO_OUTCOME and exc.location.pointer == proc.pointer:
