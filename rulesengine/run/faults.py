@@ -476,7 +476,8 @@ def member_sets(check: Check) -> list[dict[str, Any]]:
     telling values (the others at their defaults)."""
     base = base_inputs(check)
     out = [base]
-    for spec in check.inputs:
+    # Switches and choices first: they are what turns a gate (a roll skipped) on.
+    for spec in sorted(check.inputs, key=lambda s: s.type == "integer"):
         for v in edge_values(spec, set()) if spec.type != "integer" else _corners(spec):
             if base.get(spec.name) != v:
                 out.append({**base, spec.name: v})
@@ -516,15 +517,17 @@ def procedure_calls(model: RulesetModel, proc: Procedure) -> Iterator[tuple[dict
 
     fewest = [max(r.min, 1 if i == 0 else 0) for i, r in enumerate(by_parties)]
     yield {**extra, **own}, lineup(fewest)
+    last = by_parties[-1]
+    for n in (fewest[-1] + 1, 3):
+        if fewest[-1] < n <= last.max:
+            yield {**extra, **own}, lineup(fewest[:-1] + [n])
     for i in range(len(by_parties)):  # every party alike: two parties sure to succeed, both at a bound
         for m in sets[i][1:]:
             yield {**extra, **own}, lineup(fewest, i, m)
-    last = by_parties[-1]
-    for n in (fewest[-1] + 1, 3, last.max):
-        if fewest[-1] < n <= last.max:
-            yield {**extra, **own}, lineup(fewest[:-1] + [n])
     for o in owns[1:]:
         yield {**extra, **o}, lineup(fewest)
+    if fewest[-1] < last.max and last.max > 3:
+        yield {**extra, **own}, lineup(fewest[:-1] + [last.max])
 
 
 def _strip(values: dict[str, Any], computed: tuple[str, ...]) -> dict[str, Any]:

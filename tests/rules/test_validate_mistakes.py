@@ -36,7 +36,7 @@ def at_the_table(path: Path) -> tuple[str, list[str], str] | None:
 
 
 def test_the_corpus_has_a_file_for_every_kind_of_mistake():
-    assert len(FILES) >= 9
+    assert len(FILES) >= 12
     for path in FILES:
         code = expectation(path)[0]
         assert path.name.startswith(code + "_"), f"{path.name} is not named after its code {code}"
