@@ -584,6 +584,7 @@ def input_faults(model: RulesetModel, doc: Document, limits: Limits) -> tuple[li
     functions = ruleset_functions(model)
     out: list[Diagnostic] = []
     raw: set[tuple] = set()
+    said: set[tuple] = set()
     for check in model.checks.values():
         runner = CheckRunner(model, check, functions, doc, limits)
         for fault in check_faults(model, check, runner):
@@ -591,7 +592,11 @@ def input_faults(model: RulesetModel, doc: Document, limits: Limits) -> tuple[li
                 continue  # the outcome search says it, with the outcome rules (reach.py)
             loc = fault.error.location
             raw.add((fault.error.code, loc.line, loc.column))
-            out.append(fault_diagnostic(model, doc, check, runner, fault))
+            found = fault_diagnostic(model, doc, check, runner, fault)
+            at = (found.code, found.location.line, found.location.column)
+            if at not in said:  # a table or a bound several checks share: said once, for the first
+                said.add(at)
+                out.append(found)
     for proc in model.procedures.values():
         for exc, inputs, parties in procedure_faults(model, proc, doc, limits, functions):
             where = exc.location if exc.location.path else doc.location(proc.pointer, key=True)
