@@ -68,6 +68,7 @@ E_BRANCH_TYPES = "E522"
 E_BAD_OPERAND = "E523"
 E_UNKNOWN_LITERAL = "E524"
 E_NAME_CLASH = "E525"
+E_NUMBER_AS_TEXT = "E526"
 W_UNREACHABLE = "W501"
 W_NO_CATCH_ALL = "W502"
 W_UNREACHABLE_OUTCOME = "W503"
@@ -130,6 +131,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code(E_BAD_OPERAND, "RulesetError", "an operator or function given a value it cannot take"),
     Code(E_UNKNOWN_LITERAL, "RulesetError", "a text compared with a name that can never be that text"),
     Code(E_NAME_CLASH, "RulesetError", "a name that would hide another name"),
+    Code(E_NUMBER_AS_TEXT, "RulesetError", "a number written as text (in quotes) in a table"),
     Code(W_UNREACHABLE, "warning", "an outcome rule after a catch-all can never apply"),
     Code(W_NO_CATCH_ALL, "warning", "every outcome rule has a condition, so a roll may match none"),
     Code(W_UNREACHABLE_OUTCOME, "warning", "an outcome that no input combination tried can reach"),

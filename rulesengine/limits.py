@@ -93,6 +93,20 @@ REACH_SEARCH_STATES = 2000
 whose rolls need more are skipped, which keeps validation fast and deterministic; they
 rarely reveal an outcome the smaller ones don't."""
 
+# --- validation: the search for inputs that make the rules fail (``run/faults.py``) --------
+SITE_MAX_SETS = 256
+"""Sets of values ``validate`` tries for one expression of a check: every combination of the
+inputs it reads (and those of the gates before it) when there are at most this many, else
+their bounds and the check's landmarks (table edges, die sizes), else their bounds only."""
+FAULT_MAX_RUNS = 2000
+"""Rolls ``validate`` makes, per check, looking for inputs inside their bounds that make a
+rule fail (each expression's sets of :data:`SITE_MAX_SETS` together, the same set once)."""
+PROCEDURE_MAX_TRIES = 16
+"""Line-ups (own inputs and parties) whose exact odds ``validate`` works out per procedure,
+looking for one no outcome rule matches (E512) or that can never be decided (E510)."""
+PROCEDURE_FAULT_STATES = 20_000
+"""Work budget (``max_states``) of each of those odds: line-ups that need more are skipped."""
+
 # --- not per call: the command line and error messages ------------------------------------
 # Module constants, not ``Limits`` fields: they bound what the engine *prints* and what
 # ``validate`` *searches*, not what a ruleset or an expression may do.

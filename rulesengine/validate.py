@@ -118,9 +118,14 @@ def _report(path: str, read, limits: Limits) -> FileReport:
         return FileReport(path, (Diagnostic(exc.code, exc.message, loc, exc.hint),))
     model, diagnostics = analyse(doc, limits)
     if model is not None:
+        from .run.faults import input_faults
         from .run.reach import unreachable_outcomes
 
-        diagnostics = diagnostics + unreachable_outcomes(model, doc, limits)
+        faults, said = input_faults(model, doc, limits)
+        said |= {(d.code, d.location.line, d.location.column) for d in faults}
+        diagnostics = diagnostics + faults + [
+            d for d in unreachable_outcomes(model, doc, limits)
+            if d.severity != "error" or (d.code, d.location.line, d.location.column) not in said]
     return FileReport(path, tuple(diagnostics))
 
 

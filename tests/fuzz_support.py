@@ -790,6 +790,12 @@ def run_ruleset(rs, r: random.Random, per_check: int = 6) -> Counter:
             attempt(lambda: proc.roll(inputs, parties=group or None, seed=r.randrange(1 << 30)),
                     f"roll {name} {inputs!r} parties={group!r}")
             attempt(lambda: proc.odds(inputs, parties=group or None), f"odds {name} {inputs!r} parties={group!r}")
+        # Every party alike: two parties who both skip the roll (sure of the same result)
+        # tie forever when ties roll again, a contest no roll can decide (E510).
+        switches = [p for p in parties[1:] if any(type(v) is bool for v in p.values())]
+        for alike in switches + cap(r, [p for p in parties if p not in switches], 2):
+            group = [alike] * r.choice([2, 2, 3])
+            attempt(lambda: proc.odds(own[0], parties=group), f"odds {name} {own[0]!r} parties={group!r}")
     return seen
 
 

@@ -34,7 +34,7 @@ from .procedures import build_procedure, party_expressions
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
 from .inputs import build_input
-from .tables import build_table
+from .tables import build_table, check_table_keys
 from .types import check_problems, expressions_in, procedure_env, procedure_problems, shared_fine, text_problems
 
 __all__ = ["Builder", "RESERVED", "RESULT_KEYS", "ruleset_functions"]  # re-exported for callers
@@ -249,6 +249,8 @@ class Builder:
                                                              initial_needed=first)
         if self.ok:  # types are worked out on a model whose every expression was built
             self.type_check(tables, checks, procedures)
+            check_table_keys(self, tables, [e for part in (*checks.values(), *procedures.values())
+                                            for e in expressions_in(part)])
         for symbol, pointer, where in self.symbols_named:
             if symbol not in self.symbols_shown:
                 near = closest(symbol, sorted(self.symbols_shown))

@@ -6,6 +6,7 @@ the nearest label) for a key it does not have.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from collections.abc import Callable
 
@@ -29,6 +30,20 @@ def table_functions(tables: dict) -> dict[str, tuple[Callable[..., Any], int, in
     for name, table in tables.items():
         out[name] = _table_function(name, table)
     return out
+
+
+def _outside(key: Any, name: str) -> str:
+    return f"{key} is outside the table {name}"
+
+
+_OUTSIDE = re.compile(r"(-?\d+) is outside the table (\S+)\Z")
+
+
+def outside_table(message: str) -> tuple[int, str] | None:
+    """The key and the table of a ranges table's "outside the table" message (validate
+    points it at the table's rows or at an input's bound), else None."""
+    m = _OUTSIDE.match(message)
+    return (int(m.group(1)), m.group(2)) if m else None
 
 
 def _label(value: Any, what: str) -> str:
@@ -59,7 +74,7 @@ def _table_function(name: str, table) -> tuple[Callable[..., Any], int, int | No
             for row in rows:
                 if (row.low is None or key >= row.low) and (row.high is None or key <= row.high):
                     return row.value
-            raise OpError(f"{key} is outside the table {name}")
+            raise OpError(_outside(key, name))
 
         return ranges, 1, 1
     if isinstance(table, Grid):

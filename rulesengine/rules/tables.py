@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
+from collections.abc import Iterable, Mapping
 
-from ..codes import E_BAD_TABLE, E_DUPLICATE
-from .model import Grid, Ladder, RangeRow, Ranges, Tier, Tiers
-from .ranges import overlapping_ranges, range_text
+from ..codes import E_BAD_TABLE, E_DUPLICATE, E_NUMBER_AS_TEXT, E_UNKNOWN_REFERENCE
+from ..dice import ast
+from ..dice.parser import closest
 from .scope import escape_pointer
+from .model import Expr, Grid, Ladder, RangeRow, Ranges, Table, Tier, Tiers
+from .ranges import overlapping_ranges, range_text
 
 
 def build_table(builder: Any, name: str, spec: dict, ptr: str) -> Ladder | Ranges | Grid | Tiers:
@@ -24,7 +28,13 @@ def build_table(builder: Any, name: str, spec: dict, ptr: str) -> Ladder | Range
             low, high = row.get("min"), row.get("max")
             if low is not None and high is not None and low > high:
                 builder.error(E_BAD_TABLE, f"range {low}..{high} is empty", f"{ptr}/ranges/{i}")
-            rows.append(RangeRow(low, high, row["value"]))
+            value = row["value"]
+            if isinstance(value, str) and _NUMBER.match(value):
+                number = int(value)
+                builder.error(E_NUMBER_AS_TEXT, f"table '{name}': the value {value!r} is text (it is in quotes), "
+                              f"so it can't be added or compared as the number {number}",
+                              f"{ptr}/ranges/{i}/value", f"write the number without quotes: value: {number}")
+            rows.append(RangeRow(low, high, value))
         for i, j in overlapping_ranges(rows):
             builder.error(E_BAD_TABLE, f"ranges {range_text(rows[i])} and {range_text(rows[j])} overlap",
                           f"{ptr}/ranges/{j}", "each key must fall in one range only")
@@ -53,3 +63,47 @@ def build_table(builder: Any, name: str, spec: dict, ptr: str) -> Ladder | Range
         builder.error(E_BAD_TABLE, "tiers must be listed from the lowest minimum up, each minimum once",
                       f"{ptr}/tiers")
     return Tiers(name, desc, tuple(tiers))
+
+
+_NUMBER = re.compile(r"\s*[+-]?\d+\s*\Z")
+"""Text that reads as a whole number (``"+3"``, ``"-1"``, ``"2"``): in a table, a number
+written in quotes by mistake."""
+
+
+def check_table_keys(builder: Any, tables: Mapping[str, Table], exprs: Iterable[Expr]) -> None:
+    """A ranges table whose values name the rows (or columns) of a grid, or the labels of a
+    ladder, that an expression looks them up in (``saves(save_row(level), save)``): every
+    such value must be one of them, else some input fails that lookup. Reported at the
+    value, once."""
+    said: set[tuple[str, int]] = set()
+    for e in exprs:
+        for node in ast.walk(e.tree):
+            if not isinstance(node, ast.Call) or node.name not in tables:
+                continue
+            target = tables[node.name]
+            for position, arg in enumerate(node.args):
+                while isinstance(arg, (ast.Group, ast.Labeled)):
+                    arg = arg.inner
+                if not isinstance(arg, ast.Call):
+                    continue
+                source = tables.get(arg.name)
+                if not isinstance(source, Ranges):
+                    continue
+                if isinstance(target, Grid):
+                    keys, what = ([r for r, _ in target.rows], "row") if position == 0 else \
+                        (list(target.columns), "column")
+                elif isinstance(target, Ladder):
+                    keys, what = [k for k, _ in target.entries], "label"
+                else:
+                    continue
+                for i, row in enumerate(source.rows):
+                    if not isinstance(row.value, str) or row.value in keys or (arg.name, i) in said:
+                        continue
+                    said.add((arg.name, i))
+                    near = closest(row.value, keys)
+                    builder.error(E_UNKNOWN_REFERENCE,
+                                  f"table '{arg.name}' gives '{row.value}', which '{e.text}' looks up in table "
+                                  f"'{node.name}', but that table has no {what} '{row.value}'",
+                                  f"/tables/{escape_pointer(arg.name)}/ranges/{i}/value",
+                                  f"did you mean '{near}'?" if near else f"{what}s: " + ", ".join(keys))
+

@@ -41,6 +41,24 @@ CHANGES: dict[tuple[str, str], tuple[dict[str, list[str]], str]] = {
 (today's codes, the CHANGELOG entry). Only a refusal may become a deprecation here; an
 answer (odds) may never change."""
 
+FAULTS_FOUND: dict[tuple[str, str], tuple[list[str], str]] = {
+    ("v0.1.0", "rulesets/rps.yaml"): (
+        ["E510", "E510"],
+        "CHANGELOG [Unreleased] Fixed: rps's resisted actions between two parties who both forgo "
+        "the roll (or are both assured) tied forever; validate finds such a contest (E510)"),
+}
+"""Files that loaded, in which today's ``validate`` finds a fault the rules always had (some
+inputs inside their bounds fail when rolled): (release, file) -> (today's error codes, the
+CHANGELOG entry). The file still loads and gives the same odds at every recorded point; only
+validate's verdict changes, because the file was wrong."""
+
+
+def test_faults_found_name_a_file_that_loaded_a_fault_code_and_a_fix():
+    for (r, f), (codes, why) in FAULTS_FOUND.items():
+        assert "checks" in ANSWERS[r]["files"][f] and codes, (r, f)
+        assert all(CODES[c].raised_as == "RulesetError" or c[:2] in ("E1", "E2") for c in codes), codes
+        assert why.startswith("CHANGELOG") and "Fixed" in why, why
+
 
 def _cases(kind: str) -> list[tuple[str, str]]:
     return [(r, f) for r in RELEASES for f, rec in ANSWERS[r]["files"].items()
@@ -82,7 +100,7 @@ def test_changes_name_a_recorded_refusal_and_only_relax_it():
 def test_a_file_that_loaded_still_loads_with_no_new_warning_but_a_deprecation(release, name):
     was = ANSWERS[release]["files"][name]
     now = record.diagnostics(HERE / release / name)
-    assert now["errors"] == [], now
+    assert now["errors"] == FAULTS_FOUND.get((release, name), ([], ""))[0], now
     new = set(now["warnings"]) - set(was["warnings"])
     assert new <= DEPRECATIONS, new
 

@@ -345,6 +345,24 @@ def test_rps8_tied_parties_roll_again_and_the_rest_drop_out(rs):
         rs.procedure("resisted").roll(parties=[p], seed=1)
 
 
+def test_rps8_every_party_rolls_so_two_parties_at_a_high_base_are_decided(rs):
+    # Two parties who may forgo the roll (Base 20, over 15) would both take SL 1 without
+    # rolling and tie forever; in a resisted action every party rolls, so the parties' check
+    # has no forgo and no assured, and the contest is decided like any other.
+    high = {"skill": 10, "attribute": 10}
+    for no_roll in ("forgo", "assured"):
+        with pytest.raises(InputError, match=no_roll):
+            rs.procedure("resisted").odds(parties=[{**high, no_roll: True}] * 2)
+        with pytest.raises(InputError, match=no_roll):
+            rs.procedure("resisted_attribute").odds(parties=[{"attribute": 10, no_roll: True}] * 2)
+    o = rs.procedure("resisted").odds(parties=[high, high])
+    wins, res = _contest_brute([20, 20])
+    assert list(o.wins) == wins == [Fraction(1, 2)] * 2 and o.tie == 0
+    assert o.winner_result == dict(sorted(res.items()))
+    a = rs.procedure("resisted_attribute").odds(parties=[{"attribute": 10}, {"attribute": 10}])
+    assert list(a.wins) == wins and a.winner_result == o.winner_result
+
+
 def _contest_brute(bases: list[int]) -> tuple[list[Fraction], dict[int, Fraction]]:
     """Win chances and the winner's new SL for parties at these Bases, by enumeration:
     a unique highest SL wins with SL - second SL; a tie for highest rolls again among

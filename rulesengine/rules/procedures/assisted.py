@@ -12,6 +12,7 @@ from ...codes import E_UNKNOWN_REFERENCE
 from ...limits import MAX_PARTIES
 from ..model import Check, Expr, Input, Role
 from ..scope import Scope, escape_pointer
+from .counts import party_counts
 from .set_inputs import build_set_inputs
 
 ORDERS = ("helpers_first", "leader_first")
@@ -85,7 +86,6 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
                       f"{ptr}/bonus_to" if target else ptr,
                       "inputs: " + ", ".join(i.name for i in check.inputs if i.type == "integer"))
         return None
-    helpers = spec.get("helpers") or {}
+    lo, hi = party_counts(builder, name, spec, "helpers", ptr, 1, MAX_PARTIES - 1)
     return AssistedSpec(helper_check.name, order, MappingProxyType(helper_inputs), MappingProxyType(totals),
-                        ruin_when, bonus, target,
-                        helpers.get("min", 1), helpers.get("max", MAX_PARTIES - 1))
+                        ruin_when, bonus, target, lo, hi)

@@ -11,6 +11,7 @@ from ...codes import E_PROCEDURE
 from ...limits import MAX_PARTIES
 from ..model import Check, Expr, Input, Role
 from ..scope import Scope
+from .counts import party_counts
 
 TIE_RULES = ("stand", "reroll", "first", "last")  # a tie rule given as a word
 
@@ -57,7 +58,6 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
         return None
     rank_by = tuple(builder.expr(e, f"{ptr}/rank_by/{i}", party, what="rank_by")
                     for i, e in enumerate(spec["rank_by"]))
-    parties = spec.get("parties") or {}
     ties = spec.get("ties", "stand")
     if isinstance(ties, list):
         breakers = []
@@ -73,4 +73,5 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
     if "winner_result" in spec:
         winner_result = builder.expr(spec["winner_result"], f"{ptr}/winner_result",
                                      party.with_names(runner_up="the runner-up's result"), what="winner_result")
-    return ContestSpec(rank_by, parties.get("min", 2), parties.get("max", MAX_PARTIES), ties, winner_result)
+    lo, hi = party_counts(builder, name, spec, "parties", ptr, 2, MAX_PARTIES)
+    return ContestSpec(rank_by, lo, hi, ties, winner_result)

@@ -105,6 +105,10 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
     fail_when = builder.expr(spec["fail_when"], f"{ptr}/fail_when", after, what="fail_when") \
         if "fail_when" in spec else None
     max_rounds = builder.expr(spec.get("max_rounds", 100), f"{ptr}/max_rounds", own, what="max_rounds")
+    fixed = _constant(max_rounds.tree) if max_rounds is not None else None
+    if fixed is not None and fixed < 1:
+        builder.error(E_PROCEDURE, f"extended check '{name}': max_rounds {fixed} allows no round, so it can never "
+                      "be rolled", f"{ptr}/max_rounds", "give it 1 or more rounds, e.g. max_rounds: 20")
     round_inputs: dict[str, Expr] = {}
     for n, text in (spec.get("round_inputs") or {}).items():
         where = f"{ptr}/round_inputs/{escape_pointer(n)}"
@@ -114,3 +118,15 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
                           where, key=True)
     return ExtendedSpec(MappingProxyType(state), tuple(rules), succeed_when, fail_when, max_rounds,
                         MappingProxyType(round_inputs))
+
+
+def _constant(tree: ast.Node) -> int | None:
+    """The whole number an expression is, when it is one written out (``0``, ``-1``, ``(5)``)."""
+    while isinstance(tree, (ast.Group, ast.Labeled)):
+        tree = tree.inner
+    if isinstance(tree, ast.Num):
+        return tree.value
+    if isinstance(tree, ast.Neg):
+        inner = _constant(tree.operand)
+        return -inner if inner is not None else None
+    return None

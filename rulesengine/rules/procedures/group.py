@@ -14,6 +14,7 @@ from ...codes import E_MISSING_KEY
 from ...limits import MAX_PARTIES
 from ..model import Check, Expr, Input, OutcomeRule, Role
 from ..scope import Scope, escape_pointer
+from .counts import party_counts
 from .set_inputs import build_set_inputs
 
 
@@ -79,8 +80,7 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
                       "add outcomes read from tallies (successes * 2 >= parties), or best_by", key=True)
         return None
     member_inputs = build_set_inputs(builder, spec, "member_inputs", ptr, check, own, "member input")
-    parties = spec.get("parties") or {}
+    lo, hi = party_counts(builder, name, spec, "parties", ptr, 2, MAX_PARTIES)
     if any(e is None for e in (*best_by, *tally.values())):
         return None
-    return GroupSpec(best_by, MappingProxyType(tally), tuple(outcomes), parties.get("min", 2),
-                     parties.get("max", MAX_PARTIES), MappingProxyType(member_inputs))
+    return GroupSpec(best_by, MappingProxyType(tally), tuple(outcomes), lo, hi, MappingProxyType(member_inputs))

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from ...limits import MAX_PARTIES
 from ..model import Check, Expr, Input, Role
 from ..scope import Scope, escape_pointer
+from .counts import party_counts
 
 
 ROLLERS = ("highest", "lowest", "first")  # who rolls: the best ranked member, the worst, the first
@@ -52,7 +53,7 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
     rank_by = tuple(builder.expr(e, f"{ptr}/rank_by/{i}", member.with_names(**own.names), what="rank_by")
                     for i, e in enumerate(spec.get("rank_by") or []))
     roller = builder.expr(spec.get("roller", "'highest'"), f"{ptr}/roller", own, what="roller")
-    parties = spec.get("parties") or {}
+    lo, hi = party_counts(builder, name, spec, "parties", ptr, 1, MAX_PARTIES)
     roller_names = {f"roller_{n}": "the roller's value" for n in member.names}
     roller_names.update(roller_result="the roller's result", roller_success="whether the roller succeeded",
                         roller_outcome="the roller's outcome")
@@ -61,5 +62,4 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
     for n, e in (spec.get("member_values") or {}).items():
         values[n] = builder.expr(e, f"{ptr}/member_values/{escape_pointer(n)}", scope, what=f"member value '{n}'")
         scope.names[n] = "a member value"  # later member values may use it
-    return TeamSpec(rank_by, roller, parties.get("min", 1), parties.get("max", MAX_PARTIES),
-                    MappingProxyType(values))
+    return TeamSpec(rank_by, roller, lo, hi, MappingProxyType(values))

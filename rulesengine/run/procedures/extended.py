@@ -14,7 +14,8 @@ from ...dice.stats import stats_json
 from ...exact_text import fraction_text
 from ...dice.beyond import AtLeast
 from ...dice.dist import Budget, BudgetExceeded
-from ...errors import InputError, LimitError
+from ...codes import E_PROCEDURE
+from ...errors import InputError, LimitError, RulesetError
 from ...limits import MAX_EXTENDED_ROUNDS
 from ..results import (CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json,
                        value_order)
@@ -121,7 +122,9 @@ class ExtendedRunner(ProcedureRunner):
         e = self.spec.max_rounds
         n = self.evaluate(e, env)
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise InputError(f"the round limit of '{self.proc.name}' must be a whole number 1 or more, not {n!r}")
+            raise self.locate(RulesetError(f"the round limit of '{self.proc.name}' must be a whole number 1 or more, "
+                                           f"not {n!r}", code=E_PROCEDURE,
+                                           hint="give max_rounds 1 or more for every input allowed"), e)
         if n > MAX_EXTENDED_ROUNDS:
             raise self.locate(LimitError(f"{n} rounds is more than an extended check may run", "max_rounds",
                                       hint=f"at most {MAX_EXTENDED_ROUNDS} rounds"), e)

@@ -1,0 +1,611 @@
+"""Inputs inside a check's declared bounds that make it fail: validate's search for runtime
+errors of the rules (E201, E202, E103, E206, E511...) before anyone meets them at the table.
+
+Every expression of a check (a value, a gate, a roll, the result, an outcome rule, a tag)
+reads some inputs, directly or through the values it reads. Whether it fails depends only
+on those inputs (and on the dice), and whether it is worked out at all only on the gates
+and rules before it; so each is tried over *the inputs it reads and those guarding it*,
+the others left at their defaults:
+
+* every combination of them, when there are at most :data:`SITE_MAX_SETS` (a level of 1 to
+  20 read by a proficiency table: 20 tries);
+* else each number at its bounds, one step inside them, 0 and 1, and the numbers the
+  check's own tables and dice name (a table's row edges and one past them, a die's sides):
+  where a value grows or shrinks with the inputs — a dice count, a keep's target, a table's
+  key — it is largest and smallest at such values, so this is interval reasoning made
+  concrete (each value found is tried, never guessed).
+
+Each set of inputs is rolled once (a fixed seed, so validation is repeatable); a roll that
+fails with anything but an input error (the caller's) or a limit is a fault of the rules,
+reported with the inputs that show it. Where a fault lies at one end of an input's range
+(a target number allowed up to 12 on a d10, a dice count allowed below 0, a level past a
+table's last row) it is reported at that bound, which is where it is fixed; a table that
+skips a value it is asked for, at the row before the gap.
+
+Procedures are worked out exactly (their odds) for each count of parties and each party's
+inputs at their defaults and their telling values, every party alike (two parties who are
+both sure to succeed) or one apart: an outcome list that lets some line-up match no rule
+(E512) and a contest that can never be decided (E510) are found there.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from typing import Any, NamedTuple
+from collections.abc import Iterable, Iterator
+
+from ..codes import (E_BAD_COUNT, E_BAD_MODIFIER, E_DIVISION_BY_ZERO, E_EVAL, E_NO_OUTCOME,
+                     E_PROCEDURE)
+from ..dice import ast
+from ..errors import Diagnostic, InputError, LimitError, RulesEngineError
+from ..limits import (FAULT_MAX_RUNS, PROCEDURE_FAULT_STATES, PROCEDURE_MAX_TRIES, SITE_MAX_SETS,
+                      Limits)
+from ..rules.document import Document
+from ..rules.model import Check, Expr, Input, Procedure, Ranges, RulesetModel
+from ..rules.table_functions import outside_table, ruleset_functions
+from .check import CheckRunner
+
+
+# ---- what an expression reads --------------------------------------------------------------
+
+
+def _reads(exprs: Iterable[Expr | None]) -> set[str]:
+    out: set[str] = set()
+    for e in exprs:
+        if e is not None:
+            out |= e.names
+    return out
+
+
+class _Graph:
+    """Which inputs each name of a check depends on, through its values and rolls."""
+
+    def __init__(self, check: Check) -> None:
+        self.inputs = {i.name for i in check.inputs}
+        deps: dict[str, set[str]] = {}
+        for let in check.lets:
+            deps[let.name] = _reads([let.expr] + [c.value for c in let.best_of] + [c.when for c in let.best_of])
+        for name, e in check.rolls:
+            deps[name] = set(e.names)
+        if check.choose is not None:
+            chosen = {check.choose.source}
+            for name, e in check.choose.values:
+                deps[name] = set(e.names) | chosen
+            deps["chosen"] = deps["rest"] = chosen
+        rules = _reads([o.when for o in check.outcomes] + [o.result for o in check.outcomes]
+                       + [o.success for o in check.outcomes if isinstance(o.success, Expr)])
+        deps["result"] = _reads([check.result]) | rules
+        deps["outcome"] = deps["success"] = deps["result"]
+        self.deps = deps
+        self._memo: dict[str, frozenset[str]] = {}
+
+    def inputs_of(self, names: Iterable[str]) -> frozenset[str]:
+        out: set[str] = set()
+        for n in names:
+            out |= self._of(n, set())
+        return frozenset(out)
+
+    def _of(self, name: str, seen: set[str]) -> frozenset[str]:
+        if name in self._memo:
+            return self._memo[name]
+        if name in self.inputs:
+            return frozenset({name})
+        if name in seen or name not in self.deps:
+            return frozenset()
+        seen.add(name)
+        out: set[str] = set()
+        for n in self.deps[name]:
+            if n != name:
+                out |= self._of(n, seen)
+        found = frozenset(out)
+        self._memo[name] = found
+        return found
+
+
+def sites(check: Check) -> list[frozenset[str]]:
+    """For each expression of the check, the inputs whose values decide whether it fails:
+    those it reads (through values and rolls) and those of the gates and rules that decide
+    whether it is worked out at all. Values known before the roll are worked out before any
+    gate, so only what comes after the gates is guarded by them."""
+    g = _Graph(check)
+    out: list[frozenset[str]] = []
+    for let in check.lets:
+        reads = g.inputs_of(g.deps[let.name])
+        out.append(reads if not let.after_roll else reads | g.inputs_of(_reads([gate.when for gate in check.gates])))
+    if check.secret is not None:
+        out.append(g.inputs_of(check.secret.names))
+    guard: set[str] = set()
+    for gate in check.gates:
+        guard |= g.inputs_of(gate.when.names)
+        out.append(frozenset(guard) | g.inputs_of(_reads([gate.result, *(e for _, e in gate.rolls)])))
+    after = frozenset(guard)
+    for name, _ in check.rolls:
+        out.append(after | g.inputs_of({name}))
+    if check.choose is not None:
+        out.append(after | g.inputs_of(_reads([e for _, e in check.choose.values] + [check.choose.prefer])))
+    out.append(after | g.inputs_of(_reads([check.result])))
+    earlier: set[str] = set()
+    for rule in check.outcomes:
+        rule_reads = _reads([rule.when, rule.result, rule.success if isinstance(rule.success, Expr) else None])
+        out.append(after | g.inputs_of(earlier | rule_reads))
+        earlier |= _reads([rule.when])
+    for tag in check.tags:
+        out.append(after | g.inputs_of(tag.when.names))
+    if check.result_sign is not None:
+        out.append(after | g.inputs_of(check.result_sign.names | {"result"}))
+    return out
+
+
+# ---- the values tried ----------------------------------------------------------------------
+
+
+POOLS = ("d6", "d8/d6", "d8/d4/d4", "d12/d10/d8/d6")
+"""A dice pool input's values tried besides its default: one die, two, three and four (a
+pool's size decides what choosing dice can leave)."""
+
+
+def landmarks(model: RulesetModel, check: Check) -> set[int]:
+    """Numbers where what a check does may change: the edges of its ruleset's ranges tables
+    (and one past them), the sides of its dice, the numbers written in its expressions."""
+    out: set[int] = {0, 1, -1}
+    for table in model.tables.values():
+        if isinstance(table, Ranges):
+            for row in table.rows:
+                for v in (row.low, row.high):
+                    if v is not None:
+                        out |= {v - 1, v, v + 1}
+    for e in _expressions(check):
+        for node in ast.walk(e.tree):
+            if isinstance(node, ast.Num):
+                out |= {node.value - 1, node.value, node.value + 1}
+            elif isinstance(node, ast.Dice) and node.die is not None and node.die.sides:
+                out |= {node.die.sides, node.die.sides + 1}
+    return out
+
+
+def _expressions(check: Check) -> Iterator[Expr]:
+    for let in check.lets:
+        if let.expr is not None:
+            yield let.expr
+        for c in let.best_of:
+            yield c.value
+            if c.when is not None:
+                yield c.when
+    for gate in check.gates:
+        yield gate.when
+        if gate.result is not None:
+            yield gate.result
+        yield from (e for _, e in gate.rolls)
+    yield from (e for _, e in check.rolls)
+    if check.choose is not None:
+        yield from (e for _, e in check.choose.values)
+    for e in (check.result, check.secret, check.result_sign):
+        if e is not None:
+            yield e
+    for rule in check.outcomes:
+        for e in (rule.when, rule.result, rule.success if isinstance(rule.success, Expr) else None):
+            if e is not None:
+                yield e
+    yield from (t.when for t in check.tags)
+
+
+def every_value(spec: Input, most: int) -> list[Any] | None:
+    """Every value an input can take, if there are at most ``most`` (None otherwise)."""
+    if spec.type == "boolean":
+        values: list[Any] = [False, True]
+    elif spec.type == "choice":
+        values = list(spec.choices)
+    elif spec.type == "integer" and spec.min is not None and spec.max is not None:
+        if spec.max - spec.min >= most:
+            return None
+        values = list(range(spec.min, spec.max + 1))
+    else:
+        return None
+    return ([None] if spec.optional and not spec.has_default else []) + values
+
+
+def edge_values(spec: Input, marks: set[int]) -> list[Any]:
+    """An input's values at its ends and at the check's landmarks (see :func:`landmarks`)."""
+    if spec.type == "boolean":
+        values: list[Any] = [False, True]
+    elif spec.type == "choice":
+        values = list(spec.choices)
+    elif spec.type == "dice_pool":
+        values = ([spec.default] if spec.has_default else []) + [p for p in POOLS if p != spec.default]
+    else:
+        lo = spec.min if spec.min is not None else min(-10, *(m for m in marks))
+        hi = spec.max if spec.max is not None else max(30, *(m for m in marks))
+        near = {lo, lo + 1, hi - 1, hi} | {m for m in marks if lo <= m <= hi}
+        values = sorted(v for v in near if lo <= v <= hi)
+    return ([None] if spec.optional and not spec.has_default else []) + values
+
+
+def _corners(spec: Input) -> list[Any]:
+    if spec.type == "integer" and spec.min is not None and spec.max is not None:
+        values: list[Any] = sorted({spec.min, spec.max})
+    elif spec.type == "integer":
+        values = [v for v in (spec.min, spec.max) if v is not None] or [0]
+    else:
+        return edge_values(spec, set())
+    return ([None] if spec.optional and not spec.has_default else []) + values
+
+
+def _product(domains: list[list[Any]]) -> int:
+    n = 1
+    for d in domains:
+        n *= len(d)
+    return n
+
+
+def site_sets(specs: list[Input], marks: set[int], most: int) -> list[dict[str, Any]]:
+    """The sets of values of ``specs`` tried for one site: all of them if few enough, else
+    their edges and landmarks, else their bounds only; none if even those are too many."""
+    full = [every_value(s, most) for s in specs]
+    tries: list[list[list[Any]]] = []
+    if all(d is not None for d in full):
+        tries.append([d for d in full if d is not None])
+    tries.append([edge_values(s, marks) for s in specs])
+    tries.append([_corners(s) for s in specs])
+    for domains in tries:
+        if _product(domains) <= most:
+            names = [s.name for s in specs]
+            return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*domains)]
+    return []
+
+
+# ---- the search ------------------------------------------------------------------------------
+
+
+class Fault(NamedTuple):
+    error: RulesEngineError
+    inputs: dict[str, Any]  # the inputs that show it (those of its site)
+    site: tuple[str, ...]  # the inputs its expression depends on
+
+
+def base_inputs(check: Check) -> dict[str, Any]:
+    """A value for every input: its default, else the middle of its range (10 where that is
+    inside it), its first choice, false, or not given."""
+    out: dict[str, Any] = {}
+    for spec in check.inputs:
+        if spec.has_default:
+            out[spec.name] = spec.default
+        elif spec.optional:
+            out[spec.name] = None
+        elif spec.type == "integer":
+            lo = spec.min if spec.min is not None else 0
+            hi = spec.max if spec.max is not None else 20
+            out[spec.name] = 10 if lo <= 10 <= hi else (lo + hi) // 2
+        elif spec.type == "boolean":
+            out[spec.name] = False
+        elif spec.type == "choice":
+            out[spec.name] = spec.choices[0] if spec.choices else None
+        else:
+            out[spec.name] = POOLS[2]
+    return out
+
+
+def _given(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _key(exc: RulesEngineError) -> tuple:
+    loc = exc.location
+    return (exc.code, loc.pointer, loc.line, loc.column)
+
+
+def is_fault(exc: RulesEngineError) -> bool:
+    """An error of the rules themselves: not the caller's (an input) and not a limit."""
+    return not isinstance(exc, (InputError, LimitError))
+
+
+def check_faults(model: RulesetModel, check: Check, runner: CheckRunner) -> list[Fault]:
+    """Faults of ``check`` at inputs inside their bounds, one per error and place."""
+    specs = {s.name: s for s in check.inputs}
+    marks = landmarks(model, check)
+    base = base_inputs(check)
+    found: dict[tuple, Fault] = {}
+    tried: set[tuple] = set()
+    runs = 0
+    seen_sites: set[frozenset[str]] = set()
+    for site in sorted(set(sites(check)), key=len):
+        if site in seen_sites:
+            continue
+        seen_sites.add(site)
+        names = sorted(site)
+        for values in site_sets([specs[n] for n in names], marks, SITE_MAX_SETS):
+            full = {**base, **values}
+            key = tuple(sorted((k, repr(v)) for k, v in full.items()))
+            if key in tried:
+                continue
+            if runs >= FAULT_MAX_RUNS:
+                return list(found.values())
+            tried.add(key)
+            runs += 1
+            try:
+                runner.roll(_given(full), seed=runs)
+            except RulesEngineError as exc:
+                if is_fault(exc):
+                    shown = {k: v for k, v in full.items() if k in site or not specs[k].has_default}
+                    found.setdefault(_key(exc), Fault(exc, shown, tuple(names)))
+    return list(found.values())
+
+
+# ---- where a fault is fixed ------------------------------------------------------------------
+
+BOUND_FAULTS = frozenset({E_BAD_COUNT, E_BAD_MODIFIER, E_DIVISION_BY_ZERO, E_EVAL})
+"""Errors a number out of its working range gives (a negative dice count, a keep's target
+past the die, a divisor of 0, a key past a table): when they happen only at one end of an
+input's range, that end is where they are fixed. (E201 only for a key outside a table.)"""
+
+
+def _fails_the_same(runner: CheckRunner, inputs: dict[str, Any], key: tuple, seed: int) -> bool:
+    try:
+        runner.roll(_given(inputs), seed=seed)
+    except RulesEngineError as exc:
+        return _key(exc) == key
+    return False
+
+
+def bound_to_blame(runner: CheckRunner, check: Check, fault: Fault) -> tuple[Input, str, list[int]] | None:
+    """The input bound a fault lies at, if it does: an integer input whose failing values are
+    a run from its min or its max, with room left inside, that holds the fault's value.
+    Inputs that fail on their own (the others at their defaults) are asked first: with a
+    dice count of ``3 + penalty + bonus_dice``, the penalty allowed to -4 is the mistake,
+    not the bonus dice allowed to be 0. Returns the input, "min" or "max", and the values."""
+    key = _key(fault.error)
+    defaults = base_inputs(check)
+    required = {k: v for k, v in fault.inputs.items() if (s := check.input(k)) is not None and not s.has_default}
+    witness = {**defaults, **fault.inputs}
+    names = []
+    for name in [*fault.site, *(i.name for i in check.inputs if i.name not in fault.site)]:
+        spec = check.input(name)
+        value = witness.get(name)
+        if spec is not None and spec.type == "integer" and (spec.min is not None or spec.max is not None) and \
+                isinstance(value, int) and not isinstance(value, bool):
+            names.append(name)
+    alone = [n for n in names if _fails_the_same(runner, {**defaults, **required, n: witness[n]}, key, 1)]
+    for name, base in [(n, {**defaults, **required}) for n in alone] + [(n, witness) for n in names
+                                                                        if n not in alone]:
+        spec = check.input(name)
+        assert spec is not None
+        for side in ("max", "min"):
+            end = getattr(spec, side)
+            other_end = spec.min if side == "max" else spec.max
+            if end is None:
+                continue
+            step = -1 if side == "max" else 1
+            bad: list[int] = []
+            v = end
+            while len(bad) < SITE_MAX_SETS and _fails_the_same(runner, {**base, name: v}, key, len(bad) + 1):
+                bad.append(v)
+                if v == other_end:
+                    break
+                v += step
+            if bad and witness[name] in bad and not (other_end is not None and other_end in bad):
+                return spec, side, sorted(bad)
+    return None
+
+
+def _inputs_text(inputs: dict[str, Any]) -> str:
+    shown = {k: v for k, v in inputs.items() if v is not None}
+    return " with " + ", ".join(f"{k}={v}" for k, v in shown.items()) if shown else ""
+
+
+def _range_text(values: list[int]) -> str:
+    return str(values[0]) if len(values) == 1 else f"{values[0]} to {values[-1]}"
+
+
+def fault_diagnostic(model: RulesetModel, doc: Document, check: Check, runner: CheckRunner,
+                     fault: Fault) -> Diagnostic:
+    """A fault as validate reports it: at the table row or input bound where it is fixed,
+    when it is one of those, else where it happened; with the inputs that show it."""
+    exc = fault.error
+    what = f"check '{check.name}': {exc.message}"
+    outside = outside_table(exc.message) if exc.code == E_EVAL else None
+    if outside is not None:
+        key, name = outside
+        table = model.tables.get(name)
+        if isinstance(table, Ranges):
+            gap = _gap_row(table, key)
+            if gap is not None:
+                i, row = gap
+                nxt = min((r.low for r in table.rows if r.low is not None and r.low > key), default=key)
+                return Diagnostic(exc.code, f"table '{name}' has no row for {key}, which check '{check.name}' "
+                                  f"asks for{_inputs_text(fault.inputs)}: its rows skip "
+                                  f"{_range_text(list(range(key, nxt)))}",
+                                  doc.location(f"/tables/{name}/ranges/{i}"),
+                                  f"extend this row to {nxt - 1} (max: {nxt - 1}), or add a row for "
+                                  f"{_range_text(list(range(key, nxt)))}")
+    if exc.code in BOUND_FAULTS and (exc.code != E_EVAL or outside is not None):
+        blame = bound_to_blame(runner, check, fault)
+        if blame is not None:
+            spec, side, bad = blame
+            limit = getattr(spec, side)
+            ok = bad[0] - 1 if side == "max" else bad[-1] + 1
+            direction = "lower" if side == "max" else "raise"
+            cause = f"{outside[1]}" if outside is not None else ""
+            fix = (f"{direction} {spec.name}'s {side} to {ok}"
+                   + (f", or give table '{cause}' a row for {_range_text(bad)}" if cause else ""))
+            return Diagnostic(exc.code, f"input '{spec.name}' may be {_range_text(bad)} ({side}: {limit}), and "
+                              f"there {what}", doc.location(f"{spec.pointer}/{side}"), fix)
+    hint = exc.hint
+    if outside is not None and hint is None:
+        hint = f"give table '{outside[1]}' a row for {outside[0]}, or keep the inputs out of it with a gate"
+    return Diagnostic(exc.code, f"{what}{_inputs_text(fault.inputs)}",
+                      exc.location if exc.location.path else doc.location(f"{check.pointer}/outcomes"), hint)
+
+
+def _gap_row(table: Ranges, key: int) -> tuple[int, Any] | None:
+    """The row just before ``key``, when ``key`` falls between two rows of the table."""
+    below = [(i, r) for i, r in enumerate(table.rows) if r.high is not None and r.high < key]
+    above = [r for r in table.rows if r.low is not None and r.low > key]
+    if not below or not above:
+        return None
+    return max(below, key=lambda ir: ir[1].high or 0)
+
+
+# ---- procedures -------------------------------------------------------------------------------
+
+
+class _Shim:
+    """What a procedure runner needs of a loaded ruleset: its id, limits and checks."""
+
+    def __init__(self, model: RulesetModel, doc: Document, limits: Limits, functions: Any) -> None:
+        self.model, self.limits = model, limits
+        self._doc, self._functions = doc, functions
+        self._checks: dict[str, Any] = {}
+
+    @property
+    def id(self) -> str:
+        return self.model.id
+
+    def check(self, name: str) -> Any:
+        if name not in self._checks:
+            runner = CheckRunner(self.model, self.model.checks[name], self._functions, self._doc, self.limits)
+            self._checks[name] = _CheckShim(runner)
+        return self._checks[name]
+
+
+class _CheckShim(NamedTuple):
+    runner: CheckRunner
+
+
+def member_sets(check: Check) -> list[dict[str, Any]]:
+    """A party's inputs tried in a procedure: the defaults, then each input at each of its
+    telling values (the others at their defaults)."""
+    base = base_inputs(check)
+    out = [base]
+    # Switches and choices first: they are what turns a gate (a roll skipped) on.
+    for spec in sorted(check.inputs, key=lambda s: s.type == "integer"):
+        for v in edge_values(spec, set()) if spec.type != "integer" else _corners(spec):
+            if base.get(spec.name) != v:
+                out.append({**base, spec.name: v})
+    return out
+
+
+def procedure_calls(model: RulesetModel, proc: Procedure) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """(inputs, parties) to work out a procedure's odds with: every party alike, or the first
+    one apart, for each count of parties the procedure takes (the fewest, one more, three,
+    the most); its own inputs at their defaults, then at their telling values."""
+    roles = proc.settings.roles(proc.check)
+    own = base_inputs_of(proc.inputs)
+    owns = [own] + [{**own, s.name: v} for s in proc.inputs for v in _corners(s) if own.get(s.name) != v]
+    by_parties = [r for r in roles if r.given_as == "parties"]
+    beside = [r for r in roles if r.given_as == "inputs"]
+    extra: dict[str, Any] = {}
+    for r in beside:
+        extra.update({k: v for k, v in base_inputs(model.checks[r.check]).items()
+                      if k not in r.computed and k not in own})
+    if not by_parties:
+        for o in owns:
+            yield {**extra, **o}, []
+        for r in beside:
+            for m in member_sets(model.checks[r.check])[1:]:
+                yield {**own, **{k: v for k, v in m.items() if k not in r.computed and k not in own}}, []
+        return
+    sets = [[_strip(m, r.computed) for m in member_sets(model.checks[r.check])] for r in by_parties]
+
+    def lineup(counts: list[int], alike: int | None = None, m: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        parties: list[dict[str, Any]] = []
+        for i, n in enumerate(counts):
+            if i == alike and m is not None:
+                parties += [m] * n
+            else:
+                parties += [sets[i][0]] * n
+        return parties
+
+    fewest = [max(r.min, 1 if i == 0 else 0) for i, r in enumerate(by_parties)]
+    yield {**extra, **own}, lineup(fewest)
+    last = by_parties[-1]
+    for n in (fewest[-1] + 1, 3):
+        if fewest[-1] < n <= last.max:
+            yield {**extra, **own}, lineup(fewest[:-1] + [n])
+    for i in range(len(by_parties)):  # every party alike: two parties sure to succeed, both at a bound
+        for m in sets[i][1:]:
+            yield {**extra, **own}, lineup(fewest, i, m)
+    for o in owns[1:]:
+        yield {**extra, **o}, lineup(fewest)
+    if fewest[-1] < last.max and last.max > 3:
+        yield {**extra, **own}, lineup(fewest[:-1] + [last.max])
+
+
+def _strip(values: dict[str, Any], computed: tuple[str, ...]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if k not in computed and v is not None}
+
+
+def base_inputs_of(specs: tuple[Input, ...]) -> dict[str, Any]:
+    fake = Check(name="", description="", inputs=specs, lets=(), gates=(), rolls=(), faces_needed=frozenset(),
+                 choose=None, result=None, outcomes=(), tags=(), report=(), tiers=None, secret=None)
+    return base_inputs(fake)
+
+
+def procedure_faults(model: RulesetModel, proc: Procedure, doc: Document, limits: Limits,
+                     functions: Any) -> list[tuple[RulesEngineError, dict[str, Any], list[dict[str, Any]]]]:
+    """Faults of a procedure's exact odds, one per error and place, with the inputs and
+    parties that show each."""
+    from .procedures import procedure_runner
+
+    small = replace(limits, max_states=min(limits.max_states, PROCEDURE_FAULT_STATES))
+    runner = procedure_runner(_Shim(model, doc, small, functions), proc)
+    found: dict[tuple, tuple[RulesEngineError, dict[str, Any], list[dict[str, Any]]]] = {}
+    tried: set[str] = set()
+    for inputs, parties in procedure_calls(model, proc):
+        key = repr((sorted(inputs.items()), [sorted(p.items()) for p in parties]))
+        if key in tried:
+            continue
+        if len(tried) >= PROCEDURE_MAX_TRIES:
+            break
+        tried.add(key)
+        try:
+            runner.odds(_given(inputs), parties=parties or None)
+        except RulesEngineError as exc:
+            if is_fault(exc):
+                found.setdefault(_key(exc), (exc, inputs, parties))
+    return list(found.values())
+
+
+def _parties_text(proc: Procedure, model: RulesetModel, inputs: dict[str, Any],
+                  parties: list[dict[str, Any]]) -> str:
+    """The line-up of a procedure's fault: how many parties, and the inputs given that are
+    not their defaults (those are what it takes)."""
+    defaults = {**base_inputs(model.checks[proc.check]), **base_inputs_of(proc.inputs)}
+    parts = [f"{k}={v}" for k, v in inputs.items() if v is not None and defaults.get(k, ...) != v]
+    for i, p in enumerate(parties):
+        parts += [f"party{i + 1}.{k}={v}" for k, v in p.items() if defaults.get(k, ...) != v]
+    shown = f"{len(parties)} parties" if parties else ""
+    return (f" with {shown}" if shown else "") + (" and " if shown and parts else " with " if parts else "") + \
+        ", ".join(parts)
+
+
+def input_faults(model: RulesetModel, doc: Document, limits: Limits) -> tuple[list[Diagnostic], set[tuple]]:
+    """Every fault the search finds, per check and procedure, as validate reports them; and
+    where each happened (code, line, column), so that the outcome search does not say it again."""
+    functions = ruleset_functions(model)
+    out: list[Diagnostic] = []
+    raw: set[tuple] = set()
+    said: set[tuple] = set()
+    for check in model.checks.values():
+        runner = CheckRunner(model, check, functions, doc, limits)
+        for fault in check_faults(model, check, runner):
+            if fault.error.code == E_NO_OUTCOME:
+                continue  # the outcome search says it, with the outcome rules (reach.py)
+            loc = fault.error.location
+            raw.add((fault.error.code, loc.line, loc.column))
+            found = fault_diagnostic(model, doc, check, runner, fault)
+            at = (found.code, found.location.line, found.location.column)
+            if at not in said:  # a table or a bound several checks share: said once, for the first
+                said.add(at)
+                out.append(found)
+    for proc in model.procedures.values():
+        for exc, inputs, parties in procedure_faults(model, proc, doc, limits, functions):
+            where = exc.location if exc.location.path else doc.location(proc.pointer, key=True)
+            hint = exc.hint
+            if exc.code == E_NO_OUTCOME and exc.location.pointer == proc.pointer:
+                where = doc.location(f"{proc.pointer}/outcomes")
+                hint = "end the outcome rules with one without 'when' (a catch-all), or widen the conditions"
+            elif exc.code == E_PROCEDURE and hint is None:
+                hint = "change the rules so that some roll settles it (a tie rule, or a check every party rolls)"
+            out.append(Diagnostic(exc.code, f"{exc.message}{_parties_text(proc, model, inputs, parties)}", where,
+                                  hint))
+    return out, raw

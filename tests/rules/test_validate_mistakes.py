@@ -1,0 +1,65 @@
+"""A corpus of homebrewer mistakes that plain ``validate`` must catch (issue 32: validated means
+it works at the table), each on the line where it is fixed.
+
+Each file in tests/corpus/mistakes/ starts with `# expect: CODE LINE:COL [hint text]`, as in
+tests/corpus/broken/. A mistake that the file would only show when rolled also says where:
+`# at the table: NAME k=v ... -> CODE`. Those files load (nothing in them is wrong until an
+input reaches the mistake), and the odds of NAME with those inputs must fail with CODE: the
+mistake is real, shown by the engine at the table, independently of validate's search.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rulesengine.cli import main
+from rulesengine.validate import validate_file
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "mistakes"
+FILES = sorted(CORPUS.glob("*.yaml"))
+
+
+def expectation(path: Path) -> tuple[str, int, int, str | None]:
+    first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+    m = re.match(r"# expect: (\w+) (\d+):(\d+)(?: (.*))?$", first)
+    assert m, f"{path.name} has no '# expect:' header"
+    return m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+
+
+def at_the_table(path: Path) -> tuple[str, list[str], str] | None:
+    second = path.read_text(encoding="utf-8").split("\n")[1]
+    m = re.match(r"# at the table: (\S+)((?: \S+=\S+)*) -> (\w+)$", second)
+    return (m.group(1), m.group(2).split(), m.group(3)) if m else None
+
+
+def test_the_corpus_has_a_file_for_every_kind_of_mistake():
+    assert len(FILES) >= 12
+    for path in FILES:
+        code = expectation(path)[0]
+        assert path.name.startswith(code + "_"), f"{path.name} is not named after its code {code}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_plain_validate_reports_the_mistake_on_its_line_with_its_hint(path):
+    code, line, col, hint = expectation(path)
+    report = validate_file(str(path))
+    found = [(d.code, d.location.line, d.location.column) for d in report.diagnostics]
+    assert (code, line, col) in found, found
+    diag = next(d for d in report.diagnostics if (d.code, d.location.line, d.location.column) == (code, line, col))
+    if hint:
+        assert hint in (diag.hint or "")
+    assert diag.severity == "error" and report.errors >= 1
+    assert diag.location.source_line is not None
+
+
+TABLE = [p for p in FILES if at_the_table(p)]
+
+
+@pytest.mark.parametrize("path", TABLE, ids=[p.stem for p in TABLE])
+def test_the_mistake_is_real_its_odds_fail_at_the_table(path, capsys):
+    name, inputs, code = at_the_table(path)
+    assert main(["odds", str(path), name, *inputs]) == 1
+    assert f"error[{code}]" in capsys.readouterr().err
