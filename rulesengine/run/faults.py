@@ -45,6 +45,7 @@ from ..rules.document import Document
 from ..rules.model import Check, Expr, Input, Procedure, Ranges, RulesetModel
 from ..rules.table_functions import outside_table, ruleset_functions
 from .check import CheckRunner
+from .reach import resting_integer
 
 
 # ---- what an expression reads --------------------------------------------------------------
@@ -273,9 +274,7 @@ def base_inputs(check: Check) -> dict[str, Any]:
         elif spec.optional:
             out[spec.name] = None
         elif spec.type == "integer":
-            lo = spec.min if spec.min is not None else 0
-            hi = spec.max if spec.max is not None else 20
-            out[spec.name] = 10 if lo <= 10 <= hi else (lo + hi) // 2
+            out[spec.name] = resting_integer(spec)
         elif spec.type == "boolean":
             out[spec.name] = False
         elif spec.type == "choice":

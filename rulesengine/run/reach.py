@@ -49,6 +49,15 @@ def telling_values(spec: Input) -> list[Any]:
     return values
 
 
+def resting_integer(spec: Input) -> int:
+    """The value an integer input without a default rests at while others vary: 10 where its
+    bounds allow (a typical skill or target), else the middle of its bounds (0 to 20 where
+    one is open)."""
+    lo = spec.min if spec.min is not None else 0
+    hi = spec.max if spec.max is not None else 20
+    return 10 if lo <= 10 <= hi else (lo + hi) // 2
+
+
 def base_inputs(check: Check) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for spec in check.inputs:
@@ -57,9 +66,7 @@ def base_inputs(check: Check) -> dict[str, Any]:
         if spec.optional:
             out[spec.name] = None
         elif spec.type == "integer":
-            lo = spec.min if spec.min is not None else 0
-            hi = spec.max if spec.max is not None else 20
-            out[spec.name] = 10 if lo <= 10 <= hi else (lo + hi) // 2
+            out[spec.name] = resting_integer(spec)
         else:
             values = telling_values(spec)
             if values:

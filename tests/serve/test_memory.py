@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from service_support import Server
+from service_support import Server, rss_mb
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads RSS from /proc")
 
@@ -27,14 +27,6 @@ WIDE = ("ruleset: wide\nname: Wide\nversion: '1'\nsource: a test\nlicense: none\
         "    roll: 1d300 + 1d300\n    result: roll + bonus\n"
         "    outcomes:\n      - {name: high, when: 'result >= 300 + bonus', success: true}\n"
         "      - {name: low, success: false}\n")
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
 
 
 def request(i: int) -> tuple[str, dict]:

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import pytest
 
-from service_support import Server
+from service_support import Server, rss_mb
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads RSS from /proc")
 
@@ -57,14 +57,6 @@ HOSTILE: list[tuple[str, bytes]] = HEAVY + [
     ("/api/roll", json.dumps({"ruleset": "../../etc/passwd", "name": "x"}).encode()),
     ("/api/nothing", b"{}"),
 ]
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
 
 
 def post(port: int, path: str, body: bytes) -> tuple[int, str, bytes]:
