@@ -139,7 +139,17 @@ def _who(role: Role) -> str:
     """``party1: the leader`` or ``party2..: 1 to 4 helpers``: who fills which entries."""
     if role.max == 1 and role.min == 1:
         return f"party{role.first}: the {role.name}"
-    return f"party{role.first} onwards: {role.min} to {role.max} {role.name}s"
+    count = f"{role.min}" if role.min == role.max else f"{role.min} to {role.max}"
+    return f"party{role.first} onwards: {count} {plural(role.name, role.max)}"
+
+
+def plural(noun: str, n: int) -> str:
+    """``party`` → ``parties``, ``helper`` → ``helpers``; the noun itself for one."""
+    if n == 1:
+        return noun
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
 
 
 def input_form(model: RulesetModel, name: str) -> dict[str, Any]:

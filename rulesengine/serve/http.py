@@ -113,7 +113,16 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
                 "detail": f"{request.method} {request.url.path[:100]}: {exc.detail}", "code": code,
                 "severity": "error", "message": exc.detail, "hint": "see /openapi.json for the operations",
                 "path": None, "line": None, "column": None, "pointer": None, "limit": None}
-        return JSONAnswer(body, status_code=exc.status_code, media_type="application/problem+json")
+        return JSONAnswer(body, status_code=exc.status_code, media_type="application/problem+json",
+                          headers=dict(exc.headers or {}))
+
+    async def post_only(request: Request) -> Response:
+        """An operation asked for with another method: 405 naming the one it takes."""
+        raise HTTPException(405, "this operation takes POST with a JSON body", headers={"Allow": "POST"})
+
+    async def favicon(request: Request) -> Response:
+        """No icon, and no 404 in every browser's log for it."""
+        return Response(status_code=204, headers={"cache-control": "max-age=86400"})
 
     routes = [
         Route("/healthz", health, methods=["GET"]),
@@ -123,6 +132,9 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
         Route("/api/rulesets/{rid}/forms/{name}", form, methods=["GET"]),
         Route("/api/{op}", post, methods=["POST"]),
         Route("/api/dice/{kind}", _dice_alias(post), methods=["POST"]),
+        Route("/api/{op}", post_only, methods=["GET", "PUT", "PATCH", "DELETE"]),
+        Route("/api/dice/{kind}", post_only, methods=["GET", "PUT", "PATCH", "DELETE"]),
+        Route("/favicon.ico", favicon, methods=["GET"]),
         Mount("/", app=StaticFiles(directory=str(STATIC), html=True), name="playground"),
     ]
     middleware = []

@@ -250,3 +250,15 @@ def test_the_pool_pattern_matches_only_text_the_pool_parser_reads(parts, sep):
 @pytest.mark.parametrize("text", ["d8/", "/d8", "d8//d6", "8", "d", "dd8", "d8 d6", "d-4", ""])
 def test_the_pool_pattern_refuses_what_is_not_a_pool_of_dice(text):
     assert not re.fullmatch(POOL_PATTERN, text)
+
+
+def test_a_role_of_a_fixed_number_of_parties_reads_as_english():
+    """Issue 36, item 4: forms said "2 to 2 partys"."""
+    from rulesengine.present.forms import plural
+
+    assert [plural(w, 2) for w in ("party", "helper", "ally", "boss", "day")] == \
+        ["parties", "helpers", "allies", "bosses", "days"]
+    assert plural("party", 1) == "party"
+    text = json.dumps([input_form(rulesengine.load(r).model, n) for r in shipped_ids()
+                       for n in rulesengine.load(r).model.procedures])
+    assert "onwards" in text and "partys" not in text and not re.search(r" (\d+) to \1 ", text)

@@ -402,3 +402,17 @@ def test_an_error_in_an_operators_ruleset_names_its_file_in_the_folder_not_the_f
                 assert place.encode() not in raw
     finally:
         s.stop()
+
+
+@pytest.mark.parametrize("path", ["/api/roll", "/api/dice_odds", "/api/dice/roll"])
+def test_an_operation_asked_for_with_get_is_405_naming_post(server, path):
+    """Issue 36, item 4: it was a 404, as if the operation did not exist."""
+    status, headers, body = server.request("GET", path)
+    assert status == 405 and headers["allow"] == "POST"
+    assert headers["content-type"].startswith("application/problem+json")
+    assert json.loads(body)["status"] == 405 and "POST" in json.loads(body)["message"]
+
+
+def test_the_browsers_icon_request_is_answered_without_an_error(server):
+    status, _, body = server.request("GET", "/favicon.ico")
+    assert status == 204 and body == b""
