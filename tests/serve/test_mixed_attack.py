@@ -22,10 +22,10 @@ from service_support import Server, rss_mb
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads RSS from /proc")
 
 MAX_CACHED = 50_000
-START_MB, CACHE_BYTES_PER_UNIT, HEAVY_MB, LIGHT_MB = 50, 250, 100, 10
+START_MB, CACHE_BYTES_PER_UNIT, HEAVY_MB, LIGHT_MB = 50, 250, 150, 10
 CEILING_MB = START_MB + MAX_CACHED * CACHE_BYTES_PER_UNIT / 1_000_000 + 2 * HEAVY_MB + 2 * LIGHT_MB
 """docs/service.md's ceiling: about 50 MB at start, ``--max-cached`` x 250 bytes of caches,
-and the working memory of the requests in flight, up to about 100 MB each for the largest
+and the working memory of the requests in flight, up to about 150 MB each for the largest
 answers the default limits allow (``d100000``'s 100,000 rows): here two hostile clients'
 requests at once, and two good clients' small ones."""
 
