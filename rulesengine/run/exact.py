@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 from collections.abc import Mapping
 
 from ..dice import ast
-from ..dice.dist import Budget, Dist, mixture
+from ..dice.builtins import READERS, conditional
+from ..dice.dist import Budget, BudgetExceeded, Dist, mixture
 from ..dice.context import Context
 from ..dice.evaluate import compile_conditions, compile_expression
 from ..dice.exact import Exact, dice_term_dist
@@ -20,8 +21,9 @@ from ..dice.pool import PoolSpec
 from ..dice.pool_odds import PoolView, dice_pool_dist, faces_dist, joined_dist, view_dist
 from ..dice.values import DicePool
 from ..codes import E_EVAL
-from ..errors import DiceEvalError
+from ..errors import DiceEvalError, RulesEngineError
 from ..limits import Limits
+from ..rules.faces import face_views
 from ..rules.model import Check, Expr
 from .whole import addends, as_rolled, whole_dice
 
@@ -44,11 +46,89 @@ class ExactRolls:
         self.limits = limits
         self._rolls: dict[str, Any] = {}
         self._exprs: dict[str, Any] = {}  # expressions outside the check (roll-offs), by pointer
+        self._settled: dict[tuple, RollReads | None] = {}  # settled_reads, by the values they read
+        self._known: tuple[dict[int, ast.Node], tuple[str, ...]] | None = None
 
     def forget(self) -> None:
         """Drop the compiled evaluators (and with them their pools' caches)."""
         self._rolls.clear()
         self._exprs.clear()
+        self._settled.clear()
+
+    def _knowable(self) -> tuple[dict[int, ast.Node], tuple[str, ...]]:
+        """The parts of the check's own expressions known before anything is rolled that
+        decide what is read of its rolls: ``if()`` conditions and the bounds of pool
+        functions (``count(roll, double, 10)``) that read only inputs and lets of inputs;
+        with the names they read."""
+        if self._known is None:
+            check = self.check
+            before = {i.name for i in check.inputs} | {let.name for let in check.lets if not let.after_roll}
+            nodes: dict[int, ast.Node] = {}
+            for e in check.view_sources[0][0] if check.view_sources else ():
+                if e is None:
+                    continue
+                for n in ast.walk(e.tree):
+                    parts = conditional(n)
+                    if parts is not None:
+                        found: tuple[ast.Node, ...] = parts[:1]
+                    elif isinstance(n, ast.Call) and n.name in READERS:
+                        found = n.args[1:]
+                    else:
+                        continue
+                    for part in found:
+                        names = ast.names(part)
+                        if names and names <= before:
+                            nodes[id(part)] = part
+            read = sorted(set().union(*(ast.names(n) for n in nodes.values())))
+            self._known = (nodes, tuple(read))
+        return self._known
+
+    def settled_reads(self, env: Mapping[str, Any], budget: Budget) -> RollReads | None:
+        """What the check's own rules read of its rolls once the values known before
+        rolling (``env``: inputs, lets of inputs) are given, where that is less than what
+        they may read for any inputs: an ``if()`` whose condition is known reads only its
+        taken branch, and a count whose range is given by inputs reads that range (a view
+        of bands, not every set of faces). None: the check's views as built."""
+        nodes, read = self._knowable()
+        if not nodes:
+            return None
+        key = tuple(env.get(n) for n in read)
+        try:
+            return self._settled[key]
+        except TypeError:  # a value that is no key (a pool of dice): worked out each time
+            return self._settle(env, budget, nodes)
+        except KeyError:
+            pass
+        self._settled[key] = found = self._settle(env, budget, nodes)
+        return found
+
+    def _settle(self, env: Mapping[str, Any], budget: Budget, nodes: dict[int, ast.Node]) -> RollReads | None:
+        check = self.check
+        values: dict[int, Any] = {}
+
+        def settle(node: ast.Node, e: Expr) -> Any:
+            if id(node) not in nodes:
+                return None
+            if id(node) not in values:
+                try:
+                    run = compile_expression(node, Exact(), self.limits, e.text, self.functions)
+                    dist = run(Context(e.text, env, self.limits, budget=budget))
+                    values[id(node)] = next(iter(dist.weights)) if dist.is_point() and not dist.tail else None
+                except (BudgetExceeded, DiceEvalError, RulesEngineError):
+                    values[id(node)] = None  # the rules say so where they read it
+            return values[id(node)]
+
+        views: dict[str, PoolView | None] = {}
+        for i, (exprs, aliases) in enumerate(check.view_sources):
+            # A procedure's expressions are read with its own names: only the check's are settled.
+            views = face_views(check, list(exprs), dict(aliases), views, settle if i == 0 else None)
+        if check.choose is not None:
+            views[check.choose.source] = None  # choosing dice reads every one of them
+        for name, _ in check.face_views:
+            views.setdefault(name, PoolView(total=True))  # its dice are read only where not taken
+        if views == dict(check.face_views):
+            return None
+        return RollReads(views)
 
     def expression_dist(self, e: Expr, env: Mapping[str, Any], budget: Budget) -> Dist:
         """Any expression of the ruleset read with ``env``; pool values count by their totals."""
