@@ -77,7 +77,11 @@ class ExactRolls:
                         continue
                     for part in found:
                         names = ast.names(part)
-                        if names and names <= before:
+                        if not names or not names <= before:
+                            continue
+                        nodes[id(part)] = part
+                        while isinstance(part, (ast.Group, ast.Neg)):  # a bound is read inside these
+                            part = part.inner if isinstance(part, ast.Group) else part.operand
                             nodes[id(part)] = part
             read = sorted(set().union(*(ast.names(n) for n in nodes.values())))
             self._known = (nodes, tuple(read))

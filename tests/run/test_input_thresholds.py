@@ -137,3 +137,44 @@ def test_a_rolled_count_at_an_input_threshold_reads_the_input():
     faces = [7, 8, 9, 10] * 2 + [1] * 4
     assert check.roll({"pool": 12, "double": 8}, faces=faces).result == 8 + 6
     assert check.roll({"pool": 12, "double": 11}, faces=faces).result == 8
+
+
+# A bound from a let of inputs, in parentheses or negated: known before the roll all the same.
+BY_LET = HEAD + """  attack:
+    inputs:
+      pool: {type: integer, min: 1, max: 30}
+      hard: {type: boolean, default: false}
+      shift: {type: integer, min: -3, max: 0}
+    let:
+      face: if(hard, 9, 7)
+    roll: (pool)d10
+    result: count(roll, (face), 10) + count(roll, -(shift) + 8, 10) - count(roll, 1, -shift)
+    outcomes:
+      - {name: overwhelming, success: true, when: result >= 12}
+      - {name: hit, success: true, when: result >= 8}
+      - {name: miss, success: false}
+"""
+
+
+def brute_let(n: int, hard: bool, shift: int) -> dict[str, Fraction]:
+    face = 9 if hard else 7
+    out = {"overwhelming": Fraction(0), "hit": Fraction(0), "miss": Fraction(0)}
+    for faces in itertools.product(range(1, 11), repeat=n):
+        result = sum(f >= face for f in faces) + sum(f >= 8 - shift for f in faces) - sum(f <= -shift for f in faces)
+        name = "overwhelming" if result >= 12 else "hit" if result >= 8 else "miss"
+        out[name] += Fraction(1, 10 ** n)
+    return out
+
+
+@pytest.mark.parametrize(("hard", "shift"), [(False, 0), (True, -2)])
+def test_bounds_from_lets_of_inputs_match_a_brute_force(hard, shift):
+    odds = loads(BY_LET, "t.yaml").check("attack").odds({"pool": 4, "hard": hard, "shift": shift})
+    assert outcomes(odds) == brute_let(4, hard, shift)
+
+
+def test_bounds_from_lets_of_inputs_are_read_like_written_ones_at_twenty_dice():
+    odds = loads(BY_LET, "t.yaml").check("attack").odds({"pool": 20, "hard": True, "shift": -2})
+    text = BY_LET.replace("count(roll, (face), 10) + count(roll, -(shift) + 8, 10) - count(roll, 1, -shift)",
+                          "count(roll, 9, 10) + count(roll, 10, 10) - count(roll, 1, 2)")
+    want = loads(text, "t.yaml").check("attack").odds({"pool": 20, "hard": True, "shift": -2})
+    assert odds.result_distribution == want.result_distribution
