@@ -178,3 +178,19 @@ def test_bounds_from_lets_of_inputs_are_read_like_written_ones_at_twenty_dice():
                           "count(roll, 9, 10) + count(roll, 10, 10) - count(roll, 1, 2)")
     want = loads(text, "t.yaml").check("attack").odds({"pool": 20, "hard": True, "shift": -2})
     assert odds.result_distribution == want.result_distribution
+
+
+def test_a_condition_given_to_the_odds_reads_an_input_threshold_like_a_written_one():
+    # P(outcome | at least 3 dice show `double` or more), at 4 dice by hand and at 20 dice
+    # against the same condition with the number written in.
+    check = loads(BY_INPUT, "t.yaml").check("attack")
+    odds = check.odds({"pool": 4, "double": 8}, given="count(roll, double, 10) >= 3")
+    throws = [t for t in itertools.product(range(1, 11), repeat=4) if sum(f >= 8 for f in t) >= 3]
+    assert odds.given_probability == Fraction(len(throws), 10 ** 4)
+    hits = [t for t in throws if 8 <= sum(f >= 7 for f in t) + sum(f >= 8 for f in t) < 12]
+    assert odds.outcomes["hit"] == Fraction(len(hits), len(throws))
+    odds = check.odds({"pool": 20, "double": 8}, given="count(roll, double, 10) >= 3 and count(roll, 1) == 0")
+    want = loads(written(8), "t.yaml").check("attack").odds({"pool": 20},
+                                                             given="count(roll, 8, 10) >= 3 and count(roll, 1) == 0")
+    assert odds.given_probability == want.given_probability
+    assert outcomes(odds) == outcomes(want)
