@@ -116,7 +116,7 @@ class ExactRolls:
             return self._settle(env, budget, nodes, reads) or reads
         if not nodes or reads is not None:
             return reads
-        key = tuple(env.get(n) for n in read)
+        key = tuple((type(v), v) for v in (env.get(n) for n in read))  # 8 and 8.0 read differently
         try:
             return self._settled[key]
         except TypeError:  # a value that is no key (a pool of dice): worked out each time
