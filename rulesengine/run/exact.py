@@ -40,6 +40,9 @@ class RollReads(NamedTuple):
     also: tuple[Expr, ...] = ()
 
 
+_SETTLED_KEPT = 1024  # settled reads kept per check: one per set of the values they read
+
+
 def _knowable_parts(exprs: Iterable[Expr | None], before: frozenset[str]) -> dict[int, ast.Node]:
     """The parts of ``exprs`` known before anything is rolled that decide what is read of
     the rolls, by id: ``if()`` conditions and the bounds of pool functions (``count(roll,
@@ -123,6 +126,8 @@ class ExactRolls:
             return self._settle(env, budget, nodes)
         except KeyError:
             pass
+        if len(self._settled) >= _SETTLED_KEPT:  # a long-running service sweeping wide inputs
+            self._settled.clear()
         self._settled[key] = found = self._settle(env, budget, nodes)
         return found
 

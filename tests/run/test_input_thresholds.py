@@ -194,3 +194,28 @@ def test_a_condition_given_to_the_odds_reads_an_input_threshold_like_a_written_o
                                                              given="count(roll, 8, 10) >= 3 and count(roll, 1) == 0")
     assert odds.given_probability == want.given_probability
     assert outcomes(odds) == outcomes(want)
+
+
+# An input chooses how the roll is read: whole (its total, the sum of the dice) or by a
+# count; only the way taken is read, and the other way's reads leave no trace in the odds.
+BY_MODE = HEAD + """  attack:
+    inputs:
+      pool: {type: integer, min: 1, max: 30}
+      mode: {type: integer, min: 1, max: 3}
+    roll: (pool)d6
+    result: "if(mode == 1, roll, if(mode == 2, count(roll, 5, 6) * 4, highest(roll) * 3))"
+    outcomes:
+      - {name: hit, success: true, when: result >= 12}
+      - {name: miss, success: false}
+"""
+
+
+@pytest.mark.parametrize("mode", [1, 2, 3])
+def test_an_if_on_an_input_choosing_how_a_roll_is_read_matches_a_brute_force(mode):
+    odds = loads(BY_MODE, "t.yaml").check("attack").odds({"pool": 4, "mode": mode})
+    want: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, 7), repeat=4):
+        result = sum(faces) if mode == 1 else sum(f >= 5 for f in faces) * 4 if mode == 2 else max(faces) * 3
+        want[result] = want.get(result, Fraction(0)) + Fraction(1, 6 ** 4)
+    assert odds.result_distribution == want
+    assert odds.outcomes["hit"] == sum(p for r, p in want.items() if r >= 12)
