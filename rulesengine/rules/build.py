@@ -244,9 +244,10 @@ class Builder:
                     views = face_views(check, exprs, aliases, dict(check.face_views))
                     first = check.initial_needed | initial_needed(check, exprs, aliases)
                     if more or views != dict(check.face_views) or first != check.initial_needed:
-                        checks[check_name] = check = replace(check, faces_needed=check.faces_needed | more,
-                                                             face_views=tuple(sorted(views.items())),
-                                                             initial_needed=first)
+                        checks[check_name] = check = replace(
+                            check, faces_needed=check.faces_needed | more, face_views=tuple(sorted(views.items())),
+                            initial_needed=first,
+                            view_sources=(*check.view_sources, (tuple(exprs), tuple(sorted(aliases.items())))))
         if self.ok:  # types are worked out on a model whose every expression was built
             self.type_check(tables, checks, procedures)
             check_table_keys(self, tables, [e for part in (*checks.values(), *procedures.values())
@@ -310,7 +311,7 @@ class Builder:
             faces |= {choose.source}
             views[choose.source] = None  # choosing dice reads every one of them
         return replace(check, faces_needed=frozenset(faces), face_views=tuple(sorted(views.items())),
-                       initial_needed=frozenset(first))
+                       initial_needed=frozenset(first), view_sources=((tuple(exprs), ()),))
 
     def check_inputs(self, spec: dict, ptr: str) -> tuple[tuple[Input, ...], Scope]:
         """A check's inputs and the scope they open; an input may not take a reserved or table name."""

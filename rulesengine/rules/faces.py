@@ -5,11 +5,19 @@ whole. The runner keeps faces only for these, so every other roll can be summed 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 from ..dice import ast
 from ..dice.builtins import (COUNTS, FIRST_THROW, HIGHEST_FACE, READERS, SIZES, SYMBOL_COUNTS, conditional,
                              names_reading, reads)
 from ..dice.pool_odds import PoolView
-from .model import Check
+from .model import Check, Expr
+
+# What is known of an expression before anything is rolled (see :func:`face_views`): the
+# value of a node of ``Expr``'s tree that reads only inputs and lets of inputs, or None
+# where it is not known (it reads a roll, rolls dice itself, or nothing is bound yet).
+Settle = Callable[[ast.Node, Expr], Any]
 
 
 def _carriers(check: Check, aliases: dict[str, str] | None = None) -> dict[str, set[str]]:
@@ -36,12 +44,18 @@ def _carriers(check: Check, aliases: dict[str, str] | None = None) -> dict[str, 
 
 
 def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
-               known: dict[str, PoolView | None] | None = None) -> dict[str, PoolView | None]:
+               known: dict[str, PoolView | None] | None = None,
+               settle: Settle | None = None) -> dict[str, PoolView | None]:
     """For each roll of ``check`` whose dice ``exprs`` look at (see :func:`faces_needed`),
     what they read of them (a :class:`PoolView`), or None when that can't be told in
     advance (a count of a range given by a name, a roll chosen from); merged with the
     views ``known`` already. A view reads the total too wherever the roll may be read
-    whole: as a number in ``exprs``, held by a let or the result, or reported."""
+    whole: as a number in ``exprs``, held by a let or the result, or reported.
+
+    ``settle``: what is known once the inputs are given (exact odds for given inputs): an
+    ``if()`` whose condition it knows reads only its taken branch, and a count's bound it
+    knows is read as that number (``count(roll, double, 10)`` is ``count(roll, 8, 10)``
+    for double = 8)."""
     carries = _carriers(check, aliases)
     views: dict[str, PoolView | None] = dict(known or {})
     plain: dict[int, str] = {}  # the Name nodes that are a pool function's first argument
@@ -49,7 +63,7 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
     for e in exprs:
         if e is None:
             continue
-        for node in ast.walk(e.tree):
+        for node in _live(e, settle):
             if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in counted_first:
                 # symbols(roll, 'success') - symbols(roll, 'failure'): one read, the net count
                 net = _symbol_sum(node)
@@ -75,7 +89,7 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
                 arg = ast.bare(arg.args[0])
             if isinstance(arg, ast.Name):
                 plain[id(arg)] = arg.name
-            seen = _observation(node)
+            seen = _observation(node, None if settle is None else _bound_in(settle, e))
             if first_throw and seen is not None:  # count(initial(roll), 1): counts of the first throw
                 seen = PoolView(initial=seen.counts)
             for roll in _carried(node.args[0], carries):
@@ -83,7 +97,7 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
                     continue
                 views[roll] = None if seen is None else (views.get(roll) or PoolView()).merge(seen)
     for roll, view in list(views.items()):
-        if view is not None and _read_whole(roll, carries, exprs, plain, check):
+        if view is not None and _read_whole(roll, carries, exprs, plain, check, settle):
             views[roll] = view.merge(PoolView(total=True))
     return views
 
@@ -126,9 +140,33 @@ def _symbol_sum(node: ast.Node) -> tuple[str, tuple[tuple[str, int], ...], list[
     return name, tuple(sorted((s, k) for s, k in net.items() if k)), calls
 
 
-def _observation(call: ast.Call) -> PoolView | None:
+def _bound_in(settle: Settle, e: Expr) -> Callable[[ast.Node], Any]:
+    """``settle`` for the nodes of ``e``."""
+    return lambda node: settle(node, e)
+
+
+def _live(e: Expr, settle: Settle | None) -> Iterator[ast.Node]:
+    """Every node of ``e``'s tree, parents first, that may be read: the branch of an
+    ``if()`` whose condition ``settle`` knows, not the other (nor the condition)."""
+    if settle is None:
+        yield from ast.walk(e.tree)
+        return
+    stack = [e.tree]
+    while stack:
+        n = stack.pop()
+        parts = conditional(n)
+        if parts is not None:
+            value = settle(parts[0], e)
+            if isinstance(value, bool):
+                stack.append(parts[1] if value else parts[2])
+                continue
+        yield n
+        stack.extend(reversed(ast.children(n)))
+
+
+def _observation(call: ast.Call, bound: Callable[[ast.Node], Any] | None = None) -> PoolView | None:
     """What one call of a pool function reads of its roll; None unless its bounds are
-    whole numbers written out."""
+    whole numbers written out, or known numbers (``bound`` of them: see :func:`face_views`)."""
     read = reads(call)
     if read == SYMBOL_COUNTS:
         one = _symbols_call(call)
@@ -142,9 +180,10 @@ def _observation(call: ast.Call) -> PoolView | None:
                 arg = arg.operand
             else:
                 arg = arg.inner
-        if not (isinstance(arg, ast.Num) and isinstance(arg.value, int) and not isinstance(arg.value, bool)):
+        value = arg.value if isinstance(arg, ast.Num) else bound(arg) if bound is not None else None
+        if not (isinstance(value, int) and not isinstance(value, bool)):
             return None
-        bounds.append(sign * arg.value)
+        bounds.append(sign * value)
     if read in (SIZES, FIRST_THROW):
         return None  # the sizes of dice, the dice before explosions: the roll's every die
     if read == COUNTS:
@@ -154,7 +193,8 @@ def _observation(call: ast.Call) -> PoolView | None:
     return PoolView(highest=True) if read == HIGHEST_FACE else PoolView(lowest=True)
 
 
-def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dict[int, str], check: Check) -> bool:
+def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dict[int, str], check: Check,
+                settle: Settle | None = None) -> bool:
     """Whether ``roll``'s total may be read: another name holds it (a let, the result: their
     values are reported), the check reports it, or an expression reads it other than as a
     pool function's first argument."""
@@ -163,7 +203,7 @@ def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dic
     for e in exprs:
         if e is None:
             continue
-        for node in ast.walk(e.tree):
+        for node in _live(e, settle):
             if isinstance(node, ast.Name) and node.name == roll and id(node) not in plain:
                 return True
     return False

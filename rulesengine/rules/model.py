@@ -210,6 +210,11 @@ class Check(Record):
     # so exact odds enumerate readings, not multisets of faces (dice.pool_odds.view_dist).
     face_views: tuple[tuple[str, PoolView | None], ...] = ()
     initial_needed: frozenset[str] = frozenset()  # rolls whose first throw the rules read (initial())
+    # What face_views were worked out from: each group of expressions that read the rolls
+    # (the check's own, a procedure's) with the names it reads them by (a procedure's
+    # ``roller_result``); exact odds work the views out again once the inputs are known.
+    view_sources: tuple[tuple[tuple[Expr | None, ...], tuple[tuple[str, str], ...]], ...] = \
+        field(default=(), repr=False, compare=False)
     # Worked out once from the fields above: odds and validation ask for every outcome's
     # success, and a scan per question made a check of 3,000 outcome rules quadratic.
     _names: tuple[str, ...] = field(init=False, repr=False, compare=False, default=())

@@ -550,6 +550,8 @@ class CheckRunner:
         if gated is not None:
             return env, gated, [], 1
         budget = Budget(self.limits.max_states)
+        # The inputs given: what the rules read of the rolls for these values.
+        reads = self.exact.settled_reads(env, budget, reads)
         joint: list[tuple[dict, int]] = [({}, 1)]
         denom = 1
         for name, e in self.check.rolls:

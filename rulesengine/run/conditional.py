@@ -39,7 +39,9 @@ def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) 
     for name in faces_needed(check, [holds]) - check.faces_needed:
         views.setdefault(name, None)
     first = initial_needed(check, [holds])
-    reads = RollReads(views, frozenset(first)) if views != known or first - check.initial_needed else None
+    # Always given: the condition is read with the inputs as the check's own rules are
+    # (ExactRolls.settled_reads), and may read a band they settle away.
+    reads = RollReads(views, frozenset(first | check.initial_needed), (holds,))
     # What explosions cut off counts where the condition is decided whatever the depth
     # (rulesengine.dice.beyond); where it is not, that mass stays truncated.
     outcomes, joint_denom = runner.resolutions(values, reads, cut=True)

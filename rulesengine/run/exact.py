@@ -9,10 +9,11 @@ the runner says where in the file they belong.
 from __future__ import annotations
 
 from typing import Any, NamedTuple
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from ..dice import ast
-from ..dice.dist import Budget, Dist, mixture
+from ..dice.builtins import READERS, conditional
+from ..dice.dist import Budget, BudgetExceeded, Dist, mixture
 from ..dice.context import Context
 from ..dice.evaluate import compile_conditions, compile_expression
 from ..dice.exact import Exact, dice_term_dist
@@ -20,8 +21,9 @@ from ..dice.pool import PoolSpec
 from ..dice.pool_odds import PoolView, dice_pool_dist, faces_dist, joined_dist, view_dist
 from ..dice.values import DicePool
 from ..codes import E_EVAL
-from ..errors import DiceEvalError
+from ..errors import DiceEvalError, RulesEngineError
 from ..limits import Limits
+from ..rules.faces import face_views
 from ..rules.model import Check, Expr
 from .whole import addends, as_rolled, whole_dice
 
@@ -33,6 +35,39 @@ class RollReads(NamedTuple):
 
     views: Mapping[str, PoolView | None]
     initial: frozenset[str] = frozenset()
+    # The expressions that read them so (the condition), settled with the inputs as the
+    # check's own are (see ExactRolls.settled_reads).
+    also: tuple[Expr, ...] = ()
+
+
+_SETTLED_KEPT = 1024  # settled reads kept per check: one per set of the values they read
+
+
+def _knowable_parts(exprs: Iterable[Expr | None], before: frozenset[str]) -> dict[int, ast.Node]:
+    """The parts of ``exprs`` known before anything is rolled that decide what is read of
+    the rolls, by id: ``if()`` conditions and the bounds of pool functions (``count(roll,
+    double, 10)``, inside parentheses and minus signs too) that read only ``before``."""
+    nodes: dict[int, ast.Node] = {}
+    for e in exprs:
+        if e is None:
+            continue
+        for n in ast.walk(e.tree):
+            parts = conditional(n)
+            if parts is not None:
+                found: tuple[ast.Node, ...] = parts[:1]
+            elif isinstance(n, ast.Call) and n.name in READERS:
+                found = n.args[1:]
+            else:
+                continue
+            for part in found:
+                names = ast.names(part)
+                if not names or not names <= before:
+                    continue
+                nodes[id(part)] = part
+                while isinstance(part, (ast.Group, ast.Neg)):  # a bound is read inside these
+                    part = part.inner if isinstance(part, ast.Group) else part.operand
+                    nodes[id(part)] = part
+    return nodes
 
 
 class ExactRolls:
@@ -44,11 +79,89 @@ class ExactRolls:
         self.limits = limits
         self._rolls: dict[str, Any] = {}
         self._exprs: dict[str, Any] = {}  # expressions outside the check (roll-offs), by pointer
+        self._settled: dict[tuple, RollReads | None] = {}  # settled_reads, by the values they read
+        self._known: tuple[dict[int, ast.Node], tuple[str, ...]] | None = None
 
     def forget(self) -> None:
         """Drop the compiled evaluators (and with them their pools' caches)."""
         self._rolls.clear()
         self._exprs.clear()
+        self._settled.clear()
+
+    def _before(self) -> frozenset[str]:
+        """The names known before anything is rolled: the inputs and the lets of them."""
+        check = self.check
+        return frozenset({i.name for i in check.inputs} | {let.name for let in check.lets if not let.after_roll})
+
+    def _knowable(self) -> tuple[dict[int, ast.Node], tuple[str, ...]]:
+        """The parts of the check's own expressions known before anything is rolled that
+        decide what is read of its rolls (see :func:`_knowable_parts`), with the names they read."""
+        if self._known is None:
+            sources = self.check.view_sources
+            nodes = _knowable_parts(sources[0][0] if sources else (), self._before())
+            read = sorted(set().union(*(ast.names(n) for n in nodes.values())))
+            self._known = (nodes, tuple(read))
+        return self._known
+
+    def settled_reads(self, env: Mapping[str, Any], budget: Budget, reads: RollReads | None = None
+                      ) -> RollReads | None:
+        """What the check's own rules (and ``reads.also``) read of its rolls once the values
+        known before rolling (``env``: inputs, lets of inputs) are given, where that is less
+        than what they may read for any inputs: an ``if()`` whose condition is known reads
+        only its taken branch, and a count whose range is given by inputs reads that range
+        (a view of bands, not every set of faces). None (or ``reads``): the views as built."""
+        nodes, read = self._knowable()
+        also = reads.also if reads is not None else ()
+        if also:  # a condition given to conditional odds: read with the check's names, not kept
+            nodes = {**nodes, **_knowable_parts(also, self._before())}
+            if not nodes:
+                return reads
+            return self._settle(env, budget, nodes, reads) or reads
+        if not nodes or reads is not None:
+            return reads
+        key = tuple((type(v), v) for v in (env.get(n) for n in read))  # 8 and 8.0 read differently
+        try:
+            return self._settled[key]
+        except TypeError:  # a value that is no key (a pool of dice): worked out each time
+            return self._settle(env, budget, nodes)
+        except KeyError:
+            pass
+        if len(self._settled) >= _SETTLED_KEPT:  # a long-running service sweeping wide inputs
+            self._settled.clear()
+        self._settled[key] = found = self._settle(env, budget, nodes)
+        return found
+
+    def _settle(self, env: Mapping[str, Any], budget: Budget, nodes: dict[int, ast.Node],
+                reads: RollReads | None = None) -> RollReads | None:
+        check = self.check
+        values: dict[int, Any] = {}
+
+        def settle(node: ast.Node, e: Expr) -> Any:
+            if id(node) not in nodes:
+                return None
+            if id(node) not in values:
+                try:
+                    run = compile_expression(node, Exact(), self.limits, e.text, self.functions)
+                    dist = run(Context(e.text, env, self.limits, budget=budget))
+                    values[id(node)] = next(iter(dist.weights)) if dist.is_point() and not dist.tail else None
+                except (BudgetExceeded, DiceEvalError, RulesEngineError):
+                    values[id(node)] = None  # the rules say so where they read it
+            return values[id(node)]
+
+        views: dict[str, PoolView | None] = {}
+        for i, (exprs, aliases) in enumerate(check.view_sources):
+            # A procedure's expressions are read with its own names: only the check's are settled.
+            views = face_views(check, list(exprs), dict(aliases), views, settle if i == 0 else None)
+        if reads is not None:
+            views = face_views(check, list(reads.also), None, views, settle)
+        if check.choose is not None:
+            views[check.choose.source] = None  # choosing dice reads every one of them
+        for name in (*dict(check.face_views), *(reads.views if reads is not None else ())):
+            views.setdefault(name, PoolView(total=True))  # its dice are read only where not taken
+        if views == dict(check.face_views if reads is None else reads.views):
+            return None
+        return RollReads(views, reads.initial if reads is not None else frozenset(),
+                         reads.also if reads is not None else ())
 
     def expression_dist(self, e: Expr, env: Mapping[str, Any], budget: Budget) -> Dist:
         """Any expression of the ruleset read with ``env``; pool values count by their totals."""
