@@ -12,11 +12,15 @@ Two oracles:
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import json
+import os
 import itertools
 import math
 import operator
-from collections import defaultdict
+from collections import Counter, defaultdict
+from pathlib import Path
 from fractions import Fraction
 from typing import Any
 from collections.abc import Callable, Iterable
@@ -148,6 +152,19 @@ def exact(text: str, env: dict | None = None, limits: Limits = DEFAULT_LIMITS) -
 
 INF = math.inf
 DEEP = 30
+
+COUNTS: Counter = Counter()
+"""What the oracle properties checked (expressions, exact claims, disagreements...),
+written as JSON at exit when ``RULESENGINE_ORACLE_STATS=path`` is set."""
+
+
+def _dump_counts() -> None:
+    path = os.environ.get("RULESENGINE_ORACLE_STATS")
+    if path and COUNTS:
+        Path(path).write_text(json.dumps(dict(sorted(COUNTS.items())), indent=2), encoding="utf-8")
+
+
+atexit.register(_dump_counts)
 """Extra dice one die may add in the oracle's enumeration (the engine's default is 10)."""
 
 Num = Any  # an int, or ±INF where a bound is open

@@ -28,32 +28,15 @@ counts); ``RULESENGINE_ORACLE_STATS=path`` writes the counts as JSON.
 
 from __future__ import annotations
 
-import atexit
-import json
-import os
-from collections import Counter
 from fractions import Fraction as F
-from pathlib import Path
 
 from hypothesis import given, strategies as st
 
 from dice_grammar import oracle_expressions
 from fuzz_support import case_time_limit, fuzz_settings
-from oracle import DEEP, MAYBE, Cut, o_compare
+from oracle import COUNTS, DEEP, MAYBE, Cut, o_compare
 from rulesengine import dice
 from rulesengine.errors import RulesEngineError
-
-COUNTS: Counter = Counter()
-
-
-def _dump() -> None:
-    path = os.environ.get("RULESENGINE_ORACLE_STATS")
-    if path and COUNTS:
-        Path(path).write_text(json.dumps(dict(sorted(COUNTS.items())), indent=2), encoding="utf-8")
-
-
-atexit.register(_dump)
-
 
 def _equals(v):
     return lambda x: o_compare("==", x, v) if not isinstance(v, bool) else _same_truth(x, v)
