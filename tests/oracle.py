@@ -397,21 +397,47 @@ def _is_cut(v: Any) -> bool:
 
 
 def _merge_cuts(weights: dict[Any, int], keep: int) -> dict[Any, int]:
-    """At most ``keep`` cut values (plain values untouched): neighbours merged into one
-    standing for both, bounds widened and mean bounds mixed by their weights."""
-    cuts = [(v, w) for v, w in weights.items() if isinstance(v, Cut)]
-    if len(cuts) <= keep:
+    """At most ``keep`` cut values (plain values untouched) of each shape (for tuples: the
+    same plain parts, cuts elsewhere): neighbours merged into one standing for both, bounds
+    widened and mean bounds mixed by their weights, part by part."""
+    groups: dict[Any, list[tuple[Any, int]]] = defaultdict(list)
+    for v, w in weights.items():
+        if isinstance(v, Cut):
+            groups["cut"].append((v, w))
+        elif isinstance(v, tuple) and any(isinstance(x, Cut) for x in v):
+            groups[tuple("cut" if isinstance(x, Cut) else x for x in v)].append((v, w))
+    if all(len(g) <= keep for g in groups.values()):
         return weights
-    out = {v: w for v, w in weights.items() if not isinstance(v, Cut)}
-    cuts.sort(key=lambda vw: (vw[0].lo, vw[0].hi))
-    size = -(-len(cuts) // keep)
-    for i in range(0, len(cuts), size):
-        group = cuts[i:i + size]
-        mass = sum(w for _, w in group)
-        merged = Cut(min(v.lo for v, _ in group), max(v.hi for v, _ in group),
-                     _mix([(v.mlo, w) for v, w in group], mass), _mix([(v.mhi, w) for v, w in group], mass))
-        out[merged] = out.get(merged, 0) + mass
+    out = dict(weights)
+    for members in groups.values():
+        if len(members) <= keep:
+            continue
+        for v, _ in members:
+            del out[v]
+        members.sort(key=lambda vw: _sort_key(vw[0]))
+        size = -(-len(members) // keep)
+        for i in range(0, len(members), size):
+            group = members[i:i + size]
+            merged = _merged([v for v, _ in group], [w for _, w in group])
+            out[merged] = out.get(merged, 0) + sum(w for _, w in group)
     return out
+
+
+def _sort_key(v: Any) -> tuple:
+    parts = v if isinstance(v, tuple) else (v,)
+    return tuple((x.lo, x.hi) for x in parts if isinstance(x, Cut))  # the plain parts are the group's
+
+
+def _merged(values: list[Any], weights: list[int]) -> Any:
+    if isinstance(values[0], tuple):
+        return tuple(_merged([v[i] for v in values], weights) for i in range(len(values[0])))
+    if all(not isinstance(v, Cut) for v in values) and len(set(values)) == 1:
+        return values[0]
+    cuts = [_cut(v) for v in values]
+    mass = sum(weights)
+    return _known(Cut(min(c.lo for c in cuts), max(c.hi for c in cuts),
+                      _mix([(c.mlo, w) for c, w in zip(cuts, weights)], mass),
+                      _mix([(c.mhi, w) for c, w in zip(cuts, weights)], mass)))
 
 
 def _mix(values: list[tuple[Any, int]], mass: int) -> Any:
