@@ -166,8 +166,8 @@ def oracle_terms(draw, names: dict):
                       else st.sampled_from(faces))
             on = frozenset(f for f in faces if CONDITION_MEANING[how](f, at))
             written = draw(st.sampled_from(["number", "name", "name+1"]) if how != "=" else st.just("number"))
-            if written == "number":
-                cond = f"{how}{at}"
+            if written == "number":  # `!!=3` is ambiguous (`!!` `=3` or `!` `!=3`): `!!==3`
+                cond = f"{'==' if how == '=' and explode == '!!' else how}{at}"
             else:
                 name = f"x{len(names)}"
                 names[name] = at if written == "name" else at - 1

@@ -30,11 +30,12 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import pytest
 from hypothesis import given, strategies as st
 
 from dice_grammar import oracle_expressions
 from fuzz_support import case_time_limit, fuzz_settings
-from oracle import COUNTS, DEEP, MAYBE, Cut, o_compare
+from oracle import COUNTS, DEEP, MAYBE, Cut, DieSpec, OBinary, OCall, OIf, OLit, OName, OTerm, o_compare
 from rulesengine import dice
 from rulesengine.errors import RulesEngineError
 
@@ -136,6 +137,45 @@ def test_every_figure_called_exact_is_the_deep_oracles(case, depth):
     with case_time_limit(text):
         wrong = check_against_oracle(text, env, node, depth)
     assert not wrong, f"{text!r} {env} at explode depth {depth}:\n  " + "\n  ".join(wrong[:6])
+
+
+# ---- the issue's cases, written out ------------------------------------------------------
+
+
+def _d(sides: int, explode: str | None = "!", on: set | None = None, **mods) -> DieSpec:
+    faces = tuple(range(1, sides + 1))
+    return DieSpec(faces, explode, frozenset(on or {sides}) if explode else frozenset(), mods.get("low"),
+                   mods.get("high"), mods.get("success"))
+
+
+ISSUE_CASES = [
+    # two exploding terms, best of the two, against a target
+    ("max(1d6!, 1d8!) >= 5", {}, OBinary(">=", OCall("max", (OTerm("1d6!", _d(6), 1), OTerm("1d8!", _d(8), 1))),
+                                         OLit(5))),
+    # an explosion's condition from an input, counted
+    ("5d10!>=(again)cs>=8", {"again": 8}, OTerm("5d10!>=(again)cs>=8", _d(10, on={8, 9, 10}, success=8), 5)),
+    # a roll inside if() on an input, its dice count from an input
+    ("if(pushing, (n)d6!cs>=5, (n)d6cs>=5)", {"pushing": True, "n": 4},
+     OIf(OName("pushing"), OTerm("(n)d6!cs>=5", _d(6, success=5), "n"), OTerm("(n)d6cs>=5", _d(6, None, success=5), "n"))),
+    # a dice count that is another roll
+    ("(1d4)d6!", {}, OTerm("(1d4)d6!", _d(6), ("roll", 4))),
+    ("(1d4)d6! >= 10", {}, OBinary(">=", OTerm("(1d4)d6!", _d(6), ("roll", 4)), OLit(10))),
+    # compounding clamped after compounding
+    ("d6!!max8", {}, OTerm("d6!!max8", _d(6, "!!", high=8), 1)),
+    ("d6!>=(x)", {"x": 5}, OTerm("d6!>=(x)", _d(6, on={5, 6}), 1)),
+    # sums and differences of exploding terms
+    ("(2d6! + 1d8!) >= 12", {}, OBinary(">=", OBinary("+", OTerm("2d6!", _d(6), 2), OTerm("1d8!", _d(8), 1)), OLit(12))),
+    ("(1d6! - 1d4!) > 0", {}, OBinary(">", OBinary("-", OTerm("1d6!", _d(6), 1), OTerm("1d4!", _d(4), 1)), OLit(0))),
+    ("if(1d4 >= 3, 1d6!, 2d6!p)", {}, OIf(OBinary(">=", OTerm("1d4", _d(4, None), 1), OLit(3)), OTerm("1d6!", _d(6), 1),
+                                         OTerm("2d6!p", _d(6, "!p"), 2))),
+]
+
+
+@pytest.mark.parametrize("text, env, node", ISSUE_CASES, ids=[c[0] for c in ISSUE_CASES])
+@pytest.mark.parametrize("depth", [1, 10])
+def test_the_issues_cases_agree_with_the_deep_oracle(text, env, node, depth):
+    assert node.text() == text
+    assert check_against_oracle(text, env, node, depth) == []
 
 
 # ---- the oracle itself, against closed forms written here ---------------------------------

@@ -309,3 +309,38 @@ def test_every_figure_a_check_calls_exact_is_the_deep_oracles(case):
         wrong = check_case(case)
     assert not wrong, f"inputs {case.inputs}, depth {case.depth}, given {case.given!r}\n{case.yaml}\n  " \
         + "\n  ".join(wrong[:6])
+
+
+PUSH = """\
+ruleset: oracle-check
+name: A check the oracle works out
+version: "1"
+source: tests
+checks:
+  c:
+    inputs:
+      n: {type: integer, default: 3, min: 0, max: 12}
+    rolls:
+      a: (n)d6!cs>=5
+      b: 1d8!
+    result: max(a, b)
+    outcomes:
+      - {name: glitch, when: "count(initial(a), 1) >= 2", success: false}
+      - {name: hit, when: "result >= 1", success: true}
+      - {name: miss, success: false}
+    tags:
+      - {name: ones, when: "count(initial(a), 1) > 0"}
+      - {name: wild, when: "max(a, b) >= 5"}
+"""
+
+
+def test_the_issues_glitch_beside_an_exploding_count_and_a_wild_die_agree_with_the_oracle():
+    """Issue 29 items 2 and 4 together: ``count(initial(a), 1)`` read beside ``(n)d6!cs>=5``,
+    and the best of the pool and an exploding wild die against a target."""
+    for depth in (1, 10):
+        case = Case(PUSH, {"n": 4}, depth, None, DieSpec(tuple(range(1, 7)), "!", frozenset({6}), success=5), "n",
+                    ("initial",), 6, DieSpec(tuple(range(1, 9)), "!", frozenset({8})), "max",
+                    [("glitch", False, "glitch", 2), ("hit", True, "result", 1), ("miss", False, "default", 0)],
+                    [("ones", "ones", 0), ("wild", "wild", 5)])
+        assert check_case(case) == []
+        assert check_case(dataclasses.replace(case, given="success")) == []
