@@ -138,3 +138,135 @@ def _edits(text):
 
 
 near_misses = st.one_of(wide_expressions, expressions).flatmap(_edits)
+
+
+# ---- exploding expressions with their oracle --------------------------------------------------
+#
+# Trees of tests/oracle.py's nodes: each renders as text and has its distribution worked out
+# apart from the engine (explosions followed deep, the cut kept as intervals). Exploding
+# terms of every kind, conditions written or given as names (`!>=(x0)`, `!>=(x1 + 1)`),
+# dice counts that are numbers, names or other rolls (`(1d3)d6!`), and around them sums,
+# differences, multiples, max/min/abs, comparisons, and/or/not and if() on an input or a roll.
+
+
+@st.composite
+def oracle_terms(draw, names: dict):
+    """One dice term (text and oracle node); names it reads are added to ``names``."""
+    from oracle import DieSpec, OTerm
+
+    style = draw(st.sampled_from(["sum", "count"]))
+    sides = draw(st.sampled_from([4, 6, "F"] if style == "sum" else [6, 8, 10]))
+    faces = (-1, 0, 1) if sides == "F" else tuple(range(1, sides + 1))
+    explode = draw(st.sampled_from(["!", "!", "!!", "!p", "!o", None]))
+    cond, on = "", frozenset([max(faces)])
+    if explode is not None and sides != "F":
+        how = draw(st.sampled_from(["top", ">=", "<=", "="]))
+        if how != "top":
+            at = draw(st.integers(2, sides) if how == ">=" else st.integers(1, sides - 1) if how == "<="
+                      else st.sampled_from(faces))
+            on = frozenset(f for f in faces if CONDITION_MEANING[how](f, at))
+            written = draw(st.sampled_from(["number", "name", "name+1"]) if how != "=" else st.just("number"))
+            if written == "number":  # `!!=3` is ambiguous (`!!` `=3` or `!` `!=3`): `!!==3`
+                cond = f"{'==' if how == '=' and explode == '!!' else how}{at}"
+            else:
+                name = f"x{len(names)}"
+                names[name] = at if written == "name" else at - 1
+                cond = f"{how}({name})" if written == "name" else f"{how}({name} + 1)"
+    low = draw(st.none() | st.integers(0, 3))
+    high = draw(st.none() | st.integers(2, 9))
+    if low is not None and high is not None and high < low:
+        low, high = high, low
+    success = draw(st.integers(2, 12)) if style == "count" else None
+    spec = DieSpec(faces, explode, on if explode else frozenset(), low, high, success)
+    most = 2 if style == "sum" else 4
+    count_kind = draw(st.sampled_from(["number", "number", "name", "roll"]))
+    if count_kind == "number":
+        count: object = draw(st.integers(1, most))
+        count_text = "" if count == 1 and draw(st.booleans()) else str(count)
+    elif count_kind == "name":
+        count = f"n{len(names)}"
+        names[count] = draw(st.integers(0, most))
+        count_text = f"({count})"
+    else:
+        k = draw(st.integers(2, most if style == "count" else 3))
+        count, count_text = ("roll", k), f"(1d{k})"
+    mods = (f"min{low}" if low is not None else "") + (f"max{high}" if high is not None else "") \
+        + (f"cs>={success}" if success is not None else "")
+    return OTerm(f"{count_text}d{sides}{explode or ''}{cond}{mods}", spec, count)
+
+
+CONDITION_MEANING = {"=": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+
+
+@st.composite
+def oracle_numbers(draw, names: dict, budget: list):
+    """A numeric expression of at most budget[0] dice terms (budget is shared and spent)."""
+    from oracle import OBinary, OCall, OIf, OLit, OName, OScale
+
+    if budget[0] <= 1 or draw(st.integers(0, 3)) == 0:
+        budget[0] -= 1
+        return draw(oracle_terms(names))
+    shape = draw(st.sampled_from(["add", "sub", "plus_k", "scale", "max", "min", "abs", "if_input", "if_roll",
+                                  "if_roll"]))
+    if shape in ("add", "sub", "max", "min"):
+        budget[0] -= 1
+        a = draw(oracle_terms(names))
+        b = draw(oracle_numbers(names, budget))
+        a, b = (a, b) if draw(st.booleans()) else (b, a)
+        if shape in ("max", "min"):
+            return OCall(shape, (a, b))
+        return OBinary("+" if shape == "add" else "-", a, b)
+    if shape == "plus_k":
+        a = draw(oracle_numbers(names, budget))
+        k = draw(st.integers(-4, 6))
+        if draw(st.booleans()):
+            name = f"k{len(names)}"
+            names[name] = k
+            return OBinary(draw(st.sampled_from(["+", "-"])), a, OName(name))
+        return OBinary("+", a, OLit(k)) if k >= 0 else OBinary("-", a, OLit(-k))
+    if shape == "scale":
+        return OScale(draw(st.integers(-2, 3)), draw(oracle_numbers(names, budget)))
+    if shape == "abs":
+        return OCall("abs", (draw(oracle_numbers(names, budget)),))
+    if shape == "if_input":
+        flag = f"flag{len(names)}"
+        names[flag] = draw(st.booleans())
+        return OIf(OName(flag), draw(oracle_numbers(names, budget)), draw(oracle_numbers(names, budget)))
+    cond = draw(oracle_conditions(names, budget))
+    return OIf(cond, draw(oracle_numbers(names, budget)), draw(oracle_numbers(names, budget)))
+
+
+@st.composite
+def oracle_conditions(draw, names: dict, budget: list):
+    """A yes/no: a roll compared with a number or with another roll, and/or/not of those."""
+    from oracle import OBinary, OCall, OLit
+
+    op = draw(st.sampled_from([">=", ">", "<=", "<", "==", "!="]))
+    a = draw(oracle_numbers(names, budget)) if budget[0] > 1 else draw(oracle_terms(names))
+    budget[0] -= 0 if budget[0] > 1 else 1
+    if budget[0] >= 1 and draw(st.integers(0, 2)) == 0:
+        budget[0] -= 1
+        b = draw(oracle_terms(names))
+    else:
+        b = OLit(draw(st.integers(0, 14)))
+    cond = OBinary(op, a, b)
+    how = draw(st.sampled_from(["plain", "plain", "plain", "not", "and", "or"]))
+    if how == "not":
+        return OCall("not", (cond,))
+    if how in ("and", "or") and budget[0] >= 1:
+        budget[0] -= 1
+        other = OBinary(draw(st.sampled_from([">=", "<"])), draw(oracle_terms(names)), OLit(draw(st.integers(1, 8))))
+        return OBinary(how, cond, other)
+    return cond
+
+
+@st.composite
+def oracle_expressions(draw, max_terms: int = 3):
+    """(text, names bound, oracle node) of a numeric or yes/no expression."""
+    names: dict = {}
+    budget = [draw(st.integers(1, max_terms))]
+    if draw(st.integers(0, 2)) == 0:
+        node = draw(oracle_conditions(names, budget))
+    else:
+        node = draw(oracle_numbers(names, budget))
+    return node.text(), names, node

@@ -12,9 +12,15 @@ Two oracles:
 
 from __future__ import annotations
 
+import atexit
+import dataclasses
+import json
+import os
 import itertools
+import math
 import operator
-from collections import defaultdict
+from collections import Counter, defaultdict
+from pathlib import Path
 from fractions import Fraction
 from typing import Any
 from collections.abc import Callable, Iterable
@@ -131,3 +137,602 @@ def replay_dist(text: str, env: dict | None = None, limits: Limits = DEFAULT_LIM
 def exact(text: str, env: dict | None = None, limits: Limits = DEFAULT_LIMITS) -> tuple[dict, Fraction]:
     o = dice.Expression(text, limits).odds(env)
     return o.distribution, o.truncated
+
+
+# ---- explosions followed deep: an enumerator written apart from the engine -----------------
+#
+# The engine follows explosions to ``explode_depth`` and reasons about what it cut
+# (rulesengine.dice.beyond). This oracle shares none of that: each die's chain is enumerated
+# here in plain Python to a much deeper depth (DEEP), and what *it* cuts is kept as a
+# :class:`Cut` — an interval the value lies in, and an interval its mean lies in (exact where
+# the rest of the chain is a fresh chain of the same dice, whose mean is the closed form
+# "mean worth / (1 − p)", Wald's identity) — carried through interval arithmetic. So for any
+# event it says "exactly p" where every cut path lies wholly inside or outside it, and an
+# interval otherwise; and the mean exactly where every cut path's mean is known.
+
+INF = math.inf
+DEEP = 30
+
+COUNTS: Counter = Counter()
+"""What the oracle properties checked (expressions, exact claims, disagreements...),
+written as JSON at exit when ``RULESENGINE_ORACLE_STATS=path`` is set."""
+
+
+def _dump_counts() -> None:
+    path = os.environ.get("RULESENGINE_ORACLE_STATS")
+    if path and COUNTS:
+        Path(path).write_text(json.dumps(dict(sorted(COUNTS.items())), indent=2), encoding="utf-8")
+
+
+atexit.register(_dump_counts)
+"""Extra dice one die may add in the oracle's enumeration (the engine's default is 10)."""
+
+Num = Any  # an int, or ±INF where a bound is open
+
+
+@dataclasses.dataclass(frozen=True)
+class Cut:
+    """The value of the paths the oracle cut: in [lo, hi], its mean over them in [mlo, mhi]."""
+
+    lo: Num
+    hi: Num
+    mlo: Any
+    mhi: Any
+
+    @property
+    def mean_known(self) -> bool:
+        return self.mlo == self.mhi
+
+
+class Maybe:
+    """A yes/no the oracle's cut paths leave open (a mixture of yes and no)."""
+
+    _it: Maybe | None = None
+
+    def __new__(cls) -> Maybe:
+        if cls._it is None:
+            cls._it = super().__new__(cls)
+        return cls._it
+
+    def __repr__(self) -> str:
+        return "Maybe()"
+
+
+MAYBE = Maybe()
+
+
+def _cut(v: Any) -> Cut:
+    return v if isinstance(v, Cut) else Cut(v, v, Fraction(v), Fraction(v))
+
+
+def _known(c: Cut) -> Any:
+    """A cut whose interval is one number is that number."""
+    return c.lo if c.lo == c.hi and c.lo not in (INF, -INF) else c
+
+
+def o_add(a: Any, b: Any) -> Any:
+    if not isinstance(a, Cut) and not isinstance(b, Cut):
+        return a + b
+    x, y = _cut(a), _cut(b)
+    return _known(Cut(x.lo + y.lo, x.hi + y.hi, x.mlo + y.mlo, x.mhi + y.mhi))
+
+
+def o_neg(a: Any) -> Any:
+    if not isinstance(a, Cut):
+        return -a
+    return Cut(-a.hi, -a.lo, -a.mhi, -a.mlo)
+
+
+def o_sub(a: Any, b: Any) -> Any:
+    return o_add(a, o_neg(b))
+
+
+def o_scale(k: int, a: Any) -> Any:
+    if not isinstance(a, Cut):
+        return k * a
+    if k == 0:
+        return 0
+    if k < 0:
+        return o_neg(o_scale(-k, a))
+    return Cut(a.lo * k, a.hi * k, a.mlo * k, a.mhi * k)
+
+
+def o_max(a: Any, b: Any) -> Any:
+    if not isinstance(a, Cut) and not isinstance(b, Cut):
+        return max(a, b)
+    x, y = _cut(a), _cut(b)
+    if x.lo >= y.hi:
+        return a
+    if y.lo >= x.hi:
+        return b
+    # E max(X, Y) >= max(E X, E Y); max(X, Y) <= X + max(0, Y - X) <= X + max(0, hi_Y - lo_X)
+    up = min(x.mhi + max(0, y.hi - x.lo), y.mhi + max(0, x.hi - y.lo), max(x.hi, y.hi))
+    return Cut(max(x.lo, y.lo), max(x.hi, y.hi), max(x.mlo, y.mlo), up)
+
+
+def o_min(a: Any, b: Any) -> Any:
+    return o_neg(o_max(o_neg(a), o_neg(b)))
+
+
+def o_abs(a: Any) -> Any:
+    if not isinstance(a, Cut):
+        return abs(a)
+    if a.lo >= 0:
+        return a
+    if a.hi <= 0:
+        return o_neg(a)
+    return Cut(0, max(-a.lo, a.hi), max(0, a.mlo, -a.mhi), max(-a.lo, a.hi))
+
+
+def o_compare(op: str, a: Any, b: Any) -> Any:
+    """``a op b``: a yes/no where every value of the cut paths gives one answer, else MAYBE."""
+    if not isinstance(a, Cut) and not isinstance(b, Cut):
+        return CONDITION_MEANING[op](a, b)
+    d = _cut(o_sub(a, b))  # whole numbers in [lo, hi]
+    answers = {CONDITION_MEANING[op](v, 0) for v in _probe_points(d.lo, d.hi)}
+    return answers.pop() if len(answers) == 1 else MAYBE
+
+
+def _probe_points(lo: Num, hi: Num) -> list[Any]:
+    """Enough values of [lo, hi] to tell every comparison with 0 apart: its ends and what
+    lies between them and around 0."""
+    pts = [lo, hi] + [v for v in (-1, 0, 1) if lo <= v <= hi]
+    return pts
+
+
+def o_not(a: Any) -> Any:
+    return MAYBE if a is MAYBE else not a
+
+
+def o_and(a: Any, b: Any) -> Any:
+    if a is False or b is False:
+        return False
+    if a is MAYBE or b is MAYBE:
+        return MAYBE
+    return True
+
+
+def o_or(a: Any, b: Any) -> Any:
+    return o_not(o_and(o_not(a), o_not(b)))
+
+
+def o_hull(values: Iterable[Any]) -> Any:
+    """One value standing for several (a mixture of them in unknown shares)."""
+    vals = list(values)
+    if all(v is True or v is False or v is MAYBE for v in vals):
+        return vals[0] if len(set(map(id, vals))) == 1 else MAYBE
+    cuts = [_cut(v) for v in vals]
+    return _known(Cut(min(c.lo for c in cuts), max(c.hi for c in cuts),
+                      min(c.mlo for c in cuts), max(c.mhi for c in cuts)))
+
+
+def o_if(cond: Any, a: Any, b: Any) -> Any:
+    if cond is MAYBE:
+        return o_hull([a, b])
+    return a if cond else b
+
+
+class Deep:
+    """A distribution as the oracle knows it: values (numbers, yes/no, or tuples of numbers
+    for a roll read die by die) with their exact probabilities (whole-number weights over
+    one denominator, for speed), where a value may be a :class:`Cut` (or :data:`MAYBE`)
+    standing for the paths cut at the oracle's depth."""
+
+    MAX_CUTS = 6  # cut values kept apart in one distribution; more are merged (a mixture)
+
+    def __init__(self, weights: dict[Any, int], denom: int = 1) -> None:
+        self.weights = _merge_cuts(weights, self.MAX_CUTS)
+        self.denom = denom
+
+    @staticmethod
+    def point(v: Any) -> Deep:
+        return Deep({v: 1}, 1)
+
+    @staticmethod
+    def uniform(values: Iterable[Any]) -> Deep:
+        out: dict = defaultdict(int)
+        n = 0
+        for v in values:
+            out[v] += 1
+            n += 1
+        return Deep(dict(out), n)
+
+    def map(self, fn: Callable[[Any], Any]) -> Deep:
+        out: dict = defaultdict(int)
+        for v, w in self.weights.items():
+            out[fn(v)] += w
+        return Deep(dict(out), self.denom)
+
+    def combine(self, other: Deep, fn: Callable[[Any, Any], Any]) -> Deep:
+        """fn of two independent values."""
+        out: dict = defaultdict(int)
+        for a, w in self.weights.items():
+            for b, u in other.weights.items():
+                out[fn(a, b)] += w * u
+        return Deep(dict(out), self.denom * other.denom)
+
+    def bind(self, fn: Callable[[Any], Deep]) -> Deep:
+        """A distribution chosen by this one's value (a dice count that is a roll)."""
+        parts = [(w, fn(a)) for a, w in self.weights.items()]
+        denom = self.denom * math.lcm(*(d.denom for _, d in parts))
+        out: dict = defaultdict(int)
+        for w, d in parts:
+            scale = denom // (self.denom * d.denom) * w
+            for b, u in d.weights.items():
+                out[b] += u * scale
+        return Deep(dict(out), denom)
+
+    # ---- what the oracle can say --------------------------------------------------------
+    def cut_mass(self) -> Fraction:
+        return Fraction(sum(w for v, w in self.weights.items() if _is_cut(v)), self.denom)
+
+    def probability(self, event: Callable[[Any], Any]) -> tuple[Fraction, Fraction]:
+        """[low, high] of P(event), ``event`` answering True, False or MAYBE for each value
+        (a Cut included); low == high where every cut path is decided."""
+        low = high = 0
+        for v, w in self.weights.items():
+            answer = event(v)
+            if answer is MAYBE:
+                high += w
+            elif answer:
+                low += w
+                high += w
+        return Fraction(low, self.denom), Fraction(high, self.denom)
+
+    def mean(self) -> tuple[Any, Any]:
+        """[low, high] of the mean (numbers only)."""
+        low: Any = Fraction(0)
+        high: Any = Fraction(0)
+        for v, w in self.weights.items():
+            c = _cut(v)
+            low += w * c.mlo
+            high += w * c.mhi
+        return low / self.denom, high / self.denom
+
+
+def _is_cut(v: Any) -> bool:
+    if isinstance(v, tuple):
+        return any(_is_cut(x) for x in v)
+    return isinstance(v, Cut) or v is MAYBE
+
+
+def _merge_cuts(weights: dict[Any, int], keep: int) -> dict[Any, int]:
+    """At most ``keep`` cut values (plain values untouched) of each shape (for tuples: the
+    same plain parts, cuts elsewhere): neighbours merged into one standing for both, bounds
+    widened and mean bounds mixed by their weights, part by part."""
+    groups: dict[Any, list[tuple[Any, int]]] = defaultdict(list)
+    for v, w in weights.items():
+        if isinstance(v, Cut):
+            groups["cut"].append((v, w))
+        elif isinstance(v, tuple) and any(isinstance(x, Cut) for x in v):
+            groups[tuple("cut" if isinstance(x, Cut) else x for x in v)].append((v, w))
+    if all(len(g) <= keep for g in groups.values()):
+        return weights
+    out = dict(weights)
+    for members in groups.values():
+        if len(members) <= keep:
+            continue
+        for v, _ in members:
+            del out[v]
+        members.sort(key=lambda vw: _sort_key(vw[0]))
+        size = -(-len(members) // keep)
+        for i in range(0, len(members), size):
+            group = members[i:i + size]
+            merged = _merged([v for v, _ in group], [w for _, w in group])
+            out[merged] = out.get(merged, 0) + sum(w for _, w in group)
+    return out
+
+
+def _sort_key(v: Any) -> tuple:
+    parts = v if isinstance(v, tuple) else (v,)
+    return tuple((x.lo, x.hi) for x in parts if isinstance(x, Cut))  # the plain parts are the group's
+
+
+def _merged(values: list[Any], weights: list[int]) -> Any:
+    if isinstance(values[0], tuple):
+        return tuple(_merged([v[i] for v in values], weights) for i in range(len(values[0])))
+    if all(not isinstance(v, Cut) for v in values) and len(set(values)) == 1:
+        return values[0]
+    cuts = [_cut(v) for v in values]
+    mass = sum(weights)
+    return _known(Cut(min(c.lo for c in cuts), max(c.hi for c in cuts),
+                      _mix([(c.mlo, w) for c, w in zip(cuts, weights)], mass),
+                      _mix([(c.mhi, w) for c, w in zip(cuts, weights)], mass)))
+
+
+def _mix(values: list[tuple[Any, int]], mass: int) -> Any:
+    if any(v in (INF, -INF) for v, _ in values):
+        return sum(v for v, _ in values if v in (INF, -INF))  # an open end stays open
+    return sum((Fraction(v) * w for v, w in values), Fraction(0)) / mass
+
+
+@dataclasses.dataclass(frozen=True)
+class DieSpec:
+    """One kind of die as the dice language writes it (docs/dice-language.md, "Order of
+    modifiers"): its faces, how it explodes (None, "!", "!!", "!p", "!o") and on which
+    faces, clamps, and a success count."""
+
+    faces: tuple[int, ...]
+    explode: str | None = None
+    explodes_on: frozenset[int] = frozenset()
+    low: int | None = None  # min
+    high: int | None = None  # max
+    success: int | None = None  # cs>=success
+
+    def clamp(self, v: Num) -> Num:
+        if self.low is not None and v < self.low:
+            v = self.low
+        if self.high is not None and v > self.high:
+            v = self.high
+        return v
+
+    def worth(self, v: Num) -> Num:
+        """A die's value in the term's total: clamped, then counted (1 or 0) under ``cs``."""
+        v = self.clamp(v)
+        if self.success is None:
+            return v
+        return 1 if v >= self.success else 0
+
+    @property
+    def p_explode(self) -> Fraction:
+        return Fraction(sum(1 for f in self.faces if f in self.explodes_on), len(self.faces))
+
+
+def _fresh_chain(faces: tuple[int, ...], explodes_on: frozenset[int], worth: Callable[[int], Num]) -> Cut:
+    """A chain of dice thrown until one does not explode, each adding ``worth(face)``: its
+    bounds, and its mean in closed form, E = E[worth of one die] / (1 − p) (the k-th die is
+    thrown with chance p^(k−1), whatever it then shows)."""
+    p = Fraction(sum(1 for f in faces if f in explodes_on), len(faces))
+    stop = [worth(f) for f in faces if f not in explodes_on]
+    go = [worth(f) for f in faces if f in explodes_on]
+    lo = -INF if any(w < 0 for w in go) else min(stop)
+    hi = INF if any(w > 0 for w in go) else max(stop)
+    mean = Fraction(sum(worth(f) for f in faces), len(faces)) / (1 - p)
+    return Cut(lo, hi, mean, mean)
+
+
+def die_chain(spec: DieSpec, depth: int = DEEP,
+              features: Callable[[int, int], tuple[int, ...]] | None = None) -> Deep:
+    """One die and the dice its explosions add, enumerated to ``depth`` extra dice.
+
+    Its value is ``spec.worth`` summed over the chain, or with ``features(face, index)``
+    (index 0: the first throw, else an added die) a tuple of such sums (a roll read die by
+    die: its total, how many show 1, how many 1s on the first throw...); features of
+    added dice must not depend on which added die (index >= 1) they are. A chain still
+    exploding after ``depth`` added dice is cut: it has its sum so far plus a fresh chain
+    of added dice, whose bounds and mean :func:`_fresh_chain` gives."""
+    faces, n = spec.faces, len(spec.faces)
+    if features is None:
+        def features(face: int, index: int) -> tuple[int, ...]:
+            if spec.explode == "!p" and index > 0:
+                return (spec.worth(face - 1),)
+            return (spec.worth(face),)
+    if spec.explode is None:
+        return Deep.uniform(_one(features(f, 0)) for f in faces)
+    if spec.explode == "!!":
+        return _compound_chain(spec, depth)
+    out: dict = defaultdict(int)
+    if spec.explode == "!o":
+        for f in faces:
+            first = features(f, 0)
+            if f in spec.explodes_on:
+                for g in faces:
+                    out[_one(_vadd(first, features(g, 1)))] += 1
+            else:
+                out[_one(first)] += n
+        return Deep(dict(out), n * n)
+    width = len(features(faces[0], 0))
+    rest = tuple(_fresh_chain(faces, spec.explodes_on, lambda f, j=j: features(f, 1)[j]) for j in range(width))
+    # weights over n^(depth + 1): a path ending at die i weighs n^(depth - i)
+    going: dict[tuple, int] = {tuple([0] * width): 1}
+    for index in range(depth + 1):
+        nxt: dict[tuple, int] = defaultdict(int)
+        scale = n ** (depth - index)
+        for sums, q in going.items():
+            for f in faces:
+                s = _vadd(sums, features(f, index))
+                if f not in spec.explodes_on:
+                    out[_one(s)] += q * scale
+                elif index < depth:
+                    nxt[s] += q
+                else:
+                    out[_one(tuple(o_add(a, r) for a, r in zip(s, rest)))] += q
+        going = nxt
+    return Deep(dict(out), n ** (depth + 1))
+
+
+def _vadd(a: tuple, b: tuple) -> tuple:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def _one(t: tuple) -> Any:
+    return t[0] if len(t) == 1 else t
+
+
+def _compound_chain(spec: DieSpec, depth: int) -> Deep:
+    """``!!``: the chain's faces summed into one die, which is then clamped and counted."""
+    faces, n = spec.faces, len(spec.faces)
+    rest = _fresh_chain(faces, spec.explodes_on, lambda f: f)  # the raw sum still to come
+    out: dict = defaultdict(int)
+    going: dict[int, int] = {0: 1}
+    for index in range(depth + 1):
+        nxt: dict[int, int] = defaultdict(int)
+        scale = n ** (depth - index)
+        for s, q in going.items():
+            for f in faces:
+                if f not in spec.explodes_on:
+                    out[spec.worth(s + f)] += q * scale
+                elif index < depth:
+                    nxt[s + f] += q
+                else:
+                    out[_compound_cut(spec, s + f, rest)] += q
+        going = nxt
+    return Deep(dict(out), n ** (depth + 1))
+
+
+def _compound_cut(spec: DieSpec, s: int, rest: Cut) -> Any:
+    """A compounded die cut with ``s`` so far: worth(s + R), R the fresh chain's sum (worth
+    is monotone: a clamp, then a count of at least)."""
+    lo, hi = spec.worth(s + rest.lo), spec.worth(s + rest.hi)
+    if lo == hi:
+        return lo
+    low_idle = spec.low is None or spec.low <= s + rest.lo
+    high_idle = spec.high is None or spec.high >= s + rest.hi
+    if low_idle and high_idle and spec.success is None:  # no clamp can bite: the sum itself
+        return Cut(lo, hi, s + rest.mlo, s + rest.mhi)
+    return Cut(lo, hi, Fraction(lo) if lo != -INF else -INF, Fraction(hi) if hi != INF else INF)
+
+
+def pool(chain: Deep, count: int) -> Deep:
+    """The sum (or tuple of sums) of ``count`` independent chains: brute-force convolution."""
+    add = (lambda a, b: tuple(o_add(x, y) for x, y in zip(a, b))) if _is_tuple_dist(chain) else o_add
+    zero = tuple([0] * len(next(iter(chain.weights)))) if _is_tuple_dist(chain) else 0
+    total = Deep.point(zero)
+    for _ in range(count):
+        total = total.combine(chain, add)
+    return total
+
+
+def _is_tuple_dist(d: Deep) -> bool:
+    return isinstance(next(iter(d.weights)), tuple)
+
+
+# ---- expressions the deep oracle evaluates -------------------------------------------------
+#
+# Each node renders itself as dice-language text and works out its own distribution with
+# the functions above; tests/dice_grammar.py draws trees of them. Every node is its own
+# roll (a tree, not a graph), so children are independent and their distributions combine
+# by product.
+
+
+class ONode:
+    leaf = False
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def deep(self, env: dict, depth: int) -> Deep:
+        raise NotImplementedError
+
+    def wrapped(self) -> str:
+        return self.text() if self.leaf else f"({self.text()})"
+
+
+@dataclasses.dataclass(frozen=True)
+class OLit(ONode):
+    value: int
+
+    @property
+    def leaf(self) -> bool:  # type: ignore[override]
+        return self.value >= 0
+
+    def text(self) -> str:
+        return str(self.value)
+
+    def deep(self, env: dict, depth: int) -> Deep:
+        return Deep.point(self.value)
+
+
+@dataclasses.dataclass(frozen=True)
+class OName(ONode):
+    name: str
+    leaf = True
+
+    def text(self) -> str:
+        return self.name
+
+    def deep(self, env: dict, depth: int) -> Deep:
+        return Deep.point(env[self.name])
+
+
+@dataclasses.dataclass(frozen=True)
+class OTerm(ONode):
+    """A dice term: ``count`` dice of ``spec`` (count: a number, a name, or ("roll", k): 1dk)."""
+
+    written: str
+    spec: DieSpec
+    count: Any
+    leaf = True
+
+    def text(self) -> str:
+        return self.written
+
+    def deep(self, env: dict, depth: int) -> Deep:
+        chain = die_chain(self.spec, depth)
+        if isinstance(self.count, int):
+            return pool(chain, self.count)
+        if isinstance(self.count, str):
+            return pool(chain, env[self.count])
+        return Deep.uniform(range(1, self.count[1] + 1)).bind(lambda n: pool(chain, n))
+
+
+_BINARY = {"+": o_add, "-": o_sub, "and": o_and, "or": o_or}
+
+
+@dataclasses.dataclass(frozen=True)
+class OBinary(ONode):
+    op: str
+    a: ONode
+    b: ONode
+
+    def text(self) -> str:
+        return f"{self.a.wrapped()} {self.op} {self.b.wrapped()}"
+
+    def deep(self, env: dict, depth: int) -> Deep:
+        if self.op in CONDITION_MEANING:
+            fn: Callable[[Any, Any], Any] = lambda x, y: o_compare(self.op, x, y)  # noqa: E731
+        else:
+            fn = _BINARY[self.op]
+        return self.a.deep(env, depth).combine(self.b.deep(env, depth), fn)
+
+
+@dataclasses.dataclass(frozen=True)
+class OScale(ONode):
+    k: int
+    a: ONode
+
+    def text(self) -> str:
+        return f"{self.k} * {self.a.wrapped()}"
+
+    def deep(self, env: dict, depth: int) -> Deep:
+        return self.a.deep(env, depth).map(lambda v: o_scale(self.k, v))
+
+
+@dataclasses.dataclass(frozen=True)
+class OCall(ONode):
+    fn: str  # max, min, abs, not
+    args: tuple[ONode, ...]
+    leaf = True
+
+    def text(self) -> str:
+        if self.fn == "not":
+            return f"not {self.args[0].wrapped()}"
+        return f"{self.fn}({', '.join(a.text() for a in self.args)})"
+
+    def deep(self, env: dict, depth: int) -> Deep:
+        dists = [a.deep(env, depth) for a in self.args]
+        if self.fn == "abs":
+            return dists[0].map(o_abs)
+        if self.fn == "not":
+            return dists[0].map(o_not)
+        fn = o_max if self.fn == "max" else o_min
+        out = dists[0]
+        for d in dists[1:]:
+            out = out.combine(d, fn)
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class OIf(ONode):
+    cond: ONode
+    then: ONode
+    other: ONode
+    leaf = True
+
+    def text(self) -> str:
+        return f"if({self.cond.text()}, {self.then.text()}, {self.other.text()})"
+
+    def deep(self, env: dict, depth: int) -> Deep:
+        a, b = self.then.deep(env, depth), self.other.deep(env, depth)
+        return self.cond.deep(env, depth).bind(
+            lambda k: a if k is True else b if k is False else a.combine(b, lambda x, y: o_hull([x, y])))

@@ -63,8 +63,11 @@ def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) 
         raise InputError(f"the condition '{given}' never holds for these inputs",
                          hint="conditional odds need a condition with a chance above zero")
     odds = acc.finish(runner.model, runner.check, values, kept, kept, runner.limits.max_states)
+    # Where the condition is open on some cut paths, its chance is not known exactly, nor is
+    # anything divided by it: no result is then exact given it.
     return replace(odds, given=given, given_probability=Fraction(kept, joint_denom),
-                               truncated=Fraction(joint_denom - total, joint_denom))
+                   truncated=Fraction(joint_denom - total, joint_denom),
+                   result_cut_from=odds.result_cut_from if total == joint_denom else None)
 
 def condition(runner: Any, text: str) -> Expr:
     """A yes/no expression over the check's names after it resolved (its inputs, values,

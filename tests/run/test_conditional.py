@@ -83,3 +83,50 @@ checks:
 """, "t.yaml")
     odds = rs.check("c").odds(given="result >= edge + bonus('big') + 6")  # roll >= 9
     assert odds.given_probability == Fraction(10, 36)
+
+
+# ---- a condition the explode depth leaves open (found by tests/run/test_check_claims_oracle.py)
+
+EXPLODING = """
+ruleset: given-open
+name: A condition the depth leaves open
+version: "1"
+source: tests
+checks:
+  c:
+    roll: 2d6!cs>=5
+    result: roll
+    outcomes:
+      - {name: great, when: "result >= 4", success: true}
+      - {name: hit, when: "result >= 2", success: true}
+      - {name: miss, success: false}
+"""
+
+
+def _successes(j: int) -> Fraction:
+    """P(one d6 exploding on 6 and counting 5+ gives j successes), followed forever: j − 1
+    sixes then a 5, or j sixes then a 1–4."""
+    if j == 0:
+        return Fraction(4, 6)
+    return Fraction(1, 6) ** (j - 1) * Fraction(1, 6) + Fraction(1, 6) ** j * Fraction(4, 6)
+
+
+def test_odds_given_a_condition_the_depth_leaves_open_claim_no_result_exact():
+    """At explode depth 1 a die cut after two sixes has 2 successes or more, so for some cut
+    paths "great" (4+) is open, and so is the condition "success" (an outcome must be
+    known). The chance of the condition is then not known exactly, nor is anything divided
+    by it: no result is claimed exact given it (it was: result_cut_from 4, with P(2 | success)
+    over the mass worked out). Where one is claimed, it is the closed form's."""
+    from dataclasses import replace as dc_replace
+    from rulesengine.limits import DEFAULT_LIMITS
+
+    check = loads(EXPLODING, limits=dc_replace(DEFAULT_LIMITS, explode_depth=1)).check("c")
+    odds = check.odds({}, given="success")
+    assert odds.truncated > 0  # the condition is open on some cut paths
+    p = {s: sum((_successes(a) * _successes(s - a) for a in range(s + 1)), Fraction(0)) for s in range(4)}
+    succeeded = 1 - p[0] - p[1]
+    truth = {2: p[2] / succeeded, 3: p[3] / succeeded}
+    if odds.result_cut_from is not None:
+        for v, q in odds.result_distribution.items():
+            if v < odds.result_cut_from:
+                assert q == truth[v], v
