@@ -16,6 +16,25 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"
 START_GUARD_SECONDS = 60  # a hang guard for a busy machine, not a speed assertion
 
+# A small ruleset of the client's own, sent as YAML text (HTTP and stdio tests alike).
+MINE = """\
+ruleset: mine
+name: Mine
+version: "1"
+source: my own rules
+license: MIT
+checks:
+  attack:
+    label: Attack
+    inputs:
+      bonus: {type: integer, min: 0, max: 10}
+    roll: 1d20
+    result: roll + bonus
+    outcomes:
+      - {name: hit, success: true, when: result >= 15}
+      - {name: miss, success: false}
+"""
+
 
 def free_port() -> int:
     with socket.socket() as s:

@@ -6,22 +6,15 @@ Each file in tests/corpus/broken/ starts with `# expect: CODE LINE:COL [hint tex
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
+from corpus_support import expectation, expected_diagnostic
 from rulesengine.validate import validate_file
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "broken"
 FILES = sorted(CORPUS.glob("*.yaml"))
-
-
-def expectation(path: Path) -> tuple[str, int, int, str | None]:
-    first = path.read_bytes().split(b"\n", 1)[0].decode("ascii")
-    m = re.match(r"# expect: (\w+) (\d+):(\d+)(?: (.*))?$", first)
-    assert m, f"{path.name} has no '# expect:' header"
-    return m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
 
 
 def test_the_corpus_covers_every_documented_file_error_code():
@@ -34,16 +27,9 @@ def test_the_corpus_covers_every_documented_file_error_code():
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_broken_ruleset_gets_its_exact_diagnostic(path):
-    code, line, col, hint = expectation(path)
-    report = validate_file(str(path))
-    found = [(d.code, d.location.line, d.location.column) for d in report.diagnostics]
-    assert (code, line, col) in found, found
-    diag = next(d for d in report.diagnostics if (d.code, d.location.line, d.location.column) == (code, line, col))
-    if hint:
-        assert hint in (diag.hint or "")
+    report, diag = expected_diagnostic(path)
     assert diag.location.path == str(path)
-    assert diag.location.source_line is not None
-    if code.startswith("E"):
+    if diag.code.startswith("E"):
         assert report.errors >= 1
     else:
         assert report.errors == 0 and report.warnings >= 1

@@ -15,18 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from corpus_support import expectation, expected_diagnostic
 from rulesengine.cli import main
-from rulesengine.validate import validate_file
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "mistakes"
 FILES = sorted(CORPUS.glob("*.yaml"))
-
-
-def expectation(path: Path) -> tuple[str, int, int, str | None]:
-    first = path.read_text(encoding="utf-8").split("\n", 1)[0]
-    m = re.match(r"# expect: (\w+) (\d+):(\d+)(?: (.*))?$", first)
-    assert m, f"{path.name} has no '# expect:' header"
-    return m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
 
 
 def at_the_table(path: Path) -> tuple[str, list[str], str] | None:
@@ -44,15 +37,8 @@ def test_the_corpus_has_a_file_for_every_kind_of_mistake():
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_plain_validate_reports_the_mistake_on_its_line_with_its_hint(path):
-    code, line, col, hint = expectation(path)
-    report = validate_file(str(path))
-    found = [(d.code, d.location.line, d.location.column) for d in report.diagnostics]
-    assert (code, line, col) in found, found
-    diag = next(d for d in report.diagnostics if (d.code, d.location.line, d.location.column) == (code, line, col))
-    if hint:
-        assert hint in (diag.hint or "")
+    report, diag = expected_diagnostic(path)
     assert diag.severity == "error" and report.errors >= 1
-    assert diag.location.source_line is not None
 
 
 TABLE = [p for p in FILES if at_the_table(p)]

@@ -16,27 +16,10 @@ from rulesengine import dice
 from rulesengine.present.export import export
 from rulesengine.ruleset import shipped_ids
 
-from service_support import Server, schema
+from service_support import MINE, Server, schema
 
 BROKEN = ("ruleset: mine\nname: Mine\nversion: '1'\nsource: x\nlicense: MIT\nchecks:\n  c:\n    roll: 1d20 +\n"
           "    outcomes:\n      - {name: any, success: true}\n")
-MINE = """\
-ruleset: mine
-name: Mine
-version: "1"
-source: my own rules
-license: MIT
-checks:
-  attack:
-    label: Attack
-    inputs:
-      bonus: {type: integer, min: 0, max: 10}
-    roll: 1d20
-    result: roll + bonus
-    outcomes:
-      - {name: hit, success: true, when: result >= 15}
-      - {name: miss, success: false}
-"""
 
 
 @pytest.fixture(scope="module")

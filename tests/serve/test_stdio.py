@@ -12,25 +12,9 @@ from pathlib import Path
 import jsonschema
 
 import rulesengine
-from service_support import schema
+from service_support import MINE, schema
 
 GUARD_SECONDS = 120  # a hang guard for a busy machine, not a speed assertion
-MINE = """\
-ruleset: mine
-name: Mine
-version: "1"
-source: my own rules
-license: MIT
-checks:
-  attack:
-    inputs:
-      bonus: {type: integer, min: 0, max: 10}
-    roll: 1d20
-    result: roll + bonus
-    outcomes:
-      - {name: hit, success: true, when: result >= 15}
-      - {name: miss, success: false}
-"""
 
 
 def exchange(lines: list[bytes], *options: str) -> tuple[int, list[dict]]:
