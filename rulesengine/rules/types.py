@@ -23,7 +23,8 @@ from typing import Any, NamedTuple
 from ..records import fields, is_record
 from ..codes import E_BAD_OPERAND, E_BRANCH_TYPES, E_NOT_A_NUMBER, E_NOT_YES_NO, E_UNKNOWN_LITERAL
 from ..dice import ast
-from ..dice.builtins import ANY, BRANCHES, BUILTINS, DICE, NUMBER, POOL, ROLL, TEXT, YES_NO, Builtin, conditional
+from ..dice.builtins import (ANY, BRANCHES, BUILTINS, DICE, FIRST_THROW, NUMBER, POOL, ROLL, SYMBOL_COUNTS, TEXT,
+                             YES_NO, Builtin, conditional, reads)
 from .model import Check, Expr, Grid, Input, Ladder, Ranges, Table, Tiers
 
 UNKNOWN = "unknown"  # besides the kinds of dice/builtins.py (NUMBER, YES_NO, TEXT, ROLL, POOL)
@@ -195,6 +196,12 @@ def _builtin(inf: _Infer, n: ast.Call, builtin: Builtin) -> str:
     arguments, or of kind ANY: only looked into), and the kind of its result."""
     if builtin.result == BRANCHES:
         return _if(inf, n)
+    if builtin.reads == SYMBOL_COUNTS and n.args and reads(ast.bare(n.args[0])) == FIRST_THROW:
+        # The first throw is read as its faces' numbers: its symbols would all count 0.
+        inf.problem(E_BAD_OPERAND, f"{n.name}() can't count the symbols of initial(): the first throw is read "
+                    "by its faces' numbers only", n.args[0],
+                    "count the symbols of the whole roll, symbols(roll, 'name'), or the first throw's faces "
+                    "with count(initial(roll), face)")
     for i, arg in enumerate(n.args):
         kind = builtin.argument(i)
         if kind is None or kind == ANY:

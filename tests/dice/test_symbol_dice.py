@@ -340,3 +340,20 @@ def test_symbols_of_the_dice_chosen_count_what_those_dice_show_when_rolled():
     assert res.env["net"] == 2 and res.env["spare"] == 0 and res.outcome == "success"
     res = rs.check("keep").roll({}, faces=["blank", "blank", "a", "f"])
     assert res.env["net"] == 0 and res.env["spare"] == 1 and res.outcome == "failure"
+
+
+def test_symbols_of_the_first_throw_is_refused_where_it_is_written():
+    """initial() reads the first throw by its faces' numbers only: symbols() of it would count
+    0 whatever the dice showed, so the file is refused at the argument (E523), with the two
+    spellings that do read it."""
+    import rulesengine
+    from rulesengine.errors import RulesEngineError
+
+    text = ("ruleset: t\nname: T\nversion: '1'\nsource: a test\nlicense: none\n"
+            "dice:\n  skill: {faces: [[], [hit], [hit, hit]]}\n"
+            "checks:\n  c:\n    roll: 3d{skill}!\n    result: symbols(initial(roll), 'hit')\n"
+            "    outcomes:\n      - {name: any, success: true}\n")
+    with pytest.raises(RulesEngineError) as err:
+        rulesengine.loads(text)
+    assert err.value.code == "E523" and err.value.location.line == 11
+    assert "symbols(roll, 'name')" in err.value.hint and "count(initial(roll), face)" in err.value.hint
