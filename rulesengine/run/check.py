@@ -573,13 +573,21 @@ class CheckRunner:
             # over one common denominator.
             # What explosions cut off an earlier roll is not followed into it: it stays truncated.
             joint = [(d, w) for d, w in joint if not any(isinstance(d[n], AtLeast) for n in reads_rolls)]
+            # Its size is known before any of it is worked out: one distribution for each
+            # reading of the rolls it reads, and at least one value for each joint value so
+            # far. Charged first, so a refusal comes at once rather than after every one of
+            # those distributions has been built.
+            readings = list(dict.fromkeys(tuple(d[n] for n in reads_rolls) for d, _ in joint))
+            try:
+                budget.spend(len(readings))
+                budget.afford(len(joint))
+            except BudgetExceeded:
+                raise self._too_big(e, f"'{name}' is worked out for each of {len(readings):,} readings of "
+                                       f"{', '.join(reads_rolls)} ({len(joint):,} joint values)") from None
             by_seen: dict[tuple, list[tuple[Any, int, int]]] = {}
-            for d, _ in joint:
-                seen = tuple(d[n] for n in reads_rolls)
-                if seen not in by_seen:
-                    dist = self._roll_dist(name, e, {**env, **dict(zip(reads_rolls, seen, strict=True))}, budget,
-                                           reads)
-                    by_seen[seen] = [(v, w, dist.denom) for v, w in self._outcomes(dist, cut)]
+            for seen in readings:
+                dist = self._roll_dist(name, e, {**env, **dict(zip(reads_rolls, seen, strict=True))}, budget, reads)
+                by_seen[seen] = [(v, w, dist.denom) for v, w in self._outcomes(dist, cut)]
             common = math.lcm(*(x[0][2] for x in by_seen.values() if x)) if by_seen else 1
             try:
                 budget.spend(sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint))
@@ -597,10 +605,10 @@ class CheckRunner:
             outcomes += [(cut_value(lo), w) for lo, w in dist.tail.items()]
         return outcomes
 
-    def _too_big(self, e: Expr) -> LimitError:
+    def _too_big(self, e: Expr, what: str = "") -> LimitError:
         return self.relocate(LimitError(
-            f"the rolls of check '{self.check.name}' are too big to work out exactly", "max_states",
-            Location(column=1, source_line=e.text), "use fewer dice"), e)
+            f"the rolls of check '{self.check.name}' are too big to work out exactly{': ' + what if what else ''}",
+            "max_states", Location(column=1, source_line=e.text), "use fewer dice"), e)
 
     def expression_dist(self, e: Expr, env: Mapping[str, Any], budget: Budget) -> Dist:
         """The exact distribution of any expression of this ruleset read with a party's names
