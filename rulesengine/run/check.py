@@ -552,6 +552,7 @@ class CheckRunner:
         budget = Budget(self.limits.max_states)
         # The inputs given: what the rules read of the rolls for these values.
         reads = self.exact.settled_reads(env, budget, reads)
+        built = self._afford_readings(env, fixed, budget, reads, cut)
         joint: list[tuple[dict, int]] = [({}, 1)]
         denom = 1
         for name, e in self.check.rolls:
@@ -560,7 +561,7 @@ class CheckRunner:
                 continue
             reads_rolls = sorted(e.names & set(joint[0][0])) if joint else []
             if not reads_rolls:
-                dist = self._roll_dist(name, e, env, budget, reads)
+                dist = built.pop(name) if name in built else self._roll_dist(name, e, env, budget, reads)
                 outcomes = self._outcomes(dist, cut)
                 try:
                     budget.spend(len(joint) * len(outcomes))
@@ -582,8 +583,7 @@ class CheckRunner:
                 budget.spend(len(readings))
                 budget.afford(len(joint))
             except BudgetExceeded:
-                raise self._too_big(e, f"'{name}' is worked out for each of {len(readings):,} readings of "
-                                       f"{', '.join(reads_rolls)} ({len(joint):,} joint values)") from None
+                raise self._too_big(e, self._readings_text(name, reads_rolls, len(readings), len(joint))) from None
             by_seen: dict[tuple, list[tuple[Any, int, int]]] = {}
             for seen in readings:
                 dist = self._roll_dist(name, e, {**env, **dict(zip(reads_rolls, seen, strict=True))}, budget, reads)
@@ -597,6 +597,49 @@ class CheckRunner:
                      for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]]
             denom *= common
         return env, None, joint, denom
+
+    def _afford_readings(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None,
+                         cut: bool) -> dict[str, Dist]:
+        """Charge, before any joint value is made, what :meth:`joint_rolls` will charge up to
+        the first roll that reads earlier ones, where that roll is: the joint values of the
+        rolls before it (the product of their sizes) and, for it, one distribution for each
+        reading of the rolls it reads and at least one value for each joint value. What is
+        refused here would be refused there, only after building those joint values and
+        distributions. Returns the distributions of the rolls before it, built once."""
+        rolls = self.check.rolls
+        if not any(e.names & {n for n, _ in rolls[:i]} for i, (_, e) in enumerate(rolls)):
+            return {}  # no roll reads another: each join is charged before it is made
+        built: dict[str, Dist] = {}
+        sizes: dict[str, tuple[int, int]] = {}  # each roll's values, and those not cut off
+        rows, charged = 1, 0
+        for name, e in rolls:
+            if name in fixed:
+                sizes[name] = (1, 0 if isinstance(fixed[name], AtLeast) else 1)
+                continue
+            read = sorted(e.names & set(sizes))
+            if not read:
+                dist = built[name] = self._roll_dist(name, e, env, budget, reads)
+                outcomes = self._outcomes(dist, cut)
+                sizes[name] = (len(outcomes), sum(1 for v, _ in outcomes if not isinstance(v, AtLeast)))
+                rows *= len(outcomes)
+                charged += rows
+                try:
+                    budget.afford(charged)
+                except BudgetExceeded:
+                    raise self._too_big(e) from None
+                continue
+            readings = math.prod(sizes[n][1] for n in read)
+            rows = math.prod(size[1] if n in read else size[0] for n, size in sizes.items())
+            try:
+                budget.afford(charged + readings + rows)
+            except BudgetExceeded:
+                raise self._too_big(e, self._readings_text(name, read, readings, rows)) from None
+            break
+        return built
+
+    @staticmethod
+    def _readings_text(name: str, read: list[str], readings: int, rows: int) -> str:
+        return f"'{name}' is worked out for each of {readings:,} readings of {', '.join(read)} ({rows:,} joint values)"
 
     @staticmethod
     def _outcomes(dist: Dist, cut: bool) -> list[tuple[Any, int]]:

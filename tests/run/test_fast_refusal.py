@@ -94,3 +94,27 @@ def test_a_push_reading_more_than_the_budget_is_refused_before_its_second_roll_i
     assert refused.value.limit == "max_states"
     assert f"'again' is worked out for each of {count:,} readings of b, g, s" in str(refused.value)
     assert builds[0] == 3  # the three first throws; not one of the pushes (the old code built ~9,800)
+
+
+def test_a_push_at_its_inputs_maximum_is_refused_before_its_joint_values_are_made(builds):
+    import tracemalloc
+
+    # Stress dice whose 1s are banes too: each pool of 12 dice falls into three bands.
+    text = PUSH.replace("count(b, 1) + count(g, 1) == 0", "count(b, 1) + count(s, 1) + count(g, 1) == 0")
+    text = text.replace("count(s, 1, 5)", "count(s, 2, 5)")
+    count = readings(12, 3) ** 3
+    assert count == 753_571
+    check = loads(text, "push.yaml").check("push")
+    tracemalloc.start()
+    try:
+        with pytest.raises(LimitError) as refused:
+            check.odds({"base": 12, "skill": 12, "gear": 12})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert refused.value.limit == "max_states"
+    assert f"{count:,} readings of b, g, s" in str(refused.value)
+    assert builds[0] == 3
+    # The old code made every joint value of the three first throws (a dict each, ~370 MB)
+    # before it was refused, after building hundreds of thousands of pushes.
+    assert peak < 20_000_000
