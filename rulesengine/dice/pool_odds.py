@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .beyond import CutRoll
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, step_cost, sum_of
@@ -472,7 +472,10 @@ def _rolls_of(spec: PoolSpec, states: list[tuple[int, list]], view: PoolView, de
     return Dist(out, denom, tail or NO_TAIL).reduced()
 
 
-def _afford(budget: Budget, dearer: Callable[[Budget], Any], cheaper: Callable[[Budget], Any]) -> Any:
+_T = TypeVar("_T")
+
+
+def _afford(budget: Budget, dearer: Callable[[Budget], _T], cheaper: Callable[[Budget], _T]) -> _T:
     """``dearer(budget)`` (the cut rolls worked out too) where half of what is left of the
     budget allows it, else ``cheaper(budget)`` (their mass left truncated): following the cut
     rolls costs up to twice the work, and should not refuse what could be worked out without

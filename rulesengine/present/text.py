@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from ..dice.stats import MEAN_OF_MASS_WORKED_OUT, Summary, cumulative, ranked_cumulative, summarize
 from ..dice.trace import format_value
 from ..exact_text import fraction_display, fraction_text
-from ..run.results import CheckResult, RunOdds, RunResult
+from ..run.results import CheckOdds, CheckResult, RunOdds, RunResult
 from ..run.sweep import Sweep
 
 
@@ -224,26 +224,27 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
             lines += _distribution_lines(f"{kind} (signed)", signed, {v: (ge, le) for v, _, ge, le
                                                                       in ranked_cumulative(list(signed.items()))})
         else:
-            views = odds.result_cumulative() if hasattr(odds, "result_cumulative") else \
+            views = odds.result_cumulative() if isinstance(odds, CheckOdds) else \
                 {v: (ge, le) for v, _, ge, le in cumulative(result)}
             lines += _distribution_lines(kind, result, views)
     ends = {f"{k} at the end": d for k, d in (getattr(odds, "end_state", None) or {}).items()}
     reported = getattr(odds, "report", None) or {}
-    own = getattr(odds, "value_summary", None)  # a check's values: each with what was cut from it
     check_values = getattr(odds, "values", None) or {}
     for name, dist in {**check_values, **ends, **reported}.items():
-        stats = summary_line(own(name) if own is not None and name in check_values and name not in ends
-                             and name not in reported else summarize(dist, odds.truncated))
+        # a check's values: each with what was cut from it
+        own = isinstance(odds, CheckOdds) and name in check_values and name not in ends and name not in reported
+        stats = summary_line(odds.value_summary(name) if isinstance(odds, CheckOdds) and own
+                             else summarize(dist, odds.truncated))
         if stats:
             lines.append(f"{name}: {stats}")
     truncated = odds.truncated
     if truncated:
         lines.append(f"truncated: {fraction_display(truncated)} (~{float(truncated):.2g})")
-    result_cut = getattr(odds, "result_truncated", truncated)
+    result_cut = odds.result_truncated if isinstance(odds, CheckOdds) else truncated
     if result_cut != truncated:
         lines.append(f"{kind} truncated: {_fraction(result_cut, exact)} (~{float(result_cut):.2g}: explosions"
                      f" deeper than the odds follow decide the {kind} there, not the outcome)")
-    cut_from = getattr(odds, "result_cut_from", None)
+    cut_from = odds.result_cut_from if isinstance(odds, CheckOdds) else None
     if result_cut and cut_from is not None:
         cut = format_value(cut_from)
         lines.append(f"all of it on {cut} or more: each {kind} below {cut}, and 'at least' up to {cut}, is exact")
