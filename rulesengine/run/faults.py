@@ -45,7 +45,7 @@ from ..rules.document import Document
 from ..rules.model import Check, Expr, Input, Procedure, Ranges, RulesetModel
 from ..rules.table_functions import outside_table, ruleset_functions
 from .check import CheckRunner
-from .reach import resting_integer
+from .reach import every_value, resting_integer
 
 
 # ---- what an expression reads --------------------------------------------------------------
@@ -189,21 +189,6 @@ def _expressions(check: Check) -> Iterator[Expr]:
             if e is not None:
                 yield e
     yield from (t.when for t in check.tags)
-
-
-def every_value(spec: Input, most: int) -> list[Any] | None:
-    """Every value an input can take, if there are at most ``most`` (None otherwise)."""
-    if spec.type == "boolean":
-        values: list[Any] = [False, True]
-    elif spec.type == "choice":
-        values = list(spec.choices)
-    elif spec.type == "integer" and spec.min is not None and spec.max is not None:
-        if spec.max - spec.min >= most:
-            return None
-        values = list(range(spec.min, spec.max + 1))
-    else:
-        return None
-    return ([None] if spec.optional and not spec.has_default else []) + values
 
 
 def edge_values(spec: Input, marks: set[int]) -> list[Any]:

@@ -100,25 +100,33 @@ def candidates(check: Check) -> Iterator[dict[str, Any]]:
             yield {**base, a: x, b: y}
 
 
+def every_value(spec: Input, most: int) -> list[Any] | None:
+    """Every value an input can take, if there are at most ``most`` (None otherwise): a
+    switch, a choice or a number with both bounds (a dice pool is never finite here)."""
+    if spec.type == "boolean":
+        values: list[Any] = [False, True]
+    elif spec.type == "choice":
+        values = list(spec.choices)
+    elif spec.type == "integer" and spec.min is not None and spec.max is not None:
+        if spec.max - spec.min >= most:
+            return None
+        values = list(range(spec.min, spec.max + 1))
+    else:
+        return None
+    return ([None] if spec.optional and not spec.has_default else []) + values
+
+
 def every_input_set(check: Check, most: int) -> list[dict[str, Any]] | None:
-    """Every set of inputs ``check`` can take, if there are at most ``most`` of them: every
-    input is a switch, a choice or a number with both bounds (a dice pool is never finite
-    here). None otherwise."""
+    """Every set of inputs ``check`` can take, if there are at most ``most`` of them (see
+    :func:`every_value`). None otherwise."""
     options: list[tuple[str, list[Any]]] = []
     count = 1
     for spec in check.inputs:
-        if spec.type == "boolean":
-            values: list[Any] = [False, True]
-        elif spec.type == "choice":
-            values = list(spec.choices)
-        elif spec.type == "integer" and spec.min is not None and spec.max is not None:
-            values = list(range(spec.min, spec.max + 1)) if spec.max - spec.min < most else []
-        else:
+        values = every_value(spec, most)
+        if not values:
             return None
-        if spec.optional and not spec.has_default:
-            values = [None] + values
         count *= len(values)
-        if not values or count > most:
+        if count > most:
             return None
         options.append((spec.name, values))
     return [dict(zip([n for n, _ in options], combo, strict=True))
