@@ -207,12 +207,17 @@ def _load_key(base: str) -> bytes | None:
 
 class DiskStore:
     """One kind of work kept on disk (``kind`` names its folders), valid while the files
-    ``sources`` (paths) are as they are."""
+    ``sources`` (paths) are as they are. ``write_budget``: entries one process may find or
+    write before it stops writing (None: no bound), for a store that pays only when *every*
+    entry a process needs is there (see :data:`rulesengine.dice.tree_store.MAX_TREES_PER_PROCESS`)."""
 
-    def __init__(self, kind: str, sources: tuple[str, ...], max_entries: int | None = None) -> None:
+    def __init__(self, kind: str, sources: tuple[str, ...], max_entries: int | None = None,
+                 write_budget: int | None = None) -> None:
         self.kind = kind
         self.sources = sources
         self.max_entries = max_entries
+        self.write_budget = write_budget
+        self.used = 0  # entries this process found here or wrote, counted against write_budget
         self.folder: str | None = None
         self.key: bytes | None = None
         self.ready = False
@@ -288,12 +293,17 @@ class DiskStore:
         except (ValueError, RecursionError):
             return None
         if isinstance(entry, dict) and entry.get("key") == key:
+            self.used += 1
             return entry.get("value")
         return None
 
+    def writing(self) -> bool:
+        """Whether :meth:`put` would write now (the store on, not broken, within its budget)."""
+        return enabled() and not self.broken and (self.write_budget is None or self.used < self.write_budget)
+
     def put(self, key: str, value: Any) -> None:
         """Keep ``value`` (plain JSON data) for ``key``; never fails."""
-        if not enabled() or self.broken:
+        if not self.writing():
             return
         path = self.path(key)
         if path is None:
@@ -318,5 +328,6 @@ class DiskStore:
                 _unlink_quietly(tmp)
                 raise
             self.count += 1
+            self.used += 1
         except OSError:
             self.broken = True  # a read-only disk, a full one: don't try again and again

@@ -16,7 +16,7 @@ import os
 from typing import Any
 
 from . import ast
-from ..disk_store import DiskStore, enabled
+from ..disk_store import DiskStore
 from ..records import Record, fields
 
 _NODES: dict[str, type] = {cls.__name__: cls for cls in (
@@ -63,7 +63,19 @@ def decode(data: Any) -> Any:
     raise ValueError("not a stored syntax tree")
 
 
-_STORE = DiskStore("trees", tuple(os.path.join(os.path.dirname(__file__), name) for name in _SOURCES))
+MAX_TREES_PER_PROCESS = 256
+"""Trees one process finds in the store or writes to it before it stops writing. The store
+pays when a process finds *every* expression it needs stored and so never loads the parser
+(about 20 ms); once the parser is loaded, writing an entry costs more than parsing one more
+expression. A ruleset has far fewer expressions than this (the largest shipped one, about
+50), so every expression of an ordinary file is stored on its first run; a file of thousands
+of outcome rules stores its first 256 and parses the rest each run, instead of writing
+thousands of files (and emptying the store, whose folder holds at most 4,096 entries) every
+run (issue #30, item 6). Reads count too, so that the next run, finding those 256, does not
+go on to write 256 more."""
+
+_STORE = DiskStore("trees", tuple(os.path.join(os.path.dirname(__file__), name) for name in _SOURCES),
+                   write_budget=MAX_TREES_PER_PROCESS)
 
 
 def get(text: str) -> Any:
@@ -80,8 +92,8 @@ def get(text: str) -> Any:
 
 def put(text: str, tree: Any) -> None:
     """Store the tree of ``text`` (never fails: a store that can't be written is skipped)."""
-    if not enabled():
-        return  # --no-cache, a service: not even encoded
+    if not _STORE.writing():
+        return  # --no-cache, a service, enough trees this process: not even encoded
     try:
         data = encode(tree)
     except RecursionError:

@@ -55,8 +55,10 @@ class OddsTally:
                max_states: int = DEFAULT_LIMITS.max_states) -> CheckOdds:
         """The odds, outcomes in the check's order; ``denom - total`` is what was truncated;
         ``max_states``: the work budget writing them out is charged to."""
+        zero = Fraction(0)
+
         def frac(w: int) -> Fraction:
-            return Fraction(w, denom)
+            return Fraction(w, denom) if w else zero  # one 0 shared by the many outcomes listed at 0
 
         order = [n for n in check.outcome_names if n in self.outcomes] + \
                 [n for n in self.outcomes if n not in check.outcome_names]

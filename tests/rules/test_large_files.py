@@ -4,6 +4,8 @@ are in bench/README.md ("Large ruleset files", `python bench/large_files.py`).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import rulesengine.rules.ranges as ranges
@@ -67,3 +69,37 @@ def test_the_success_of_an_outcome_is_looked_up_not_searched():
     assert CountingTuple.walks == 0  # was one walk of the 3,000 rules per question
     assert answers == [i % 2 == 0 for i in range(3000)] and names[0][:2] == ("o0", "o1")
     assert not check.outcome_success("nope")
+
+
+def outcome_rules_ruleset(rules: int) -> str:
+    rows = "".join(f"      - {{name: o{i}, success: true, when: result == {i + 1}}}\n" for i in range(rules))
+    return ("ruleset: big\nname: Big\nversion: \"1\"\nsource: {title: x}\nchecks:\n  c:\n    inputs:\n"
+            "      skill: {type: integer, min: 0, max: 2}\n    roll: 3d6\n    result: roll + skill\n"
+            f"    outcomes:\n{rows}      - {{name: miss, success: false}}\n")
+
+
+def test_a_file_of_thousands_of_outcome_rules_writes_a_bounded_number_of_stored_trees(tmp_path, monkeypatch):
+    """Issue #30, item 6: validating 9,000 outcome rules wrote 9,000 files to the store of
+    parsed expressions (more than half its CPU time) and emptied the store twice a run. A
+    process now stops writing once it has used MAX_TREES_PER_PROCESS trees, read or written,
+    so a second run of the same file writes nothing."""
+    from rulesengine import disk_store
+    from rulesengine.dice import tree_store
+    from rulesengine.validate import validate_file
+
+    from rulesengine.dice.parser import _parse_cached
+
+    monkeypatch.setenv("RULESENGINE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULESENGINE_CACHE", raising=False)
+    path = tmp_path / "big.yaml"
+    path.write_text(outcome_rules_ruleset(1000), encoding="utf-8")
+    assert tree_store.MAX_TREES_PER_PROCESS < 1000
+    for run in (1, 2):  # each run as a new process: a new store object, no parses remembered
+        monkeypatch.setattr(tree_store, "_STORE", disk_store.DiskStore(
+            "trees", tree_store._STORE.sources, write_budget=tree_store.MAX_TREES_PER_PROCESS))
+        _parse_cached.cache_clear()
+        written = set(Path(tree_store._STORE.where() or "").iterdir())
+        assert validate_file(str(path)).errors == 0
+        written = set(Path(tree_store._STORE.where() or "").iterdir()) - written
+        assert len(written) == (tree_store.MAX_TREES_PER_PROCESS if run == 1 else 0), f"run {run}"
+    _parse_cached.cache_clear()
