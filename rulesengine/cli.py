@@ -296,14 +296,7 @@ def _cmd_roll(args: argparse.Namespace) -> int:
         from .errors import UsageError
 
         raise UsageError("give --faces or --seed, not both")
-    if args.name in rs.model.procedures:
-        result = runnable.roll(plain, parties=_party_list(parties), **kwargs)
-    else:
-        if parties:
-            from .errors import UsageError
-
-            raise UsageError(f"'{args.name}' is a check: give its inputs as name=value, not partyN.name=value")
-        result = runnable.roll(plain, choose=args.choose, **kwargs)
+    result = runnable.roll(plain, parties=_party_list(parties), choose=args.choose, **kwargs)
     print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json else format_roll(result))
     return EXIT_OK
 
@@ -316,30 +309,16 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     rs = load(args.ruleset, _limits(args))
     runnable = rs.runnable(args.name)
     plain, parties = _split_inputs(args.assign)
-    is_procedure = args.name in rs.model.procedures
-    if args.given is not None and is_procedure:
-        from .errors import UsageError
-
-        raise UsageError(f"--given works with a check, and '{args.name}' is a procedure")
     if any(is_swept(v) for v in plain.values()) or any(is_swept(v) for p in parties.values() for v in p.values()):
-        if args.given is not None:
-            from .errors import UsageError
-
-            raise UsageError("--given does not combine with a sweep")
         with _progress():
-            rows = sweep(runnable, plain, parties, is_procedure)
+            rows = sweep(runnable, plain, parties, args.given)
         if args.json:
             print(json.dumps(rows.to_dict(), indent=2))
         else:
             print(format_sweep(rows, csv_out=args.csv))
         return EXIT_OK
-    if not is_procedure and parties:
-        from .errors import UsageError
-
-        raise UsageError(f"'{args.name}' is a check: give its inputs as name=value, not partyN.name=value")
     with _progress():
-        result = (runnable.odds(plain, parties=_party_list(parties)) if is_procedure
-                  else runnable.odds(plain, given=args.given))
+        result = runnable.odds(plain, parties=_party_list(parties), given=args.given)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

@@ -16,10 +16,11 @@ import os
 import re
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from .rules.build import Builder, ruleset_functions
 from .run.check import CheckRunner
+from .run.calls import Runnable, refuse_parties
 from .run.results import CheckOdds, CheckResult
 from .codes import E_EXPRESSION
 from .errors import Diagnostic, InputError, RulesetError, SchemaError
@@ -97,20 +98,31 @@ class Check:
         self.runner = runner
         self.model = runner.check
 
+    is_procedure = False
+
     @property
     def name(self) -> str:
         return self.model.name
 
-    def roll(self, inputs: Mapping[str, Any] | None = None, *, rng=None, seed: int | str | None = None,
-             faces: Iterable[int] | None = None, choose: Iterable[int] | None = None) -> CheckResult:
+    @property
+    def limits(self) -> Limits:
+        return self.runner.limits
+
+    def roll(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
+             rng=None, seed: int | str | None = None, faces: Iterable[int] | None = None,
+             choose: Iterable[int] | None = None) -> CheckResult:
         """Roll once. ``faces``: the faces of physical dice, in order; ``choose``: the dice the
-        player picks, where the check chooses dice (else its declared policy picks)."""
+        player picks, where the check chooses dice (else its declared policy picks).
+        ``parties`` are refused (an InputError): they are for procedures."""
+        refuse_parties(self.name, parties)
         return self.runner.roll(inputs, rng=rng, seed=seed, faces=faces, choose=choose)
 
-    def odds(self, inputs: Mapping[str, Any] | None = None, *, given: str | None = None) -> CheckOdds:
+    def odds(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
+             given: str | None = None) -> CheckOdds:
         """Exact odds; ``given``: a yes/no expression over the check's names (``"outcome ==
         'success'"``, ``"result >= 3"``): the odds conditioned on it, its own probability in
-        ``given_probability``."""
+        ``given_probability``. ``parties`` are refused, as by :meth:`roll`."""
+        refuse_parties(self.name, parties)
         return self.runner.odds(inputs, given)
 
     def coerce_inputs(self, inputs: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -163,8 +175,8 @@ class Ruleset:
                              "procedures: " + (", ".join(self.model.procedures) or "none"))
         return procedure_runner(self, self.model.procedures[name])
 
-    def runnable(self, name: str):
-        """A check or a procedure, by name (for the command line)."""
+    def runnable(self, name: str) -> Runnable:
+        """A check or a procedure, by name: what the command line and the service call."""
         if isinstance(name, str) and name in self.model.checks:
             return self.check(name)
         if isinstance(name, str) and name in self.model.procedures:

@@ -125,7 +125,7 @@ LOWERED = {
     "max_states": lambda L: dice.odds("3d6", limits=L),
     "max_outcomes": lambda L: dice.odds("3d6", limits=L),
     "max_choices": lambda L: loads(PICK_TEN, limits=L).check("action").roll({"pool": "11d4"}, seed=1),
-    "max_sweep_states": lambda L: sweep(loads(GURPS, limits=L).check("success_roll"), {"skill": "3..18"}, {}, False),
+    "max_sweep_states": lambda L: sweep(loads(GURPS, limits=L).check("success_roll"), {"skill": "3..18"}, {}),
     "max_yaml_nodes": lambda L: loads(GURPS, limits=L),
     "max_yaml_depth": lambda L: loads(GURPS, limits=L),
 }

@@ -33,7 +33,6 @@ DENSE_FUNCTIONS: set[str] = {
     "dice/pool_odds.py:die_dist",
     "dice/pool_odds.py:_fold",
     "present/show.py:_describe_check",
-    "present/text.py:format_odds",
     "present/text.py:format_sweep",
     "records.py:RecordMeta",
     "records.py:RecordMeta.__new__",

@@ -13,10 +13,12 @@ from fractions import Fraction
 from typing import Any
 from collections.abc import Mapping
 
-from ..dice.stats import MEAN_OF_MASS_WORKED_OUT, Summary, cumulative, ranked_cumulative, summarize
+from ..dice.stats import MEAN_OF_MASS_WORKED_OUT, Summary, ranked_cumulative
 from ..dice.trace import format_value
 from ..exact_text import fraction_display, fraction_text
-from ..run.results import CheckOdds, CheckResult, RunOdds, RunResult
+from ..run.json_parts import jsonable
+from ..run.odds_value import OddsValue
+from ..run.results import CheckResult, RunOdds, RunResult
 from ..run.sweep import Sweep
 
 
@@ -24,10 +26,8 @@ from ..run.sweep import Sweep
 
 
 def _v(value: Any) -> str:
-    value = getattr(value, "total", value)
-    if value is None:
-        return "-"
-    return format_value(value) if not hasattr(value, "text") else value.text()
+    """A value as tables show it: a roll by its total, a dice pool by its text."""
+    return "-" if value is None else format_value(jsonable(value))
 
 
 def format_roll(result: RunResult) -> str:
@@ -35,7 +35,7 @@ def format_roll(result: RunResult) -> str:
     its name, its inputs if it has its own, and its trace."""
     if not isinstance(result, CheckResult):
         lines = [f"{result.ruleset} / {result.name}"]
-        inputs = getattr(result, "inputs", None)  # only some procedure kinds have their own
+        inputs = result.own_inputs  # only some procedure kinds have their own
         if inputs:
             lines += _wrapped("inputs", [f"{k}={_v(v)}" for k, v in inputs.items()])
         return "\n".join(lines + [result.trace])
@@ -176,79 +176,79 @@ def summary_line(s: Summary) -> str:
 
 def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> str:
     """Odds as `odds` prints them: each outcome with its exact fraction, percentage and bar,
-    then the distribution the odds name (``distribution()``) as a bar chart. The chance of
-    success, tags, tiers and expected rounds are shown where the kind has them."""
-    outcomes = odds.outcomes
-    kind, result = odds.distribution()
+    then the distribution the odds chart as a bar chart. Every kind is read through its one
+    :class:`~rulesengine.run.odds_value.OddsValue` (``view()``), so the chance of success,
+    tags, tiers, expected rounds and further values show wherever a kind has them."""
+    v = odds.view()
+    kind, chart = v.chart
     if csv_out:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["kind", "name", "exact", "probability"])
-        for n, p in outcomes.items():
+        for n, p in v.outcomes.items():
             w.writerow(["outcome", n, fraction_text(p), float(p)])
-        for v, p in result.items():
-            w.writerow(["result", _v(v), fraction_text(p), float(p)])
+        for value, p in chart.dist.items():
+            w.writerow(["result", _v(value), fraction_text(p), float(p)])
         return buf.getvalue().rstrip("\n")
-    lines = [f"{odds.ruleset} / {odds.name}"]
-    inputs = getattr(odds, "inputs", None)
-    if inputs:
-        lines += _wrapped("inputs", [f"{k}={_v(v)}" for k, v in inputs.items()])
-    given, p_given = getattr(odds, "given", None), getattr(odds, "given_probability", None)
-    if given is not None and p_given is not None:
+    lines = [f"{v.ruleset} / {v.name}"]
+    if v.inputs:
+        lines += _wrapped("inputs", [f"{k}={_v(x)}" for k, x in v.inputs.items()])
+    if v.given is not None:
+        given, p_given = v.given
         lines.append(f"given: {given}    (its own chance: {_fraction(p_given, exact)}, {_pct(p_given)}%)")
-    fractions = {n: _fraction(p, exact) for n, p in outcomes.items()}
-    width = max([10] + [len(n) for n in outcomes])
-    ewidth = max([5] + [len(e) for e in fractions.values()])
-    peak = max(outcomes.values(), default=Fraction(0))
-    lines.append(f"{'outcome':<{width}}  {'exact':>{ewidth}}        %")
-    for n, p in outcomes.items():
-        lines.append(f"{n:<{width}}  {fractions[n]:>{ewidth}}  {_pct(p):>7}  {_bar(p, peak)}")
-    success = getattr(odds, "success", None)
-    if isinstance(success, Fraction):
-        lines.append(f"{'P(success)':<{width}}  {_fraction(success, exact):>{ewidth}}  {_pct(success):>7}"
-                     "  (all outcomes that count as a success)")
-    for label, dist in (("tags", getattr(odds, "tags", {})), ("tiers", getattr(odds, "tiers", {}))):
-        if dist:
-            lines.append(f"{label}: " + ", ".join(f"{n} {_pct(p)}%" for n, p in dist.items()))
-    expected = getattr(odds, "expected_rounds", None)
-    if expected is not None:
-        lines.append(f"expected rounds: {float(expected):.3f}")
-    if result:
+    lines += _outcome_lines(v, exact)
+    for label, named in v.named:
+        if named:
+            lines.append(f"{label}: " + ", ".join(f"{n} {_pct(p)}%" for n, p in named.items()))
+    if v.expected_rounds is not None:
+        lines.append(f"expected rounds: {float(v.expected_rounds):.3f}")
+    if chart.dist:
         lines.append("")
-        summary = getattr(odds, "summary", None)
-        stats = summary_line(summary if summary is not None else summarize(result, odds.truncated))
+        stats = summary_line(chart.summary)
         if stats:
             lines.append(f"{kind}: {stats}")
-        signed = getattr(odds, "signed_distribution", None)
-        if signed:  # a result with a sign of its own: ranked ... -0, +0 ..., cumulated in that order
-            lines += _distribution_lines(f"{kind} (signed)", signed, {v: (ge, le) for v, _, ge, le
-                                                                      in ranked_cumulative(list(signed.items()))})
+        if v.signed:  # a result with a sign of its own: ranked ... -0, +0 ..., cumulated in that order
+            lines += _distribution_lines(f"{kind} (signed)", v.signed, {x: (ge, le) for x, _, ge, le
+                                                                        in ranked_cumulative(list(v.signed.items()))})
         else:
-            views = odds.result_cumulative() if isinstance(odds, CheckOdds) else \
-                {v: (ge, le) for v, _, ge, le in cumulative(result)}
-            lines += _distribution_lines(kind, result, views)
-    ends = {f"{k} at the end": d for k, d in (getattr(odds, "end_state", None) or {}).items()}
-    reported = getattr(odds, "report", None) or {}
-    check_values = getattr(odds, "values", None) or {}
-    for name, dist in {**check_values, **ends, **reported}.items():
-        # a check's values: each with what was cut from it
-        own = isinstance(odds, CheckOdds) and name in check_values and name not in ends and name not in reported
-        stats = summary_line(odds.value_summary(name) if isinstance(odds, CheckOdds) and own
-                             else summarize(dist, odds.truncated))
-        if stats:
-            lines.append(f"{name}: {stats}")
-    truncated = odds.truncated
-    if truncated:
-        lines.append(f"truncated: {fraction_display(truncated)} (~{float(truncated):.2g})")
-    result_cut = odds.result_truncated if isinstance(odds, CheckOdds) else truncated
-    if result_cut != truncated:
-        lines.append(f"{kind} truncated: {_fraction(result_cut, exact)} (~{float(result_cut):.2g}: explosions"
+            lines += _distribution_lines(kind, chart.dist, chart.cumulative())
+    for g in v.groups:
+        for name, member in g.members.items() if g.in_text else ():
+            stats = summary_line(member.summary)
+            if stats:
+                lines.append(f"{name}{g.suffix}: {stats}")
+    return "\n".join(lines + _truncation_lines(v, kind, exact))
+
+
+def _outcome_lines(v: OddsValue, exact: bool) -> list[str]:
+    """Each outcome with its exact fraction, percentage and bar; then P(success), where the
+    kind has one."""
+    fractions = {n: _fraction(p, exact) for n, p in v.outcomes.items()}
+    width = max([10] + [len(n) for n in v.outcomes])
+    ewidth = max([5] + [len(e) for e in fractions.values()])
+    peak = max(v.outcomes.values(), default=Fraction(0))
+    lines = [f"{'outcome':<{width}}  {'exact':>{ewidth}}        %"]
+    for n, p in v.outcomes.items():
+        lines.append(f"{n:<{width}}  {fractions[n]:>{ewidth}}  {_pct(p):>7}  {_bar(p, peak)}")
+    if v.success is not None:
+        lines.append(f"{'P(success)':<{width}}  {_fraction(v.success, exact):>{ewidth}}  {_pct(v.success):>7}"
+                     "  (all outcomes that count as a success)")
+    return lines
+
+
+def _truncation_lines(v: OddsValue, kind: str, exact: bool) -> list[str]:
+    """What explosions cut: from the outcomes, from the result beyond that, and where the
+    result's cut mass lies."""
+    lines = []
+    if v.truncated:
+        lines.append(f"truncated: {fraction_display(v.truncated)} (~{float(v.truncated):.2g})")
+    if v.result_cut != v.truncated:
+        lines.append(f"{kind} truncated: {_fraction(v.result_cut, exact)} (~{float(v.result_cut):.2g}: explosions"
                      f" deeper than the odds follow decide the {kind} there, not the outcome)")
-    cut_from = odds.result_cut_from if isinstance(odds, CheckOdds) else None
-    if result_cut and cut_from is not None:
-        cut = format_value(cut_from)
+    if v.result_cut and v.result_cut_from is not None:
+        cut = format_value(v.result_cut_from)
         lines.append(f"all of it on {cut} or more: each {kind} below {cut}, and 'at least' up to {cut}, is exact")
-    return "\n".join(lines)
+    return lines
 
 
 def _distribution_lines(kind: str, dist: Mapping[Any, Fraction], views: Mapping[Any, tuple]) -> list[str]:
@@ -264,7 +264,7 @@ def _distribution_lines(kind: str, dist: Mapping[Any, Fraction], views: Mapping[
 
 def format_sweep(s: Sweep, csv_out: bool = False) -> str:
     names = list(s.rows[0][1].outcomes) if s.rows else []
-    has_success = s.rows and isinstance(getattr(s.rows[0][1], "success", None), Fraction)
+    has_success = bool(s.rows) and s.rows[0][1].view().success is not None
     header = (list(s.variables) + (["P(success)"] if has_success else []) + names
               + (["P(failure)"] if has_success else []))
 

@@ -14,15 +14,14 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from collections.abc import Mapping
 
 from ..cache import fractions_size
-from ..dice.dist import UNLIMITED, Budget, BudgetExceeded, step_cost
 from ..dice.pool import DieRoll, PoolRoll
-from ..dice.stats import Summary, kind_of, ranked_cumulative, summarize, summary_json
-from ..dice.values import DicePool, Rolled
-from ..errors import LimitError
-from ..exact_text import fraction_cost, fraction_text, text_cost
+from ..dice.stats import Summary, summarize
+from ..dice.values import Rolled
 from ..limits import DEFAULT_LIMITS
 from ..records import Record, field
 from ..rules.model import RESULT_KEYS
+from .json_parts import cut_cumulative, jsonable
+from .odds_value import Group, OddsValue, Shown
 
 NOT_ALLOWED = "not_allowed"  # the outcome of a gate that forbids the check
 
@@ -30,8 +29,9 @@ NOT_ALLOWED = "not_allowed"  # the outcome of a gate that forbids the check
 @runtime_checkable
 class RunResult(Protocol):
     """One roll of a check or procedure. ``name``: the check's or procedure's name;
-    ``trace``: a readable account of the dice; ``to_dict()``: plain JSON. (A check and an
-    extended check also have ``inputs`` of their own; the other kinds' are their parties'.)"""
+    ``trace``: a readable account of the dice; ``own_inputs``: the inputs it was rolled with
+    where they are its own (a check's, an extended check's; {} where they are its parties');
+    ``to_dict()``: plain JSON."""
 
     ruleset: str
 
@@ -41,6 +41,9 @@ class RunResult(Protocol):
     @property
     def trace(self) -> str: ...
 
+    @property
+    def own_inputs(self) -> Mapping[str, Any]: ...
+
     def to_dict(self) -> dict[str, Any]: ...
 
 
@@ -48,16 +51,24 @@ class RunResult(Protocol):
 class RunOdds(Protocol):
     """Exact odds of a check or procedure. ``outcomes``: each outcome's probability;
     ``truncated``: what an unbounded mechanic left out; ``distribution()``: the main
-    distribution of values a table shows under the outcomes, with its title."""
+    distribution of values a table shows under the outcomes, with its title; ``view()``:
+    the one value every front end shows (:class:`~rulesengine.run.odds_value.OddsValue`)."""
 
-    ruleset: str
-    outcomes: Mapping[str, Fraction]
-    truncated: Fraction
+    @property
+    def ruleset(self) -> str: ...
+
+    @property
+    def outcomes(self) -> Mapping[str, Fraction]: ...
+
+    @property
+    def truncated(self) -> Fraction: ...
 
     @property
     def name(self) -> str: ...
 
     def distribution(self) -> tuple[str, Mapping[Any, Fraction]]: ...
+
+    def view(self) -> OddsValue: ...
 
     def to_dict(self) -> dict[str, Any]: ...
 
@@ -147,6 +158,10 @@ class CheckResult:
     @property
     def name(self) -> str:
         return self.check
+
+    @property
+    def own_inputs(self) -> Mapping[str, Any]:
+        return self.inputs
 
     @property
     def dice(self) -> tuple[DieRoll, ...]:
@@ -252,142 +267,24 @@ class CheckOdds(Record):
     def probability(self, outcome: str) -> Fraction:
         return self.outcomes.get(outcome, Fraction(0))
 
+    def view(self) -> OddsValue:
+        """These odds as every front end shows them (JSON, the text table, a sweep's cells)."""
+        return OddsValue(
+            ruleset=self.ruleset, names=(("check", self.check),), inputs=self.inputs, outcomes=self.outcomes,
+            outcome_success=self.outcome_success, success=self.success,
+            result=Shown(self.result_distribution, self.summary, self.result_cumulative()),
+            chart=("result", Shown(self.result_distribution, self.summary, self.result_cumulative())),
+            named=(("tags", self.tags), ("tiers", self.tiers)),
+            groups=(Group("values", {k: Shown(d, self.value_summary(k)) for k, d in self.values.items()}),),
+            signed=self.signed_distribution,
+            given=(self.given, self.given_probability)
+            if self.given is not None and self.given_probability is not None else None,
+            truncated=self.truncated, result_truncated=self.result_truncated, result_cut_from=self.result_cut_from,
+            checks_truncation=True, max_states=self.max_states)
+
     def to_dict(self) -> dict[str, Any]:
-        """The odds as JSON. Writing them is charged to a work budget of ``max_states`` (and
-        to a service's request budget, with its deadline): its whole cost, known from the
-        fractions' sizes (:func:`writing_cost`), before anything is written, so odds too big
-        to write are refused first (a LimitError naming ``max_states``); then each table's
-        rows as they are written."""
-        budget = Budget(self.max_states)
-        tables = [self.outcomes, self.tags, self.tiers]
-        listed = [self.result_distribution, self.signed_distribution, *self.values.values()]
-        cost = sum(writing_cost(t, cumulative=False) for t in tables) + sum(writing_cost(t) for t in listed)
-        try:
-            budget.afford(cost)
-        except BudgetExceeded:
-            rows = sum(len(t) for t in (*tables, *listed))
-            raise LimitError(f"the odds of check '{self.check}' of '{self.ruleset}' are too big to write out: "
-                             f"{rows:,} values need more than {self.max_states:,} steps", "max_states",
-                             hint="ask for odds with fewer values (fewer dice), or roll it instead") from None
-        prob = probability_json
-        return {
-            "ruleset": self.ruleset,
-            "check": self.check,
-            "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
-            "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
-                         for n, p in self.outcomes.items()],
-            "success": prob(self.success),
-            "result": distribution_json(self.result_distribution, budget, self.result_cumulative()),
-            "tags": [dict(name=n, **prob(p)) for n, p in self.tags.items()],
-            "tiers": [dict(name=n, **prob(p)) for n, p in self.tiers.items()],
-            "values": {k: distribution_json(d, budget) for k, d in self.values.items()},
-            "stats": {"result": summary_json(self.summary, fraction_text),
-                      "values": {k: summary_json(self.value_summary(k), fraction_text) for k in self.values}},
-            "truncated": fraction_text(self.truncated),
-            "result_truncated": fraction_text(self.result_truncated),
-            "result_cut_from": self.result_cut_from,
-        } | ({"given": {"expression": self.given, **prob(self.given_probability)}}
-             if self.given is not None and self.given_probability is not None else {}) \
-          | ({"signed_result": ranked_distribution_json(self.signed_distribution, budget)}
-             if self.signed_distribution else {})
-
-
-def probability_json(p: Fraction) -> dict[str, Any]:
-    """A probability in results' JSON: a float for display and the exact fraction as text."""
-    return {"probability": float(p), "exact": fraction_text(p)}
-
-
-def cut_cumulative(dist: Mapping[Any, Fraction], cut_from: int | None = None,
-                   cut: Fraction = Fraction(0)) -> dict[Any, tuple[Fraction, Fraction]]:
-    """Each number of ``dist`` with its chance of that or more and of that or less, where
-    ``cut`` (mass cut by the explode depth) is known to lie on ``cut_from`` or above: "at
-    least v" counts it in for every v up to ``cut_from`` (exact there), and nowhere else.
-    Empty when the values are not numbers."""
-    if kind_of(dist) != "number":
-        return {}
-    return {v: (ge + cut if cut_from is not None and v <= cut_from else ge, le)
-            for v, _, ge, le in ranked_cumulative(sorted(dist.items()))}
-
-
-def writing_cost(dist: Mapping[Any, Fraction], cumulative: bool = True) -> int:
-    """Steps charged for writing ``dist`` as :func:`distribution_json` writes it: each row's
-    exact fraction by its length (``exact_text.fraction_cost``), and where the values are
-    numbers (``cumulative``) its "at least" and "at most", fractions over the common
-    denominator (their lengths bounded by its), and the sums behind them as multiply-adds
-    of that size (``dist.step_cost``). Known from the fractions' sizes before anything is
-    written."""
-    return sum(_row_costs(dist, cumulative))
-
-
-def _row_costs(dist: Mapping[Any, Fraction], cumulative: bool = True) -> list[int]:
-    bits = max((p.denominator.bit_length() for p in dist.values()), default=1)
-    per_row = 4 * step_cost(bits) + 4 * text_cost(bits) if cumulative else 1
-    return [fraction_cost(p) + per_row for p in dist.values()]
-
-
-def _charged_rows(dist: Mapping[Any, Fraction], budget: Budget, cumulative: bool = True) -> list[int]:
-    """Each row's cost, the whole of it afforded by ``budget`` first (refused there if it
-    does not fit)."""
-    costs = _row_costs(dist, cumulative)
-    try:
-        budget.afford(sum(costs))
-    except BudgetExceeded:
-        raise _too_big_to_write(len(costs)) from None
-    return costs
-
-
-def _writing_budget(budget: Budget | None) -> Budget:
-    """``budget``, or where none is given one without a limit of its own, which still
-    charges a shared budget in force (a service's request, with its deadline)."""
-    return budget if budget is not None else Budget(UNLIMITED)
-
-
-def _too_big_to_write(rows: int) -> LimitError:
-    return LimitError(f"the odds are too big to write out: {rows:,} values need more than the work budget allows",
-                      "max_states", hint="ask for odds with fewer values (fewer dice), or roll it instead")
-
-
-def distribution_json(dist: Mapping[Any, Fraction], budget: Budget | None = None,
-                      views: Mapping[Any, tuple[Fraction, Fraction]] | None = None) -> list[dict[str, Any]]:
-    """A distribution in results' JSON: each value with its probability and, for numbers, the
-    chance of that value or more (``at_least``) and of that value or less (``at_most``);
-    ``views``: those two chances where the caller knows more (:func:`cut_cumulative`).
-    Charged to ``budget`` (see :func:`writing_cost`): the whole before, each row as it is
-    written, so that a deadline is looked at meanwhile; a LimitError naming ``max_states``
-    where it does not fit."""
-    numbers = kind_of(dist) == "number"
-    budget = _writing_budget(budget)
-    costs = _charged_rows(dist, budget, numbers)
-    if views is None:
-        views = cut_cumulative(dist)
-    out = []
-    try:
-        for (v, p), cost in zip(dist.items(), costs, strict=True):
-            budget.spend(cost)
-            row = dict(value=jsonable(v), **probability_json(p))
-            if v in views:
-                row["at_least"], row["at_most"] = probability_json(views[v][0]), probability_json(views[v][1])
-            out.append(row)
-    except BudgetExceeded:
-        raise _too_big_to_write(len(costs)) from None
-    return out
-
-
-def ranked_distribution_json(dist: Mapping[Any, Fraction], budget: Budget | None = None) -> list[dict[str, Any]]:
-    """A distribution already in rank order (signed results): each value with its probability
-    and the chance of that rank or higher (``at_least``) and of that rank or lower (``at_most``).
-    Charged as :func:`distribution_json` is."""
-    budget = _writing_budget(budget)
-    costs = _charged_rows(dist, budget)
-    out = []
-    try:
-        for (v, p, ge, le), cost in zip(ranked_cumulative(list(dist.items())), costs, strict=True):
-            budget.spend(cost)
-            out.append(dict(value=v, **probability_json(p), at_least=probability_json(ge),
-                            at_most=probability_json(le)))
-    except BudgetExceeded:
-        raise _too_big_to_write(len(costs)) from None
-    return out
+        """The odds as JSON (:meth:`OddsValue.to_dict`: charged to ``max_states``)."""
+        return self.view().to_dict()
 
 
 def signed_text(result: Any, positive: bool) -> str | None:
@@ -405,15 +302,6 @@ def signed_text(result: Any, positive: bool) -> str | None:
 def signed_rank(text: str) -> tuple[int, int]:
     """The order of signed results: ... -1, -0, +0, +1 ..."""
     return int(text), 0 if text.startswith("-") else 1
-
-
-def jsonable(v: Any) -> Any:
-    """A value as results' JSON carries it: a roll by its total, a dice pool by its text."""
-    if isinstance(v, Rolled):
-        return v.total
-    if isinstance(v, DicePool):
-        return v.text()
-    return v
 
 
 def with_declared(dist: Mapping[Any, Fraction], declared: tuple[Any, ...] = ()) -> dict[Any, Fraction]:
@@ -440,3 +328,8 @@ class ProcedureRecord:
     @property
     def name(self) -> str:
         return self.procedure  # type: ignore[attr-defined]
+
+    @property
+    def own_inputs(self) -> Mapping[str, Any]:
+        """A procedure's inputs are its parties' ({}), except where a kind has its own."""
+        return {}

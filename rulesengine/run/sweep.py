@@ -16,6 +16,7 @@ from typing import Any
 from ..dice.dist import Budget, shared_budget
 from ..errors import LimitError, RulesEngineError, UsageError
 from ..limits import MAX_SWEEP
+from .calls import Runnable, refuse_given_in_sweep
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,8 @@ def _range(name: str, text: str) -> list[int]:
     return list(range(a, b + 1))
 
 
-def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str]], is_procedure: bool) -> Sweep:
+def sweep(runnable: Runnable, plain: dict[str, str], parties: dict[int, dict[str, str]],
+          given: str | None = None) -> Sweep:
     """The odds of a check or procedure for every combination of the swept inputs, written as
     on the command line (``bonus=1..18``, ``skill=8,12,16``; ``partyN.name`` for a party's)."""
     ranges: list[tuple[str, list[Any]]] = []
@@ -79,11 +81,11 @@ def sweep(runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str
         for k, v in p.items():
             if is_swept(v):
                 ranges.append((f"party{i}.{k}", sweep_values(k, v)))
-    return sweep_over(runnable, ranges, plain, parties, is_procedure)
+    return sweep_over(runnable, ranges, plain, parties, given)
 
 
-def sweep_over(runnable: Any, ranges: list[tuple[str, list[Any]]], plain: dict[str, Any],
-               parties: dict[int, dict[str, Any]], is_procedure: bool) -> Sweep:
+def sweep_over(runnable: Runnable, ranges: list[tuple[str, list[Any]]], plain: dict[str, Any],
+               parties: dict[int, dict[str, Any]], given: str | None = None) -> Sweep:
     """The odds for every combination of ``ranges`` (one or two ``(name, values)``; a party's
     input is named ``partyN.name``), the other inputs as given.
 
@@ -95,6 +97,7 @@ def sweep_over(runnable: Any, ranges: list[tuple[str, list[Any]]], plain: dict[s
     bounds are counted in steps, not seconds, so a sweep is refused or not the same way on
     every machine; odds a cache already holds cost nothing, and the dice the combinations
     share are worked out once (the process-wide cache of dice terms' distributions)."""
+    refuse_given_in_sweep(given)
     if len(ranges) > 2:
         raise UsageError("sweep one or two inputs at a time", hint="give the others single values")
     for name, values in ranges:
@@ -108,7 +111,7 @@ def sweep_over(runnable: Any, ranges: list[tuple[str, list[Any]]], plain: dict[s
     combos: list[tuple[Any, ...]] = [()]
     for _, values in ranges:
         combos = [c + (v,) for c in combos for v in values]
-    limits = getattr(runnable, "runner", runnable).limits  # a Check wraps its runner
+    limits = runnable.limits
     rows = []
     with shared_budget(limits.max_sweep_states) as total:
         for combo in combos:
@@ -122,11 +125,8 @@ def sweep_over(runnable: Any, ranges: list[tuple[str, list[Any]]], plain: dict[s
                     p_inputs[name] = value
             label = ", ".join(f"{n}={v}" for (n, _), v in zip(ranges, combo, strict=True))
             try:
-                if is_procedure:
-                    plist = [party_inputs[i] for i in sorted(party_inputs)] or None
-                    odds = runnable.odds(p_inputs, parties=plist)
-                else:
-                    odds = runnable.odds(p_inputs)
+                plist = [party_inputs[i] for i in sorted(party_inputs)] or None
+                odds = runnable.odds(p_inputs, parties=plist)
             except RulesEngineError as exc:
                 spent = _spent(total) if isinstance(exc, LimitError) else None
                 if spent is None:

@@ -28,6 +28,7 @@ from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND
 from ..errors import LimitError, RequestError, RulesEngineError
 from ..limits import DEFAULT_LIMITS, MAX_CACHED_WEIGHTS, MAX_EXPLODE_DEPTH, Limits
 from ..ruleset import Ruleset, load, loads, nearest, rulesets_dir, shipped_ids
+from ..run.calls import Runnable
 from .requests import REQUESTS
 
 MAX_BODY_BYTES = 2 * 1_048_576
@@ -198,12 +199,10 @@ class Service:
         return rs
 
     @staticmethod
-    def runnable(rs: Ruleset, name: str) -> tuple[Any, bool]:
-        """The check or procedure ``name`` and whether it is a procedure."""
-        if name in rs.model.checks:
-            return rs.check(name), False
-        if name in rs.model.procedures:
-            return rs.procedure(name), True
+    def runnable(rs: Ruleset, name: str) -> Runnable:
+        """The check or procedure ``name``; a 404 problem where the ruleset has neither."""
+        if name in rs.model.checks or name in rs.model.procedures:
+            return rs.runnable(name)
         names = list(rs.model.checks) + list(rs.model.procedures)
         near = nearest(name, names)
         raise RequestError(f"ruleset '{rs.id}' has no check or procedure '{name[:100]}'", code=E_NOT_FOUND,
@@ -282,40 +281,26 @@ def op_form(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
 
 def op_roll(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
     rs = svc.ruleset(request)
-    runnable, is_procedure = svc.runnable(rs, request["name"])
+    runnable = svc.runnable(rs, request["name"])
     seed, faces = _seed_or_faces(request)
-    inputs = request.get("inputs") or {}
-    if is_procedure:
-        if "choose" in request:
-            raise RequestError("'choose' is for a check that chooses dice, not a procedure")
-        result = runnable.roll(inputs, parties=request.get("parties"), seed=seed, faces=faces)
-    else:
-        _no_parties(request)
-        result = runnable.roll(inputs, seed=seed, faces=faces, choose=request.get("choose"))
-    return result.to_dict()
+    return runnable.roll(request.get("inputs") or {}, parties=request.get("parties"), seed=seed, faces=faces,
+                         choose=request.get("choose")).to_dict()
 
 
 def op_odds(svc: Service, request: Mapping[str, Any]) -> Any:
     from ..run.sweep import sweep_over
 
     rs = svc.ruleset(request)
-    runnable, is_procedure = svc.runnable(rs, request["name"])
+    runnable = svc.runnable(rs, request["name"])
     inputs = dict(request.get("inputs") or {})
     parties = {i + 1: dict(p) for i, p in enumerate(request.get("parties") or [])}
-    if not is_procedure:
-        _no_parties(request)
-    elif "given" in request:
-        raise RequestError(f"'given' works with a check, and '{request['name']}' is a procedure")
     ranges = [(k, v) for k, v in inputs.items() if isinstance(v, list)]
     ranges += [(f"party{i}.{k}", v) for i, p in parties.items() for k, v in p.items() if isinstance(v, list)]
     if ranges:
-        if "given" in request:
-            raise RequestError("'given' does not combine with a sweep", hint="give every input one value")
         fixed = {k: v for k, v in inputs.items() if not isinstance(v, list)}
-        return sweep_over(runnable, ranges, fixed, parties, is_procedure).to_dict()
-    if is_procedure:
-        return runnable.odds(inputs, parties=[parties[i] for i in sorted(parties)] or None).to_dict()
-    return runnable.odds(inputs, given=request.get("given")).to_dict()
+        return sweep_over(runnable, ranges, fixed, parties, request.get("given")).to_dict()
+    return runnable.odds(inputs, parties=[parties[i] for i in sorted(parties)] or None,
+                         given=request.get("given")).to_dict()
 
 
 def op_dice_roll(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -347,11 +332,6 @@ def _seed_or_faces(request: Mapping[str, Any]) -> tuple[Any, Any]:
     if "seed" in request and "faces" in request:
         raise RequestError("give 'seed' or 'faces', not both")
     return request.get("seed"), request.get("faces")
-
-
-def _no_parties(request: Mapping[str, Any]) -> None:
-    if request.get("parties"):
-        raise RequestError(f"'{request['name']}' is a check: give its inputs as 'inputs', not 'parties'")
 
 
 OPERATIONS: dict[str, Callable[[Service, Mapping[str, Any]], Any]] = {

@@ -224,7 +224,7 @@ def _sweep_rounds(text: str, max_sweep_states: int):
 
     limits = dataclasses.replace(DEFAULT_LIMITS, max_sweep_states=max_sweep_states)
     rs = loads(RPS, limits=limits)  # fresh: no cached odds
-    return rs, sweep(rs.procedure("sustained_attribute"), {**SLOW_TASK, "max_rounds": text}, {}, True)
+    return rs, sweep(rs.procedure("sustained_attribute"), {**SLOW_TASK, "max_rounds": text}, {})
 
 
 def test_a_sweep_shares_one_work_budget_between_its_values():

@@ -834,8 +834,7 @@ def test_a_limit_one_value_of_a_sweep_hits_keeps_its_name_and_place_and_says_whi
     from rulesengine.run.sweep import sweep
 
     path, load_with = limited
-    err = _limit_error(lambda: sweep(load_with(max_states=20_000).check("d"), {"sides": "999999..1000000"}, {},
-                                     False))
+    err = _limit_error(lambda: sweep(load_with(max_states=20_000).check("d"), {"sides": "999999..1000000"}, {}))
     assert err.limit == "max_states" and err.message.startswith("at sides=999999: '1d(sides)' is too big")
     assert (err.location.path, err.location.pointer, err.location.line) == (path, "/checks/d/roll", 9)
 

@@ -52,7 +52,7 @@ def test_each_value_of_a_sweep_over_step_dice_gets_the_budget_a_single_call_gets
     too big'), each equal to a brute force over every throw."""
     one = _steps(_fresh().check("step"), {"difficulty": 2})
     rs = _fresh(max_states=one + one // 10)  # each value fits, 18 of them are far over
-    swept = sweep(rs.check("step"), {"difficulty": "2..19"}, {}, False)
+    swept = sweep(rs.check("step"), {"difficulty": "2..19"}, {})
     assert [values for values, _ in swept.rows] == [(d,) for d in range(2, 20)]
     success = _step_success_by_brute_force()
     for (difficulty,), odds in swept.rows:
@@ -67,7 +67,7 @@ def test_each_value_of_a_sweep_over_a_push_pool_gets_the_budget_a_single_call_ge
     biggest = max(pools.values())
     assert sum(pools.values()) > biggest + biggest // 10  # together they would not fit one budget
     rs = _fresh(max_states=biggest + biggest // 10)
-    swept = sweep(rs.check("push"), {"dice": "6..10", "charm": "true"}, {}, False)
+    swept = sweep(rs.check("push"), {"dice": "6..10", "charm": "true"}, {})
     alone = _fresh().check("push")
     for (n,), odds in swept.rows:
         assert odds.outcomes == alone.odds({"dice": n, "charm": True}).outcomes
@@ -81,7 +81,7 @@ def test_a_sweep_stops_at_its_own_cap_at_the_same_value_every_time():
     stops = []
     for _ in range(2):
         with pytest.raises(LimitError) as info:
-            sweep(_fresh(max_sweep_states=cap).check("step"), {"difficulty": "2..19"}, {}, False)
+            sweep(_fresh(max_sweep_states=cap).check("step"), {"difficulty": "2..19"}, {})
         err = info.value
         assert err.limit == "max_sweep_states" and err.code == "E210" and err.hint == "sweep fewer values"
         assert err.message.startswith(f"a sweep of 18 values is too big to work out exactly: their odds "
@@ -94,7 +94,7 @@ def test_a_value_too_big_alone_is_its_own_error_not_the_sweeps():
     """A value over max_states on its own keeps its own error, prefixed with the value (the
     first value's roll alone charges more than 1,000 steps: 2,880 throws)."""
     with pytest.raises(LimitError) as info:
-        sweep(_fresh(max_states=1000).check("step"), {"difficulty": "2..19"}, {}, False)
+        sweep(_fresh(max_states=1000).check("step"), {"difficulty": "2..19"}, {})
     assert info.value.limit == "max_states" and info.value.message.startswith("at difficulty=2: ")
 
 
@@ -103,6 +103,6 @@ def test_a_budget_around_the_sweep_that_runs_out_is_named_by_its_limit():
     the sweep says it is too big for that budget, naming max_states."""
     one = _steps(_fresh().check("step"), {"difficulty": 2})
     with shared_budget(2 * one + one // 2), pytest.raises(LimitError) as info:
-        sweep(_fresh().check("step"), {"difficulty": "2..19"}, {}, False)
+        sweep(_fresh().check("step"), {"difficulty": "2..19"}, {})
     assert info.value.limit == "max_states"
     assert info.value.message.endswith("(stopped at difficulty=4)"), info.value.message

@@ -9,12 +9,12 @@ from fractions import Fraction
 from typing import Any
 from collections.abc import Callable, Mapping
 
-from ...dice.stats import stats_json
-from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine2, mixture
 from ...errors import InputError, LimitError
 from ...rules.procedures.assisted import AssistedSpec
-from ..results import CheckResult, ProcedureRecord, Resolution, distribution_json, jsonable, probability_json
+from ..json_parts import jsonable, probability_json
+from ..odds_value import OddsValue, group, shown
+from ..results import CheckResult, ProcedureRecord, Resolution
 from .base import ProcedureRunner
 
 
@@ -74,19 +74,17 @@ class AssistedOdds(ProcedureRecord):
     def distribution(self) -> tuple[str, dict[Any, Fraction]]:
         return "result", self.result_distribution
 
-    def to_dict(self) -> dict[str, Any]:
-        prob = probability_json
+    def view(self) -> OddsValue:
+        result = shown(self.result_distribution, self.truncated)
+        return OddsValue(ruleset=self.ruleset, names=(("procedure", self.procedure),), outcomes=self.outcomes,
+                         outcome_success=self.outcome_success, success=self.success, result=result,
+                         chart=("result", result), groups=(group("report", self.report, self.truncated),),
+                         truncated=self.truncated,
+                         extra=(("bonus", [dict(value=v, **probability_json(p))
+                                           for v, p in self.bonus_distribution.items()]),))
 
-        return {"ruleset": self.ruleset, "procedure": self.procedure,
-                "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
-                             for n, p in self.outcomes.items()],
-                "success": prob(self.success),
-                "result": distribution_json(self.result_distribution),
-                "report": {k: distribution_json(d) for k, d in self.report.items()},
-                "stats": {"result": stats_json(self.result_distribution, self.truncated, fraction_text),
-                          "report": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.report.items()}},
-                "bonus": [dict(value=v, **prob(p)) for v, p in self.bonus_distribution.items()],
-                "truncated": fraction_text(self.truncated)}
+    def to_dict(self) -> dict[str, Any]:
+        return self.view().to_dict()
 
 
 class AssistedRunner(ProcedureRunner):

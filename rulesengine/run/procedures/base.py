@@ -18,7 +18,9 @@ from ...errors import InputError, RulesEngineError, RulesetError
 from ...rules.model import Expr, Procedure
 from ...rules.procedures import party_expressions
 from ...rules.table_functions import read_values
-from ..results import NOT_ALLOWED, CheckResult, Resolution, jsonable, with_declared
+from ..calls import refuse_for_procedure
+from ..json_parts import jsonable
+from ..results import NOT_ALLOWED, CheckResult, Resolution, with_declared
 
 
 def not_allowed(index: int | None, reason: str, round_no: int | None = None) -> InputError:
@@ -176,10 +178,14 @@ class ProcedureRunner:
         exprs = self._party_exprs()
         return tuple(sorted(set().union(*(e.names for e in exprs)))), call_arguments(exprs)
 
+    is_procedure = True
+
     def roll(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
-             rng=None, seed=None, faces=None):
+             rng=None, seed=None, faces=None, choose: Iterable[int] | None = None):
         """Roll the procedure. Contests, team and assisted checks take ``parties`` (one input
-        mapping per party: for assisted checks the leader first, then the helpers)."""
+        mapping per party: for assisted checks the leader first, then the helpers). Chosen
+        dice are refused (an InputError): they are for a check that chooses dice."""
+        refuse_for_procedure(self.name, choose=choose)
         source = dice_source(rng=rng, seed=seed, faces=faces)
         result = self._roll(parties, source, inputs)
         if isinstance(source, FacesSource) and source.used < len(source.faces):
@@ -187,8 +193,11 @@ class ProcedureRunner:
                              hint="give one face per die rolled")
         return result
 
-    def odds(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None):
-        """Exact odds of the procedure, for the same inputs and parties as :meth:`roll`."""
+    def odds(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
+             given: str | None = None):
+        """Exact odds of the procedure, for the same inputs and parties as :meth:`roll`; a
+        condition (``given``) is refused: it works with a check."""
+        refuse_for_procedure(self.name, given=given)
         return self._odds(parties, inputs)
 
     def _roll(self, parties, source, inputs):

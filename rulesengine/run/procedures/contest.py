@@ -12,15 +12,15 @@ from typing import Any, NamedTuple
 from collections.abc import Callable, Mapping
 
 from ...codes import E_PROCEDURE
-from ...dice.stats import stats_json
-from ...exact_text import fraction_text
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine, mixture
 from ...dice.sources import DiceCounter
 from ...errors import InputError, LimitError, Location, RulesetError
 from ...limits import MAX_TIE_ROUNDS
 from ...rules.procedures.contest import ContestSpec
 from ...rules.model import Expr
-from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json
+from ..json_parts import jsonable
+from ..odds_value import OddsValue, group, shown
+from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord
 from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed, rank_value
 
 
@@ -96,20 +96,15 @@ class ContestOdds(ProcedureRecord):
     def distribution(self) -> tuple[str, dict[Any, Fraction]]:
         return "winner's result", self.winner_result
 
-    def to_dict(self) -> dict[str, Any]:
-        prob = probability_json
+    def view(self) -> OddsValue:
+        result = shown(self.winner_result, self.truncated)
+        return OddsValue(ruleset=self.ruleset, names=(("procedure", self.procedure),), parties=self.parties,
+                         outcomes=self.outcomes, outcome_success={n: n != "tie" for n in self.outcomes},
+                         result=result, chart=("winner's result", result),
+                         groups=(group("report", self.report, self.truncated),), truncated=self.truncated)
 
-        return {
-            "ruleset": self.ruleset,
-            "procedure": self.procedure,
-            "parties": [{k: jsonable(v) for k, v in p.items()} for p in self.parties],
-            "outcomes": [dict(name=n, success=n != "tie", **prob(p)) for n, p in self.outcomes.items()],
-            "result": distribution_json(self.winner_result),
-            "report": {k: distribution_json(d) for k, d in self.report.items()},
-            "stats": {"result": stats_json(self.winner_result, self.truncated, fraction_text),
-                      "report": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.report.items()}},
-            "truncated": fraction_text(self.truncated),
-        }
+    def to_dict(self) -> dict[str, Any]:
+        return self.view().to_dict()
 
 
 class ContestRunner(ProcedureRunner):

@@ -10,15 +10,15 @@ from math import gcd
 from typing import Any
 from collections.abc import Mapping
 
-from ...dice.stats import stats_json
 from ...exact_text import fraction_text
 from ...dice.beyond import AtLeast
 from ...dice.dist import Budget, BudgetExceeded
 from ...codes import E_PROCEDURE
 from ...errors import InputError, LimitError, RulesetError
 from ...limits import MAX_EXTENDED_ROUNDS
-from ..results import (CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json,
-                       value_order)
+from ..json_parts import jsonable
+from ..odds_value import OddsValue, group, shown
+from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, value_order
 from ...rules.procedures.extended import ExtendedSpec
 from .base import ProcedureRunner, fingerprint, not_allowed
 
@@ -37,6 +37,10 @@ class ExtendedResult(ProcedureRecord):
     @property
     def success(self) -> bool:
         return self.outcome == "success"
+
+    @property
+    def own_inputs(self) -> Mapping[str, Any]:
+        return self.inputs
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,28 +76,21 @@ class ExtendedOdds(ProcedureRecord):
     def distribution(self) -> tuple[str, dict[Any, Fraction]]:
         return "rounds", self.rounds_distribution
 
-    def to_dict(self) -> dict[str, Any]:
-        prob = probability_json
+    def view(self) -> OddsValue:
+        rounds = shown(self.rounds_distribution, self.truncated)
+        by_round = [{"round": i + 1, "succeeded": float(s), "failed": float(f),
+                     "succeeded_exact": fraction_text(s), "failed_exact": fraction_text(f)}
+                    for i, (s, f) in enumerate(self.by_round)]
+        return OddsValue(ruleset=self.ruleset, names=(("procedure", self.procedure),), inputs=self.inputs,
+                         outcomes=self.outcomes, outcome_success={n: n == "success" for n in self.outcomes},
+                         success=self.success, result=rounds, chart=("rounds", rounds),
+                         expected_rounds=self.expected_rounds,
+                         groups=(group("end_state", self.end_state, self.truncated, suffix=" at the end"),
+                                 group("report", self.report, self.truncated)),
+                         truncated=self.truncated, extra=(("by_round", by_round),))
 
-        return {
-            "ruleset": self.ruleset,
-            "procedure": self.procedure,
-            "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
-            "outcomes": [dict(name=n, success=n == "success", **prob(p)) for n, p in self.outcomes.items()],
-            "success": prob(self.success),
-            "by_round": [{"round": i + 1, "succeeded": float(s), "failed": float(f),
-                          "succeeded_exact": fraction_text(s), "failed_exact": fraction_text(f)}
-                         for i, (s, f) in enumerate(self.by_round)],
-            "expected_rounds": float(self.expected_rounds),
-            "expected_rounds_exact": fraction_text(self.expected_rounds),
-            "result": distribution_json(self.rounds_distribution),
-            "end_state": {k: distribution_json(d) for k, d in self.end_state.items()},
-            "report": {k: distribution_json(d) for k, d in self.report.items()},
-            "stats": {"result": stats_json(self.rounds_distribution, self.truncated, fraction_text),
-                      "end_state": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.end_state.items()},
-                      "report": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.report.items()}},
-            "truncated": fraction_text(self.truncated),
-        }
+    def to_dict(self) -> dict[str, Any]:
+        return self.view().to_dict()
 
 
 class ExtendedRunner(ProcedureRunner):

@@ -12,13 +12,12 @@ from typing import Any
 from collections.abc import Mapping
 
 from ...dice.dist import Budget, BudgetExceeded
-from ...dice.stats import stats_json
 from ...errors import LimitError, RulesetError
 from ...codes import E_NO_OUTCOME
-from ...exact_text import fraction_text
 from ...rules.procedures.group import GroupSpec
-from ..results import (CheckResult, NOT_ALLOWED, ProcedureRecord, distribution_json, jsonable, probability_json,
-                       value_order)
+from ..json_parts import jsonable
+from ..odds_value import OddsValue, group, shown
+from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, value_order
 from .base import ProcedureRunner, fingerprint, not_allowed, rank_value
 
 
@@ -66,20 +65,16 @@ class GroupOdds(ProcedureRecord):
         name = next(iter(self.tallies), None)
         return (name, self.tallies[name]) if name is not None else ("result", {})
 
+    def view(self) -> OddsValue:
+        title, chart = self.distribution()
+        return OddsValue(ruleset=self.ruleset, names=(("procedure", self.procedure),), parties=self.parties,
+                         outcomes=self.outcomes, outcome_success=self.outcome_success, success=self.success,
+                         result=shown(self.best_result, self.truncated), chart=(title, shown(chart, self.truncated)),
+                         groups=(group("tallies", self.tallies, self.truncated, in_text=False),
+                                 group("report", self.report, self.truncated)), truncated=self.truncated)
+
     def to_dict(self) -> dict[str, Any]:
-        prob = probability_json
-        return {"ruleset": self.ruleset, "procedure": self.procedure,
-                "parties": [{k: jsonable(v) for k, v in p.items()} for p in self.parties],
-                "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
-                             for n, p in self.outcomes.items()],
-                "success": prob(self.success),
-                "result": distribution_json(self.best_result),
-                "tallies": {k: distribution_json(d) for k, d in self.tallies.items()},
-                "report": {k: distribution_json(d) for k, d in self.report.items()},
-                "stats": {"result": stats_json(self.best_result, self.truncated, fraction_text),
-                          "tallies": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.tallies.items()},
-                          "report": {k: stats_json(d, self.truncated, fraction_text) for k, d in self.report.items()}},
-                "truncated": fraction_text(self.truncated)}
+        return self.view().to_dict()
 
 
 class GroupRunner(ProcedureRunner):

@@ -12,8 +12,10 @@ from ...codes import E_PROCEDURE
 from ...dice.dist import Dist
 from ...exact_text import fraction_text
 from ...errors import RulesetError
-from ...dice.stats import stats_json
-from ..results import CheckOdds, CheckResult, ProcedureRecord, distribution_json, jsonable
+from ...records import replace
+from ..json_parts import jsonable
+from ..odds_value import OddsValue, group
+from ..results import CheckOdds, CheckResult, ProcedureRecord
 from ...rules.procedures.team import ROLLERS, TeamSpec
 from .base import ProcedureRunner
 
@@ -71,16 +73,16 @@ class TeamOdds(ProcedureRecord):
     def distribution(self) -> tuple[str, dict[Any, Fraction]]:
         return "result", self.result_distribution
 
+    def view(self) -> OddsValue:
+        check = self.check.view()
+        members = [{k: [{"value": jsonable(v), "probability": float(p), "exact": fraction_text(p)}
+                        for v, p in dist.items()] for k, dist in m.items()} for m in self.member_values]
+        return replace(check, names=check.names + (("procedure", self.procedure),),
+                       groups=check.groups + (group("report", self.report, self.truncated),),
+                       extra=(("roller", self.roller + 1), ("members", members)))
+
     def to_dict(self) -> dict[str, Any]:
-        d = self.check.to_dict()
-        d.update(procedure=self.procedure, roller=self.roller + 1,
-                 members=[{k: [{"value": jsonable(v), "probability": float(p),
-                                "exact": fraction_text(p)} for v, p in dist.items()]
-                           for k, dist in m.items()} for m in self.member_values],
-                 report={k: distribution_json(dist) for k, dist in self.report.items()})
-        d["stats"] = {**d["stats"], "report": {k: stats_json(dist, self.truncated, fraction_text)
-                                               for k, dist in self.report.items()}}
-        return d
+        return self.view().to_dict()
 
 
 class TeamRunner(ProcedureRunner):
