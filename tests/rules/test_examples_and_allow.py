@@ -197,3 +197,21 @@ def test_examples_and_acknowledgements_change_nothing_the_file_answers(tmp_path)
     a, b = load(str(plain)).check("c"), load(str(settled)).check("c")
     assert a.odds({"target": 6}).outcomes == b.odds({"target": 6}).outcomes
     assert b.roll({"target": 4}, faces=[8, 3, 2]).outcome == "raise"
+
+
+def test_an_example_a_gate_decides_rolls_no_dice(tmp_path):
+    body = """    inputs:
+      skill: {type: integer, default: 10, min: 0, max: 20}
+    gates:
+      - {when: skill < 3, outcome: not_allowed, reason: too low}
+    roll: 3d6
+    outcomes:
+      - {name: success, success: true, when: roll <= skill}
+      - {name: failure, success: false}
+    examples:
+      - {inputs: {skill: 2}, faces: [], outcome: not_allowed}
+      - {inputs: {skill: 2}, outcome: not_allowed}
+      - {inputs: {skill: 3}, faces: [], outcome: not_allowed}
+"""
+    (code, line, _), = found(tmp_path, body)
+    assert (code, line) == ("E204", line_of(body, "skill: 3}, faces: []"))
