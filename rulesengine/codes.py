@@ -69,10 +69,12 @@ E_BAD_OPERAND = "E523"
 E_UNKNOWN_LITERAL = "E524"
 E_NAME_CLASH = "E525"
 E_NUMBER_AS_TEXT = "E526"
+E_EXAMPLE = "E527"
 W_UNREACHABLE = "W501"
 W_NO_CATCH_ALL = "W502"
 W_UNREACHABLE_OUTCOME = "W503"
 W_DEPRECATED_REPORT_NAME = "W504"
+W_ACKNOWLEDGED_NOTHING = "W505"
 # ---- inputs, service requests and usage (E6xx, E7xx, E9xx) ------------------------------------
 E_INPUT = "E601"
 E_USAGE = "E901"
@@ -132,11 +134,13 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code(E_UNKNOWN_LITERAL, "RulesetError", "a text compared with a name that can never be that text"),
     Code(E_NAME_CLASH, "RulesetError", "a name that would hide another name"),
     Code(E_NUMBER_AS_TEXT, "RulesetError", "a number written as text (in quotes) in a table"),
+    Code(E_EXAMPLE, "RulesetError", "an example of a check (examples:) that the rules do not give"),
     Code(W_UNREACHABLE, "warning", "an outcome rule after a catch-all can never apply"),
     Code(W_NO_CATCH_ALL, "warning", "every outcome rule has a condition, so a roll may match none"),
     Code(W_UNREACHABLE_OUTCOME, "warning", "an outcome that no input combination tried can reach"),
     Code(W_DEPRECATED_REPORT_NAME, "warning", "deprecated: a reported value named like a key of the rolled "
                                               "result; its value is only under the result's 'report'"),
+    Code(W_ACKNOWLEDGED_NOTHING, "warning", "an acknowledged warning (allow:) that does not fire there"),
     Code(E_INPUT, "InputError", "an input given to a check or procedure that it can't take"),
     Code(E_REQUEST, "RequestError", "a service request that is not JSON, or a field missing or of the wrong type"),
     Code(E_NOT_FOUND, "RequestError", "a service request for a ruleset, check, procedure or path that does not exist"),

@@ -92,6 +92,13 @@ REACH_SEARCH_STATES = 2000
 """Work budget (``max_states``) of each exact-odds run of that search: input combinations
 whose rolls need more are skipped, which keeps validation fast and deterministic; they
 rarely reveal an outcome the smaller ones don't."""
+REACH_DECIDE_TRIES = 6
+"""Of those skipped input combinations, how many are worked out again with the budget the odds
+themselves get (``max_states``), the telling ones first, while some outcome is undecided: what
+``odds`` answers (two exploding rolls, ``4d6rol1kh3``), validate decides."""
+REACH_DECIDE_FAILURES = 2
+"""The search gives up on that after this many combinations that even the odds' budget cannot
+work out (each costs a full computation's work)."""
 
 # --- validation: the search for inputs that make the rules fail (``run/faults.py``) --------
 SITE_MAX_SETS = 256

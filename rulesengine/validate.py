@@ -118,14 +118,18 @@ def _report(path: str, read, limits: Limits) -> FileReport:
         return FileReport(path, (Diagnostic(exc.code, exc.message, loc, exc.hint),))
     model, diagnostics = analyse(doc, limits)
     if model is not None:
+        from .rules.allow import acknowledge
+        from .run.examples import check_examples, settle
         from .run.faults import input_faults
         from .run.reach import unreachable_outcomes
 
         faults, said = input_faults(model, doc, limits)
         said |= {(d.code, d.location.line, d.location.column) for d in faults}
-        diagnostics = diagnostics + faults + [
+        examples, reached = check_examples(model, doc, limits)
+        diagnostics = diagnostics + faults + examples + settle([
             d for d in unreachable_outcomes(model, doc, limits)
-            if d.severity != "error" or (d.code, d.location.line, d.location.column) not in said]
+            if d.severity != "error" or (d.code, d.location.line, d.location.column) not in said], model, reached)
+        diagnostics = acknowledge(doc, diagnostics)
     return FileReport(path, tuple(diagnostics))
 
 

@@ -134,6 +134,10 @@ def _diagnostic(doc: Document, error) -> Diagnostic:
     pointer = to_pointer(path)
     v = error.validator
     if "propertyNames" in error.absolute_schema_path and v in ("type", "pattern"):
+        if error.schema.get("description"):  # not a name: a key of its own kind (a warning's code)
+            return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} cannot be a key{_where(path)}",
+                              doc.location(to_pointer(path + [error.instance]), key=True),
+                              error.schema["description"])
         return _bad_name(doc, path, error.instance)
     if v == "additionalProperties":
         allowed = list(error.schema.get("properties", {}))
@@ -167,6 +171,10 @@ def _diagnostic(doc: Document, error) -> Diagnostic:
         hint = (f"did you mean '{near}'? " if near else "") + "allowed: " + ", ".join(options)
         return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not allowed{_where(path)}",
                           doc.location(pointer), hint)
+    if v == "pattern" and list(error.absolute_schema_path)[-2:-1] == ["additionalProperties"] \
+            and error.schema.get("description"):  # a map's value that is no name (allow's reason)
+        return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} does not fit{_where(path)}",
+                          doc.location(pointer), error.schema["description"])
     if v == "pattern":
         return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not a valid name{_where(path)}",
                           doc.location(pointer), "use lower case letters, digits and _ (snake_case)")

@@ -9,8 +9,15 @@ switch flipped), then varies
 one input at a time over its telling values (its bounds, each choice, true and false,
 given or not), then pairs of inputs; it stops as soon
 as every outcome has been seen, so a sound ruleset costs a handful of exact-odds runs per
-check. Outcomes without a witness after the search get a warning (W503): "never happened
-for any of the N input combinations tried" — a strong hint, though not a proof.
+check. Input combinations too big for the search's small budget are then worked out with the
+budget the odds themselves get (a few of them, the telling ones first), so an outcome that
+``odds`` shows with a chance above 0 is never reported. A chance above 0 is proof even where
+explosions were cut (what was worked out is a lower bound); a chance of 0 is not, where the
+odds left out explosions deeper than they follow. Outcomes without a witness after the search
+get a warning (W503): "never happened for any of the N input combinations tried" — a strong
+hint, though not a proof — and "could not decide" where some combination could not be worked
+out or left explosions out. An ``examples:`` list of the check, or an ``allow:`` on the rule,
+settles the rest (:mod:`rulesengine.run.examples`, :mod:`rulesengine.rules.allow`).
 """
 
 from __future__ import annotations
@@ -20,10 +27,10 @@ import itertools
 from typing import Any, NamedTuple
 from collections.abc import Iterator
 
-from ..codes import (E_DIVISION_BY_ZERO, E_EVAL, E_NO_OUTCOME, E_NOT_A_CONDITION, W_NO_CATCH_ALL,
+from ..codes import (E_DIVISION_BY_ZERO, E_EVAL, E_LIMIT, E_NO_OUTCOME, E_NOT_A_CONDITION, W_NO_CATCH_ALL,
                      W_UNREACHABLE_OUTCOME)
 from ..errors import Diagnostic, RulesEngineError
-from ..limits import REACH_MAX_TRIES, REACH_SEARCH_STATES, Limits
+from ..limits import REACH_DECIDE_FAILURES, REACH_DECIDE_TRIES, REACH_MAX_TRIES, REACH_SEARCH_STATES, Limits
 from ..rules.build import ruleset_functions
 from ..rules.document import Document
 from ..rules.model import Check, Input, RulesetModel
@@ -142,40 +149,92 @@ class Search(NamedTuple):
     unreached: set[str]  # outcomes no input set gave a chance
     falls_through: dict[str, Any] | None  # inputs for which a roll matches no outcome rule
     fails: list[tuple[RulesEngineError, dict[str, Any]]]  # other mistakes of the rules, and inputs showing them
+    cut: int = 0  # input sets whose odds left mass to explosions deeper than they follow
 
 
-def search(model: RulesetModel, check: Check, functions: Any, doc: Document, limits: Limits) -> Search:
-    """Exact odds over the check's input sets — all of them when there are few enough
-    (REACH_MAX_TRIES), else the telling ones of :func:`candidates` — until every outcome
-    has been seen (and, for rules that may fall through, all were looked at)."""
-    runner = CheckRunner(model, check, functions, doc, limits)
-    everything = every_input_set(check, REACH_MAX_TRIES)
-    may_fall_through = bool(check.outcomes) and all(o.when is not None for o in check.outcomes)
-    todo = set(check.outcome_names)
-    if check.outcomes and check.outcomes[0].when is None:
-        # The first rule holds for every roll: it happens whenever the dice are rolled, at
-        # any cost of working out the odds (a long explosion, over the search's budget).
-        todo.discard(check.outcomes[0].name)
-    tried = skipped = 0
-    witness = None
-    fails: dict[str, tuple[RulesEngineError, dict[str, Any]]] = {}  # one per code and place
-    for inputs in (everything if everything is not None else candidates(check)):
-        if tried + skipped >= REACH_MAX_TRIES or not (todo or (may_fall_through and witness is None)):
-            break
+class _Tally:
+    """The search's running count: what each input set's exact odds showed."""
+
+    def __init__(self, check: Check) -> None:
+        self.todo = set(check.outcome_names)
+        if check.outcomes and check.outcomes[0].when is None:
+            # The first rule holds for every roll: it happens whenever the dice are rolled, at
+            # any cost of working out the odds (a long explosion, over the search's budget).
+            self.todo.discard(check.outcomes[0].name)
+        self.may_fall_through = bool(check.outcomes) and all(o.when is not None for o in check.outcomes)
+        self.tried = self.skipped = self.cut = 0
+        self.witness: dict[str, Any] | None = None
+        self.fails: dict[str, tuple[RulesEngineError, dict[str, Any]]] = {}  # one per code and place
+        self.over_budget: list[dict[str, Any]] = []  # input sets the search's budget could not work out
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.todo) or (self.may_fall_through and self.witness is None)
+
+    def work_out(self, runner: CheckRunner, inputs: dict[str, Any]) -> bool:
+        """The exact odds of ``inputs``, counted; False when they could not be worked out."""
         given = {k: v for k, v in inputs.items() if v is not None}
         try:
             odds = runner.odds(given)
         except RulesEngineError as exc:
-            skipped += 1
-            if exc.code == E_NO_OUTCOME and witness is None:
-                witness = given
+            self.skipped += 1
+            if exc.code == E_NO_OUTCOME and self.witness is None:
+                self.witness = given
             elif exc.code in RULE_FAULTS:
-                fails.setdefault(f"{exc.code}{exc.location.line}:{exc.location.column}", (exc, given))
-            continue
-        tried += 1
-        todo -= {n for n, p in odds.outcomes.items() if p > 0}
-    complete = everything is not None and tried + skipped == len(everything)
-    return Search(tried, skipped, complete, todo, witness, list(fails.values()))
+                self.fails.setdefault(f"{exc.code}{exc.location.line}:{exc.location.column}", (exc, given))
+            elif exc.code == E_LIMIT:
+                self.over_budget.append(inputs)
+            return False
+        self.tried += 1
+        # A chance above 0 is a lower bound even where explosions were cut: the outcome happens.
+        self.todo -= {n for n, p in odds.outcomes.items() if p > 0}
+        self.cut += odds.truncated > 0
+        return True
+
+
+def search(model: RulesetModel, check: Check, functions: Any, doc: Document, limits: Limits,
+           full: Limits | None = None) -> Search:
+    """Exact odds over the check's input sets — all of them when there are few enough
+    (REACH_MAX_TRIES), else the telling ones of :func:`candidates` — until every outcome
+    has been seen (and, for rules that may fall through, all were looked at).
+
+    Input sets too big for the search's budget (``limits``) are then worked out with the
+    budget the odds themselves get (``full``), up to REACH_DECIDE_TRIES of them, telling
+    ones first, so that what ``odds`` answers, validate decides."""
+    runner = CheckRunner(model, check, functions, doc, limits)
+    everything = every_input_set(check, REACH_MAX_TRIES)
+    tally = _Tally(check)
+    for inputs in (everything if everything is not None else candidates(check)):
+        if tally.tried + tally.skipped >= REACH_MAX_TRIES or not tally.busy:
+            break
+        tally.work_out(runner, inputs)
+    if full is not None and full.max_states > limits.max_states and tally.busy and tally.over_budget:
+        _decide(CheckRunner(model, check, functions, doc, full), check, tally)
+    complete = everything is not None and tally.tried + tally.skipped == len(everything)
+    return Search(tally.tried, tally.skipped, complete, tally.todo, tally.witness, list(tally.fails.values()),
+                  tally.cut)
+
+
+def _decide(runner: CheckRunner, check: Check, tally: _Tally) -> None:
+    """Input sets over the search's budget, worked out again with the odds' own: the telling
+    ones first (:func:`candidates`), at most REACH_DECIDE_TRIES, giving up after
+    REACH_DECIDE_FAILURES that even that budget cannot work out."""
+    rank: dict[tuple, int] = {}
+    for i, inputs in enumerate(itertools.islice(candidates(check), REACH_MAX_TRIES)):
+        rank.setdefault(_key(inputs), i)
+    pending = sorted(tally.over_budget, key=lambda s: rank.get(_key(s), len(rank)))
+    tally.over_budget = []
+    failures = 0
+    for inputs in pending[:REACH_DECIDE_TRIES]:
+        if not tally.busy or failures >= REACH_DECIDE_FAILURES:
+            return
+        tally.skipped -= 1  # counted again by work_out, as worked out or not
+        if not tally.work_out(runner, inputs):
+            failures += 1
+
+
+def _key(inputs: dict[str, Any]) -> tuple:
+    return tuple(sorted((k, repr(v)) for k, v in inputs.items()))
 
 
 RULE_FAULTS = frozenset({E_EVAL, E_DIVISION_BY_ZERO, E_NOT_A_CONDITION})
@@ -198,7 +257,7 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
     functions = ruleset_functions(model)
     out: list[Diagnostic] = []
     for name, check in model.checks.items():
-        found = search(model, check, functions, doc, small)
+        found = search(model, check, functions, doc, small, limits)
         where = doc.location(f"{check.pointer}/outcomes")
         for exc, inputs in found.fails:
             out.append(Diagnostic(exc.code, f"check '{name}': {exc.message}{_inputs_text(inputs)}",
@@ -218,7 +277,7 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
         for rule in _up_to_catch_all(check.outcomes):
             if rule.name not in found.unreached:
                 continue
-            if found.skipped:
+            if found.skipped or found.cut:
                 message = (f"could not decide whether outcome '{rule.name}' of check '{name}' can happen: it did "
                            f"not in the {_searched(found)}")
             elif found.complete:
@@ -235,7 +294,8 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
 
 def _searched(found: Search) -> str:
     text = f"{found.tried} input combination{'s' if found.tried != 1 else ''} worked out"
-    return text + (f"; {found.skipped} more could not be" if found.skipped else "")
+    text += f"; {found.skipped} more could not be" if found.skipped else ""
+    return text + (f"; {found.cut} left out explosions deeper than the odds follow" if found.cut else "")
 
 
 def _up_to_catch_all(rules: Any) -> Iterator[Any]:

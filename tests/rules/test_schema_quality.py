@@ -49,3 +49,22 @@ def test_every_object_is_closed():
                     if node.get("type") == "object" and "properties" in node
                     and node.get("additionalProperties") is not False]
     assert open_objects == []
+
+
+def test_allow_takes_every_warning_code_and_no_error_code():
+    """`allow:` on an outcome rule acknowledges warnings only: an error is fixed, not allowed."""
+    import re
+
+    from rulesengine.codes import CODES
+
+    names = SCHEMA["$defs"]["outcome"]["properties"]["allow"]["propertyNames"]["pattern"]
+    warnings = {c for c, entry in CODES.items() if entry.raised_as == "warning"}
+    assert warnings and all(re.search(names, c) for c in warnings)
+    assert not any(re.search(names, c) for c in set(CODES) - warnings)
+
+
+def test_an_example_of_a_check_gives_its_outcome_and_may_give_inputs_and_faces():
+    example = SCHEMA["$defs"]["example"]
+    assert example["required"] == ["outcome"]
+    assert set(example["properties"]) == {"inputs", "faces", "outcome", "description"}
+    jsonschema.validate(example["examples"][0], example)

@@ -5,6 +5,8 @@ reached is claimed "never" only for input combinations actually worked out."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from rulesengine.validate import validate_file
 
 HEAD = """ruleset: t
@@ -74,15 +76,116 @@ def test_an_outcome_that_no_input_can_reach_is_said_to_be_impossible_only_after_
 
 
 def test_combinations_that_could_not_be_worked_out_make_the_warning_undecided(tmp_path):
-    """A pool of 60 dice is too big for the search's small budget at every input: the
-    search cannot tell, and says so instead of claiming the outcome never happens."""
+    """Keeping the highest 3 of 30 to 40 d10 while counting their 9s is too big for the odds'
+    own budget at every input: the search cannot tell, and says so instead of claiming the
+    outcome never happens."""
     body = """    inputs:
-      dice: {type: integer, min: 59, max: 60}
-    roll: (dice)d6
-    result: roll
+      dice: {type: integer, min: 30, max: 40}
+    roll: (dice)d10kh3
     outcomes:
-      - {name: many_sixes, success: true, when: "count(roll, 6) >= 30"}
+      - {name: thirty, success: true, when: "roll == 30 and count(roll, 9) == 0"}
       - {name: other, success: false}
 """
     messages = [m for c, m in found(tmp_path, body) if c == "W503"]
     assert messages and all(m.startswith("could not decide") for m in messages), messages
+
+
+# ---- issue 32: correct files must pass --strict; what the odds can work out is decided ----
+
+EXPLODING_TRAIT_AND_WILD = """    inputs:
+      target: {type: integer, min: 2, max: 30}
+    roll: max(1d8!, 1d6!)
+    outcomes:
+      - {name: raise, success: true, when: roll >= target + 4}
+      - {name: success, success: true, when: roll >= target}
+      - {name: failure, success: false}
+"""
+
+
+def test_a_trait_die_and_a_wild_die_both_exploding_are_decided_as_the_odds_decide_them(tmp_path):
+    """`max(1d8!, 1d6!)`: too big for the search's small budget at every target, within the
+    odds' own: each outcome is seen with a chance above 0 at some target, nothing is said."""
+    assert found(tmp_path, EXPLODING_TRAIT_AND_WILD) == []
+
+
+def test_two_exploding_rolls_read_together_are_decided(tmp_path):
+    body = """    inputs:
+      target: {type: integer, default: 4, min: 2, max: 12}
+    rolls: {trait: 1d8!, wild: 1d6!}
+    result: max(trait, wild)
+    outcomes:
+      - {name: raise, success: true, when: result >= target + 4}
+      - {name: success, success: true, when: result >= target}
+      - {name: failure, success: false}
+"""
+    assert found(tmp_path, body) == []
+
+
+def test_a_reroll_of_the_lowest_die_with_a_keep_is_decided(tmp_path):
+    """`4d6rol1kh3`: 18 needs three 6s kept; the odds answer at once, so validate decides."""
+    body = """    roll: 4d6rol1kh3
+    outcomes:
+      - {name: top, success: true, when: roll == 18}
+      - {name: fine, success: true, when: roll >= 10}
+      - {name: low, success: false}
+"""
+    assert found(tmp_path, body) == []
+
+
+PANIC = """    inputs:
+      stress: {type: integer, default: 2, min: 0, max: 20}
+    rolls: {save: 1d20, again: 1d20, table: 1d20}
+    let:
+      kept: max(save, again)
+      effect: panic_table(table + stress)
+    result: effect
+    outcomes:
+      - {name: keeps_it_together, when: "kept > stress", success: true}
+      - {name: shaken, when: "effect == 1", success: false}
+      - {name: frightened, when: "effect == 2", success: false}
+      - {name: catatonic, success: false}
+"""
+PANIC_TABLE = """tables:
+  panic_table:
+    ranges:
+      - {min: 1, max: 10, value: 1}
+      - {min: 11, max: 16, value: 2}
+      - {min: 17, value: 3}
+"""
+
+
+def test_a_rare_panic_outcome_of_three_rolls_is_decided(tmp_path):
+    """Three d20s (8,000 ways) are past the search's budget; 'frightened' at stress 10 has a
+    chance of 3/40 (brute force below), and validate finds it as the odds do."""
+    from oracle import product_dist
+
+    oracle = product_dist([range(1, 21)] * 3, lambda a, b, t: max(a, b) <= 10 and 11 <= t + 10 <= 16)
+    assert oracle[True] == Fraction(10 * 10 * 6, 20 ** 3)
+    path = tmp_path / "t.yaml"
+    path.write_text(HEAD.replace("checks:\n", PANIC_TABLE + "checks:\n") + PANIC, encoding="utf-8")
+    assert [d.code for d in validate_file(str(path)).diagnostics] == []
+
+
+def test_an_outcome_past_the_explosion_depth_is_undecided_not_impossible(tmp_path):
+    """`1d6!` over 100 takes seventeen 6s in a row: a chance above 0 that the odds, followed
+    ten explosions deep, leave in their truncated mass. validate must not call it impossible."""
+    body = """    roll: 1d6!
+    outcomes:
+      - {name: legend, success: true, when: roll > 100}
+      - {name: other, success: false}
+"""
+    (code, message), = found(tmp_path, body)
+    assert code == "W503" and message.startswith("could not decide"), message
+
+
+def test_what_even_the_odds_budget_cannot_work_out_stays_undecided(tmp_path):
+    """With a work budget too small for the odds themselves, the outcome stays undecided."""
+    from dataclasses import replace
+
+    from rulesengine.limits import DEFAULT_LIMITS
+
+    path = tmp_path / "t.yaml"
+    path.write_text(HEAD + EXPLODING_TRAIT_AND_WILD, encoding="utf-8")
+    small = replace(DEFAULT_LIMITS, max_states=3000)
+    messages = [d.message for d in validate_file(str(path), small).diagnostics if d.code == "W503"]
+    assert len(messages) == 3 and all(m.startswith("could not decide") for m in messages), messages
