@@ -120,12 +120,14 @@ def _report(path: str, read, limits: Limits) -> FileReport:
     if model is not None:
         from .run.faults import input_faults
         from .run.reach import unreachable_outcomes
+        from .run.signs import signs_against_success
 
         faults, said = input_faults(model, doc, limits)
         said |= {(d.code, d.location.line, d.location.column) for d in faults}
         diagnostics = diagnostics + faults + [
             d for d in unreachable_outcomes(model, doc, limits)
             if d.severity != "error" or (d.code, d.location.line, d.location.column) not in said]
+        diagnostics += signs_against_success(model, doc, limits)
     return FileReport(path, tuple(diagnostics))
 
 
