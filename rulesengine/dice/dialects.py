@@ -190,12 +190,16 @@ _VERBS = {"!": "explodes", "!!": "compounds", "!p": "penetrates", "r": "rerolls"
 
 def _roll20_includes(name: str, cond: str, native: str) -> Said | None:
     """Roll20's ``!>5``: 5 and 6; here ``!>5`` is 6 only."""
-    if cond[:1] not in (">", "<") or cond[1:2] == "=":
+    if cond[:1] not in (">", "<") or cond[1:2] == "=" or ".." in cond:
         return None
+    number = cond[1:]
+    beyond = f"{cond[0]}={int(number) + 1 if cond[0] == '>' else int(number) - 1}" if number.lstrip("-").isdigit() \
+        else None
     return (W_DIALECT_READS_OTHERWISE,
-            f"'{name}{cond}' {_VERBS[name]} on {cond[1:]} too in the roll20 dialect ('{native}'): Roll20's "
+            f"'{name}{cond}' {_VERBS[name]} on {number} too in the roll20 dialect ('{native}'): Roll20's "
             f"'{cond[0]}' includes its number, where without a dialect it leaves it out",
-            f"write '{native}', which reads alike with or without a dialect")
+            f"write '{native}' to include {number}" + (f", or '{name}{beyond}' to leave it out" if beyond else "")
+            + ": read alike with or without a dialect")
 
 
 _POINTS = {">=": ">", "<=": "<", "==": "="}
