@@ -220,8 +220,9 @@ def _roll20_counts(name: str, cond: str, native: str) -> Said | None:
 def _roll20_dropped(name: str, cond: str, native: str) -> Said | None:
     """Roll20's ``cs``/``cf`` only colour critical faces on its screen: dropped, where here
     they count. An error: the file would sum what it meant to count."""
-    counted = (" counts the dice showing" if name == "cs" else " takes one off for each die showing") + \
-        (f" {_faces(cond)}" if cond else " what it names")
+    counted = (f"; without a dialect '{name}{cond}' "
+               + ("counts the dice showing " if name == "cs" else "takes one off for each die showing ")
+               + _faces(cond)) if cond else ""
     point = _roll20_point(cond)
     if name == "cs":
         fix = (f"count them with Roll20's compare point right after the dice, '{point}'"
@@ -231,7 +232,7 @@ def _roll20_dropped(name: str, cond: str, native: str) -> Said | None:
                if point else "take one off for each with f after a compare point (10d10>8f1)")
     return (E_DIALECT_DROPS,
             f"'{name}{cond}' only marks critical faces on Roll20's screen, so the roll20 dialect drops it and the "
-            f"term adds its dice up; without a dialect '{name}{cond}'{counted}",
+            f"term adds its dice up{counted}",
             f"{fix}, or remove it")
 
 
