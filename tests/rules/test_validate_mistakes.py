@@ -6,6 +6,9 @@ tests/corpus/broken/. A mistake that the file would only show when rolled also s
 `# at the table: NAME k=v ... -> CODE`. Those files load (nothing in them is wrong until an
 input reaches the mistake), and the odds of NAME with those inputs must fail with CODE: the
 mistake is real, shown by the engine at the table, independently of validate's search.
+A file that loads but reads otherwise than written (a dialect's spelling, a symbol nothing
+counts, a result_sign against success) expects a W code: a warning, which `--strict` fails on
+(tests/rules/test_lints.py writes each again as meant, and shows each lie by brute force).
 """
 
 from __future__ import annotations
