@@ -122,6 +122,7 @@ def _report(path: str, read, limits: Limits) -> FileReport:
         from .run.examples import check_examples, settle
         from .run.faults import input_faults
         from .run.reach import unreachable_outcomes
+        from .run.signs import signs_against_success
 
         faults, said = input_faults(model, doc, limits)
         said |= {(d.code, d.location.line, d.location.column) for d in faults}
@@ -129,7 +130,7 @@ def _report(path: str, read, limits: Limits) -> FileReport:
         diagnostics = diagnostics + faults + examples + settle([
             d for d in unreachable_outcomes(model, doc, limits)
             if d.severity != "error" or (d.code, d.location.line, d.location.column) not in said], model, reached)
-        diagnostics = acknowledge(doc, diagnostics)
+        diagnostics = acknowledge(doc, diagnostics + signs_against_success(model, doc, limits))
     return FileReport(path, tuple(diagnostics))
 
 

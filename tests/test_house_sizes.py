@@ -24,7 +24,6 @@ LONG_MODULES: set[str] = {"dice/parser.py", "dice/pool_odds.py", "run/check.py"}
 
 # Still too dense: to be made a table of small functions or split (issue #31).
 DENSE_FUNCTIONS: set[str] = {
-    "dice/dialects.py:translate",
     "dice/parser.py:_check_faces_met",
     "dice/parser.py:check_modifiers",
     "dice/parser.py:_fits",

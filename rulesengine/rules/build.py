@@ -34,6 +34,7 @@ from .procedures import build_procedure, party_expressions
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
 from .inputs import build_input
+from .lints import expression_lints, symbol_lints
 from .tables import build_table, check_table_keys
 from .types import check_problems, expressions_in, procedure_env, procedure_problems, shared_fine, text_problems
 
@@ -110,6 +111,7 @@ class Builder:
             self.diagnostics.append(Diagnostic(exc.code if exc.code.startswith("E2") else E_EXPRESSION,
                                                exc.message, loc, exc.hint, "error", getattr(exc, "limit", None)))
             return None
+        expression_lints(self, value, pointer, tree, translation, at)
         ok = True
         for node in ast.walk(tree):
             if isinstance(node, ast.Dice) and node.die is not None and node.die.symbols:
@@ -260,6 +262,7 @@ class Builder:
                            "symbols are printed on symbol dice: d{[], [hit]} or a die declared under dice:",
                            location=None if where is None else self.doc.scalar_column(pointer, where[0],
                                                                                       length=where[1]))
+        symbol_lints(self)
         if not self.ok:
             return None
         src = data.get("source") or {}

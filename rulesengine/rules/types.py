@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from ..records import fields, is_record
-from ..codes import E_BAD_OPERAND, E_BRANCH_TYPES, E_NOT_A_NUMBER, E_NOT_YES_NO, E_UNKNOWN_LITERAL
+from ..codes import (E_BAD_OPERAND, E_BRANCH_TYPES, E_NOT_A_NUMBER, E_NOT_YES_NO, E_SYMBOL_ROLL_NUMBER,
+                     E_UNKNOWN_LITERAL)
 from ..dice import ast
 from ..dice.builtins import (ANY, BRANCHES, BUILTINS, DICE, FIRST_THROW, NUMBER, POOL, ROLL, SYMBOL_COUNTS, TEXT,
                              YES_NO, Builtin, conditional, reads)
@@ -30,6 +31,9 @@ from .model import Check, Expr, Grid, Input, Ladder, Ranges, Table, Tiers
 UNKNOWN = "unknown"  # besides the kinds of dice/builtins.py (NUMBER, YES_NO, TEXT, ROLL, POOL)
 NOTHING = "nothing (its check defines no result)"  # `result` of a check without one
 NUMERIC = (NUMBER, ROLL)  # a roll counts as its total wherever a number is wanted
+# A roll of nothing but symbol dice: its dice can be read (symbols(roll, 'hit')), but its
+# number is the sum of its faces' places, which counts nothing: no use as a number (E531).
+SYMBOL_ROLL = "a roll of symbol dice"
 
 NOT_ALLOWED = "not_allowed"  # the outcome of a gate that refuses the check (see run/results.py)
 
@@ -51,6 +55,7 @@ class Env(NamedTuple):
     kinds: Mapping[str, str]
     values: Mapping[str, tuple[str, ...]]
     tables: Mapping[str, Table]
+    symbols: Mapping[str, tuple[str, ...]] = {}  # a roll of symbol dice: the symbols its dice show
 
 
 class _Infer:
@@ -73,10 +78,20 @@ class _Infer:
              hint: str | None = None) -> str:
         """The kind of ``node``; a problem if it is known and not one of ``kinds``."""
         got = self.kind(node)
-        if got != UNKNOWN and got not in kinds:
+        if got == SYMBOL_ROLL and got not in kinds:
+            self.symbol_number(node)
+        elif got != UNKNOWN and got not in kinds:
             self.problem(code, f"{what} needs {' or '.join(dict.fromkeys(_plain(k) for k in kinds))}, "
                                f"but '{self.text(node)}' is {got}", node, hint)
         return got
+
+    def symbol_number(self, node: ast.Node) -> None:
+        """``node``, a roll of symbol dice, used as a number (E531)."""
+        name = self.text(node)
+        shown = self.env.symbols.get(name, ())
+        self.problem(E_SYMBOL_ROLL_NUMBER, f"'{name}' is a roll of symbol dice: its number is the sum of its "
+                     "faces' places (1 to n, in the order listed), which counts nothing", node,
+                     f"count its symbols with symbols({name}, '{shown[0] if shown else 'name'}')")
 
 
 def _plain(kind: str) -> str:
@@ -100,6 +115,9 @@ def _name(inf: _Infer, n: ast.Name) -> str:
 
 
 def _dice(inf: _Infer, n: ast.Dice) -> str:
+    count = ast.bare(n.count)
+    if isinstance(count, ast.Name) and inf.env.kinds.get(count.name) == SYMBOL_ROLL:  # `(hits)d6`
+        inf.symbol_number(n.count)
     for e in ast.condition_exprs(n):  # `cs>=(tn)`: a number
         inf.want(e, NUMERIC, "a die's condition")
     return ROLL
@@ -122,7 +140,9 @@ def _binary(inf: _Infer, n: ast.Binary) -> str:
         inf.problem(E_BAD_OPERAND, f"'{inf.text(n)}' divides by zero", n, "divide by a number other than 0")
     for side in (n.left, n.right):
         got = inf.kind(side)
-        if got in (YES_NO, TEXT, NOTHING):
+        if got == SYMBOL_ROLL:
+            inf.symbol_number(side)
+        elif got in (YES_NO, TEXT, NOTHING):
             inf.problem(E_BAD_OPERAND, f"'{n.op}' needs a number, but '{inf.text(side)}' is {got}", side,
                         "if(x, 1, 0) turns a yes/no into a number" if got == YES_NO else None)
     return NUMBER
@@ -131,7 +151,11 @@ def _binary(inf: _Infer, n: ast.Binary) -> str:
 def _compare(inf: _Infer, n: ast.Compare) -> str:
     if n.op in ("==", "!="):
         left, right = inf.kind(n.left), inf.kind(n.right)
-        if UNKNOWN not in (left, right) and _plain(left) != _plain(right) and POOL not in (left, right):
+        for side, got in ((n.left, left), (n.right, right)):
+            if got == SYMBOL_ROLL:
+                inf.symbol_number(side)
+        if SYMBOL_ROLL not in (left, right) and UNKNOWN not in (left, right) and _plain(left) != _plain(right) \
+                and POOL not in (left, right):
             inf.problem(E_BAD_OPERAND, f"'{inf.text(n)}' compares {left} with {right}: never equal", n,
                         "compare values of the same kind" + (" (quote the number as text, or the text "
                                                              "as a number)" if {left, right} == {TEXT, NUMBER}
@@ -180,13 +204,15 @@ def _call(inf: _Infer, n: ast.Call) -> str:
         return _builtin(inf, n, builtin)
     table = inf.env.tables.get(n.name)
     for arg in n.args:
-        inf.kind(arg)
+        if inf.kind(arg) == SYMBOL_ROLL:
+            inf.symbol_number(arg)
     return _table_kind(table) if table is not None else UNKNOWN
 
 
 # What an argument of each kind accepts (see dice/builtins.py), and the hint when it is not.
 ARGUMENTS: Mapping[str, tuple[str, ...]] = {
-    NUMBER: NUMERIC, YES_NO: (YES_NO,), TEXT: (TEXT,), ROLL: (ROLL,), POOL: (POOL,), DICE: (ROLL, POOL),
+    NUMBER: NUMERIC, YES_NO: (YES_NO,), TEXT: (TEXT,), ROLL: (ROLL, SYMBOL_ROLL), POOL: (POOL,),
+    DICE: (ROLL, SYMBOL_ROLL, POOL),
 }
 _ARGUMENT_HINTS: Mapping[str, str] = {DICE: "pass the name of a roll, e.g. count(roll, 1)"}
 
@@ -202,13 +228,16 @@ def _builtin(inf: _Infer, n: ast.Call, builtin: Builtin) -> str:
                     "by its faces' numbers only", n.args[0],
                     "count the symbols of the whole roll, symbols(roll, 'name'), or the first throw's faces "
                     "with count(initial(roll), face)")
+    first = None
     for i, arg in enumerate(n.args):
         kind = builtin.argument(i)
         if kind is None or kind == ANY:
-            inf.kind(arg)
+            got = inf.kind(arg)
         else:
-            inf.want(arg, ARGUMENTS[kind], f"{n.name}()", hint=_ARGUMENT_HINTS.get(kind))
-    return builtin.result
+            got = inf.want(arg, ARGUMENTS[kind], f"{n.name}()", hint=_ARGUMENT_HINTS.get(kind))
+        first = got if i == 0 else first
+    # initial(roll) of symbol dice is still symbol dice
+    return SYMBOL_ROLL if builtin.result == ROLL and first == SYMBOL_ROLL else builtin.result
 
 
 def _if(inf: _Infer, n: ast.Call) -> str:
@@ -219,6 +248,9 @@ def _if(inf: _Infer, n: ast.Call) -> str:
     cond, then, other = parts
     inf.want(cond, (YES_NO,), "the condition of if()", E_NOT_YES_NO, "write a comparison, e.g. roll >= 10")
     yes, no = inf.kind(then), inf.kind(other)
+    if yes != no and SYMBOL_ROLL in (yes, no):
+        inf.symbol_number(then if yes == SYMBOL_ROLL else other)
+        return UNKNOWN
     if UNKNOWN in (yes, no):
         return UNKNOWN
     if _plain(yes) != _plain(no):
@@ -261,6 +293,11 @@ def expect(expr: Expr | None, env: Env, kinds: tuple[str, ...], what: str) -> It
     yield from problems
     if got == UNKNOWN or got in kinds:
         return
+    if got == SYMBOL_ROLL:
+        inf = _Infer(expr, env)
+        inf.symbol_number(expr.tree)
+        yield from inf.problems
+        return
     if kinds == (YES_NO,):
         yield Problem(E_NOT_YES_NO, f"{what} must be yes/no, but '{expr.text}' gives {got}",
                       "write a comparison, e.g. roll >= 10", expr, (0, len(expr.text)))
@@ -281,15 +318,18 @@ def check_env(check: Check, tables: Mapping[str, Table]) -> tuple[Env, list[Prob
     kinds: dict[str, str] = {}
     values: dict[str, tuple[str, ...]] = {}
     problems: list[Problem] = []
-    env = Env(kinds, values, tables)
+    symbols: dict[str, tuple[str, ...]] = {}
+    env = Env(kinds, values, tables, symbols)
     for spec in check.inputs:
         kinds[spec.name] = _INPUT_KINDS.get(spec.type, UNKNOWN)
         if spec.type == "choice" and spec.choices:
             values[spec.name] = tuple(spec.choices)
     for name, e in check.rolls:
-        _, found = infer(e, env)
+        got, found = infer(e, env)
         problems += found
-        kinds[name] = ROLL
+        shown = _symbols_shown(e.tree)
+        kinds[name] = SYMBOL_ROLL if shown is not None or got == SYMBOL_ROLL else ROLL
+        symbols[name] = shown or ()
     for let in check.lets:
         candidates = [let.expr] if let.expr is not None else [c.value for c in let.best_of]
         found_kinds = set()
@@ -300,16 +340,29 @@ def check_env(check: Check, tables: Mapping[str, Table]) -> tuple[Env, list[Prob
         for c in let.best_of:
             problems += expect(c.when, env, (YES_NO,), f"the condition of '{let.name}'")
         kinds[let.name] = found_kinds.pop() if len(found_kinds) == 1 else UNKNOWN
+        alias = ast.bare(let.expr.tree) if let.expr is not None else None
+        if kinds[let.name] == SYMBOL_ROLL and isinstance(alias, ast.Name):
+            symbols[let.name] = symbols.get(alias.name, ())
     if check.choose is not None:
-        kinds["chosen"] = ROLL
+        kinds["chosen"] = kinds.get(check.choose.source, ROLL)
         for name, e in check.choose.values:
             got, found = infer(e, env)
             problems += found
             kinds[name] = got
     kinds["result"] = infer(check.result, env)[0] if check.result is not None else result_kind(check)
+    if kinds["result"] == SYMBOL_ROLL:
+        kinds["result"] = UNKNOWN  # said once, at the result
     kinds["outcome"], kinds["success"] = TEXT, YES_NO
     values["outcome"] = tuple(check.outcome_names) + (NOT_ALLOWED,)
     return env, problems
+
+
+def _symbols_shown(tree: ast.Node) -> tuple[str, ...] | None:
+    """The symbols a roll's dice show, if every die it rolls is a symbol die; None if not."""
+    dice = [n.die for n in ast.walk(tree) if isinstance(n, ast.Dice)]
+    if not dice or not all(d is not None and d.symbols for d in dice):
+        return None
+    return tuple(dict.fromkeys(s for d in dice if d is not None and d.symbols for face in d.symbols for s in face))
 
 
 def result_kind(check: Check) -> str:

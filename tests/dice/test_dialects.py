@@ -264,3 +264,100 @@ def test_a_long_run_of_modifier_letters_is_a_located_error(letters):
     with pytest.raises(DiceSyntaxError) as err:
         dice.parse("4d6" + letters, dialect="foundry")
     assert err.value.location is not None and err.value.location.source_line == "4d6" + letters
+
+
+# ---- spellings read otherwise (issue 32): noted, so that a ruleset file can say so ------------
+
+# (dialect, written, the spelling noted, its code): every spelling a dialect reads otherwise
+# than this language, or another dialect, does (the set listed in dice/dialects.py's NOTES).
+READ_OTHERWISE = [
+    ("foundry", "4d6r1", "r1", "W510"),
+    ("foundry", "2d10r<=2", "r<=2", "W510"),
+    ("roll20", "3d6!>5", "!>5", "W510"),
+    ("roll20", "3d6!!>5", "!!>5", "W510"),
+    ("roll20", "3d6!p>5", "!p>5", "W510"),
+    ("roll20", "2d10r<2", "r<2", "W510"),
+    ("roll20", "2d10ro<2", "ro<2", "W510"),
+    ("roll20", "10d10>=8", ">=8", "W510"),
+    ("roll20", "10d10<=3", "<=3", "W510"),
+    ("roll20", "3d6==10", "==10", "W510"),
+    ("roll20", "10d10cs>=8", "cs>=8", "E530"),
+    ("roll20", "10d10>8cf1", "cf1", "E530"),
+    ("roll20", "1d20cs>19 + 5", "cs>19", "E530"),
+    ("d20", "4d6k3", "k3", "W510"),
+]
+
+
+@pytest.mark.parametrize("dialect, written, spelling, code", READ_OTHERWISE,
+                         ids=[f"{d}:{w}" for d, w, _, _ in READ_OTHERWISE])
+def test_a_spelling_the_dialect_reads_otherwise_is_noted_where_it_is_written(dialect, written, spelling, code):
+    notes = translate(written, dialect).notes
+    assert [(n.code, written[n.start:n.end]) for n in notes] == [(code, spelling)]
+    assert notes[0].hint and ("warning" if code.startswith("W") else "error") == notes[0].severity
+
+
+# Spellings every reading agrees on, the dialect's own ones that nothing else reads otherwise,
+# and those this language refuses: none is noted.
+AGREED = [
+    ("foundry", "4d6ro1 + 4d6rr1 + 4d6k3 + 3d6x + 3d6xo + 4d6d1 + 8d6min2cs>=5"),
+    ("roll20", "10d10>8f1 + 10d10<3 + 10d10=8 + 3d6!>=5 + 2d10r<=2 + 4d6k3 + 3d6!"),
+    ("roll20", "if(3d6 >= 10, 1, 0) + 3d6 == 10"),  # with a space: a comparison, as everywhere
+    ("d20", "4d6kh3 + 4d6k=3 + 4d6k>3 + 4d6p1 + 4d6pl1 + 8d6mi2 + 3d6e6 + 4d6rr1"),
+]
+
+
+@pytest.mark.parametrize("dialect, written", AGREED, ids=[d for d, _ in AGREED])
+def test_spellings_every_reading_agrees_on_are_not_noted(dialect, written):
+    assert translate(written, dialect).notes == ()
+
+
+def reroll_once_sum(n: int, sides: int, again) -> dict:
+    """n dice each rerolled once when ``again(face)``: the sum, face by face."""
+    one: dict = defaultdict(F)
+    for face in range(1, sides + 1):
+        if again(face):
+            for second in range(1, sides + 1):
+                one[second] += F(1, sides * sides)
+        else:
+            one[face] += F(1, sides)
+    out: dict = {0: F(1)}
+    for _ in range(n):
+        nxt: dict = defaultdict(F)
+        for total, p in out.items():
+            for v, q in one.items():
+                nxt[total + v] += p * q
+        out = dict(nxt)
+    return out
+
+
+def test_what_a_note_says_a_spelling_now_means_is_what_the_dialect_reads():
+    """Each note's "now means", against a brute force of that meaning: Foundry's r1 rerolls
+    once; Roll20's !>9 on a d10 explodes on 9 too (P(total >= 10) = 2/10, not 1/10); Roll20
+    drops cs (the sum of the dice); >=8 after the dice counts them; the d20 library's k3 sums
+    the 3s."""
+    assert odds_of("2d6r1", "foundry") == reroll_once_sum(2, 6, lambda f: f == 1)
+    exploding = dice.odds(dice.parse("1d10!>9", dialect="roll20"))
+    assert exploding.at_least(10) == F(2, 10) and dice.odds("1d10!>9").at_least(10) == F(1, 10)
+    assert odds_of("3d10cs>=8", "roll20") == brute(3, 10, sum)
+    assert odds_of("3d10>=8", "roll20") == brute(3, 10, lambda f: sum(x >= 8 for x in f))
+    assert odds_of("4d6k3", "d20") == brute(4, 6, lambda f: sum(x for x in f if x == 3))
+
+
+# (dialect, written, the spelling a W510 hint gives, as the hint names it): read alike with and
+# without the dialect
+SUGGESTED = [
+    ("foundry", "4d6r1", "4d6ro1", "'ro1'"),
+    ("roll20", "3d6!>5", "3d6!>=5", "'!>=5'"),
+    ("roll20", "2d10r<2", "2d10r<=2", "'r<=2'"),
+    ("roll20", "2d10ro<2", "2d10ro<=2", "'ro<=2'"),
+    ("roll20", "10d10>=8", "10d10 >= 8", "put a space before '>='"),
+    ("d20", "4d6k3", "4d6kh3", "'kh3'"),
+    ("d20", "4d6k3", "4d6k=3", "'k=3'"),
+]
+
+
+@pytest.mark.parametrize("dialect, written, suggested, named", SUGGESTED, ids=[f"{d}:{s}" for d, _, s, _ in SUGGESTED])
+def test_the_spelling_a_warning_suggests_reads_alike_with_and_without_the_dialect(dialect, written, suggested, named):
+    assert named in translate(written, dialect).notes[0].hint
+    assert translate(suggested, dialect).notes == ()
+    assert odds_of(suggested, dialect) == odds_of(suggested)
