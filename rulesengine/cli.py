@@ -115,8 +115,24 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rolled.to_dict(), indent=2))
     else:
-        print(rolled.trace)
+        _print_trace(rolled.trace)
     return EXIT_OK
+
+
+def _print_trace(text: str) -> None:
+    """A roll's text on the terminal: each dropped die (``~~2~~`` in the trace and in JSON)
+    struck through with ANSI where standard output is a terminal and NO_COLOR is unset, else
+    in parentheses, ``(2)`` (docs/dice-language.md, Traces)."""
+    from .present.marks import plain, strike_with_ansi, struck_parts
+
+    out = sys.stdout
+    styled = getattr(out, "write_styled", None)
+    if styled is None or not strike_with_ansi(out):
+        print(plain(text))
+        return
+    for part, struck in struck_parts(text):
+        styled(part, "strike") if struck else out.write(part)
+    out.write("\n")
 
 
 def _check_table_options(args: argparse.Namespace, texts: list[str], swept: list[str]) -> None:
@@ -331,7 +347,10 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
         raise UsageError("give --faces or --seed, not both")
     result = runnable.roll(plain, parties=_party_list(parties), choose=args.choose, **kwargs)
-    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json else format_roll(result))
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        _print_trace(format_roll(result))
     return EXIT_OK
 
 

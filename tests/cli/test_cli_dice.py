@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -22,9 +23,40 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def test_dice_prints_the_trace(capsys):
+def test_dice_prints_the_trace_with_a_dropped_die_in_parentheses_where_no_terminal_reads_it(capsys):
+    """Issue 35: no Markdown in a terminal's traces; piped, a dropped die is `(2)`."""
     code, out, err = run(capsys, "dice", "4d6kh3", "--faces", "6,5,4,2")
-    assert (code, out, err) == (0, "4d6kh3 → [6, 5, 4, ~~2~~] = 15\n", "")
+    assert (code, out, err) == (0, "4d6kh3 → [6, 5, 4, (2)] = 15\n", "")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("no_color,want", [
+    (None, "4d6kh3 → [6, 5, 4, \x1b[9m2\x1b[29m] = 15\n"),
+    ("1", "4d6kh3 → [6, 5, 4, (2)] = 15\n"),
+    ("", "4d6kh3 → [6, 5, 4, \x1b[9m2\x1b[29m] = 15\n"),  # no-color.org: set and empty is unset
+])
+def test_a_terminal_strikes_a_dropped_die_through_unless_no_color_is_set(monkeypatch, no_color, want):
+    if no_color is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert main(["dice", "4d6kh3", "--faces", "6,5,4,2"]) == 0
+    assert terminal.getvalue() == want
+
+
+def test_rerolled_faces_and_roll_traces_use_the_same_marks_and_json_keeps_markdown(capsys):
+    code, out, _ = run(capsys, "dice", "2d6ro1!", "--faces", "1,6,3,2")
+    assert out == "2d6ro1! → [(1) 3, 6!, 2] = 11\n"
+    code, out, _ = run(capsys, "dice", "2d6ro1!", "--faces", "1,6,3,2", "--json")
+    assert json.loads(out)["trace"] == "2d6ro1! → [~~1~~ 3, 6!, 2] = 11"
+    code, out, _ = run(capsys, "dice", "2d{1:'a b', 2:'c'}kh1 + 2d{1:'x~y', 2:'z'}kh1", "--faces", "1,2,1,2")
+    assert "[(a b), c] + [~~x~y~~, z]" in out  # a label with a ~ in it keeps its marks (documented)
 
 
 def test_dice_seed_is_reproducible(capsys):
