@@ -116,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exact", action="store_true", help="with --odds: print every exact fraction, however long")
     p.add_argument("--max-states", type=states_option, help="with --odds: the work budget (default 2,000,000)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--csv", action="store_true", help="with --odds: print CSV, one column per expression")
+    view = p.add_mutually_exclusive_group()
+    view.add_argument("--at-least", dest="view", action="store_const", const="at_least",
+                      help="with --odds and several expressions (or --csv): the chance of each value or more")
+    view.add_argument("--at-most", dest="view", action="store_const", const="at_most",
+                      help="with --odds and several expressions (or --csv): the chance of each value or less")
 
     p = sub.add_parser("validate", help="validate ruleset files (for CI)",
                        description="Validate ruleset files and folders (searched for *.yaml and *.yml). "
@@ -231,7 +237,8 @@ def add_serve_command(sub) -> None:
 
 
 EXAMPLES = {
-    "dice": (['rulesengine dice "4d6kh3"', 'rulesengine dice "1d20 + bonus >= 15" bonus=5 --odds'],
+    "dice": (['rulesengine dice "4d6kh3"', 'rulesengine dice "1d20 + bonus >= 15" bonus=5 --odds',
+              'rulesengine dice --odds "3d6" "4d6kh3" "2d10" --at-least'],
              "dice-language"),
     "validate": (["rulesengine validate --strict rulesets/"], "errors"),
     "schema": (["rulesengine schema --output schemas/ruleset.schema.json"], "ruleset-language"),

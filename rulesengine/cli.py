@@ -73,6 +73,7 @@ def _print_json_error(exc) -> None:
 def _cmd_dice(args: argparse.Namespace) -> int:
     from . import dice
     from .errors import UsageError
+    from .present.dice_table import comparison_csv
     from .present.text import format_dice_odds
     from .run.sweep import is_swept
 
@@ -91,6 +92,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     if swept and not args.odds:
         raise UsageError(f"'{swept[0]}' sweeps a name, which is for --odds",
                          hint=f'e.g. rulesengine dice "{args.expression}" {swept[0]} --odds')
+    _check_table_options(args, texts, swept)
     if len(texts) > 1 or swept:
         return _dice_comparison(args, texts, words, swept)
     env = _assignments(words)
@@ -102,6 +104,8 @@ def _cmd_dice(args: argparse.Namespace) -> int:
             result = expr.odds(env, explode_depth=args.explode_depth)
         if args.json:
             print(json.dumps(result.to_dict(), indent=2))
+        elif args.csv:
+            print(comparison_csv([(args.expression, result)], args.view or "normal"))
         else:
             print(format_dice_odds(result, exact=args.exact))
         return EXIT_OK
@@ -111,14 +115,53 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rolled.to_dict(), indent=2))
     else:
-        print(rolled.trace)
+        _print_trace(rolled.trace)
     return EXIT_OK
 
 
-def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str], swept: list[str]) -> int:
-    """``dice --odds "3d6" "4d6kh3"`` or ``dice --odds "1d20 + bonus >= 15" bonus=0..10``: the
-    odds of each expression, or of one for each value of one swept name, side by side."""
+def _print_trace(text: str) -> None:
+    """A roll's text on the terminal: each dropped die (``~~2~~`` in the trace and in JSON)
+    struck through with ANSI where standard output is a terminal and NO_COLOR is unset, else
+    in parentheses, ``(2)`` (docs/dice-language.md, Traces)."""
+    from .present.marks import plain, strike_with_ansi, struck_parts
+
+    out = sys.stdout
+    styled = getattr(out, "write_styled", None)
+    if styled is None or not strike_with_ansi(out):
+        print(plain(text))
+        return
+    for part, struck in struck_parts(text):
+        styled(part, "strike") if struck else out.write(part)
+    out.write("\n")
+
+
+def _check_table_options(args: argparse.Namespace, texts: list[str], swept: list[str]) -> None:
+    """``--csv``, ``--at-least`` and ``--at-most`` are for the table of several expressions side
+    by side (``--csv`` also gives one expression's as one column); refused where they would
+    change nothing."""
     from .errors import UsageError
+
+    flag = "--csv" if args.csv else {"at_least": "--at-least", "at_most": "--at-most"}.get(args.view or "")
+    if not flag:
+        return
+    if not args.odds:
+        raise UsageError(f"{flag} is for --odds",
+                         hint=f'e.g. rulesengine dice --odds "{args.expression}" "2d10" {flag}')
+    if swept:
+        raise UsageError(f"{flag} is for comparing expressions, not for a sweep",
+                         hint="give each case as its own expression, or leave the sweep as it is")
+    if len(texts) == 1 and not args.csv and not args.json:
+        raise UsageError(f"{flag} is for comparing expressions: the table of one shows every view",
+                         hint=f'add another expression (rulesengine dice --odds "{args.expression}" "2d10" {flag}),'
+                         " or add --csv")
+
+
+def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str], swept: list[str]) -> int:
+    """``dice --odds "3d6" "4d6kh3"``: one table, a row for each value and a column for each
+    expression (``--at-least``/``--at-most`` for those views, ``--csv``, ``--json``); or
+    ``dice --odds "1d20 + bonus >= 15" bonus=0..10``: each value of one swept name on a line."""
+    from .errors import UsageError
+    from .present.dice_table import comparison_csv, comparison_json, format_comparison_table
     from .present.text import format_comparison
 
     if len(swept) > 1 or (swept and len(texts) > 1):
@@ -126,10 +169,17 @@ def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str
     fixed = _assignments([w for w in words if w not in swept])
     with _progress():
         cases = _comparison_cases(args, texts, swept, fixed)
-    if args.json:
-        print(json.dumps([{"case": label, **odds.to_dict()} for label, odds in cases], indent=2))
+    if swept:
+        if args.json:
+            print(json.dumps([{"case": label, **odds.to_dict()} for label, odds in cases], indent=2))
+        else:
+            print(format_comparison(cases))
+    elif args.json:
+        print(json.dumps(comparison_json(cases), indent=2))
+    elif args.csv:
+        print(comparison_csv(cases, args.view or "normal"))
     else:
-        print(format_comparison(cases))
+        print(format_comparison_table(cases, args.view or "normal", exact=args.exact))
     return EXIT_OK
 
 
@@ -297,7 +347,10 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
         raise UsageError("give --faces or --seed, not both")
     result = runnable.roll(plain, parties=_party_list(parties), choose=args.choose, **kwargs)
-    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json else format_roll(result))
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        _print_trace(format_roll(result))
     return EXIT_OK
 
 

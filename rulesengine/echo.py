@@ -82,6 +82,16 @@ class TerminalWriter(io.TextIOBase):
         self.stream.write(printable(text))
         return len(text)
 
+    STYLES = {"strike": ("\x1b[9m", "\x1b[29m")}
+    """The only control sequences the command line sends on purpose (SGR strike-through on
+    and off), each around text that is itself made printable."""
+
+    def write_styled(self, text: str, style: str) -> int:
+        """``text`` made printable, between the codes of one of :data:`STYLES`."""
+        on, off = self.STYLES[style]
+        self.stream.write(on + printable(text) + off)
+        return len(text)
+
     def flush(self) -> None:
         self.stream.flush()
 

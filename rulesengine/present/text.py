@@ -13,13 +13,17 @@ from fractions import Fraction
 from typing import Any
 from collections.abc import Mapping
 
-from ..dice.stats import MEAN_OF_MASS_WORKED_OUT, Summary, ranked_cumulative
+from ..dice.stats import ranked_cumulative
 from ..dice.trace import format_value
 from ..exact_text import fraction_display, fraction_text
 from ..run.json_parts import jsonable
 from ..run.odds_value import OddsValue
 from ..run.results import CheckResult, RunOdds, RunResult
 from ..run.sweep import Sweep
+from .dice_table import bar, format_dice_odds, pct, short_fraction, summary_line
+
+__all__ = ["format_dice_odds", "format_comparison", "format_odds", "format_roll", "format_sweep", "format_list",
+           "summary_line"]
 
 
 # ---- roll and odds -----------------------------------------------------------------------------
@@ -68,24 +72,8 @@ def _dice_text(faces: tuple[int, ...], sides: tuple[int, ...]) -> str:
     return "+".join(map(str, faces))
 
 
-def _pct(p: Fraction | float) -> str:
-    """A percentage for people: two decimals, or ``~2.8e-07`` when that would show 0.00."""
-    percent = float(p) * 100
-    if p and percent < 0.005:
-        return f"~{percent:.1e}"
-    return f"{percent:.2f}"
-
-
-SHORT_FRACTION = 13
-"""Exact fractions longer than this (``p/q`` characters) are left out of tables unless asked
-for (``--exact``): the percentage says the same to a person, and JSON always has them."""
-
-
-def _fraction(p: Fraction, exact: bool) -> str:
-    if exact:
-        return fraction_display(p)
-    short = p.denominator.bit_length() <= 4 * SHORT_FRACTION and f"{p.numerator}/{p.denominator}"
-    return short if short and len(short) <= SHORT_FRACTION else "(long)"
+_pct = pct
+_fraction = short_fraction
 
 
 def _wrapped(label: str, items: list[str], width: int = 100, indent: int = 0) -> list[str]:
@@ -112,42 +100,7 @@ def format_list(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _bar(p: Fraction, peak: Fraction) -> str:
-    """40 marks for the peak, ``round(40 * p / peak)`` for ``p``: rounded half to even from
-    whole numbers, as ``round`` does it of the Fraction, without reducing one per row."""
-    if not peak:
-        return ""
-    num, den = 40 * p.numerator * peak.denominator, p.denominator * peak.numerator
-    marks, rest = divmod(num, den)
-    if 2 * rest > den or (2 * rest == den and marks % 2):
-        marks += 1
-    return "#" * marks
-
-
-def format_dice_odds(odds, exact: bool = False) -> str:
-    """`dice --odds` as an AnyDice-style table: value, exact fraction, %, at least, at most, a bar."""
-    rows = odds.table()
-    head = odds.expression + "    " + summary_line(odds.summary)
-    if odds.truncated:
-        head += (f"\ntruncated {fraction_display(odds.truncated)}"
-                 f" (~{float(odds.truncated):.2g}, explosions deeper than {odds.explode_depth})")
-        if odds.cut_from is not None:
-            cut = format_value(odds.cut_from)
-            head += f"\nall of it on {cut} or more: each value below {cut}, and 'at least' up to {cut}, is exact"
-    if not rows:
-        return head + "\n(no outcome)"
-    fractions = [_fraction(r["probability"], exact) for r in rows]
-    width_v = max(5, *(len(format_value(r["value"])) for r in rows))
-    width_e = max(5, *(len(e) for e in fractions))
-    peak = max(r["probability"] for r in rows)
-    numbers = rows[0]["at_least"] is not None
-    lines = [head, f"{'value':>{width_v}}  {'exact':>{width_e}}        %"
-             + ("   at least    at most" if numbers else "")]
-    for r, e in zip(rows, fractions, strict=True):
-        views = f"    {_pct(r['at_least']):>7}    {_pct(r['at_most']):>7}" if numbers else ""
-        lines.append(f"{format_value(r['value']):>{width_v}}  {e:>{width_e}}  {_pct(r['probability']):>7}"
-                     f"{views}  {_bar(r['probability'], peak)}")
-    return "\n".join(lines)
+_bar = bar
 
 
 def format_comparison(cases: list[tuple[str, Any]]) -> str:
@@ -161,17 +114,6 @@ def format_comparison(cases: list[tuple[str, Any]]) -> str:
             line += f"  (truncated ~{float(odds.truncated):.1e})"
         lines.append(line)
     return "\n".join(lines)
-
-
-def summary_line(s: Summary) -> str:
-    """``mean 10.5  sd 2.96  min 3  max 18`` for numbers, ``P(true) 55.00%`` for yes/no."""
-    if s.kind == "yes/no" and s.p_true is not None:
-        return f"P(true) {_pct(s.p_true)}%"
-    if s.mean is None or s.sd is None:
-        return ""
-    # explosions cut and no closed form: the mean of what was worked out, not the roll's
-    worked_out = " (of the mass worked out)" if s.mean_kind == MEAN_OF_MASS_WORKED_OUT else ""
-    return f"mean {float(s.mean):.4g}{worked_out}  sd {s.sd:.4g}  min {s.minimum}  max {s.maximum}"
 
 
 def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> str:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -20,9 +23,40 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def test_dice_prints_the_trace(capsys):
+def test_dice_prints_the_trace_with_a_dropped_die_in_parentheses_where_no_terminal_reads_it(capsys):
+    """Issue 35: no Markdown in a terminal's traces; piped, a dropped die is `(2)`."""
     code, out, err = run(capsys, "dice", "4d6kh3", "--faces", "6,5,4,2")
-    assert (code, out, err) == (0, "4d6kh3 → [6, 5, 4, ~~2~~] = 15\n", "")
+    assert (code, out, err) == (0, "4d6kh3 → [6, 5, 4, (2)] = 15\n", "")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("no_color,want", [
+    (None, "4d6kh3 → [6, 5, 4, \x1b[9m2\x1b[29m] = 15\n"),
+    ("1", "4d6kh3 → [6, 5, 4, (2)] = 15\n"),
+    ("", "4d6kh3 → [6, 5, 4, \x1b[9m2\x1b[29m] = 15\n"),  # no-color.org: set and empty is unset
+])
+def test_a_terminal_strikes_a_dropped_die_through_unless_no_color_is_set(monkeypatch, no_color, want):
+    if no_color is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert main(["dice", "4d6kh3", "--faces", "6,5,4,2"]) == 0
+    assert terminal.getvalue() == want
+
+
+def test_rerolled_faces_and_roll_traces_use_the_same_marks_and_json_keeps_markdown(capsys):
+    code, out, _ = run(capsys, "dice", "2d6ro1!", "--faces", "1,6,3,2")
+    assert out == "2d6ro1! → [(1) 3, 6!, 2] = 11\n"
+    code, out, _ = run(capsys, "dice", "2d6ro1!", "--faces", "1,6,3,2", "--json")
+    assert json.loads(out)["trace"] == "2d6ro1! → [~~1~~ 3, 6!, 2] = 11"
+    code, out, _ = run(capsys, "dice", "2d{1:'a b', 2:'c'}kh1 + 2d{1:'x~y', 2:'z'}kh1", "--faces", "1,2,1,2")
+    assert "[(a b), c] + [~~x~y~~, z]" in out  # a label with a ~ in it keeps its marks (documented)
 
 
 def test_dice_seed_is_reproducible(capsys):
@@ -79,9 +113,63 @@ def test_odds_table_has_value_fraction_percent_at_least_at_most_and_bar(capsys):
     assert lines[7].split() == ["7", "1/6", "16.67", "58.33", "58.33", "#" * 40]
 
 
-def test_odds_table_reports_truncation(capsys):
+def test_odds_table_reports_truncation_in_one_short_sentence(capsys):
+    """Issue 35: what explosions cut off is one sentence with a small number; the exact
+    fraction when it is short. Oracle: three sixes in a row, (1/6)^3."""
     code, out, _ = run(capsys, "dice", "d6!", "--odds", "--explode-depth", "2")
-    assert code == 0 and "truncated 1/216" in out.splitlines()[1]
+    cut = Fraction(1, 6) ** 3
+    assert code == 0
+    assert out.splitlines()[1].startswith(f"cut off past explode depth 2: {cut} (~5e-03), all on ")
+
+
+def test_a_long_cut_off_fraction_is_a_small_number_in_the_table_and_whole_with_exact(capsys):
+    """Issue 35: `10d10!cs>=8` cuts 1 - (1 - 10^-11)^10 (a die that shows eleven 10s in a
+    row goes deeper than 10 explosions): a 110-digit fraction, shown as ~1e-10, but whole
+    with --exact and in JSON."""
+    cut = 1 - (1 - Fraction(1, 10) ** 11) ** 10
+    code, out, _ = run(capsys, "dice", "10d10!cs>=8", "--odds")
+    assert code == 0 and out.splitlines()[1].startswith("cut off past explode depth 10: ~1e-10, all on 11 or more")
+    assert str(cut.numerator) not in out
+    code, out, _ = run(capsys, "dice", "10d10!cs>=8", "--odds", "--exact")
+    assert code == 0 and f"truncated {cut}" in out
+    code, out, _ = run(capsys, "dice", "10d10!cs>=8", "--odds", "--json")
+    assert Fraction(json.loads(out)["truncated"]) == cut
+
+
+def test_the_human_table_of_an_exploding_pool_fits_in_100_columns_with_short_numbers(capsys):
+    """Issue 35's acceptance: the table of `10d10!cs>=8` fits in 100 columns and has no
+    number longer than 20 characters."""
+    code, out, _ = run(capsys, "dice", "10d10!cs>=8", "--odds")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 100
+    numbers = re.findall(r"[0-9][0-9./e+-]*", out)
+    assert numbers and max(len(n) for n in numbers) <= 20, max(numbers, key=len)
+
+
+def _ways(total: int, n: int, sides: int = 6) -> int:
+    """Ways n dice of ``sides`` faces sum to ``total``: the closed form by inclusion-exclusion."""
+    return sum((-1) ** k * math.comb(n, k) * math.comb(total - sides * k - 1, n - 1)
+               for k in range(n + 1) if total - sides * k - 1 >= n - 1)
+
+
+def test_tails_below_the_threshold_are_one_rest_row_with_their_total(capsys):
+    """Issue 35: rows below 0.005 % at either end of the table are folded into one row, with
+    their total; `--exact` shows every row. Oracle: 8d6 counted by inclusion-exclusion; 8, 9
+    and 10 (and 46, 47, 48) are each under 0.005 %, 11 is not."""
+    p = {t: Fraction(_ways(t, 8), 6 ** 8) for t in range(8, 49)}
+    assert sum(p.values()) == 1
+    tiny = [t for t in p if p[t] < Fraction(5, 100_000)]
+    assert tiny == [8, 9, 10, 46, 47, 48]
+    code, out, _ = run(capsys, "dice", "8d6", "--odds")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 2 + (41 - 6 + 2)
+    rest_low = f"~{float((p[8] + p[9] + p[10]) * 100):.1e}"  # under 0.005 %: ~2.7e-03
+    assert lines[2].split()[:4] == ["8..10", "rest", rest_low, "100.00"]
+    assert lines[3].split()[0] == "11" and lines[-2].split()[0] == "45"
+    assert lines[-1].split()[:5] == ["46..48", "rest", rest_low, rest_low, "100.00"]
+    assert "(3 values under 0.005% each)" in lines[-1]
+    code, out, _ = run(capsys, "dice", "8d6", "--odds", "--exact")
+    assert len(out.splitlines()) == 2 + 41 and "rest" not in out
 
 
 @pytest.mark.parametrize("argv,code,needle", [

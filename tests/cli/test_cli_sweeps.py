@@ -31,7 +31,7 @@ def test_a_dice_pool_written_with_commas_is_one_value_not_a_sweep(capsys):
 
 def test_dice_compares_several_expressions_side_by_side(capsys):
     assert main(["dice", "3d6", "2d10", "--odds", "--json"]) == 0
-    cases = json.loads(capsys.readouterr().out)
+    cases = json.loads(capsys.readouterr().out)["columns"]  # one table since issue 35: the odds are its columns
     assert [c["case"] for c in cases] == ["3d6", "2d10"]
     assert Fraction(cases[0]["stats"]["mean_exact"]) == Fraction(21, 2)
     assert Fraction(cases[1]["stats"]["variance_exact"]) == Fraction(99, 6)  # 2 × (100 - 1) / 12
