@@ -47,6 +47,13 @@ def _assignments(items: Sequence[str]) -> dict[str, Any]:
     return env
 
 
+def _is_assignment(word: str) -> bool:
+    """``name=value``: a name (letters, digits, underscores; not starting with a digit), then ``=``."""
+    import re
+
+    return re.match(r"[A-Za-z_][A-Za-z0-9_]*=(?!=)", word) is not None
+
+
 def _print_error(exc, *, context: str | None = None) -> None:
     loc = exc.location
     head = f"error[{exc.code}]: {exc.message}"
@@ -86,8 +93,10 @@ def _cmd_dice(args: argparse.Namespace) -> int:
         raise UsageError(f"'{flag.group(1)}' is inside the quoted expression",
                          hint=f'put it after the closing quote: rulesengine dice "{before}" {flag.group(1)}')
     # With --odds, words without '=' are more expressions to compare (AnyDice's several outputs).
-    texts = [args.expression] + ([w for w in args.assign if "=" not in w] if args.odds else [])
-    words = [w for w in args.assign if "=" in w] if args.odds else list(args.assign)
+    # name=value words give the names' values; any other word is another expression to
+    # compare (an expression may hold "=" too: "d20 >= 10")
+    texts = [args.expression] + ([w for w in args.assign if not _is_assignment(w)] if args.odds else [])
+    words = [w for w in args.assign if _is_assignment(w)] if args.odds else list(args.assign)
     swept = [w for w in words if is_swept(w.partition("=")[2])]
     if swept and not args.odds:
         raise UsageError(f"'{swept[0]}' sweeps a name, which is for --odds",

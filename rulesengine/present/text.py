@@ -134,7 +134,8 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
         return buf.getvalue().rstrip("\n")
     lines = [f"{v.ruleset} / {v.name}"]
     if v.inputs:
-        lines += _wrapped("inputs", [f"{k}={_v(x)}" for k, x in v.inputs.items()])
+        label = "inputs" if v.roller is None else f"party{v.roller} rolls, with"
+        lines += _wrapped(label, [f"{k}={_v(x)}" for k, x in v.inputs.items()])
     if v.given is not None:
         given, p_given = v.given
         lines.append(f"given: {given}    (its own chance: {_fraction(p_given, exact)}, {_pct(p_given)}%)")

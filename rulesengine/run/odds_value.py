@@ -71,6 +71,7 @@ class OddsValue(Record):
     named: tuple[tuple[str, Mapping[str, Fraction]], ...] = ()  # ("tags", …), ("tiers", …)
     groups: tuple[Group, ...] = ()
     expected_rounds: Fraction | None = None
+    roller: int | None = None  # a team's: the party (from 1) whose check was rolled, with ``inputs``
     signed: Mapping[str, Fraction] | None = None  # ranked: …, "-0", "+0", …
     given: tuple[str, Fraction] | None = None  # the condition and its own probability
     result_truncated: Fraction | None = None  # a check's: what was cut from its result (None: as truncated)
@@ -117,6 +118,8 @@ class OddsValue(Record):
             parts[key] = [dict(name=n, **prob(p)) for n, p in named.items()]
         for g in self.groups:
             parts[g.key] = {k: distribution_json(s.dist, budget) for k, s in g.members.items()}
+        if self.roller is not None:
+            parts["roller"] = self.roller
         if self.expected_rounds is not None:
             parts["expected_rounds"] = float(self.expected_rounds)
             parts["expected_rounds_exact"] = fraction_text(self.expected_rounds)

@@ -172,3 +172,14 @@ def test_table_options_where_they_change_nothing_are_refused_with_a_hint(capsys,
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert needle in err.strip().splitlines()[-1]
+
+
+def test_an_expression_with_an_equals_sign_is_compared_not_taken_for_a_name(capsys):
+    """``"d20 >= 10"`` after the first expression was read as the name ``d20 >`` given 10 and
+    left out of the table without a word; only ``name=value`` words give names values."""
+    assert main(["dice", "--odds", "--json", "1d6", "d20 >= 10", "x==3", "x=3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["cases"] == ["1d6", "d20 >= 10", "x==3"]
+    p_true = {c["case"]: c["stats"].get("p_true_exact") for c in data["columns"]}
+    assert Fraction(p_true["d20 >= 10"]) == Fraction(sum(f >= 10 for f in range(1, 21)), 20)
+    assert Fraction(p_true["x==3"]) == 1

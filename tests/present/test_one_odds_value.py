@@ -27,7 +27,7 @@ def test_a_team_table_shows_what_its_json_has():
     odds = spycraft.runnable("team").odds(parties=[party, party])
     data = odds.to_dict()
     text = format_odds(odds)
-    assert text.splitlines()[1].startswith("inputs: bonus=10, ranks=10, dc=10")
+    assert text.splitlines()[1].startswith(f"party{data['roller']} rolls, with: bonus=10, ranks=10, dc=10")
     assert "tags: " + ", ".join(f"{t['name']} {t['probability'] * 100:.2f}%" for t in data["tags"]) in text
     numbers = [name for name, stats in data["stats"]["values"].items() if stats["kind"] == "number"]
     assert numbers
