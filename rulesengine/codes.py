@@ -70,9 +70,6 @@ E_UNKNOWN_LITERAL = "E524"
 E_NAME_CLASH = "E525"
 E_NUMBER_AS_TEXT = "E526"
 E_EXAMPLE = "E527"
-E_DIALECT_DROPS = "E530"
-E_SYMBOL_ROLL_NUMBER = "E531"
-E_LABEL_NOT_ON_DICE = "E532"
 W_UNREACHABLE = "W501"
 W_NO_CATCH_ALL = "W502"
 W_UNREACHABLE_OUTCOME = "W503"
@@ -81,6 +78,10 @@ W_ACKNOWLEDGED_NOTHING = "W505"
 W_DIALECT_READS_OTHERWISE = "W510"
 W_SYMBOL_NEVER_READ = "W511"
 W_SIGN_AGAINST_SUCCESS = "W512"
+# deprecated spellings: warnings for one release (files that loaded keep loading), then errors
+W_DIALECT_DROPS = "W513"
+W_SYMBOL_ROLL_NUMBER = "W514"
+W_LABEL_NOT_ON_DICE = "W515"
 # ---- inputs, service requests and usage (E6xx, E7xx, E9xx) ------------------------------------
 E_INPUT = "E601"
 E_USAGE = "E901"
@@ -141,12 +142,6 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code(E_NAME_CLASH, "RulesetError", "a name that would hide another name"),
     Code(E_NUMBER_AS_TEXT, "RulesetError", "a number written as text (in quotes) in a table"),
     Code(E_EXAMPLE, "RulesetError", "an example of a check (examples:) that the rules do not give"),
-    Code(E_DIALECT_DROPS, "RulesetError", "a spelling the file's dialect drops, which without a dialect has a "
-                                          "meaning (roll20's cs, cf)"),
-    Code(E_SYMBOL_ROLL_NUMBER, "RulesetError", "the number of a roll of symbol dice used as a number: count its "
-                                               "symbols with symbols()"),
-    Code(E_LABEL_NOT_ON_DICE, "RulesetError", "a label ([text]) after something that is not a dice term, such as "
-                                              "a name: roll[0] is roll"),
     Code(W_UNREACHABLE, "warning", "an outcome rule after a catch-all can never apply"),
     Code(W_NO_CATCH_ALL, "warning", "every outcome rule has a condition, so a roll may match none"),
     Code(W_UNREACHABLE_OUTCOME, "warning", "an outcome that no input combination tried can reach"),
@@ -158,6 +153,12 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code(W_SYMBOL_NEVER_READ, "warning", "a symbol on one face of a declared die that no symbols() call counts "
                                          "and no other face shows"),
     Code(W_SIGN_AGAINST_SUCCESS, "warning", "result_sign gives a result of 0 a sign against its outcome's success"),
+    Code(W_DIALECT_DROPS, "warning", "deprecated (an error later): a spelling the file's dialect drops, which "
+                                     "without a dialect has a meaning (roll20's cs, cf)"),
+    Code(W_SYMBOL_ROLL_NUMBER, "warning", "deprecated (an error later): the number of a roll of symbol dice used "
+                                          "as a number: count its symbols with symbols()"),
+    Code(W_LABEL_NOT_ON_DICE, "warning", "deprecated (an error later): a label ([text]) after something that is "
+                                         "not a dice term, such as a name: roll[0] is roll"),
     Code(E_INPUT, "InputError", "an input given to a check or procedure that it can't take"),
     Code(E_REQUEST, "RequestError", "a service request that is not JSON, or a field missing or of the wrong type"),
     Code(E_NOT_FOUND, "RequestError", "a service request for a ruleset, check, procedure or path that does not exist"),

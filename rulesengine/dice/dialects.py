@@ -19,7 +19,7 @@ import re
 from ..records import Record
 from collections.abc import Callable
 
-from ..codes import E_BAD_MODIFIER, E_DIALECT_DROPS, W_DIALECT_READS_OTHERWISE
+from ..codes import E_BAD_MODIFIER, W_DIALECT_DROPS, W_DIALECT_READS_OTHERWISE
 from ..errors import DiceSyntaxError, RulesEngineError
 from .syntax_errors import locate
 
@@ -230,9 +230,9 @@ def _roll20_dropped(name: str, cond: str, native: str) -> Said | None:
     else:
         fix = (f"take one off for each with 'f{point}' after a compare point ('>8f{point}')"
                if point else "take one off for each with f after a compare point (10d10>8f1)")
-    return (E_DIALECT_DROPS,
+    return (W_DIALECT_DROPS,
             f"'{name}{cond}' only marks critical faces on Roll20's screen, so the roll20 dialect drops it and the "
-            f"term adds its dice up{counted}",
+            f"term adds its dice up{counted} (deprecated: a later release refuses it)",
             f"{fix}, or remove it")
 
 
@@ -329,7 +329,8 @@ def _check_brace_set(text: str, pos: int, dialect: str) -> None:
 class DialectNote(Record):
     """A spelling the dialect reads, but otherwise than this language (or another dialect)
     reads it, at ``text[start:end]`` of what was written: ``code`` is a warning (W510) where
-    it now means something else, an error (E530) where the dialect drops it. The dice
+    it now means something else, W513 where the dialect drops it (deprecated: a later release
+    refuses it). The dice
     language reads it as the dialect says; a ruleset file reports it (rules/lints.py)."""
 
     code: str

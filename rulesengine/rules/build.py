@@ -539,9 +539,9 @@ class Builder:
             if key in seen:
                 continue
             seen.add(key)
-            self.error(p.code, p.message, p.expr.pointer, p.hint,
-                       location=self.doc.scalar_column(p.expr.pointer, p.expr.written_at(p.span[0]),
-                                                       length=p.span[1] - p.span[0]))
+            where = self.doc.scalar_column(p.expr.pointer, p.expr.written_at(p.span[0]), length=p.span[1] - p.span[0])
+            self.diagnostics.append(Diagnostic(p.code, p.message, where, p.hint,
+                                               "warning" if p.code.startswith("W") else "error"))
 
     # ---- procedures ----------------------------------------------------------------------
     def procedure(self, name: str, spec: dict, ptr: str) -> Procedure | None:

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ..codes import E_LABEL_NOT_ON_DICE, W_SYMBOL_NEVER_READ
+from ..codes import W_LABEL_NOT_ON_DICE, W_SYMBOL_NEVER_READ
 from ..dice import ast
 from ..dice.dialects import Translation
 from ..dice.parser import closest
@@ -43,8 +43,9 @@ def expression_lints(builder: Any, value: Any, pointer: str, tree: ast.Node, tra
             start = text.rfind("[", node.inner.span[1], node.span[1])
             start = node.inner.span[1] if start < 0 else start
             message, hint = _label_said(node, text)
-            builder.diagnostics.append(Diagnostic(E_LABEL_NOT_ON_DICE, message, doc.scalar_column(
-                pointer, at(start), length=max(1, node.span[1] - start)), hint, "error"))
+            message += " (deprecated: a later release refuses it)"
+            builder.diagnostics.append(Diagnostic(W_LABEL_NOT_ON_DICE, message, doc.scalar_column(
+                pointer, at(start), length=max(1, node.span[1] - start)), hint, "warning"))
 
 
 def _on_dice(node: ast.Node) -> bool:

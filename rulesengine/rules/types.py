@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from ..records import fields, is_record
-from ..codes import (E_BAD_OPERAND, E_BRANCH_TYPES, E_NOT_A_NUMBER, E_NOT_YES_NO, E_SYMBOL_ROLL_NUMBER,
+from ..codes import (E_BAD_OPERAND, E_BRANCH_TYPES, E_NOT_A_NUMBER, E_NOT_YES_NO, W_SYMBOL_ROLL_NUMBER,
                      E_UNKNOWN_LITERAL)
 from ..dice import ast
 from ..dice.builtins import (ANY, BRANCHES, BUILTINS, DICE, FIRST_THROW, NUMBER, POOL, ROLL, SYMBOL_COUNTS, TEXT,
@@ -86,11 +86,12 @@ class _Infer:
         return got
 
     def symbol_number(self, node: ast.Node) -> None:
-        """``node``, a roll of symbol dice, used as a number (E531)."""
+        """``node``, a roll of symbol dice, used as a number (W514, deprecated: an error later)."""
         name = self.text(node)
         shown = self.env.symbols.get(name, ())
-        self.problem(E_SYMBOL_ROLL_NUMBER, f"'{name}' is a roll of symbol dice: its number is the sum of its "
-                     "faces' places (1 to n, in the order listed), which counts nothing", node,
+        self.problem(W_SYMBOL_ROLL_NUMBER, f"'{name}' is a roll of symbol dice: its number is the sum of its "
+                     "faces' places (1 to n, in the order listed), which counts nothing (deprecated: a later "
+                     "release refuses it)", node,
                      f"count its symbols with symbols({name}, '{shown[0] if shown else 'name'}')")
 
 
