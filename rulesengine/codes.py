@@ -75,6 +75,12 @@ W_NO_CATCH_ALL = "W502"
 W_UNREACHABLE_OUTCOME = "W503"
 W_DEPRECATED_REPORT_NAME = "W504"
 W_ACKNOWLEDGED_NOTHING = "W505"
+W_UNREAD_ROLL = "W520"
+W_UNREAD_INPUT = "W521"
+W_UNREAD_CHOOSE = "W522"
+W_TAG_NEVER_SET = "W523"
+W_SHADOWED_OUTCOME = "W524"
+W_UNREAD_VALUE = "W525"
 # ---- inputs, service requests and usage (E6xx, E7xx, E9xx) ------------------------------------
 E_INPUT = "E601"
 E_USAGE = "E901"
@@ -141,6 +147,12 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code(W_DEPRECATED_REPORT_NAME, "warning", "deprecated: a reported value named like a key of the rolled "
                                               "result; its value is only under the result's 'report'"),
     Code(W_ACKNOWLEDGED_NOTHING, "warning", "an acknowledged warning (allow:) that does not fire there"),
+    Code(W_UNREAD_ROLL, "warning", "a roll that is rolled and never read"),
+    Code(W_UNREAD_INPUT, "warning", "an input that nothing reads"),
+    Code(W_UNREAD_CHOOSE, "warning", "a choose whose chosen dice no rule reads"),
+    Code(W_TAG_NEVER_SET, "warning", "a tag that no input combination can set"),
+    Code(W_SHADOWED_OUTCOME, "warning", "an outcome rule that an earlier, broader rule always takes first"),
+    Code(W_UNREAD_VALUE, "warning", "a value (let) that is worked out and never read"),
     Code(E_INPUT, "InputError", "an input given to a check or procedure that it can't take"),
     Code(E_REQUEST, "RequestError", "a service request that is not JSON, or a field missing or of the wrong type"),
     Code(E_NOT_FOUND, "RequestError", "a service request for a ruleset, check, procedure or path that does not exist"),
