@@ -82,6 +82,13 @@ W_SIGN_AGAINST_SUCCESS = "W512"
 W_DIALECT_DROPS = "W513"
 W_SYMBOL_ROLL_NUMBER = "W514"
 W_LABEL_NOT_ON_DICE = "W515"
+# work nothing reads
+W_UNREAD_ROLL = "W520"
+W_UNREAD_INPUT = "W521"
+W_UNREAD_CHOOSE = "W522"
+W_TAG_NEVER_SET = "W523"
+W_SHADOWED_OUTCOME = "W524"
+W_UNREAD_VALUE = "W525"
 # ---- inputs, service requests and usage (E6xx, E7xx, E9xx) ------------------------------------
 E_INPUT = "E601"
 E_USAGE = "E901"
@@ -159,6 +166,12 @@ CODES: dict[str, Code] = {c.code: c for c in (
                                           "as a number: count its symbols with symbols()"),
     Code(W_LABEL_NOT_ON_DICE, "warning", "deprecated (an error later): a label ([text]) after something that is "
                                          "not a dice term, such as a name: roll[0] is roll"),
+    Code(W_UNREAD_ROLL, "warning", "a roll that is rolled and never read"),
+    Code(W_UNREAD_INPUT, "warning", "an input that nothing reads"),
+    Code(W_UNREAD_CHOOSE, "warning", "a choose whose chosen dice no rule reads"),
+    Code(W_TAG_NEVER_SET, "warning", "a tag that no input combination can set"),
+    Code(W_SHADOWED_OUTCOME, "warning", "an outcome rule that an earlier, broader rule always takes first"),
+    Code(W_UNREAD_VALUE, "warning", "a value (let) that is worked out and never read"),
     Code(E_INPUT, "InputError", "an input given to a check or procedure that it can't take"),
     Code(E_REQUEST, "RequestError", "a service request that is not JSON, or a field missing or of the wrong type"),
     Code(E_NOT_FOUND, "RequestError", "a service request for a ruleset, check, procedure or path that does not exist"),

@@ -122,7 +122,9 @@ def _report(path: str, read, limits: Limits) -> FileReport:
         from .run.examples import check_examples, settle
         from .run.faults import input_faults
         from .run.reach import unreachable_outcomes
+        from .rules.unread import unread_work, with_unread_work
         from .run.signs import signs_against_success
+        from .run.tag_reach import tags_never_set
 
         faults, said = input_faults(model, doc, limits)
         said |= {(d.code, d.location.line, d.location.column) for d in faults}
@@ -130,6 +132,7 @@ def _report(path: str, read, limits: Limits) -> FileReport:
         diagnostics = diagnostics + faults + examples + settle([
             d for d in unreachable_outcomes(model, doc, limits)
             if d.severity != "error" or (d.code, d.location.line, d.location.column) not in said], model, reached)
+        diagnostics = with_unread_work(diagnostics, unread_work(model, doc) + tags_never_set(model, doc, limits))
         diagnostics = acknowledge(doc, diagnostics + signs_against_success(model, doc, limits))
     return FileReport(path, tuple(diagnostics))
 

@@ -20,8 +20,14 @@ from rulesengine.validate import validate_text
 MISTAKES = Path(__file__).resolve().parents[1] / "corpus" / "mistakes"
 
 
+LINTS = ("W510", "W511", "W512", "W513", "W514", "W515")
+"""The codes of the lints tested here (the small files below may well leave work unread,
+W520-W525, which tests/rules/test_unread_work.py tests)."""
+
+
 def found(text: str) -> list[tuple[str, int, int]]:
-    return [(d.code, d.location.line, d.location.column) for d in validate_text(text, "t.yaml").diagnostics]
+    return [(d.code, d.location.line, d.location.column) for d in validate_text(text, "t.yaml").diagnostics
+            if d.code.startswith("E") or d.code in LINTS]
 
 
 # (corpus file, the mistake, written as its hint says)
@@ -41,8 +47,7 @@ FIXED = [
 
 
 def test_every_lint_of_the_corpus_is_written_again_as_meant_here():
-    lints = {p.stem for p in MISTAKES.glob("*.yaml") if p.name[:4] in
-             ("W513", "W514", "W515", "W510", "W511", "W512")}
+    lints = {p.stem for p in MISTAKES.glob("*.yaml") if p.name[:4] in LINTS}
     assert lints == {name for name, _, _ in FIXED}
 
 
