@@ -25,8 +25,6 @@ LONG_MODULES: set[str] = {"run/check.py"}
 # Still too dense: to be made a table of small functions or split (issue #31).
 DENSE_FUNCTIONS: set[str] = {
     "dice/dialects.py:translate",
-    "dice/pool.py:roll_pool",
-    "dice/syntax_errors.py:unexpected_token",
     "present/show.py:_describe_check",
     "present/text.py:format_odds",
     "present/text.py:format_sweep",

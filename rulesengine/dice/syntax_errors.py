@@ -119,7 +119,7 @@ def needs_number_hint(mark: str, op: str) -> str:
     return hint
 
 
-def _misplaced_condition(text: str, tok) -> DiceSyntaxError | None:
+def _misplaced_condition(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
     """The error for a condition torn from its explosion mark, or None if that is not it."""
     pos = len(text) if tok.type == "$END" else tok.start_pos
     dangling = _DANGLING_CONDITION.search(text[:pos])
@@ -137,37 +137,53 @@ def _misplaced_condition(text: str, tok) -> DiceSyntaxError | None:
     return None
 
 
-def unexpected_token(text: str, exc) -> DiceSyntaxError:
-    tok = exc.token
-    expected = set(getattr(exc, "expected", ()) or ())
-    misplaced = _misplaced_condition(text, tok)
-    if misplaced is not None:
-        return misplaced
-    if tok.type == "$END":
-        pos = len(text.rstrip())
-        words = _expected_words(expected)
-        hint = f"expected {' or '.join(words[:4])}" if words else None
-        return DiceSyntaxError("expression ends too early", locate(text, max(0, pos - 1)), hint)
-    start = tok.start_pos
-    value = str(tok)
-    # Letters right after a dice term (no space) are a modifier the language lacks.
-    if "KEEP" in expected and value[:1].isalpha() and start > 0 and not text[start - 1].isspace():
-        letters = re.match(r"[A-Za-z]+", value)
-        word = letters.group(0) if letters else value
-        close = closest(word, [m for m in MODIFIER_NAMES if len(m) > 1])  # `k`, `p` need a condition
-        hint = FOREIGN_MODIFIERS.get(word.lower()) or (
-            f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES))
-        return DiceSyntaxError(f"unknown modifier '{word}'", locate(text, start, start + len(word)),
-                               hint, E_BAD_MODIFIER)
-    if tok.type == "COMPOP" and "COMPOP" not in expected:
-        return DiceSyntaxError("comparisons do not chain", locate(text, start, tok.end_pos),
-                               "write 'a < b and b < c' instead of 'a < b < c'", E_CHAINED_COMPARISON)
+def _ends_too_early(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    if tok.type != "$END":
+        return None
+    pos = len(text.rstrip())
     words = _expected_words(expected)
-    if value.lower() == "mod":
-        return DiceSyntaxError("unexpected 'mod'", locate(text, start, tok.end_pos), REMAINDER_HINT)
+    hint = f"expected {' or '.join(words[:4])}" if words else None
+    return DiceSyntaxError("expression ends too early", locate(text, max(0, pos - 1)), hint)
+
+
+def _unknown_modifier(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    """Letters right after a dice term (no space) are a modifier the language lacks."""
+    start, value = tok.start_pos, str(tok)
+    if not ("KEEP" in expected and value[:1].isalpha() and start > 0 and not text[start - 1].isspace()):
+        return None
+    letters = re.match(r"[A-Za-z]+", value)
+    word = letters.group(0) if letters else value
+    close = closest(word, [m for m in MODIFIER_NAMES if len(m) > 1])  # `k`, `p` need a condition
+    hint = FOREIGN_MODIFIERS.get(word.lower()) or (
+        f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES))
+    return DiceSyntaxError(f"unknown modifier '{word}'", locate(text, start, start + len(word)),
+                           hint, E_BAD_MODIFIER)
+
+
+def _chained_comparison(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    if tok.type == "COMPOP" and "COMPOP" not in expected:
+        return DiceSyntaxError("comparisons do not chain", locate(text, tok.start_pos, tok.end_pos),
+                               "write 'a < b and b < c' instead of 'a < b < c'", E_CHAINED_COMPARISON)
+    return None
+
+
+def _mod_word(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    if str(tok).lower() == "mod":
+        return DiceSyntaxError("unexpected 'mod'", locate(text, tok.start_pos, tok.end_pos), REMAINDER_HINT)
+    return None
+
+
+def _die_without_sides(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    start, value = tok.start_pos, str(tok)
     if value[:1] in "dD" and start > 0 and text[start - 1].isdigit() and not value[1:2].isdigit():
         return DiceSyntaxError(f"unexpected '{value}'", locate(text, start, tok.end_pos),
                                f"a die needs its sides right after the d, e.g. {text[:start]}d6")
+    return None
+
+
+def _unexpected(text: str, tok, expected: set[str]) -> DiceSyntaxError:
+    """Any other token the parser cannot take: what it expected instead."""
+    words = _expected_words(expected)
     if tok.type == "RPAR" and "RPAR" not in expected:
         hint = "this ')' has no matching '('"
     elif "RPAR" in expected and tok.type != "RPAR":
@@ -176,4 +192,21 @@ def unexpected_token(text: str, exc) -> DiceSyntaxError:
         hint = f"expected {' or '.join(words[:4])}"
     else:
         hint = "an operator such as + or a comparison is missing here"
-    return DiceSyntaxError(f"unexpected '{value}'", locate(text, start, tok.end_pos), hint)
+    return DiceSyntaxError(f"unexpected '{tok}'", locate(text, tok.start_pos, tok.end_pos), hint)
+
+
+# The explanations of a token the parser cannot take, tried in this order; the first that
+# recognises the mistake says it, else :func:`_unexpected`.
+_TOKEN_EXPLANATIONS = (_misplaced_condition, _ends_too_early, _unknown_modifier, _chained_comparison, _mod_word,
+                       _die_without_sides)
+
+
+def unexpected_token(text: str, exc) -> DiceSyntaxError:
+    """lark's unexpected-token error as a message with a hint."""
+    tok = exc.token
+    expected = set(getattr(exc, "expected", ()) or ())
+    for explain in _TOKEN_EXPLANATIONS:
+        error = explain(text, tok, expected)
+        if error is not None:
+            return error
+    return _unexpected(text, tok, expected)
