@@ -32,8 +32,6 @@ DENSE_FUNCTIONS: set[str] = {
     "records.py:RecordMeta.__new__",
     "rules/build.py:Builder.expr",
     "rules/build.py:Builder.build",
-    "rules/faces.py:face_views",
-    "rules/inputs.py:build_input",
     "rules/schema.py:_diagnostic",
     "run/check.py:CheckRunner._choose",
     "run/check.py:CheckRunner.joint_rolls",
