@@ -301,8 +301,8 @@ def _explosion_refusals(term: Term, m: ast.Explode, cond: ast.Cond) -> Iterator[
                       "reroll fewer faces, or explode on some of the faces left only")
     elif not hit and written == "!0":  # the digit 0 typed for the letter o
         refusal = meets_none(term, m, mark, shown, until, "", "")
-        faces = f"; to explode on a face write one it can show, e.g. !={shown[-1]}" if len(shown) > 1 else ""
-        yield refusal._replace(hint=f"to explode once write '!o', with the letter o: {term.die.text}!o{faces}")
+        on_face = f"; to explode on a face write one it can show, e.g. !={shown[-1]}" if len(shown) > 1 else ""
+        yield refusal._replace(hint=f"to explode once write '!o', with the letter o: {term.die.text}!o{on_face}")
     elif not hit and len(shown) == 1:
         yield meets_none(term, m, mark, shown, until, "", "")
     elif not hit:
