@@ -3,7 +3,8 @@ infinite or ambiguous are refused before anything is rolled.
 
 Each rule is a small check of its own that yields what it refuses, a :class:`Refusal`
 (message, span, hint), in the manner of jsonschema's validators; :func:`check_modifiers`
-runs them in the order of :data:`CHECKS`, adds the location and code, and raises the first.
+runs them (the symbol-dice check, then, once every number of the term is known, those of
+:data:`CHECKS` in order), adds the location and code, and raises the first refusal.
 A check runs only once those before it found nothing, and may rely on that (the face checks,
 for instance, read the faces left after rerolls, which an earlier check made sure are some).
 
