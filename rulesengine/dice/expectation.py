@@ -43,7 +43,7 @@ from .evaluate import Functions, compile_expression
 from .exact import Exact
 from .builtins import FUNCTIONS, conditional
 from .pool import PoolSpec
-from .pool_odds import face_dist
+from .die_odds import face_dist
 from ..errors import RulesEngineError
 from ..limits import DEFAULT_LIMITS, Limits
 

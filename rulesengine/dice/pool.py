@@ -357,45 +357,9 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
     if spec.reroll_rank is not None:
         _reroll_ranked(spec, dice, source, counter)
     if spec.explode is not None:
-        compound = spec.explode == "compound"
-        penalty = 1 if spec.explode == "penetrate" else 0
-        frontier = [d for d in dice if spec.explodes(d.face)]
-        depth = 0
-        once = spec.explode == "once"
-        limit = spec.explode_limit(limits)
-        while frontier and depth < limit:
-            depth += 1
-            wave = _roll_wave(spec, len(frontier), source, counter, limits)
-            nxt = []
-            for parent, extra in zip(frontier, wave, strict=True):
-                parent.exploded = True
-                if compound:
-                    if parent.parts is None:
-                        parent.parts = [parent.face]
-                    parent.parts.append(extra.face)
-                    parent.rerolled += extra.rerolled
-                    if spec.explodes(extra.face):
-                        nxt.append(parent)
-                else:
-                    extra.added, extra.penalty = True, penalty
-                    dice.append(extra)
-                    if not once and spec.explodes(extra.face):
-                        nxt.append(extra)
-            frontier = nxt
-
+        _explode(spec, dice, source, counter, limits)
     values = [spec.clamp(d.raw_value()) for d in dice]
-    playing = [i for i, v in enumerate(values) if spec.in_play(v)] if spec.by_face else range(len(values))
-    n = len(playing)
-    lo, hi = spec.kept_range(n)
-    if (lo, hi) == (0, n) and n == len(values):
-        kept = [True] * n
-    else:
-        order = sorted(playing, key=values.__getitem__, reverse=True)
-        # sorted() is stable even with reverse=True, so among equal values the die
-        # read first ranks higher: it is kept, the later one dropped.
-        kept = [False] * len(values)
-        for i in order[lo:hi]:
-            kept[i] = True
+    kept = _kept(spec, values)
     counting = spec.counting
     total = 0
     records = []
@@ -408,6 +372,53 @@ def roll_pool(spec: PoolSpec, text: str, count: int, source: DiceSource,
                                tuple(d.parts) if d.parts else (), bool(s), bool(f)))
     return PoolRoll(text, tuple(records), total, counting, spec.die.labels or (),
                     spec.die if spec.die.symbols else None)
+
+
+def _explode(spec: PoolSpec, dice: list[_Building], source: DiceSource, counter: DiceCounter,
+             limits: Limits) -> None:
+    """Roll the dice the explosions add, wave by wave, onto ``dice`` (``!!``: onto the die
+    that exploded)."""
+    compound = spec.explode == "compound"
+    penalty = 1 if spec.explode == "penetrate" else 0
+    frontier = [d for d in dice if spec.explodes(d.face)]
+    depth = 0
+    once = spec.explode == "once"
+    limit = spec.explode_limit(limits)
+    while frontier and depth < limit:
+        depth += 1
+        wave = _roll_wave(spec, len(frontier), source, counter, limits)
+        nxt = []
+        for parent, extra in zip(frontier, wave, strict=True):
+            parent.exploded = True
+            if compound:
+                if parent.parts is None:
+                    parent.parts = [parent.face]
+                parent.parts.append(extra.face)
+                parent.rerolled += extra.rerolled
+                if spec.explodes(extra.face):
+                    nxt.append(parent)
+            else:
+                extra.added, extra.penalty = True, penalty
+                dice.append(extra)
+                if not once and spec.explodes(extra.face):
+                    nxt.append(extra)
+        frontier = nxt
+
+
+def _kept(spec: PoolSpec, values: list[int]) -> list[bool]:
+    """Which dice the term keeps: by face, then by rank among the dice left."""
+    playing = [i for i, v in enumerate(values) if spec.in_play(v)] if spec.by_face else range(len(values))
+    n = len(playing)
+    lo, hi = spec.kept_range(n)
+    if (lo, hi) == (0, n) and n == len(values):
+        return [True] * n
+    order = sorted(playing, key=values.__getitem__, reverse=True)
+    # sorted() is stable even with reverse=True, so among equal values the die
+    # read first ranks higher: it is kept, the later one dropped.
+    kept = [False] * len(values)
+    for i in order[lo:hi]:
+        kept[i] = True
+    return kept
 
 
 

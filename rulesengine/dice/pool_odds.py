@@ -1,9 +1,9 @@
 """The exact distribution of a dice term's value, for the rules :class:`PoolSpec` holds.
 
-One die's face after rerolls (:func:`face_dist`), one die with its explosions
-(:func:`die_dist`), then the pool: a sum of independent dice when every die is kept, a
-dynamic programme over face values for keeps (:func:`_keep_dp`), or over sorted value
-tuples when explosions grow the pool (:func:`_keep_multiset`). :func:`faces_dist` and
+One die's face after rerolls (:func:`face_dist`) and one die with its explosions
+(:func:`die_dist`) are :mod:`.die_odds`'s; here, the pool: a sum of independent dice when
+every die is kept, a dynamic programme over face values for keeps (:func:`_keep_dp`), or
+over sorted value tuples when explosions grow the pool (:func:`_keep_multiset`). :func:`faces_dist` and
 :func:`dice_pool_dist` give whole rolls, for rules that look at single dice. Every step
 charges the exact-odds :class:`Budget` before it does the work.
 """
@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
 
 from .beyond import CutRoll
+from .die_odds import die_dist, face_dist
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, step_cost, sum_of
 from .pool import PoolSpec
 from .values import Rolled, joined
@@ -23,120 +24,6 @@ from ..limits import Limits
 
 
 # ---- exact distribution ------------------------------------------------------------------
-
-
-def face_dist(spec: PoolSpec, budget: Budget) -> Dist:
-    """One die roll's face after rerolls.
-
-    Rerolling *until* a face is kept ends on each kept face with probability proportional
-    to its weight, however many rerolls it takes: exact, with nothing truncated.
-    """
-    die = spec.die
-    budget.spend(die.size)
-    if die.custom is None:
-        base = Dist({f: 1 for f in range(1, die.size + 1)}, die.size)
-    else:
-        base = Dist.from_counts(die.custom)
-    if not spec.rerolls:
-        return base
-    matched = {f: w for f, w in base.weights.items() if spec.is_rerolled(f)}
-    m = sum(matched.values())
-    s = base.denom
-    if spec.reroll_once:
-        weights = {f: (0 if f in matched else w * s) + m * w for f, w in base.weights.items()}
-        return Dist({f: w for f, w in weights.items() if w}, s * s).reduced()
-    return Dist({f: w for f, w in base.weights.items() if f not in matched}, s - m)
-
-
-def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:
-    """One die of the pool, explosions included.
-
-    ``mode`` says what the caller needs to know about it: ``"total"`` its contribution to
-    the term (value or success count, explosion dice included), ``"value"`` its value
-    (no ``!``/``!p``: the die stays one die), ``"values"`` the sorted tuple of the values
-    of it and the dice it added. Explosion paths longer than ``limits.explode_depth`` are
-    cut and their mass is left out of the weights (reported as truncated). What is known of
-    them is kept in ``tail`` where every further die can only add: for ``"total"`` their
-    values so far (lower bounds, see :mod:`.beyond`); for ``"values"`` and ``"chain"`` (not
-    compounding) the values they had, as the weights' keys are (:func:`view_dist` reads them).
-    """
-    fd = face_dist(spec, budget)
-    if spec.explode is None:
-        if mode in ("total", "value") and not spec.counting and not spec.by_face and spec.low is None \
-                and spec.high is None:
-            return fd  # each face is its own value: no copy (a million-sided die is big)
-        if mode == "total":
-            return fd.map(lambda f: spec.worth(spec.clamp(f)))
-        if mode == "value":
-            return fd.map(spec.clamp)
-        return fd.map(lambda f: (spec.clamp(f),))  # "values" and "chain": one die
-
-    compound = spec.explode == "compound"
-    penalty = 1 if spec.explode == "penetrate" else 0
-    # A path's state: a running sum (compound), a total, or a tuple of values.
-    start: Callable[[int], Any]
-    extend: Callable[[Any, int], Any]
-    finish: Callable[[Any], Any] | None
-    if compound:
-        start = lambda f: f  # noqa: E731 - the running sum of faces
-        extend = lambda s, f: s + f  # noqa: E731
-        finish = (lambda s: spec.worth(spec.clamp(s))) if mode == "total" else spec.clamp
-        if mode in ("values", "chain"):
-            finish = lambda s: (spec.clamp(s),)  # noqa: E731
-    elif mode == "total":
-        start = lambda f: spec.worth(spec.clamp(f))  # noqa: E731
-        extend = lambda s, f: s + spec.worth(spec.clamp(f - penalty))  # noqa: E731
-        finish = None
-    else:
-        start = lambda f: (spec.clamp(f),)  # noqa: E731
-        extend = lambda s, f: s + (spec.clamp(f - penalty),)  # noqa: E731
-        if mode == "chain":  # the first die, then those its explosions added
-            finish = lambda s: (s[0], *sorted(s[1:], reverse=True))  # noqa: E731
-        else:
-            finish = lambda s: tuple(sorted(s, reverse=True))  # noqa: E731
-
-    faces = list(fd.weights.items())
-    active: dict = defaultdict(int)
-    finished: dict = defaultdict(int)
-    for f, w in faces:
-        (active if spec.explodes(f) else finished)[start(f)] += w
-    denom = fd.denom
-    depth = 0
-    once = spec.explode == "once"  # the added die does not explode: nothing is cut
-    limit = spec.explode_limit(limits)
-    while active and depth < limit:
-        depth += 1
-        budget.spend((len(active) * len(faces) + len(finished)) * step_cost(denom.bit_length() + fd.denom.bit_length()))
-        finished = defaultdict(int, {s: w * fd.denom for s, w in finished.items()})
-        denom *= fd.denom
-        nxt: dict = defaultdict(int)
-        for s, w in active.items():
-            for f, wf in faces:
-                (nxt if spec.explodes(f) and not once else finished)[extend(s, f)] += w * wf
-        active = nxt
-    if finish is not None:
-        result = Dist(dict(finished), denom).map(finish)
-        if active and mode == "total" and not spec.counting and not spec.by_face and min(fd.weights) >= 0:
-            # a compound die of faces of at least 0: its sum only grows, and so its value
-            return Dist(result.weights, denom, _tail(active, finish))
-        if active and mode in ("values", "chain") and not compound \
-                and all(spec.score(spec.clamp(f - penalty)) >= 0 for f in fd.weights):
-            # A chain cut here had these dice and more to come, each adding 0 or more.
-            return Dist(result.weights, denom, _tail(active, finish))
-        return result
-    if active and mode == "total" and all(extend(0, f) >= 0 for f in fd.weights):
-        # Every further die adds something of at least 0: a cut path ends on at least what
-        # it had (see .beyond), which keeps whatever the depth cannot change exact.
-        return Dist(dict(finished), denom, _tail(active))
-    return Dist(dict(finished), denom)
-
-
-def _tail(active: dict, finish: Callable[[Any], Any] | None = None) -> dict[Any, int]:
-    """The cut paths' lower bounds (their values so far, ``finish``ed) with their weights."""
-    tail: dict[Any, int] = defaultdict(int)
-    for value, w in active.items():
-        tail[value if finish is None else finish(value)] += w
-    return dict(tail)
 
 
 def pool_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dist:
@@ -523,41 +410,10 @@ def _fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag
     ``flag``: the readings carry one more part, before highest and lowest, a yes/no (0 or 1)
     that is yes where any part's is (whether a die of the roll was cut by the depth)."""
     n = len(view.counts) + len(view.initial) + len(view.symbols) + 1 + flag  # the sum, each count, the flag
-    join: Callable[[Any, Any], Any]
     if view.highest or view.lowest:
-        s = n - 1 if flag else n
-
-        def join(a: Any, b: Any) -> Any:
-            return (*(x + y for x, y in zip(a[:s], b[:s], strict=True)), *((a[s] | b[s],) if flag else ()),
-                    max(a[n], b[n]), min(a[n + 1], b[n + 1]))
-
-        packed = steps
+        join, packed = _extremes_join(n, flag), steps
     else:
-        # Sums and counts only: pack each reading into one whole number (a digit per sum or
-        # count, each wide enough for every part together), so joining two readings is adding.
-        lows = [sum(min(k[j] for k, _, _ in step) for step in steps) for j in range(n)]
-        highs = [sum(max(k[j] for k, _, _ in step) for step in steps) for j in range(n)]
-        places = [1]
-        for lo, hi in zip(lows[:-1], highs[:-1], strict=True):
-            places.append(places[-1] * (hi - lo + 1))
-        part_lows = [[min(k[j] for k, _, _ in step) for j in range(n)] for step in steps]
-        if flag:  # the flag is the last digit, from 0: past 1 it is taken back to 1
-            for low in part_lows:
-                low[-1] = 0
-
-        def pack(k: tuple, low: list[int]) -> int:
-            return sum((k[j] - low[j]) * places[j] for j in range(n))
-
-        join = operator.add
-        if flag:
-            top = places[-1]
-            twice = 2 * top
-
-            def join(a: Any, b: Any) -> Any:
-                k = a + b
-                return k - top if k >= twice else k
-
-        packed = [[(pack(k, low), w, rep) for k, w, rep in step] for step, low in zip(steps, part_lows, strict=True)]
+        join, packed = _packed(steps, n, flag)
     states: dict[Any, list] = {k: [w, (None, rep)] for k, w, rep in packed[0]}
     for i, items in enumerate(packed[1:], 2):
         budget.spend(len(states) * len(items) * step_cost(i * bits))
@@ -579,6 +435,48 @@ def _fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag
             reps.append(rep)
         out.append((w, reps))
     return out
+
+
+def _extremes_join(n: int, flag: bool) -> Callable[[Any, Any], Any]:
+    """Joining two readings with a highest and a lowest (after ``n`` sums and counts, the
+    last of them the flag if ``flag``): sums and counts add, the flag is either's, highest
+    and lowest take the max and min."""
+    s = n - 1 if flag else n
+
+    def join(a: Any, b: Any) -> Any:
+        return (*(x + y for x, y in zip(a[:s], b[:s], strict=True)), *((a[s] | b[s],) if flag else ()),
+                max(a[n], b[n]), min(a[n + 1], b[n + 1]))
+
+    return join
+
+
+def _packed(steps: list[Readings], n: int, flag: bool) -> tuple[Callable[[Any, Any], Any], list[Readings]]:
+    """Sums and counts only: each reading packed into one whole number (a digit per sum or
+    count, each wide enough for every part together), so joining two readings is adding;
+    the join, and the steps with their readings packed."""
+    lows = [sum(min(k[j] for k, _, _ in step) for step in steps) for j in range(n)]
+    highs = [sum(max(k[j] for k, _, _ in step) for step in steps) for j in range(n)]
+    places = [1]
+    for lo, hi in zip(lows[:-1], highs[:-1], strict=True):
+        places.append(places[-1] * (hi - lo + 1))
+    part_lows = [[min(k[j] for k, _, _ in step) for j in range(n)] for step in steps]
+    if flag:  # the flag is the last digit, from 0: past 1 it is taken back to 1
+        for low in part_lows:
+            low[-1] = 0
+
+    def pack(k: tuple, low: list[int]) -> int:
+        return sum((k[j] - low[j]) * places[j] for j in range(n))
+
+    join: Callable[[Any, Any], Any] = operator.add
+    if flag:
+        top = places[-1]
+        twice = 2 * top
+
+        def join(a: Any, b: Any) -> Any:
+            k = a + b
+            return k - top if k >= twice else k
+
+    return join, [[(pack(k, low), w, rep) for k, w, rep in step] for step, low in zip(steps, part_lows, strict=True)]
 
 
 def rolled_reading(view: PoolView, rolled: Rolled) -> tuple:

@@ -70,18 +70,40 @@ def locate(text: str, start: int, end: int | None = None) -> Location:
     )
 
 
+# Operators of other languages, by the characters they start with here: the hint names the
+# spelling of this language. (``=`` on its own, and ``!`` which marks an explosion right after a
+# die, are hinted at below.)
+FOREIGN_OPERATORS = {
+    "&&": "write 'and' to join conditions: a >= 10 and b >= 10",
+    "&": "write 'and' to join conditions: a >= 10 and b >= 10",
+    "||": "write 'or' for either condition: a >= 10 or b >= 10",
+    "|": "write 'or' for either condition: a >= 10 or b >= 10",
+    "=>": "write >= for 'at least'",
+    "=<": "write <= for 'at most'",
+    "=!": "write != for 'is not'",
+    "≥": "write >= for 'at least'",
+    "≤": "write <= for 'at most'",
+    "≠": "write != for 'is not'",
+}
+
+NOT_HINT = "write 'not' to negate: not x; '!' marks an explosion, right after a die: 3d6!"
+
+
 def bad_character(text: str, pos: int) -> DiceSyntaxError:
     ch = text[pos]
+    foreign = FOREIGN_OPERATORS.get(text[pos:pos + 2]) or FOREIGN_OPERATORS.get(ch)
     if ch.isdigit() or unicodedata.category(ch) == "Nd":
         hint = ASCII_DIGITS_HINT
     elif unicodedata.category(ch)[0] == "C":
         hint = "remove the control character"
     elif ch in "×÷":
         hint = "use * and / for multiplication and division"
-    elif ch == "=" and text[pos + 1:pos + 2] == ">":
-        hint = "write >= for 'at least'"
+    elif foreign:
+        hint = foreign
     elif ch == "=":
         hint = "write == to compare (a single = is not an operator here)"
+    elif ch == "!":
+        hint = NOT_HINT
     else:
         hint = "see docs/dice-language.md for the characters the language uses"
     shown = repr(ch)[1:-1] if not ch.isprintable() else ch
@@ -119,7 +141,7 @@ def needs_number_hint(mark: str, op: str) -> str:
     return hint
 
 
-def _misplaced_condition(text: str, tok) -> DiceSyntaxError | None:
+def _misplaced_condition(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
     """The error for a condition torn from its explosion mark, or None if that is not it."""
     pos = len(text) if tok.type == "$END" else tok.start_pos
     dangling = _DANGLING_CONDITION.search(text[:pos])
@@ -137,37 +159,75 @@ def _misplaced_condition(text: str, tok) -> DiceSyntaxError | None:
     return None
 
 
-def unexpected_token(text: str, exc) -> DiceSyntaxError:
-    tok = exc.token
-    expected = set(getattr(exc, "expected", ()) or ())
-    misplaced = _misplaced_condition(text, tok)
-    if misplaced is not None:
-        return misplaced
-    if tok.type == "$END":
-        pos = len(text.rstrip())
-        words = _expected_words(expected)
-        hint = f"expected {' or '.join(words[:4])}" if words else None
-        return DiceSyntaxError("expression ends too early", locate(text, max(0, pos - 1)), hint)
-    start = tok.start_pos
-    value = str(tok)
-    # Letters right after a dice term (no space) are a modifier the language lacks.
-    if "KEEP" in expected and value[:1].isalpha() and start > 0 and not text[start - 1].isspace():
-        letters = re.match(r"[A-Za-z]+", value)
-        word = letters.group(0) if letters else value
-        close = closest(word, [m for m in MODIFIER_NAMES if len(m) > 1])  # `k`, `p` need a condition
-        hint = FOREIGN_MODIFIERS.get(word.lower()) or (
-            f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES))
-        return DiceSyntaxError(f"unknown modifier '{word}'", locate(text, start, start + len(word)),
-                               hint, E_BAD_MODIFIER)
-    if tok.type == "COMPOP" and "COMPOP" not in expected:
-        return DiceSyntaxError("comparisons do not chain", locate(text, start, tok.end_pos),
-                               "write 'a < b and b < c' instead of 'a < b < c'", E_CHAINED_COMPARISON)
+def _ends_too_early(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    if tok.type != "$END":
+        return None
+    pos = len(text.rstrip())
     words = _expected_words(expected)
-    if value.lower() == "mod":
-        return DiceSyntaxError("unexpected 'mod'", locate(text, start, tok.end_pos), REMAINDER_HINT)
+    hint = f"expected {' or '.join(words[:4])}" if words else None
+    return DiceSyntaxError("expression ends too early", locate(text, max(0, pos - 1)), hint)
+
+
+def _unknown_modifier(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    """Letters right after a dice term (no space) are a modifier the language lacks."""
+    start, value = tok.start_pos, str(tok)
+    if not ("KEEP" in expected and value[:1].isalpha() and start > 0 and not text[start - 1].isspace()):
+        return None
+    letters = re.match(r"[A-Za-z]+", value)
+    word = letters.group(0) if letters else value
+    if word in ("l", "h") and text[start - 1] == "r":  # `rl1`: the lexer took the r for a reroll
+        return _ranked_reroll_misspelt(text, start - 1, word, value[len(word):])
+    close = closest(word, [m for m in MODIFIER_NAMES if len(m) > 1])  # `k`, `p` need a condition
+    hint = FOREIGN_MODIFIERS.get(word.lower()) or (
+        f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES))
+    return DiceSyntaxError(f"unknown modifier '{word}'", locate(text, start, start + len(word)),
+                           hint, E_BAD_MODIFIER)
+
+
+def _ranked_reroll_misspelt(text: str, start: int, side: str, after: str) -> DiceSyntaxError:
+    """``4d6rl1``, ``4d6rh1``: the reroll of the lowest (highest) dice, ``rol1`` (``roh1``)."""
+    digits = re.match(r"[0-9]*", after)
+    n = digits.group(0) if digits and digits.group(0) else "1"
+    which = "lowest" if side == "l" else "highest"
+    dice = f"the {which} die" if n == "1" else f"the {n} {which} dice"
+    return DiceSyntaxError(f"unknown modifier 'r{side}'", locate(text, start, start + 2),
+                           f"did you mean 'ro{side}{n}'? It rerolls {dice} once", E_BAD_MODIFIER)
+
+
+def _negation(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    """``!x`` where a value is expected: C's negation, ``not`` here."""
+    if str(tok).startswith("!") and "NAME" in expected and "KEEP" not in expected:
+        return DiceSyntaxError("unexpected '!'", locate(text, tok.start_pos, tok.start_pos + 1), NOT_HINT)
+    return None
+
+
+def _chained_comparison(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    if str(tok) == ">" and text[tok.start_pos - 1:tok.start_pos] == "<" and "COMPOP" not in expected:
+        return DiceSyntaxError("'<>' is not an operator here", locate(text, tok.start_pos - 1, tok.end_pos),
+                               "write != for 'is not'")
+    if tok.type == "COMPOP" and "COMPOP" not in expected:
+        return DiceSyntaxError("comparisons do not chain", locate(text, tok.start_pos, tok.end_pos),
+                               "write 'a < b and b < c' instead of 'a < b < c'", E_CHAINED_COMPARISON)
+    return None
+
+
+def _mod_word(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    if str(tok).lower() == "mod":
+        return DiceSyntaxError("unexpected 'mod'", locate(text, tok.start_pos, tok.end_pos), REMAINDER_HINT)
+    return None
+
+
+def _die_without_sides(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    start, value = tok.start_pos, str(tok)
     if value[:1] in "dD" and start > 0 and text[start - 1].isdigit() and not value[1:2].isdigit():
         return DiceSyntaxError(f"unexpected '{value}'", locate(text, start, tok.end_pos),
                                f"a die needs its sides right after the d, e.g. {text[:start]}d6")
+    return None
+
+
+def _unexpected(text: str, tok, expected: set[str]) -> DiceSyntaxError:
+    """Any other token the parser cannot take: what it expected instead."""
+    words = _expected_words(expected)
     if tok.type == "RPAR" and "RPAR" not in expected:
         hint = "this ')' has no matching '('"
     elif "RPAR" in expected and tok.type != "RPAR":
@@ -176,4 +236,21 @@ def unexpected_token(text: str, exc) -> DiceSyntaxError:
         hint = f"expected {' or '.join(words[:4])}"
     else:
         hint = "an operator such as + or a comparison is missing here"
-    return DiceSyntaxError(f"unexpected '{value}'", locate(text, start, tok.end_pos), hint)
+    return DiceSyntaxError(f"unexpected '{tok}'", locate(text, tok.start_pos, tok.end_pos), hint)
+
+
+# The explanations of a token the parser cannot take, tried in this order; the first that
+# recognises the mistake says it, else :func:`_unexpected`.
+_TOKEN_EXPLANATIONS = (_misplaced_condition, _ends_too_early, _unknown_modifier, _negation, _chained_comparison,
+                       _mod_word, _die_without_sides)
+
+
+def unexpected_token(text: str, exc) -> DiceSyntaxError:
+    """lark's unexpected-token error as a message with a hint."""
+    tok = exc.token
+    expected = set(getattr(exc, "expected", ()) or ())
+    for explain in _TOKEN_EXPLANATIONS:
+        error = explain(text, tok, expected)
+        if error is not None:
+            return error
+    return _unexpected(text, tok, expected)

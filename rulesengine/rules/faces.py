@@ -57,49 +57,75 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
     knows is read as that number (``count(roll, double, 10)`` is ``count(roll, 8, 10)``
     for double = 8)."""
     carries = _carriers(check, aliases)
-    views: dict[str, PoolView | None] = dict(known or {})
-    plain: dict[int, str] = {}  # the Name nodes that are a pool function's first argument
-    counted_first: set[int] = set()  # initial() calls that a count reads: seen through its view
+    walk = _ViewWalk(carries, dict(known or {}), settle)
     for e in exprs:
-        if e is None:
-            continue
-        for node in _live(e, settle):
-            if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in counted_first:
-                # symbols(roll, 'success') - symbols(roll, 'failure'): one read, the net count
-                net = _symbol_sum(node)
-                if net is not None and net[2]:
-                    name, read, calls = net
-                    counted_first.update(id(c) for c in ast.walk(node))
-                    for call in calls:
-                        plain[id(ast.bare(call.args[0]))] = name
-                    for roll in _carried(calls[0].args[0], carries):
-                        if not (roll in views and views[roll] is None):
-                            views[roll] = (views.get(roll) or PoolView()).merge(PoolView(symbols=(read,)))
-                    continue
-            if not (isinstance(node, ast.Call) and node.name in READERS and node.args):
-                continue
-            if id(node) in counted_first:
-                continue
-            arg = ast.bare(node.args[0])
-            first_throw = False
-            if reads(node) == COUNTS and isinstance(arg, ast.Call) and reads(arg) == FIRST_THROW \
-                    and len(arg.args) == 1:
-                first_throw = True
-                counted_first.add(id(arg))
-                arg = ast.bare(arg.args[0])
-            if isinstance(arg, ast.Name):
-                plain[id(arg)] = arg.name
-            seen = _observation(node, None if settle is None else _bound_in(settle, e))
-            if first_throw and seen is not None:  # count(initial(roll), 1): counts of the first throw
-                seen = PoolView(initial=seen.counts)
-            for roll in _carried(node.args[0], carries):
-                if roll in views and views[roll] is None:
-                    continue
-                views[roll] = None if seen is None else (views.get(roll) or PoolView()).merge(seen)
+        if e is not None:
+            walk.expr(e)
+    views = walk.views
     for roll, view in list(views.items()):
-        if view is not None and _read_whole(roll, carries, exprs, plain, check, settle):
+        if view is not None and _read_whole(roll, carries, exprs, walk.plain, check, settle):
             views[roll] = view.merge(PoolView(total=True))
     return views
+
+
+class _ViewWalk:
+    """What :func:`face_views` gathers as it walks the expressions: the views so far; the
+    Name nodes that are a pool function's first argument (``plain``); the ``initial()``
+    calls and ``symbols()`` sums read already, through a count's view or as one net read."""
+
+    def __init__(self, carries: dict[str, set[str]], views: dict[str, PoolView | None],
+                 settle: Settle | None) -> None:
+        self.carries = carries
+        self.views = views
+        self.settle = settle
+        self.plain: dict[int, str] = {}
+        self.counted_first: set[int] = set()
+
+    def expr(self, e: Expr) -> None:
+        for node in _live(e, self.settle):
+            if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in self.counted_first \
+                    and self._net_symbols(node):
+                continue
+            if isinstance(node, ast.Call) and node.name in READERS and node.args \
+                    and id(node) not in self.counted_first:
+                self._reader(node, e)
+
+    def _merge(self, roll: str, seen: PoolView | None) -> None:
+        """What a roll's readers read: None (can't be told) stays None."""
+        if roll in self.views and self.views[roll] is None:
+            return
+        self.views[roll] = None if seen is None else (self.views.get(roll) or PoolView()).merge(seen)
+
+    def _net_symbols(self, node: ast.Node) -> bool:
+        """symbols(roll, 'success') - symbols(roll, 'failure'): one read, the net count
+        (whether ``node`` is one)."""
+        net = _symbol_sum(node)
+        if net is None or not net[2]:
+            return False
+        name, read, calls = net
+        self.counted_first.update(id(c) for c in ast.walk(node))
+        for call in calls:
+            self.plain[id(ast.bare(call.args[0]))] = name
+        for roll in _carried(calls[0].args[0], self.carries):
+            self._merge(roll, PoolView(symbols=(read,)))
+        return True
+
+    def _reader(self, node: ast.Call, e: Expr) -> None:
+        """A function that reads single dice, of the rolls its first argument may hold."""
+        arg = ast.bare(node.args[0])
+        first_throw = False
+        if reads(node) == COUNTS and isinstance(arg, ast.Call) and reads(arg) == FIRST_THROW \
+                and len(arg.args) == 1:
+            first_throw = True
+            self.counted_first.add(id(arg))
+            arg = ast.bare(arg.args[0])
+        if isinstance(arg, ast.Name):
+            self.plain[id(arg)] = arg.name
+        seen = _observation(node, None if self.settle is None else _bound_in(self.settle, e))
+        if first_throw and seen is not None:  # count(initial(roll), 1): counts of the first throw
+            seen = PoolView(initial=seen.counts)
+        for roll in _carried(node.args[0], self.carries):
+            self._merge(roll, seen)
 
 
 def _symbols_call(node: ast.Node) -> tuple[str, dict[str, int]] | None:

@@ -17,38 +17,15 @@ def build_input(builder: Any, name: str, spec: dict, ptr: str) -> Input:
     through ``builder.error`` at its place, and the input is made all the same."""
     kind = spec["type"]
     low, high = spec.get("min"), spec.get("max")
-    for bound, value in (("min", low), ("max", high)):
-        if isinstance(value, float):  # the schema's "integer" lets 0.0 through; checks compare ints
-            builder.error(E_BAD_DEFAULT, f"input '{name}': {bound} {value!r} is not a whole number",
-                          f"{ptr}/{bound}", f"write it without a decimal point: {bound}: {int(value)}"
-                          if value.is_integer() else None)
-    if low is not None and high is not None and low > high:
-        builder.error(E_BAD_DEFAULT, f"input '{name}': min {low} is above max {high}", f"{ptr}/min")
+    _check_bounds(builder, name, low, high, ptr)
     labels, column = _labels(builder, name, spec, ptr)
     has_default = "default" in spec
     default = spec.get("default")
-    if has_default and kind == "integer" and isinstance(default, int) and not isinstance(default, bool):
-        if (low is not None and default < low) or (high is not None and default > high):
-            builder.error(E_BAD_DEFAULT, f"input '{name}': default {default} is outside {low}..{high}",
-                          f"{ptr}/default")
-    if has_default and kind == "integer" and isinstance(default, str):
-        if labels is None:
-            builder.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number", f"{ptr}/default")
-        elif isinstance(ladder := builder.tables.get(labels), Ladder) and default not in dict(ladder.entries):
-            builder.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number or a step "
-                          f"of the ladder '{labels}'", f"{ptr}/default")
-    wrong_type = _default_type_error(kind, default) if has_default else None
-    if wrong_type:
-        shown = str(default).lower() if isinstance(default, bool) else repr(default)
-        builder.error(E_BAD_DEFAULT, f"input '{name}': default {shown} is {wrong_type}", f"{ptr}/default",
-                      "write true or false" if kind == "boolean" else
-                      "write a whole number (YAML 1.1 reads on/off/yes/no as true/false)")
-    if kind == "choice" and not spec.get("choices"):
-        builder.error(E_BAD_DEFAULT, f"choice input '{name}' lists no choices", ptr,
-                      "add choices: [one, two, ...]", key=True)
-    elif has_default and kind == "choice" and default not in spec.get("choices", []):
-        builder.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not one of its choices",
-                      f"{ptr}/default", "choices: " + ", ".join(map(str, spec.get("choices", []))))
+    if has_default and kind == "integer":
+        _check_integer_default(builder, name, default, low, high, labels, ptr)
+    if has_default:
+        _check_default_type(builder, name, kind, default, ptr)
+    _check_choices(builder, name, spec, ptr)
     if has_default and kind == "dice_pool":
         problem = _pool_default_error(default)
         if problem:
@@ -58,6 +35,53 @@ def build_input(builder: Any, name: str, spec: dict, ptr: str) -> Input:
                  has_default=has_default, optional=spec.get("optional", False), min=low, max=high,
                  choices=tuple(str(c) for c in spec.get("choices", ())), labels=labels,
                  labels_column=column, pointer=ptr, label=spec.get("label", ""))
+
+
+def _check_bounds(builder: Any, name: str, low: Any, high: Any, ptr: str) -> None:
+    """Bounds are whole numbers, the lower not above the higher."""
+    for bound, value in (("min", low), ("max", high)):
+        if isinstance(value, float):  # the schema's "integer" lets 0.0 through; checks compare ints
+            builder.error(E_BAD_DEFAULT, f"input '{name}': {bound} {value!r} is not a whole number",
+                          f"{ptr}/{bound}", f"write it without a decimal point: {bound}: {int(value)}"
+                          if value.is_integer() else None)
+    if low is not None and high is not None and low > high:
+        builder.error(E_BAD_DEFAULT, f"input '{name}': min {low} is above max {high}", f"{ptr}/min")
+
+
+def _check_integer_default(builder: Any, name: str, default: Any, low: Any, high: Any, labels: str | None,
+                           ptr: str) -> None:
+    """An integer input's default: inside its bounds, or a step of the ladder it takes labels from."""
+    if isinstance(default, int) and not isinstance(default, bool):
+        if (low is not None and default < low) or (high is not None and default > high):
+            builder.error(E_BAD_DEFAULT, f"input '{name}': default {default} is outside {low}..{high}",
+                          f"{ptr}/default")
+    if isinstance(default, str):
+        if labels is None:
+            builder.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number", f"{ptr}/default")
+        elif isinstance(ladder := builder.tables.get(labels), Ladder) and default not in dict(ladder.entries):
+            builder.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number or a step "
+                          f"of the ladder '{labels}'", f"{ptr}/default")
+
+
+def _check_default_type(builder: Any, name: str, kind: str, default: Any, ptr: str) -> None:
+    wrong_type = _default_type_error(kind, default)
+    if wrong_type:
+        shown = str(default).lower() if isinstance(default, bool) else repr(default)
+        builder.error(E_BAD_DEFAULT, f"input '{name}': default {shown} is {wrong_type}", f"{ptr}/default",
+                      "write true or false" if kind == "boolean" else
+                      "write a whole number (YAML 1.1 reads on/off/yes/no as true/false)")
+
+
+def _check_choices(builder: Any, name: str, spec: dict, ptr: str) -> None:
+    """A choice input lists its choices, and its default is one of them."""
+    if spec["type"] != "choice":
+        return
+    if not spec.get("choices"):
+        builder.error(E_BAD_DEFAULT, f"choice input '{name}' lists no choices", ptr,
+                      "add choices: [one, two, ...]", key=True)
+    elif "default" in spec and spec.get("default") not in spec.get("choices", []):
+        builder.error(E_BAD_DEFAULT, f"input '{name}': default {spec.get('default')!r} is not one of its choices",
+                      f"{ptr}/default", "choices: " + ", ".join(map(str, spec.get("choices", []))))
 
 
 def _labels(builder: Any, name: str, spec: dict, ptr: str) -> tuple[str | None, str | None]:

@@ -63,6 +63,41 @@ def test_bad_expressions_get_one_clear_error(text, code, column, message, hint):
     assert "\n" not in str(err)
 
 
+# Issue 32: a typo's hint names the spelling meant, not a neighbour it only looks like.
+# (text, code, column, what the hint must say, what it must no longer say)
+MEANT = [
+    ("3d6!0", "E103", 4, "to explode once write '!o', with the letter o: d6!o", "comparison"),
+    ("d1!0", "E103", 3, "to explode once write '!o', with the letter o: d1!o", "leave the explosion out"),
+    ("4d6rl1", "E103", 4, "did you mean 'rol1'? It rerolls the lowest die once", "'kl'"),
+    ("4d6rh2kh3", "E103", 4, "did you mean 'roh2'? It rerolls the 2 highest dice once", "'kh'"),
+    ("3d6 =< 10", "E105", 5, "write <= for 'at most'", "=="),
+    ("3d6=<10", "E105", 4, "write <= for 'at most'", "=="),
+    ("3d6 => 10", "E105", 5, "write >= for 'at least'", None),
+    ("3d6 =! 10", "E105", 5, "write != for 'is not'", "=="),
+    ("3d6 ≤ 10", "E105", 5, "write <= for 'at most'", "docs/"),
+    ("1d20 >= 10 && 1d6 > 3", "E105", 12, "write 'and' to join conditions", "docs/"),
+    ("1d20 >= 10 & 1d6 > 3", "E105", 12, "write 'and' to join conditions", "docs/"),
+    ("1d20 >= 10 || 1d6 > 3", "E105", 12, "write 'or' for either condition", "docs/"),
+    ("3d6 <> 10", "E101", 5, "write != for 'is not'", "chain"),
+    ("!flag", "E101", 1, "write 'not' to negate: not x", "expected"),
+    ("1d20 > 3 and !flag", "E105", 14, "write 'not' to negate: not x", "docs/"),
+]
+
+
+@pytest.mark.parametrize("text,code,column,hint,not_hint", MEANT, ids=[m[0] for m in MEANT])
+def test_a_typo_gets_the_hint_of_the_spelling_it_was_meant_to_be(text, code, column, hint, not_hint):
+    err = error_of(text, env={"flag": True})
+    assert (err.code, err.location.column) == (code, column)
+    assert hint in err.hint
+    if not_hint is not None:
+        assert not_hint not in err.hint
+
+
+def test_the_digit_0_after_an_explosion_mark_is_still_a_face_on_a_die_that_shows_0():
+    """``!0`` is only hinted at as ``!o`` where no face meets it: on dF it explodes on the blank."""
+    assert dice.parse("dF!0").odds().mean == dice.parse("dF!=0").odds().mean
+
+
 def test_unknown_name_suggests_the_nearest_known_name():
     err = error_of("skil + 1", env={"skill": 3})
     assert err.hint == "did you mean 'skill'?"
