@@ -37,8 +37,6 @@ DENSE_FUNCTIONS: set[str] = {
     "present/text.py:format_sweep",
     "records.py:RecordMeta",
     "records.py:RecordMeta.__new__",
-    "rules/build.py:Builder.expr",
-    "rules/build.py:Builder.build",
     "rules/faces.py:face_views",
     "rules/inputs.py:build_input",
     "rules/schema.py:_diagnostic",
