@@ -148,9 +148,10 @@ class CheckRunner:
         """Exact odds; with ``given`` (a yes/no expression over the check's names, e.g.
         ``"outcome == 'success'"``), the odds conditioned on it, and its own probability."""
         if given is not None:
-            from .conditional import conditional_odds  # only for --given: not on every odds' import
+            from .conditional import condition, conditional_odds  # only for --given: not on every odds' import
 
-            return conditional_odds(self, inputs, given)
+            holds = condition(self.runtime, self.check, given)  # a mistake in it is said before one in the inputs
+            return conditional_odds(self.enumerator, self.coerce_inputs(inputs), holds, given)
         return self.enumerator.odds(self.coerce_inputs(inputs))
 
     def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False

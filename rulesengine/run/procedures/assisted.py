@@ -15,6 +15,7 @@ from ...dice.dist import Budget, BudgetExceeded, Dist, combine2, mixture
 from ...errors import InputError, LimitError
 from ...rules.procedures.assisted import AssistedSpec
 from ..results import CheckResult, ProcedureRecord, Resolution, distribution_json, jsonable, probability_json
+from ..check import CheckRunner
 from .base import ProcedureRunner
 
 
@@ -94,7 +95,7 @@ class AssistedRunner(ProcedureRunner):
     @property
     def spec(self) -> AssistedSpec:
         return self.typed_spec(AssistedSpec)
-    def _helper_runner(self):
+    def _helper_runner(self) -> CheckRunner:
         return self.ruleset.check(self.spec.helper_check).runner
 
     def _assist_parties(self, parties, inputs):
