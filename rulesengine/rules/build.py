@@ -22,7 +22,7 @@ from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..dice import ast
 from ..dice.builtins import FUNCTIONS, SYMBOL_COUNTS, reads
-from ..dice.dialects import translate
+from ..dice.dialects import Translation, translate
 from ..dice.parser import check_modifiers, closest, locate, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from .model import (RESULT_KEYS, Candidate, Check, Choose, Expr, Gate, Input, Let,
@@ -74,6 +74,8 @@ class Builder:
         # (symbol, pointer, (column in the scalar, length) where the text is a string)
         self.symbols_named: list[tuple[str, str, tuple[int, int] | None]] = []
         self._sampling = Sampling()
+        self.tables: dict[str, Table] = {}  # built first (see build)
+        self.checks: dict[str, Check] = {}  # built before any procedure
 
     # ---- reporting ---------------------------------------------------------------------
     def error(self, code: str, message: str, pointer: str, hint: str | None = None,
@@ -91,58 +93,20 @@ class Builder:
     # ---- expressions -------------------------------------------------------------------
     def expr(self, value: Any, pointer: str, scope: Scope, *, dice: bool = False,
              what: str = "expression") -> Expr | None:
+        """The expression at ``pointer`` reading ``scope`` (dice only with ``dice``): parsed from
+        the file's dialect, resolved, compiled; None where it has a mistake (each reported)."""
         text = value if isinstance(value, str) else _literal(value)
         if text is None:
             self.error(E_EXPRESSION, f"{what} must be an expression, not {value!r}", pointer)
             return None
-        at: Callable[[int], int] = _same
-        translation = None
-        try:
-            if self.dialect is not None and isinstance(value, str):
-                translation = translate(text, self.dialect)
-                text, at = translation.native, translation.source_offset
-            tree = self.with_named_dice(parse(text, self.limits), text)
-        except RulesEngineError as exc:
-            if translation is not None:
-                translation.relocate(exc)
-            col = exc.location.column
-            loc = (self.doc.scalar_column(pointer, col - 1, length=exc.location.length)
-                   if col is not None and isinstance(value, str) else self.doc.location(pointer))
-            self.diagnostics.append(Diagnostic(exc.code if exc.code.startswith("E2") else E_EXPRESSION,
-                                               exc.message, loc, exc.hint, "error", getattr(exc, "limit", None)))
+        parsed = self._parse(value, text, pointer)
+        if parsed is None:
             return None
+        tree, text, translation = parsed
+        at: Callable[[int], int] = translation.source_offset if translation is not None else _same
         expression_lints(self, value, pointer, tree, translation, at)
-        ok = True
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Dice) and node.die is not None and node.die.symbols:
-                self.symbols_shown.update(s for f in node.die.symbols for s in f)
-            elif isinstance(node, ast.Call) and reads(node) == SYMBOL_COUNTS:
-                self.symbols_named += [(a.value, pointer, (at(a.span[0]), a.span[1] - a.span[0])
-                                        if isinstance(value, str) else None)
-                                       for a in node.args[1:] if isinstance(a, ast.Str)]
-            if isinstance(node, ast.Name) and node.name not in scope.names:
-                near = closest(node.name, list(scope.names))
-                hint = f"did you mean '{near}'?" if near else _known(scope)
-                self.error(E_UNKNOWN_NAME, f"unknown name '{node.name}' in {what}",
-                           pointer, hint,
-                           location=self.doc.scalar_column(pointer, at(node.span[0]), length=len(node.name))
-                           if isinstance(value, str) else None)
-                ok = False
-            elif isinstance(node, ast.Call) and node.name not in self.functions:
-                near = closest(node.name, list(self.functions))
-                self.error(E_UNKNOWN_NAME, f"unknown function '{node.name}' in {what}", pointer,
-                           f"did you mean '{near}'?" if near else None,
-                           location=self.doc.scalar_column(pointer, at(node.span[0]), length=len(node.name))
-                           if isinstance(value, str) else None)
-                ok = False
-            elif isinstance(node, ast.Dice) and not dice:
-                self.error(E_DICE_OUTSIDE_ROLL, f"dice in {what}: dice are rolled only in a check's roll or rolls",
-                           pointer, "declare the dice under 'rolls' and use the roll's name here",
-                           location=self.doc.scalar_column(pointer, at(node.span[0]),
-                                                           length=node.span[1] - node.span[0])
-                           if isinstance(value, str) else None)
-                ok = False
-        if not ok:
+        self._note_symbols(tree, value, pointer, at)
+        if not self._names_known(tree, value, pointer, scope, dice, what, at):
             return None
         try:
             run = compile_expression(tree, self._sampling, self.limits, text, self.functions)
@@ -153,6 +117,62 @@ class Builder:
             self.diagnostics.append(Diagnostic(E_EXPRESSION, exc.message, loc, exc.hint, "error"))
             return None
         return Expr(text, tree, pointer, run, ast.names(tree), translation.source_offset if translation else None)
+
+    def _parse(self, value: Any, text: str, pointer: str) -> tuple[ast.Node, str, Translation | None] | None:
+        """The tree of ``text`` (named dice written in), the text read (this language's) and
+        the dialect's translation; None where it does not parse, reported at its column."""
+        translation = None
+        try:
+            if self.dialect is not None and isinstance(value, str):
+                translation = translate(text, self.dialect)
+                text = translation.native
+            return self.with_named_dice(parse(text, self.limits), text), text, translation
+        except RulesEngineError as exc:
+            if translation is not None:
+                translation.relocate(exc)
+            col = exc.location.column
+            loc = (self.doc.scalar_column(pointer, col - 1, length=exc.location.length)
+                   if col is not None and isinstance(value, str) else self.doc.location(pointer))
+            self.diagnostics.append(Diagnostic(exc.code if exc.code.startswith("E2") else E_EXPRESSION,
+                                               exc.message, loc, exc.hint, "error", getattr(exc, "limit", None)))
+            return None
+
+    def _note_symbols(self, tree: ast.Node, value: Any, pointer: str, at: Callable[[int], int]) -> None:
+        """The symbols ``tree``'s dice show, and those its ``symbols()`` calls name (checked
+        once the whole file is read)."""
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Dice) and node.die is not None and node.die.symbols:
+                self.symbols_shown.update(s for f in node.die.symbols for s in f)
+            elif isinstance(node, ast.Call) and reads(node) == SYMBOL_COUNTS:
+                self.symbols_named += [(a.value, pointer, (at(a.span[0]), a.span[1] - a.span[0])
+                                        if isinstance(value, str) else None)
+                                       for a in node.args[1:] if isinstance(a, ast.Str)]
+
+    def _names_known(self, tree: ast.Node, value: Any, pointer: str, scope: Scope, dice: bool, what: str,
+                     at: Callable[[int], int]) -> bool:
+        """Whether every name, function and die of ``tree`` may be read where it is written
+        (each one that may not is reported at its column)."""
+        def where(node: ast.Node, length: int) -> Location | None:
+            return self.doc.scalar_column(pointer, at(node.span[0]), length=length) if isinstance(value, str) else None
+
+        ok = True
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.name not in scope.names:
+                near = closest(node.name, list(scope.names))
+                self.error(E_UNKNOWN_NAME, f"unknown name '{node.name}' in {what}", pointer,
+                           f"did you mean '{near}'?" if near else _known(scope), location=where(node, len(node.name)))
+                ok = False
+            elif isinstance(node, ast.Call) and node.name not in self.functions:
+                near = closest(node.name, list(self.functions))
+                self.error(E_UNKNOWN_NAME, f"unknown function '{node.name}' in {what}", pointer,
+                           f"did you mean '{near}'?" if near else None, location=where(node, len(node.name)))
+                ok = False
+            elif isinstance(node, ast.Dice) and not dice:
+                self.error(E_DICE_OUTSIDE_ROLL, f"dice in {what}: dice are rolled only in a check's roll or rolls",
+                           pointer, "declare the dice under 'rolls' and use the roll's name here",
+                           location=where(node, node.span[1] - node.span[0]))
+                ok = False
+        return ok
 
     # ---- dice declared by name ---------------------------------------------------------
     def declared_dice(self, spec: Any) -> dict[str, ast.Die]:
@@ -209,18 +229,10 @@ class Builder:
 
     # ---- the whole file ----------------------------------------------------------------
     def build(self) -> RulesetModel | None:
+        """The model of the file, built in the order its parts see each other (tables, checks,
+        procedures); None once any error is reported."""
         data = self.doc.data
-        tables = {}
-        for name, spec in (data.get("tables") or {}).items():
-            table = build_table(self, name, spec, f"/tables/{escape_pointer(name)}")
-            if table is not None:
-                tables[name] = table
-        for name in tables:
-            if name in FUNCTIONS:
-                self.error(E_DUPLICATE, f"table '{name}' has the name of a built-in function",
-                           f"/tables/{escape_pointer(name)}", "rename the table", key=True)
-        self.functions.update(table_functions(tables))
-        self.tables = tables
+        self.tables = tables = self.build_tables(data.get("tables") or {})
         checks = {}
         for name, spec in (data.get("checks") or {}).items():
             check = self.check(name, spec, f"/checks/{escape_pointer(name)}")
@@ -235,33 +247,12 @@ class Builder:
             proc = self.procedure(name, spec, f"/procedures/{escape_pointer(name)}")
             if proc is not None:
                 procedures[name] = proc
-        # A procedure's rules may look at the dice of its check's rolls (a contest ranked by
-        # highest(roll), count(roll, 6) in an extended check's round rules): exact odds of
-        # the check then keep those rolls' dice, as its own rules would make them.
-        for proc in procedures.values():
-            for check_name, exprs, aliases in party_expressions(proc):
-                check = checks.get(check_name)
-                if check is not None:
-                    more = faces_needed(check, exprs, aliases) - check.faces_needed
-                    views = face_views(check, exprs, aliases, dict(check.face_views))
-                    first = check.initial_needed | initial_needed(check, exprs, aliases)
-                    if more or views != dict(check.face_views) or first != check.initial_needed:
-                        checks[check_name] = check = replace(
-                            check, faces_needed=check.faces_needed | more, face_views=tuple(sorted(views.items())),
-                            initial_needed=first,
-                            view_sources=(*check.view_sources, (tuple(exprs), tuple(sorted(aliases.items())))))
+        self.read_by_procedures(checks, procedures)
         if self.ok:  # types are worked out on a model whose every expression was built
             self.type_check(tables, checks, procedures)
             check_table_keys(self, tables, [e for part in (*checks.values(), *procedures.values())
                                             for e in expressions_in(part)])
-        for symbol, pointer, where in self.symbols_named:
-            if symbol not in self.symbols_shown:
-                near = closest(symbol, sorted(self.symbols_shown))
-                self.error(E_UNKNOWN_LITERAL, f"no die of this ruleset shows the symbol '{symbol}'", pointer,
-                           f"did you mean '{near}'?" if near else
-                           "symbols are printed on symbol dice: d{[], [hit]} or a die declared under dice:",
-                           location=None if where is None else self.doc.scalar_column(pointer, where[0],
-                                                                                      length=where[1]))
+        self.check_symbols_named()
         symbol_lints(self)
         if not self.ok:
             return None
@@ -274,6 +265,49 @@ class Builder:
                              if k in src}),
             license=data.get("license", ""), description=data.get("description", ""),
             tables=tables, checks=checks, procedures=procedures, path=self.doc.path)
+
+    def build_tables(self, specs: dict) -> dict[str, Table]:
+        """The file's tables, and the functions that read them (none may take a built-in's name)."""
+        tables: dict[str, Table] = {}
+        for name, spec in specs.items():
+            table = build_table(self, name, spec, f"/tables/{escape_pointer(name)}")
+            if table is not None:
+                tables[name] = table
+        for name in tables:
+            if name in FUNCTIONS:
+                self.error(E_DUPLICATE, f"table '{name}' has the name of a built-in function",
+                           f"/tables/{escape_pointer(name)}", "rename the table", key=True)
+        self.functions.update(table_functions(tables))
+        return tables
+
+    @staticmethod
+    def read_by_procedures(checks: dict[str, Check], procedures: dict[str, Procedure]) -> None:
+        """A procedure's rules may look at the dice of its check's rolls (``highest(roll)``,
+        ``count(roll, 6)`` in round rules): exact odds of the check then keep those rolls'
+        dice, as its own rules would. ``checks`` is updated in place."""
+        for proc in procedures.values():
+            for check_name, exprs, aliases in party_expressions(proc):
+                check = checks.get(check_name)
+                if check is not None:
+                    more = faces_needed(check, exprs, aliases) - check.faces_needed
+                    views = face_views(check, exprs, aliases, dict(check.face_views))
+                    first = check.initial_needed | initial_needed(check, exprs, aliases)
+                    if more or views != dict(check.face_views) or first != check.initial_needed:
+                        checks[check_name] = check = replace(
+                            check, faces_needed=check.faces_needed | more, face_views=tuple(sorted(views.items())),
+                            initial_needed=first,
+                            view_sources=(*check.view_sources, (tuple(exprs), tuple(sorted(aliases.items())))))
+
+    def check_symbols_named(self) -> None:
+        """Each symbol a ``symbols()`` call names must be shown by some die of the file."""
+        for symbol, pointer, where in self.symbols_named:
+            if symbol not in self.symbols_shown:
+                near = closest(symbol, sorted(self.symbols_shown))
+                self.error(E_UNKNOWN_LITERAL, f"no die of this ruleset shows the symbol '{symbol}'", pointer,
+                           f"did you mean '{near}'?" if near else
+                           "symbols are printed on symbol dice: d{[], [hit]} or a die declared under dice:",
+                           location=None if where is None else self.doc.scalar_column(pointer, where[0],
+                                                                                      length=where[1]))
 
     # ---- checks --------------------------------------------------------------------------
     def check(self, name: str, spec: dict, ptr: str) -> Check | None:

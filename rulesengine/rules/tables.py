@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 from collections.abc import Iterable, Mapping
 
 from ..codes import E_BAD_TABLE, E_DUPLICATE, E_NUMBER_AS_TEXT, E_UNKNOWN_REFERENCE
 from ..dice import ast
 from ..dice.parser import closest
+from .context import BuildContext
 from .scope import escape_pointer
 from .model import Expr, Grid, Ladder, RangeRow, Ranges, Table, Tier, Tiers
 from .ranges import overlapping_ranges, range_text
 
 
-def build_table(builder: Any, name: str, spec: dict, ptr: str) -> Ladder | Ranges | Grid | Tiers:
+def build_table(builder: BuildContext, name: str, spec: dict, ptr: str) -> Ladder | Ranges | Grid | Tiers:
     """One table of the file; its mistakes are reported through ``builder.error`` at their
     place (overlapping or empty ranges, repeated labels, rows of the wrong length, tiers out
     of order), and the table is made all the same so that the rest of the file is checked too."""
@@ -70,7 +70,7 @@ _NUMBER = re.compile(r"\s*[+-]?\d+\s*\Z")
 written in quotes by mistake."""
 
 
-def check_table_keys(builder: Any, tables: Mapping[str, Table], exprs: Iterable[Expr]) -> None:
+def check_table_keys(builder: BuildContext, tables: Mapping[str, Table], exprs: Iterable[Expr]) -> None:
     """A ranges table whose values name the rows (or columns) of a grid, or the labels of a
     ladder, that an expression looks them up in (``saves(save_row(level), save)``): every
     such value must be one of them, else some input fails that lookup. Reported at the

@@ -5,7 +5,6 @@ one exact driver."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -17,23 +16,25 @@ from ..dice.sampling import Sampling
 from ..errors import InputError, Location, RulesEngineError
 from ..records import replace
 from ..rules.faces import face_views, faces_needed, initial_needed
-from ..rules.model import Expr
+from ..rules.model import Check, Expr
 from ..rules.procedures import party_scope
 from .exact import RollReads
 from .results import CheckOdds
+from .enumeration import Enumerator
+from .runtime import Runtime
 from .tally import OddsTally
 
 
-def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) -> CheckOdds:
-    """The odds of the resolutions for which ``given`` holds, over their own weight: P(x |
-    given) = P(x and given) / P(given), exactly. The probability of ``given`` itself is
-    reported beside them; ``truncated`` is the mass cut before conditioning."""
-    holds = condition(runner, given)
-    values = runner.coerce_inputs(inputs)
+def conditional_odds(enumerator: Enumerator, values: dict[str, Any], holds: Expr, given: str) -> CheckOdds:
+    """The odds of the resolutions for which ``holds`` (the :func:`condition` ``given``) holds,
+    over their own weight, for these (coerced) inputs: P(x | given) = P(x and given) /
+    P(given), exactly. The probability of ``given`` itself is reported beside them;
+    ``truncated`` is the mass cut before conditioning."""
+    runtime = enumerator.runtime
     acc = OddsTally()
     # The condition may look at dice the check's own rules don't (count(roll, 6), the first
     # throw): the rolls are then read for both.
-    check = runner.check
+    check = enumerator.check
     known = dict(check.face_views)
     views = face_views(check, [holds], None, known)
     for name in faces_needed(check, [holds]) - check.faces_needed:
@@ -44,17 +45,17 @@ def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) 
     reads = RollReads(views, frozenset(first | check.initial_needed), (holds,))
     # What explosions cut off counts where the condition is decided whatever the depth
     # (rulesengine.dice.beyond); where it is not, that mass stays truncated.
-    outcomes, joint_denom = runner.resolutions(values, reads, cut=True)
+    outcomes, joint_denom = enumerator.resolutions(values, reads, cut=True)
     kept = total = 0
     for res, env, w in outcomes:
         local = {**env, **res.env}
         if any(isinstance(v, AtLeast) for v in local.values()):
             try:
-                holds_here = runner.truth(holds, local)
+                holds_here = runtime.truth(holds, local)
             except UNDETERMINED + (RulesEngineError,):
                 continue
         else:
-            holds_here = runner.truth(holds, local)
+            holds_here = runtime.truth(holds, local)
         total += w
         if holds_here:
             acc.add(res, w, 1)
@@ -62,22 +63,22 @@ def conditional_odds(runner: Any, inputs: Mapping[str, Any] | None, given: str) 
     if not kept:
         raise InputError(f"the condition '{given}' never holds for these inputs",
                          hint="conditional odds need a condition with a chance above zero")
-    odds = acc.finish(runner.model, runner.check, values, kept, kept, runner.limits.max_states)
+    odds = acc.finish(runtime.model, check, values, kept, kept, runtime.limits.max_states)
     # Where the condition is open on some cut paths, its chance is not known exactly, nor is
     # anything divided by it: no result is then exact given it.
     return replace(odds, given=given, given_probability=Fraction(kept, joint_denom),
                    truncated=Fraction(joint_denom - total, joint_denom),
                    result_cut_from=odds.result_cut_from if total == joint_denom else None)
 
-def condition(runner: Any, text: str) -> Expr:
+def condition(runtime: Runtime, check: Check, text: str) -> Expr:
     """A yes/no expression over the check's names after it resolved (its inputs, values,
     rolls, ``result``, ``outcome``, ``success``), compiled like the check's own: the
     condition of conditional odds. A mistake in it is the caller's (InputError)."""
     try:
-        tree = parse(text, runner.limits)
+        tree = parse(text, runtime.limits)
     except RulesEngineError as exc:
         raise InputError(f"given: {exc.message}", exc.location, exc.hint) from None
-    known = party_scope(runner.check).names
+    known = party_scope(check).names
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.name not in known:
             near = closest(node.name, list(known))
@@ -87,5 +88,5 @@ def condition(runner: Any, text: str) -> Expr:
         if isinstance(node, ast.Dice):
             raise InputError("given: a condition cannot roll dice", Location(column=node.span[0] + 1,
                              source_line=text), "name one of the check's rolls instead")
-    run = compile_expression(tree, Sampling(), runner.limits, text, runner.functions)
+    run = compile_expression(tree, Sampling(), runtime.limits, text, runtime.functions)
     return Expr(text, tree, "", run, ast.names(tree))

@@ -1,6 +1,6 @@
 """Exact distributions of a check's rolls and of other expressions of its ruleset.
 
-The exact driver of :class:`run.check.CheckRunner` reads each roll's value from here: its
+The exact driver (:class:`run.enumeration.Enumerator`) reads each roll's value from here: its
 total, or (``Rolled``) its dice when the rules look at them. Compiled evaluators are kept per
 roll and per expression. Errors come out as raised (``BudgetExceeded``, a ruleset error):
 the runner says where in the file they belong.

@@ -1,8 +1,9 @@
 """Rolling a check again remembers what it can, and nobody can tell.
 
-A check is a pure function of its inputs and its roll values, so ``CheckRunner`` keeps
-the coerced inputs and the values known before the roll per set of given inputs
-(``prepare``), and the resolution per set of roll values (``PreRoll.resolved``). These
+A check is a pure function of its inputs and its roll values, so ``CheckRunner``'s memo
+(:mod:`rulesengine.run.memo`) keeps the coerced inputs and the values known before the roll
+per set of given inputs (``prepare``), and the resolution per set of roll values
+(``PreRoll.resolved``). These
 tests pin that the memory is invisible: the same answers as a runner that remembers
 nothing, no leaks between inputs that compare equal but are not the same input, and no
 way for a caller to change what is remembered.
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from rulesengine.run import check as check_module
+from rulesengine.run import memo as memo_module
 from rulesengine.errors import InputError
 from rulesengine.ruleset import load, loads
 
@@ -115,9 +117,9 @@ checks:
 
 
 def test_what_is_remembered_is_bounded(monkeypatch):
-    monkeypatch.setattr(check_module, "PREPARED_INPUTS", 4)
-    monkeypatch.setattr(check_module, "RESOLVED_PER_INPUTS", 3)
-    monkeypatch.setattr(check_module, "RESOLVED_IN_ALL", 7)
+    monkeypatch.setattr(memo_module, "PREPARED_INPUTS", 4)
+    monkeypatch.setattr(memo_module, "RESOLVED_PER_INPUTS", 3)
+    monkeypatch.setattr(memo_module, "RESOLVED_IN_ALL", 7)
     path = Path(__file__).resolve().parents[2] / "rulesets" / "gurps-4e.yaml"
     chk = loads(path.read_text(encoding="utf-8"), "gurps-4e.yaml").check("success_roll")  # not shared
     runner = chk.runner

@@ -33,7 +33,7 @@ def check_rolling(roll: str, reads_dice: bool = False, limits=DEFAULT_LIMITS):
 
 
 def test_a_check_rolling_more_values_than_max_outcomes_is_refused_before_resolving_any(monkeypatch):
-    from rulesengine.run.check import CheckRunner
+    from rulesengine.run.resolver import Resolver
 
     limits = dataclasses.replace(DEFAULT_LIMITS, max_outcomes=1000)
     within = check_rolling("d1000", limits=limits).odds({})  # 1,000 values: within the limit, answered
@@ -42,8 +42,8 @@ def test_a_check_rolling_more_values_than_max_outcomes_is_refused_before_resolvi
         dice.odds("d5000", limits=limits)
     assert bare.value.limit == "max_outcomes"
     resolved = []
-    real = CheckRunner.resolve
-    monkeypatch.setattr(CheckRunner, "resolve", lambda self, *a, **k: resolved.append(1) or real(self, *a, **k))
+    real = Resolver.resolve
+    monkeypatch.setattr(Resolver, "resolve", lambda self, *a, **k: resolved.append(1) or real(self, *a, **k))
     with pytest.raises(LimitError) as info:
         check_rolling("d5000", limits=limits).odds({})  # was: 5,000 values resolved and listed
     assert info.value.limit == "max_outcomes"

@@ -12,12 +12,13 @@ from collections.abc import Callable
 
 from ...dice.parser import closest
 from ...codes import E_UNKNOWN_REFERENCE
+from ..context import BuildContext
 from ..inputs import build_input
-from ..model import Check, Expr, Procedure, ProcedureSpec
+from ..model import Check, Expr, Input, Procedure, ProcedureSpec
 from ..scope import Scope, escape_pointer
 from . import assisted, contest, extended, group, team
 
-KINDS: dict[str, Callable[..., ProcedureSpec | None]] = {
+KINDS: dict[str, Callable[[BuildContext, str, dict, str, Check, tuple[Input, ...], Scope], ProcedureSpec | None]] = {
     "contest": contest.build,
     "extended": extended.build,
     "team": team.build,
@@ -50,7 +51,7 @@ def party_scope(check: Check) -> Scope:
     return scope
 
 
-def build_procedure(builder: Any, name: str, spec: dict, ptr: str) -> Procedure | None:
+def build_procedure(builder: BuildContext, name: str, spec: dict, ptr: str) -> Procedure | None:
     check = builder.checks.get(spec["check"])
     if check is None:
         near = closest(spec["check"], list(builder.checks))

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from ...records import Record
 from types import MappingProxyType
-from typing import Any
 from collections.abc import Mapping
 
 from ...codes import E_UNKNOWN_REFERENCE
 from ...limits import MAX_PARTIES
+from ..context import BuildContext, built
 from ..model import Check, Expr, Input, Role
 from ..scope import Scope, escape_pointer
 from .counts import party_counts
@@ -54,7 +54,7 @@ def end_scope(spec: AssistedSpec, own: Scope, party: Scope) -> Scope:
     return Scope({**party.names, **own.names}).with_names(bonus="the bonus the helpers gave")
 
 
-def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
+def build(builder: BuildContext, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> AssistedSpec | None:
     helper_check = builder.checks.get(spec.get("helper_check", check.name))
     if helper_check is None:
@@ -73,7 +73,7 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
     helper.names.update({r: "value" for r in helper_check.report})
     helper.names.update(result="the result", outcome="the outcome", success="whether it succeeded")
     helper.names.update(own.names)
-    totals = {n: builder.expr(e, f"{ptr}/totals/{escape_pointer(n)}", helper, what=f"total '{n}'")
+    totals = {n: built(builder.expr(e, f"{ptr}/totals/{escape_pointer(n)}", helper, what=f"total '{n}'"))
               for n, e in (spec.get("totals") or {}).items()}
     ruin_when = builder.expr(spec["ruin_when"], f"{ptr}/ruin_when", helper, what="ruin_when") \
         if "ruin_when" in spec else None
@@ -88,4 +88,4 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
         return None
     lo, hi = party_counts(builder, name, spec, "helpers", ptr, 1, MAX_PARTIES - 1)
     return AssistedSpec(helper_check.name, order, MappingProxyType(helper_inputs), MappingProxyType(totals),
-                        ruin_when, bonus, target, lo, hi)
+                        ruin_when, built(bonus), target, lo, hi)

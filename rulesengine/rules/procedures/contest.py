@@ -5,10 +5,11 @@ or tie-breakers apply in turn: a higher value, then a roll-off)."""
 from __future__ import annotations
 
 from ...records import Record
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ...codes import E_PROCEDURE
 from ...limits import MAX_PARTIES
+from ..context import BuildContext, built
 from ..model import Check, Expr, Input, Role
 from ..scope import Scope
 from .counts import party_counts
@@ -50,24 +51,24 @@ def end_scope(spec: ContestSpec, own: Scope, party: Scope) -> Scope:
     return party.with_names(winner="the winning party's number", runner_up="the runner-up's result")
 
 
-def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
+def build(builder: BuildContext, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> ContestSpec | None:
     party = party.with_names(party="the party's number, 1 for the first")
     if not spec.get("rank_by"):
         builder.error(E_PROCEDURE, f"contest '{name}' needs rank_by", ptr, "e.g. rank_by: [result]")
         return None
-    rank_by = tuple(builder.expr(e, f"{ptr}/rank_by/{i}", party, what="rank_by")
+    rank_by = tuple(built(builder.expr(e, f"{ptr}/rank_by/{i}", party, what="rank_by"))
                     for i, e in enumerate(spec["rank_by"]))
     ties = spec.get("ties", "stand")
     if isinstance(ties, list):
         breakers = []
         for i, t in enumerate(ties):
             if "higher" in t:
-                breakers.append(TieBreaker("higher", builder.expr(t["higher"], f"{ptr}/ties/{i}/higher", party,
-                                                                  what="a tie-breaker")))
+                breakers.append(TieBreaker("higher", built(builder.expr(t["higher"], f"{ptr}/ties/{i}/higher", party,
+                                                                        what="a tie-breaker"))))
             else:
-                breakers.append(TieBreaker("roll", builder.expr(t["roll"], f"{ptr}/ties/{i}/roll", party,
-                                                                dice=True, what="a roll-off")))
+                breakers.append(TieBreaker("roll", built(builder.expr(t["roll"], f"{ptr}/ties/{i}/roll", party,
+                                                                      dice=True, what="a roll-off"))))
         ties = tuple(breakers)
     winner_result = None
     if "winner_result" in spec:

@@ -3,12 +3,12 @@ checked: a fewest above the most allows no call at all."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from ...codes import E_PROCEDURE
+from ..context import BuildContext
 
 
-def party_counts(builder: Any, name: str, spec: dict, key: str, ptr: str, fewest: int, most: int
+def party_counts(builder: BuildContext, name: str, spec: dict, key: str, ptr: str, fewest: int, most: int
                  ) -> tuple[int, int]:
     """``spec[key]``'s min and max (``fewest`` and ``most`` where left out); a min above the
     max is reported at the min."""

@@ -7,10 +7,11 @@ from __future__ import annotations
 from ...dice import ast
 from ...records import Record
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 from collections.abc import Mapping
 
 from ...codes import E_NAME_CLASH, E_PROCEDURE, E_UNKNOWN_REFERENCE
+from ..context import BuildContext, built
 from ..model import Check, Expr, Input, Role
 from ..scope import Scope, escape_pointer
 
@@ -69,7 +70,7 @@ def end_scope(spec: ExtendedSpec, own: Scope, party: Scope) -> Scope:
     return Scope({**inputs, **own.names, **{s: "state" for s in spec.state}})
 
 
-def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
+def build(builder: BuildContext, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> ExtendedSpec | None:
     for key in ("state", "each_round", "succeed_when"):
         if key not in spec:
@@ -99,7 +100,7 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
                 builder.error(E_UNKNOWN_REFERENCE, f"'{s}' is not part of the state", where,
                               "state: " + ", ".join(state), key=True)
                 continue
-            sets.append((s, builder.expr(text, where, after, what=f"state '{s}'")))
+            sets.append((s, built(builder.expr(text, where, after, what=f"state '{s}'"))))
         rules.append(RoundRule(when, tuple(sets)))
     succeed_when = builder.expr(spec["succeed_when"], f"{ptr}/succeed_when", after, what="succeed_when")
     fail_when = builder.expr(spec["fail_when"], f"{ptr}/fail_when", after, what="fail_when") \
@@ -112,11 +113,12 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
     round_inputs: dict[str, Expr] = {}
     for n, text in (spec.get("round_inputs") or {}).items():
         where = f"{ptr}/round_inputs/{escape_pointer(n)}"
-        round_inputs[n] = builder.expr(text, where, round_scope, what=f"round input '{n}'")
+        round_inputs[n] = built(builder.expr(text, where, round_scope, what=f"round input '{n}'"))
         if check.input(n) is None:
             builder.error(E_UNKNOWN_REFERENCE, f"round input '{n}' is not an input of check '{check.name}'",
                           where, key=True)
-    return ExtendedSpec(MappingProxyType(state), tuple(rules), succeed_when, fail_when, max_rounds,
+    return ExtendedSpec(MappingProxyType({s: built(e) for s, e in state.items()}), tuple(rules), built(succeed_when),
+                        fail_when, built(max_rounds),
                         MappingProxyType(round_inputs))
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from ...records import Record, field
 from types import MappingProxyType
-from typing import Any
 from collections.abc import Mapping
 
 from ...codes import E_MISSING_KEY
 from ...limits import MAX_PARTIES
+from ..context import BuildContext, built
 from ..model import Check, Expr, Input, OutcomeRule, Role
 from ..scope import Scope, escape_pointer
 from .counts import party_counts
@@ -63,13 +63,13 @@ def end_scope(spec: GroupSpec, own: Scope, party: Scope) -> Scope:
     return group_scope(spec, own, party, bool(spec.best_by), list(spec.tally))
 
 
-def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
+def build(builder: BuildContext, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> GroupSpec | None:
     own = Scope({i.name: "input" for i in inputs})
     member = Scope({**party.names, **own.names})
     best_by = tuple(builder.expr(e, f"{ptr}/best_by/{i}", member, what="best_by")
                     for i, e in enumerate(spec.get("best_by") or []))
-    tally: dict[str, Expr] = {}
+    tally: dict[str, Expr | None] = {}
     for n, e in (spec.get("tally") or {}).items():
         tally[n] = builder.expr(e, f"{ptr}/tally/{escape_pointer(n)}", member, what=f"the tally '{n}'")
     scope = group_scope(None, own, party, bool(best_by), list(tally))
@@ -83,4 +83,5 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
     lo, hi = party_counts(builder, name, spec, "parties", ptr, 2, MAX_PARTIES)
     if any(e is None for e in (*best_by, *tally.values())):
         return None
-    return GroupSpec(best_by, MappingProxyType(tally), tuple(outcomes), lo, hi, MappingProxyType(member_inputs))
+    return GroupSpec(tuple(map(built, best_by)), MappingProxyType({n: built(e) for n, e in tally.items()}),
+                     tuple(outcomes), lo, hi, MappingProxyType(member_inputs))

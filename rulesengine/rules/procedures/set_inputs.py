@@ -4,14 +4,14 @@ the procedure knows."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from ...codes import E_UNKNOWN_REFERENCE
+from ..context import BuildContext
 from ..model import Check, Expr
 from ..scope import Scope, escape_pointer
 
 
-def build_set_inputs(builder: Any, spec: dict, key: str, ptr: str, check: Check, scope: Scope,
+def build_set_inputs(builder: BuildContext, spec: dict, key: str, ptr: str, check: Check, scope: Scope,
                      what: str) -> dict[str, Expr]:
     """``spec[key]`` (name → expression) built in ``scope``. A name that is not an input of
     ``check``, or whose expression has an error, is reported and left out: the builder refuses

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from ...records import Record
 from types import MappingProxyType
-from typing import Any
 from collections.abc import Mapping
 
 from ...limits import MAX_PARTIES
+from ..context import BuildContext, built
 from ..model import Check, Expr, Input, Role
 from ..scope import Scope, escape_pointer
 from .counts import party_counts
@@ -45,12 +45,12 @@ def end_scope(spec: TeamSpec, own: Scope, party: Scope) -> Scope:
     return Scope({**party.names, **own.names}).with_names(roller="the number of the member who rolled")
 
 
-def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
+def build(builder: BuildContext, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
           party: Scope) -> TeamSpec | None:
     own = Scope({i.name: "input" for i in inputs})
     member = Scope({i.name: "input" for i in check.inputs})
     member.names.update({let.name: "value" for let in check.lets if not let.after_roll})
-    rank_by = tuple(builder.expr(e, f"{ptr}/rank_by/{i}", member.with_names(**own.names), what="rank_by")
+    rank_by = tuple(built(builder.expr(e, f"{ptr}/rank_by/{i}", member.with_names(**own.names), what="rank_by"))
                     for i, e in enumerate(spec.get("rank_by") or []))
     roller = builder.expr(spec.get("roller", "'highest'"), f"{ptr}/roller", own, what="roller")
     lo, hi = party_counts(builder, name, spec, "parties", ptr, 1, MAX_PARTIES)
@@ -60,6 +60,7 @@ def build(builder: Any, name: str, spec: dict, ptr: str, check: Check, inputs: t
     scope = member.with_names(**own.names, **roller_names)
     values: dict[str, Expr] = {}
     for n, e in (spec.get("member_values") or {}).items():
-        values[n] = builder.expr(e, f"{ptr}/member_values/{escape_pointer(n)}", scope, what=f"member value '{n}'")
+        values[n] = built(builder.expr(e, f"{ptr}/member_values/{escape_pointer(n)}", scope,
+                                       what=f"member value '{n}'"))
         scope.names[n] = "a member value"  # later member values may use it
-    return TeamSpec(rank_by, roller, lo, hi, MappingProxyType(values))
+    return TeamSpec(rank_by, built(roller), lo, hi, MappingProxyType(values))

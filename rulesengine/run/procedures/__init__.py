@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...rules.model import Procedure
 from .assisted import AssistedOdds, AssistedResult, AssistedRunner
-from .base import ProcedureRunner
+from .base import Checks, ProcedureRunner
 from .contest import ContestOdds, ContestResult, ContestRunner
 from .extended import ExtendedOdds, ExtendedResult, ExtendedRunner
 from .group import GroupOdds, GroupResult, GroupRunner
@@ -22,7 +22,7 @@ RUNNERS: dict[str, type[ProcedureRunner]] = {
 }
 
 
-def procedure_runner(ruleset, proc: Procedure) -> ProcedureRunner:
+def procedure_runner(ruleset: Checks, proc: Procedure) -> ProcedureRunner:
     """The runner of ``proc``'s kind (``ruleset`` as for :class:`ProcedureRunner`)."""
     return RUNNERS[proc.kind](ruleset, proc)
 

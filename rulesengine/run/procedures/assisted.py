@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine2, mixture
 from ...errors import InputError, LimitError
 from ...rules.procedures.assisted import AssistedSpec
+from ..check import CheckRunner
 from ..json_parts import jsonable, probability_json
 from ..odds_value import OddsValue, group, shown
 from ..results import CheckResult, ProcedureRecord, Resolution
@@ -92,7 +93,7 @@ class AssistedRunner(ProcedureRunner):
     @property
     def spec(self) -> AssistedSpec:
         return self.typed_spec(AssistedSpec)
-    def _helper_runner(self):
+    def _helper_runner(self) -> CheckRunner:
         return self.ruleset.check(self.spec.helper_check).runner
 
     def _assist_parties(self, parties, inputs):

@@ -7,7 +7,7 @@ in :mod:`rulesengine.run.procedures` picks the subclass by the procedure's kind.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 from collections.abc import Iterable, Mapping, Sequence
 
 from ...dice import ast
@@ -17,10 +17,13 @@ from ...codes import E_PROCEDURE
 from ...errors import InputError, RulesEngineError, RulesetError
 from ...rules.model import Expr, Procedure
 from ...rules.procedures import party_expressions
+from ...limits import Limits
 from ...rules.table_functions import read_values
 from ..calls import refuse_for_procedure
+from ..check import CheckRunner
 from ..json_parts import jsonable
 from ..results import NOT_ALLOWED, CheckResult, Resolution, with_declared
+from ..runtime import Runtime
 
 
 def not_allowed(index: int | None, reason: str, round_no: int | None = None) -> InputError:
@@ -64,15 +67,36 @@ SpecT = TypeVar("SpecT")
 AnyError = TypeVar("AnyError", bound=RulesEngineError)
 
 
-class ProcedureRunner:
-    """A procedure of a loaded ruleset. ``ruleset`` is the facade's ruleset (anything with
-    ``id``, ``limits`` and ``check(name)`` giving an object with a ``runner``): only read."""
+class RunnableCheck(Protocol):
+    """A check of a loaded ruleset, as a procedure runs it: through its runner."""
 
-    def __init__(self, ruleset, proc: Procedure) -> None:
+    @property
+    def runner(self) -> CheckRunner: ...
+
+
+class Checks(Protocol):
+    """What a procedure needs of a loaded ruleset (the facade's ``Ruleset``): its id, its
+    limits and its checks by name. Only read."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def limits(self) -> Limits: ...
+
+    def check(self, name: str) -> RunnableCheck: ...
+
+
+class ProcedureRunner:
+    """A procedure of a loaded ruleset (see :class:`Checks`), run through the runner of its
+    check and the ruleset's :class:`Runtime`."""
+
+    def __init__(self, ruleset: Checks, proc: Procedure) -> None:
         self.ruleset = ruleset
         self.proc = proc
         self.check = ruleset.check(proc.check)
-        self.runner = self.check.runner
+        self.runner: CheckRunner = self.check.runner
+        self.runtime: Runtime = self.runner.runtime
         self.limits = ruleset.limits
 
     @property
@@ -80,21 +104,18 @@ class ProcedureRunner:
         return self.proc.name
 
     def evaluate(self, e: Expr, env: Mapping[str, Any], **ctx: Any) -> Any:
-        return self.runner.evaluate(e, env, **ctx)
+        return self.runtime.evaluate(e, env, **ctx)
 
     def truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
-        return self.runner.truth(e, env)
+        return self.runtime.truth(e, env)
 
     def locate(self, exc: AnyError, e: Expr | None = None) -> AnyError:
         """Point an error of the procedure at the ruleset file, like every other ruleset
         error: at the expression ``e`` (at its column, when the error has one), else at the
         procedure's name. The error itself is kept (a LimitError keeps its ``limit``)."""
         if e is not None:
-            return self.runner.relocate(exc, e)
-        doc = self.runner.doc
-        if doc is not None and exc.location.path is None:
-            exc.location = doc.location(self.proc.pointer, key=True)
-        return exc
+            return self.runtime.relocate(exc, e)
+        return self.runtime.locate(exc, self.proc.pointer)
 
     @staticmethod
     def party_env(res: Resolution | CheckResult, env: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -163,7 +184,7 @@ class ProcedureRunner:
                 out[name][v] = out[name].get(v, Fraction(0)) + p
         # A value read straight from a table lists every value the table declares (0 where
         # it can't happen).
-        return {name: with_declared(out[name], read_values(self.runner.model, e)) for name, e in self.proc.report}
+        return {name: with_declared(out[name], read_values(self.runtime.model, e)) for name, e in self.proc.report}
 
     def report_line(self, values: tuple | None) -> list[str]:
         """The trace's last line: the report values, when the procedure has them."""
@@ -210,7 +231,7 @@ class ProcedureRunner:
         return self.runner.coerce_specs(self.proc.inputs, inputs, f"'{self.proc.name}'",
                                         "give each party's inputs as party1.name=value")
 
-    def _members(self, parties, lo: int, hi: int, runner, what: str = "parties", who: str | None = None,
+    def _members(self, parties, lo: int, hi: int, runner: CheckRunner, what: str = "parties", who: str | None = None,
                  hint: str = "give party1.name=value party2.name=value ...") -> list[dict[str, Any]]:
         """Each party's inputs, checked by its check's runner; between ``lo`` and ``hi`` of them."""
         parties = list(parties or [])

@@ -247,20 +247,21 @@ class ChainWalk:
     the rows and merged outcomes it has worked out, and its work budget. Made per call, so
     no state of one computation outlives it or leaks into another."""
 
-    def __init__(self, runner: ExtendedRunner, env: dict[str, Any], check_values: dict[str, Any], limit: int) -> None:
-        self.runner, self.env, self.check_values, self.limit = runner, env, check_values, limit
-        self.names, self.dice_names = runner.party_reads  # and the rolls whose dice the rules may read
-        round_inputs = runner.spec.round_inputs
+    def __init__(self, extended: ExtendedRunner, env: dict[str, Any], check_values: dict[str, Any],
+                 limit: int) -> None:
+        self.extended, self.env, self.check_values, self.limit = extended, env, check_values, limit
+        self.names, self.dice_names = extended.party_reads  # and the rolls whose dice the rules may read
+        round_inputs = extended.spec.round_inputs
         self.by_round_number = "round" in self.names or any("round" in e.names for e in round_inputs.values())
         self.outcomes: dict[tuple, tuple[list, int]] = {}  # round values -> merged outcomes, denominator
         self.rows: dict[tuple, tuple[list, int, int]] = {}  # state -> (targets and weights, denominator, outcomes)
         self.state_of: dict[tuple, dict[str, Any]] = {}
         self.ended_states: list[tuple[dict[tuple, int], int]] = []  # (final state → weight, over this denom)
-        self.budget = Budget(runner.limits.max_states)
+        self.budget = Budget(extended.limits.max_states)
 
     def too_big(self) -> LimitError:
-        name = self.runner.proc.name
-        return self.runner.locate(LimitError(f"extended check '{name}' over {self.limit} rounds is too "
+        name = self.extended.proc.name
+        return self.extended.locate(LimitError(f"extended check '{name}' over {self.limit} rounds is too "
                                              "big to work out exactly", "max_states",
                                              hint="use fewer rounds or a smaller goal"))
 
@@ -275,12 +276,12 @@ class ChainWalk:
         read of them (2d10 has 100 ordered rolls but a handful of distinct SLs)."""
         vkey = tuple(sorted((k, str(v)) for k, v in values.items()))
         if vkey not in self.outcomes:
-            outs, denom = self.runner.runner.resolutions(values, cut=True)
+            outs, denom = self.extended.runner.resolutions(values, cut=True)
             merged: dict[tuple, list] = {}
             for res, e, w in outs:
                 if res.outcome == NOT_ALLOWED:
                     raise not_allowed(None, res.reason, n)
-                penv = self.runner.party_env(res, e)
+                penv = self.extended.party_env(res, e)
                 if any(isinstance(penv.get(name), AtLeast) for name in self.names):
                     continue  # what the round rules read depends on explosions cut off: truncated
                 fp = fingerprint(penv, self.names, self.dice_names)
@@ -299,11 +300,11 @@ class ChainWalk:
         failure, with the weights of equal targets added up."""
         state = self.state_of[key]
         renv = {**self.env, **state, "round": n}
-        outs, denom = self.outcomes_of(self.runner.round_values(self.check_values, renv), n)
+        outs, denom = self.outcomes_of(self.extended.round_values(self.check_values, renv), n)
         self.charge(step * len(outs))
         targets: dict[Any, int] = {}
         for penv, w in outs:
-            new, verdict = self.runner.advance(state, {**renv, **penv})
+            new, verdict = self.extended.advance(state, {**renv, **penv})
             frozen = _freeze(new)
             # A state still going is its own target; an ended task keeps its final state too
             # (the odds report each state value's distribution at the end).
@@ -338,10 +339,10 @@ class ChainWalk:
                         nxt[target] = nxt.get(target, 0) + p * w
                         continue
                     ends[target[1]] = ends.get(target[1], 0) + p * w
-            if len(nxt) > self.runner.limits.max_states:
-                raise self.runner.locate(LimitError(f"extended check '{self.runner.proc.name}' has too many states to "
-                                                 "work out exactly", "max_states",
-                                                 hint="use fewer rounds or a smaller goal"))
+            if len(nxt) > self.extended.limits.max_states:
+                raise self.extended.locate(LimitError(f"extended check '{self.extended.proc.name}' has too many states "
+                                                      "to work out exactly", "max_states",
+                                                      hint="use fewer rounds or a smaller goal"))
             denom *= common
             if ends:
                 self.ended_states.append((ends, denom))
@@ -379,10 +380,11 @@ class ChainWalk:
     def report(self) -> dict[str, dict[Any, Fraction]]:
         """Each report value's distribution when the task ends, worked out from the inputs
         and each final state :meth:`run` kept."""
-        if not self.runner.proc.report:
+        if not self.extended.proc.report:
             return {}
-        return self.runner.report_dists((self.runner.report({**self.env, **self.state_of[frozen]}), Fraction(w, denom))
-                                        for ends, denom in self.ended_states for frozen, w in ends.items())
+        report = self.extended.report
+        return self.extended.report_dists((report({**self.env, **self.state_of[frozen]}), Fraction(w, denom))
+                                          for ends, denom in self.ended_states for frozen, w in ends.items())
 
     def round_rows(self, weights: dict[tuple, int], n: int, denom: int) -> tuple[list, int]:
         """Each state still going with its row for round ``n`` (made once, or each round when

@@ -177,6 +177,14 @@ class GroupRunner(ProcedureRunner):
 
     def _odds(self, parties, inputs) -> GroupOdds:
         own, members = self._group(parties, inputs)
+        states, envs, denom = self._fold(own, members)
+        return self._group_odds(own, members, states, envs, denom)
+
+    def _fold(self, own: dict[str, Any], members: list[dict[str, Any]]
+              ) -> tuple[dict[tuple, int], dict[tuple, dict], int]:
+        """The members folded in one by one: each state (tallies, best key, (member,
+        fingerprint) of the best) with its weight over the returned denominator, and the
+        names of each member that is best in some state."""
         budget = Budget(self.limits.max_states)
         envs: dict[tuple, dict] = {}  # (member, fingerprint) → that member's names
         zero = tuple(0 for _ in self.spec.tally)
@@ -202,6 +210,11 @@ class GroupRunner(ProcedureRunner):
         except BudgetExceeded:
             raise self.locate(LimitError(f"group '{self.proc.name}' with {len(members)} members is too big to work "
                                          "out exactly", "max_states", hint="use fewer members")) from None
+        return states, envs, denom
+
+    def _group_odds(self, own: dict[str, Any], members: list[dict[str, Any]], states: dict[tuple, int],
+                    envs: dict[tuple, dict], denom: int) -> GroupOdds:
+        """The group's verdict read on each state, added up."""
         outcomes: dict[str, Fraction] = {}
         success = Fraction(0)
         tally_dists: dict[str, dict[Any, Fraction]] = {n: {} for n in self.spec.tally}
@@ -226,11 +239,7 @@ class GroupRunner(ProcedureRunner):
                 best_result[r] = best_result.get(r, Fraction(0)) + p
             if self.proc.report:
                 reports.append((self.report(env), p))
-        order = [o.name for o in self.spec.outcomes] or list(self.runner.check.outcome_names)
-        ordered = {n: outcomes.get(n, Fraction(0)) for n in dict.fromkeys(order) if n != "not_allowed"}
-        ordered.update({n: p for n, p in outcomes.items() if n not in ordered})
-        success_of = {o.name: (o.success if isinstance(o.success, bool) else None) for o in self.spec.outcomes} \
-            or {n: self.runner.check.outcome_success(n) for n in ordered}
+        ordered, success_of = self._ordered(outcomes)
         return GroupOdds(self.ruleset.id, self.proc.name, tuple(members), ordered, success_of, success,
                          {n: dict(sorted(d.items(), key=lambda kv: value_order(kv[0])))
                           for n, d in tally_dists.items()},
@@ -238,4 +247,13 @@ class GroupRunner(ProcedureRunner):
                          Fraction(denom - mass, denom),
                          self.report_dists(reports) if self.proc.report else {})
 
-
+    def _ordered(self, outcomes: dict[str, Fraction]) -> tuple[dict[str, Fraction], dict[str, bool | None]]:
+        """The group's outcomes in the order its rules (else its check's) list them, and
+        whether each is a success (None: decided by an expression)."""
+        check = self.runner.check
+        order = [o.name for o in self.spec.outcomes] or list(check.outcome_names)
+        ordered = {n: outcomes.get(n, Fraction(0)) for n in dict.fromkeys(order) if n != "not_allowed"}
+        ordered.update({n: p for n, p in outcomes.items() if n not in ordered})
+        success_of = {o.name: (o.success if isinstance(o.success, bool) else None) for o in self.spec.outcomes} \
+            or {n: check.outcome_success(n) for n in ordered}
+        return ordered, success_of

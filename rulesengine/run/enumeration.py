@@ -1,0 +1,279 @@
+"""The exact driver of a check: every joint value of its rolls with its exact weight, each
+resolved by the one resolver (:mod:`.resolver`), and the odds they add up to.
+
+The work is charged to ``max_states`` before it is done: each join of a roll's values, each
+distribution of a roll that reads earlier rolls, each resolution (and each way of choosing
+dice), so a check too big to work out is refused at once, at the roll that makes it so.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+from collections.abc import Mapping
+
+from ..dice.beyond import UNDETERMINED, AtLeast, cut_value
+from ..dice.dist import Budget, BudgetExceeded, Dist
+from ..dice.expectation import RollMean, exact_mean, roll_mean
+from ..dice.values import Rolled
+from ..cache import CHECK_ODDS
+from ..errors import LimitError, Location, RulesEngineError
+from ..records import replace
+from ..rules.model import Check, Expr
+from .exact import ExactRolls, RollReads
+from .resolver import Resolver
+from .results import CheckOdds, Resolution
+from .runtime import Runtime
+from .tally import OddsTally
+
+Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each with its weight
+
+
+class Enumerator:
+    """Exact odds of one check."""
+
+    def __init__(self, runtime: Runtime, resolver: Resolver, exact: ExactRolls) -> None:
+        self.runtime = runtime
+        self.resolver = resolver
+        self.check: Check = resolver.check
+        self.exact = exact
+        self._odds_token = object()  # this check's part of cache.CHECK_ODDS (a new one forgets it)
+
+    def forget(self) -> None:
+        """Empty the odds remembered and the compiled exact evaluators (with their pools'
+        caches): what a benchmark does to time exact odds from scratch."""
+        self._odds_token = object()  # the old entries are never asked for again and age out
+        self.exact.forget()
+
+    def odds(self, values: dict[str, Any]) -> CheckOdds:
+        """Exact odds for these (coerced) inputs, remembered in the shared cache."""
+        key = (self._odds_token, tuple(sorted((k, str(v)) for k, v in values.items())))
+        cached = CHECK_ODDS.get(key)
+        if cached is not None:
+            return cached
+        acc = OddsTally()
+        outcomes, joint_denom = self.resolutions(values, cut=True)
+        total_weight = 0
+        for res, _env, w in outcomes:
+            acc.add(res, w, 1)
+            total_weight += w
+        rt = self.runtime
+        odds = acc.finish(rt.model, self.check, values, joint_denom, total_weight, rt.limits.max_states)
+        if odds.result_truncated:
+            mean = self._unbounded_mean(values)
+            if mean is not None:
+                odds = replace(odds, unbounded_mean=mean)
+        CHECK_ODDS.put(key, odds, odds.size)
+        return odds
+
+    def _unbounded_mean(self, values: dict[str, Any]) -> Fraction | None:
+        """The result's mean with explosions followed forever, where it has a closed form
+        (:mod:`rulesengine.dice.expectation`): a result worked out from the check's rolls
+        (each read by its own mean, and a roll by the rolls before it), inputs and values
+        known before rolling, with no gate deciding, no dice chosen and no outcome rule
+        rewriting it. None otherwise: the odds then label the mean of the mass worked out."""
+        check, limits, functions = self.check, self.runtime.limits, self.runtime.functions
+        if check.result is None or check.choose is not None or any(o.result is not None for o in check.outcomes):
+            return None
+        env, gated, fixed = self.resolver.before_roll(values)[:3]
+        if gated is not None or fixed:
+            return None
+        budget = Budget(limits.max_states)
+        rolls: dict[str, RollMean] = {}
+        for name, e in check.rolls:
+            if name in env:
+                return None  # a roll that hides a value of the same name: not worth the care
+            found = roll_mean(e.tree, env, budget, rolls=rolls, limits=limits, text=e.text, functions=functions)
+            if found is not None:
+                rolls[name] = found
+        result = check.result
+        return exact_mean(result.tree, env, budget, rolls=rolls, limits=limits, text=result.text, functions=functions)
+
+    def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
+                    ) -> tuple[list[tuple[Resolution, dict, int]], int]:
+        """Every resolution of the check for these (coerced) inputs, with its weight over a
+        common denominator. Weights sum to the denominator unless an explosion was truncated.
+        ``reads``: what is read of the rolls when more than the check's own rules read (see
+        :class:`RollReads`).
+
+        ``cut``: also resolve what explosions cut off, where it is known to be at least some
+        number (:mod:`rulesengine.dice.beyond`): a resolution that comes out the same
+        whatever the explosions went on to is kept (its result may itself be an
+        ``AtLeast``), the rest stays truncated. For the caller that knows such values."""
+        env, gated, joint, denom = self.joint_rolls(values, reads, cut)
+        if gated is not None:
+            return [(gated, env, 1)], 1
+        # Charge the whole enumeration before doing it: every joint outcome is resolved,
+        # and where the check chooses dice, every way of choosing is tried.
+        cost = len(joint)
+        choose = self.check.choose
+        if choose is not None and joint:
+            rolled = joint[0][0].get(choose.source)
+            n = len(rolled.faces) if isinstance(rolled, Rolled) else 1
+            cost *= 1 + math.comb(n, min(choose.pick, n))
+        try:
+            Budget(self.runtime.limits.max_states).spend(cost)
+        except BudgetExceeded:
+            raise self.resolver.too_big(self.check.rolls[0][1]) from None
+        resolve = self.resolver.resolve
+        out = []
+        for rolls, w in joint:
+            local = {**env, **rolls}
+            if cut and any(isinstance(v, AtLeast) for v in rolls.values()):
+                try:
+                    out.append((resolve(local), local, w))
+                except UNDETERMINED + (RulesEngineError,):
+                    pass  # the outcome depends on how deep the explosions went: truncated
+                continue
+            out.append((resolve(local), local, w))
+        return out, denom
+
+    def joint_rolls(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
+                    ) -> tuple[dict, Resolution | None, Joint, int]:
+        """The values known before rolling, a gate's verdict, and every joint value of the
+        check's rolls with its weight over ``denom``; with ``cut``, what explosions cut off
+        too, as ``AtLeast`` values (see :meth:`resolutions`)."""
+        env, gated, fixed = self.resolver.before_roll(values)[:3]
+        if gated is not None:
+            return env, gated, [], 1
+        budget = Budget(self.runtime.limits.max_states)
+        # The inputs given: what the rules read of the rolls for these values.
+        reads = self.exact.settled_reads(env, budget, reads)
+        built = self._afford_readings(env, fixed, budget, reads, cut)
+        joint: Joint = [({}, 1)]
+        denom = 1
+        for name, e in self.check.rolls:
+            if name in fixed:
+                joint = [({**d, name: fixed[name]}, w) for d, w in joint]
+                continue
+            reads_rolls = sorted(e.names & set(joint[0][0])) if joint else []
+            if not reads_rolls:
+                dist = built.pop(name) if name in built else self._roll_dist(name, e, env, budget, reads)
+                joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
+            else:
+                joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut)
+            denom *= d
+        return env, None, joint, denom
+
+    def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
+        """The joint values so far, each with each value of a roll that reads none of them."""
+        outcomes = self._outcomes(dist, cut)
+        try:
+            budget.spend(len(joint) * len(outcomes))
+        except BudgetExceeded:
+            raise self.resolver.too_big(e) from None
+        return [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
+
+    def _join_reading(self, joint: Joint, name: str, e: Expr, reads_rolls: list[str], env: dict, budget: Budget,
+                      reads: RollReads | None, cut: bool) -> tuple[Joint, int]:
+        """The joint values so far, each with each value of a roll made after seeing earlier
+        ones (``reads_rolls``): its odds for each value they came to, over one common
+        denominator (returned beside them)."""
+        # What explosions cut off an earlier roll is not followed into it: it stays truncated.
+        joint = [(d, w) for d, w in joint if not any(isinstance(d[n], AtLeast) for n in reads_rolls)]
+        # Its size is known before any of it is worked out: one distribution for each
+        # reading of the rolls it reads, and at least one value for each joint value so
+        # far. Charged first, so a refusal comes at once rather than after every one of
+        # those distributions has been built.
+        readings = list(dict.fromkeys(tuple(d[n] for n in reads_rolls) for d, _ in joint))
+        try:
+            budget.spend(len(readings))
+            budget.afford(len(joint))
+        except BudgetExceeded:
+            raise self.resolver.too_big(e, _readings_text(name, reads_rolls, len(readings), len(joint))) from None
+        by_seen: dict[tuple, list[tuple[Any, int, int]]] = {}
+        for seen in readings:
+            dist = self._roll_dist(name, e, {**env, **dict(zip(reads_rolls, seen, strict=True))}, budget, reads)
+            by_seen[seen] = [(v, w, dist.denom) for v, w in self._outcomes(dist, cut)]
+        common = math.lcm(*(x[0][2] for x in by_seen.values() if x)) if by_seen else 1
+        try:
+            budget.spend(sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint))
+        except BudgetExceeded:
+            raise self.resolver.too_big(e) from None
+        return [({**d, name: v}, w * wv * (common // dv))
+                for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
+
+    def _afford_readings(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None,
+                         cut: bool) -> dict[str, Dist]:
+        """Charge, before any joint value is made, what :meth:`joint_rolls` will charge up to
+        the first roll that reads earlier ones, where that roll is: the joint values of the
+        rolls before it (the product of their sizes) and, for it, one distribution for each
+        reading of the rolls it reads and at least one value for each joint value. What is
+        refused here would be refused there, only after building those joint values and
+        distributions. Returns the distributions of the rolls before it, built once."""
+        rolls = self.check.rolls
+        if not any(e.names & {n for n, _ in rolls[:i]} for i, (_, e) in enumerate(rolls)):
+            return {}  # no roll reads another: each join is charged before it is made
+        built: dict[str, Dist] = {}
+        sizes: dict[str, tuple[int, int]] = {}  # each roll's values, and those not cut off
+        rows, charged = 1, 0
+        for name, e in rolls:
+            if name in fixed:
+                sizes[name] = (1, 0 if isinstance(fixed[name], AtLeast) else 1)
+                continue
+            read = sorted(e.names & set(sizes))
+            if not read:
+                dist = built[name] = self._roll_dist(name, e, env, budget, reads)
+                outcomes = self._outcomes(dist, cut)
+                sizes[name] = (len(outcomes), sum(1 for v, _ in outcomes if not isinstance(v, AtLeast)))
+                rows *= len(outcomes)
+                charged += rows
+                try:
+                    budget.afford(charged)
+                except BudgetExceeded:
+                    raise self.resolver.too_big(e) from None
+                continue
+            readings = math.prod(sizes[n][1] for n in read)
+            rows = math.prod(size[1] if n in read else size[0] for n, size in sizes.items())
+            try:
+                budget.afford(charged + readings + rows)
+            except BudgetExceeded:
+                raise self.resolver.too_big(e, _readings_text(name, read, readings, rows)) from None
+            break
+        return built
+
+    @staticmethod
+    def _outcomes(dist: Dist, cut: bool) -> list[tuple[Any, int]]:
+        outcomes = list(dist.weights.items())
+        if cut:
+            outcomes += [(cut_value(lo), w) for lo, w in dist.tail.items()]
+        return outcomes
+
+    def expression_dist(self, e: Expr, env: Mapping[str, Any], budget: Budget) -> Dist:
+        """The exact distribution of any expression of this ruleset read with a party's names
+        (a contest's roll-off): the check's own exact driver, tables and functions, so what
+        rolls also has odds. Pool values count by their totals."""
+        try:
+            dist = self.exact.expression_dist(e, env, budget)
+        except BudgetExceeded:
+            raise self.resolver.too_big(e) from None
+        except RulesEngineError as exc:
+            raise self.runtime.relocate(exc, e) from None
+        return self._listable(dist, e)
+
+    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None) -> Dist:
+        try:
+            dist = self.exact.roll_dist(name, e, env, budget, reads)
+        except BudgetExceeded:
+            raise self.resolver.too_big(e) from None
+        except RulesEngineError as exc:
+            raise self.runtime.relocate(exc, e) from None
+        return self._listable(dist, e)
+
+    def _listable(self, dist: Dist, e: Expr) -> Dist:
+        """``dist``, a roll's or an expression's distribution, where it has at most
+        ``max_outcomes`` values: each of them is resolved and may be listed, so a check is
+        held to the limit its expression's own odds are (``dice.odds``), at the same point,
+        before any value is resolved."""
+        limits = self.runtime.limits
+        if len(dist.weights) > limits.max_outcomes:
+            raise self.runtime.relocate(LimitError(
+                f"'{e.text}' has {len(dist.weights):,} possible values, too many to list", "max_outcomes",
+                Location(column=1, source_line=e.text),
+                f"at most {limits.max_outcomes:,}; roll it instead, or use fewer sides"), e)
+        return dist
+
+
+def _readings_text(name: str, read: list[str], readings: int, rows: int) -> str:
+    return f"'{name}' is worked out for each of {readings:,} readings of {', '.join(read)} ({rows:,} joint values)"

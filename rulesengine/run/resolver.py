@@ -1,0 +1,239 @@
+"""The check's rules, pure: (inputs, roll values) → one resolution.
+
+Everything after the dice is deterministic, so a check has ONE resolver, :meth:`Resolver.resolve`,
+that maps the values known before the roll and the roll values to an outcome, a result, tags
+and reported values. Rolling (:mod:`.sampling`) feeds it the values rolled; exact odds
+(:mod:`.enumeration`) feed it every joint value of the check's rolls with its exact weight.
+The two can't disagree about the rules, because only the source of the roll values differs.
+Nothing here rolls, remembers or enumerates.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping
+
+from ..dice.beyond import AtLeast, Undetermined
+from ..dice.dist import Budget, BudgetExceeded
+from ..dice.values import Rolled, counted
+from ..codes import E_NO_OUTCOME
+from ..errors import InputError, LimitError, Location, RulesetError
+from ..rules.model import Check, Choose, Expr, Let
+from .results import NOT_ALLOWED, Choice, Resolution, jsonable, signed_text, value_order
+from .runtime import Runtime
+
+Die = tuple[int, int, tuple[str, ...]]  # a die to choose from: its face, its size (0: all alike), its symbols
+
+
+class PreRoll(NamedTuple):
+    """What is settled before any die is rolled."""
+
+    env: dict[str, Any]  # inputs and the values that read no roll
+    gated: Resolution | None  # a gate's verdict: the check ends without rolling
+    fixed: dict[str, Any]  # roll values a gate fixed instead of rolling them
+    secret: bool
+    reason: str  # the reason of the gate that applied, if any
+    resolved: dict | None = None  # (roll values, player's choice) → Resolution, see run.memo
+
+
+class Resolver:
+    """The rules of one check of one ruleset."""
+
+    def __init__(self, runtime: Runtime, check: Check) -> None:
+        self.runtime = runtime
+        self.check = check
+
+    def _let(self, let: Let, env: Mapping[str, Any]) -> Any:
+        rt = self.runtime
+        if let.expr is not None:
+            return rt.evaluate(let.expr, env)
+        best = None
+        for cand in let.best_of:
+            if cand.when is not None and not rt.truth(cand.when, env):
+                continue
+            value = rt.evaluate(cand.value, env)
+            if value is None:
+                continue
+            if best is None or value > best:
+                best = value
+        return best
+
+    # ---- the phases ----------------------------------------------------------------------
+    def before_roll(self, inputs: dict[str, Any]) -> PreRoll:
+        """Values known before rolling; a gate's verdict (or fixed roll values); secrecy."""
+        rt, check = self.runtime, self.check
+        env = dict(inputs)
+        for let in check.lets:
+            if not let.after_roll:
+                env[let.name] = self._let(let, env)
+        secret = bool(check.secret is not None and rt.truth(check.secret, env))
+        fixed: dict[str, Any] = {}
+        for gate in check.gates:
+            if not rt.truth(gate.when, env):
+                continue
+            if gate.outcome:
+                result = rt.evaluate(gate.result, env) if gate.result is not None else None
+                success = self._success_of(gate.outcome, {**env, "result": result}) \
+                    if gate.outcome != NOT_ALLOWED else False
+                final_env = {**env, "result": result, "outcome": gate.outcome, "success": success}
+                verdict = Resolution(gate.outcome, success, result, (), self._report(env), self._tier(result),
+                                     gate.reason, skipped=True, env=final_env, signed=self._signed(final_env))
+                return PreRoll(env, verdict, fixed, secret, gate.reason)
+            for name, e in gate.rolls:
+                fixed[name] = rt.evaluate(e, env)
+            return PreRoll(env, None, fixed, secret, gate.reason)
+        return PreRoll(env, None, fixed, secret, "")
+
+    def resolve(self, env: dict[str, Any], player_choice: Iterable[int] | None = None,
+                budget: Budget | None = None) -> Resolution:
+        """The one resolver: roll values are in ``env``; everything else follows. ``budget``
+        (exact odds) is charged for the choices tried when the check chooses dice."""
+        rt, check = self.runtime, self.check
+        for let in check.lets:
+            if let.after_roll:
+                env[let.name] = self._let(let, env)
+        choices: tuple[Choice, ...] = ()
+        chosen = None
+        if check.choose is not None:
+            choices, chosen = self._choose(check.choose, env, player_choice, budget)
+            env.update(chosen.values)
+        result = rt.evaluate(check.result, env) if check.result is not None else None
+        env["result"] = result
+        outcome, success = None, False
+        for rule in check.outcomes:
+            if rule.when is None or rt.truth(rule.when, env):
+                if rule.result is not None:
+                    result = rt.evaluate(rule.result, env)
+                outcome = rule.name
+                success = rule.success if isinstance(rule.success, bool) else \
+                    rt.truth(rule.success, {**env, "result": result})  # read on the final result
+                break
+        if outcome is None:
+            raise RulesetError(f"no outcome rule of check '{check.name}' matched",
+                               code=E_NO_OUTCOME, hint="end the outcome rules with one that has no 'when'")
+        env["result"], env["outcome"], env["success"] = result, outcome, success
+        tags = tuple(t.name for t in check.tags if rt.truth(t.when, env))
+        return Resolution(outcome, success, result, tags, self._report(env), self._tier(result),
+                          choices=choices, chosen=chosen, env=env, signed=self._signed(env))
+
+    def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],
+                      choose: Iterable[int] | None = None) -> Resolution:
+        """The resolution of given roll values under given inputs (gates re-decided)."""
+        pre = self.before_roll(values)
+        if pre.gated is not None:
+            return pre.gated
+        return self.resolve({**pre.env, **rolls}, choose)
+
+    def _signed(self, env: Mapping[str, Any]) -> str | None:
+        """The result with a sign of its own, where the check gives one (``result_sign``)."""
+        if self.check.result_sign is None or env.get("result") is None:
+            return None
+        return signed_text(env["result"], self.runtime.truth(self.check.result_sign, env))
+
+    def _report(self, env: Mapping[str, Any]) -> dict[str, Any]:
+        return {name: env.get(name) for name in self.check.report}
+
+    def _success_of(self, outcome: str, env: Mapping[str, Any]) -> bool:
+        """Whether ``outcome`` counts as a success: its first rule's true or false, or its
+        yes/no expression read on the final result."""
+        rule = next((r for r in self.check.outcomes if r.name == outcome), None)
+        if rule is None or isinstance(rule.success, bool):
+            return bool(self.check.outcome_success(outcome))
+        return self.runtime.truth(rule.success, env)
+
+    def _tier(self, result: Any) -> str | None:
+        if self.check.tiers is None or result is None or isinstance(result, bool):
+            return None
+        return self.runtime.functions[self.check.tiers][0](result) or None  # below every tier: none
+
+    # ---- choosing dice -----------------------------------------------------------------
+    def _choose(self, spec: Choose, env: dict[str, Any], player_choice: Iterable[int] | None,
+                budget: Budget | None = None) -> tuple[tuple[Choice, ...], Choice]:
+        rolled = env[spec.source]
+        if isinstance(rolled, AtLeast):  # which dice to choose depends on those the depth cut
+            raise Undetermined
+        faces = rolled.faces if isinstance(rolled, Rolled) else (rolled,)
+        # Each die with its size, when the roll is a pool of mixed dice: a d8 showing 3 and a
+        # d6 showing 3 are different choices (what is left differs).
+        sizes = rolled.sides if isinstance(rolled, Rolled) and rolled.sides else (0,) * len(faces)
+        # and the symbols on it, where the roll's dice show symbols (``symbols(chosen, …)``)
+        shows = rolled.shows if isinstance(rolled, Rolled) and rolled.shows else ((),) * len(faces)
+        dice = sorted(zip(faces, sizes, shows, strict=True), reverse=True)
+        k = min(spec.pick, len(faces))
+        self._charge_choosing(spec, len(faces), k, budget)
+        choices = self._choices(spec, env, dice, k, any(sizes))
+
+        def rank(c: Choice) -> tuple:
+            return (c.preferred,) + tuple(value_order(c.values[o]) for o in spec.order)
+
+        if player_choice is not None:
+            want = tuple(sorted(player_choice, reverse=True))
+            fits = [c for c in choices if c.faces == want]  # the same faces on dice of other sizes: the best
+            if fits:
+                return choices, max(fits, key=rank)
+            raise InputError(f"cannot choose {list(player_choice)} from the dice {list(faces)}",
+                             hint=f"choose {k} of the faces rolled")
+        return choices, max(choices, key=rank)
+
+    def _charge_choosing(self, spec: Choose, n: int, k: int, budget: Budget | None) -> None:
+        """Refuse choosing ``k`` of ``n`` dice in more ways than ``max_choices``, and charge
+        exact odds' ``budget`` for each way."""
+        ways = math.comb(n, k)
+        if ways > self.runtime.limits.max_choices:
+            raise self.runtime.relocate(LimitError(
+                f"choosing {k} of {n} dice can be done {ways:,} ways, too many to compare",
+                "max_choices", Location(column=1, source_line=spec.source), "roll fewer dice"),
+                spec.values[0][1])
+        if budget is not None:
+            try:
+                budget.spend(ways)
+            except BudgetExceeded:
+                raise self.too_big(self.check.rolls[0][1]) from None
+
+    def _choices(self, spec: Choose, env: dict[str, Any], dice: list[Die], k: int,
+                 mixed: bool) -> tuple[Choice, ...]:
+        """Every way to choose ``k`` of ``dice`` (sorted highest first) that gives something
+        else, with the values each gives."""
+        rt = self.runtime
+        seen: set[tuple] = set()
+        choices: list[Choice] = []
+        for picked in itertools.combinations(range(len(dice)), k):
+            combo = tuple(dice[i] for i in picked)
+            if combo in seen:
+                continue
+            seen.add(combo)
+            rest = [d for i, d in enumerate(dice) if i not in picked]
+            local = dict(env)
+            local["chosen"] = _dice_value(combo, mixed)
+            local["rest"] = _dice_value(rest, mixed)
+            values = {}
+            for name, e in spec.values:
+                values[name] = local[name] = rt.evaluate(e, local)
+            preferred = bool(spec.prefer is not None and rt.truth(spec.prefer, local))
+            faces_chosen = tuple(f for f, _, _ in combo)
+            # The same faces on dice of other sizes are another choice only where the sizes
+            # change what it gives (an effect die): else one offer, as before.
+            same = (faces_chosen, tuple((n, jsonable(v)) for n, v in values.items()), preferred)
+            if same in seen:
+                continue
+            seen.add(same)
+            choices.append(Choice(faces_chosen, values, preferred, tuple(s for _, s, _ in combo) if mixed else ()))
+        return tuple(choices)
+
+    def too_big(self, e: Expr, what: str = "") -> LimitError:
+        """The refusal of exact odds whose work is over ``max_states``, at ``e``."""
+        return self.runtime.relocate(LimitError(
+            f"the rolls of check '{self.check.name}' are too big to work out exactly{': ' + what if what else ''}",
+            "max_states", Location(column=1, source_line=e.text), "use fewer dice"), e)
+
+
+def _dice_value(dice: Iterable[Die], mixed: bool) -> Rolled:
+    """Dice chosen from a roll, or left: their total and faces, their sizes for a pool of
+    mixed dice, and the symbols they show for symbol dice."""
+    dice = list(dice)
+    shows = tuple(on for _, _, on in dice)
+    return Rolled(sum(f for f, _, _ in dice), tuple(f for f, _, _ in dice),
+                  tuple(s for _, s, _ in dice) if mixed else (), symbols=counted(shows),
+                  shows=shows if any(shows) else ())
