@@ -34,7 +34,7 @@ from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
 from .pool import DieRoll, PoolRoll
 from .expectation import exact_mean
-from .stats import Summary, common_weights, kind_of, summarize, summarize_weights, summary_json
+from .stats import Summary, common_weights, kind_of, summarize, summarize_weights, summary_json, value_order
 from .sources import DiceCounter, dice_source
 from .trace import trace
 from .values import DicePool, Rolled, merged_symbols, symbols_text
@@ -114,7 +114,7 @@ class Odds:
                              "max_outcomes", Location(column=1, source_line=expression),
                              f"at most {limits.max_outcomes:,}; roll it instead, or use fewer sides")
         probs = d.reduced().probabilities()
-        ordered = dict(sorted(probs.items(), key=lambda kv: _value_order(kv[0])))
+        ordered = dict(sorted(probs.items(), key=lambda kv: value_order(kv[0])))
         return Odds(expression, ordered, d.truncated, explode_depth, cut_from=d.cut_from,
                     max_states=limits.max_states, work=work)
 
@@ -255,15 +255,6 @@ class Odds:
             "cut_from": self.cut_from,
             "explode_depth": self.explode_depth,
         }
-
-
-def _value_order(v: Any) -> tuple:
-    """Numbers in order, then yes/no values, then text: a distribution may mix them."""
-    if isinstance(v, bool):
-        return (1, int(v), "")
-    if isinstance(v, int):
-        return (0, v, "")
-    return (2, 0, str(v))
 
 
 def _env_order(item: tuple[str, Any]) -> str:

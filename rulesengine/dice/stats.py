@@ -57,6 +57,16 @@ class Summary(NamedTuple):
         return None if self.variance is None else math.sqrt(self.variance)
 
 
+def value_order(v: Any) -> tuple:
+    """Sort key of a distribution's values, which may mix kinds: numbers in order, then
+    yes/no values (false first), then text (``True`` is never taken for ``1``)."""
+    if isinstance(v, bool):
+        return (1, int(v), "")
+    if isinstance(v, int):
+        return (0, v, "")
+    return (2, 0, str(v))
+
+
 def kind_of(values: Any) -> str:
     values = list(values)
     if values and all(isinstance(v, bool) for v in values):

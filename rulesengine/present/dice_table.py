@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 from collections.abc import Sequence
 
-from ..dice.stats import MEAN_OF_MASS_WORKED_OUT, Summary
+from ..dice.stats import MEAN_OF_MASS_WORKED_OUT, Summary, value_order
 from ..dice.trace import format_value
 from ..exact_text import fraction_display
 
@@ -161,21 +161,12 @@ def format_dice_odds(odds: Any, exact: bool = False) -> str:
 # ---- several expressions side by side ------------------------------------------------------------
 
 
-def _order(v: Any) -> tuple:
-    """Numbers in order, then yes/no values, then text (and never ``True`` taken for ``1``)."""
-    if isinstance(v, bool):
-        return (1, int(v), "")
-    if isinstance(v, int):
-        return (0, v, "")
-    return (2, 0, str(v))
-
-
 def _views(odds: Any, table: list[dict[str, Any]], value: Any, by_key: dict[tuple, dict[str, Any]],
            numbers: list[int]) -> tuple[Any, Any]:
     """"At least" and "at most" of ``value`` in one column: its own row's, or for a value the
     column doesn't have, from its neighbours (no mass lies between them), or worked out where
     the cut-off mass counts in on one side only."""
-    row = by_key.get(_order(value))
+    row = by_key.get(value_order(value))
     if row is not None:
         return row["at_least"], row["at_most"]
     i = bisect.bisect_left(numbers, value)
@@ -183,10 +174,10 @@ def _views(odds: Any, table: list[dict[str, Any]], value: Any, by_key: dict[tupl
     if odds.truncated and cut_from is not None and value <= cut_from and (i == len(numbers) or numbers[i] > cut_from):
         at_least: Any = odds.at_least(value)
     elif i < len(numbers):
-        at_least = by_key[_order(numbers[i])]["at_least"]
+        at_least = by_key[value_order(numbers[i])]["at_least"]
     else:
         at_least = 0.0
-    at_most = by_key[_order(numbers[i - 1])]["at_most"] if i else 0.0
+    at_most = by_key[value_order(numbers[i - 1])]["at_most"] if i else 0.0
     return at_least, at_most
 
 
@@ -196,10 +187,10 @@ def shared_rows(cases: Sequence[tuple[str, Any]]) -> list[dict[str, Any]]:
     ``at_most`` (floats, or Fractions too small for one; None for a value that is no number,
     or a case whose values are none)."""
     tables = [odds.table() for _, odds in cases]
-    values = {_order(r["value"]): r["value"] for t in tables for r in t}
+    values = {value_order(r["value"]): r["value"] for t in tables for r in t}
     columns = []
     for (_, odds), table in zip(cases, tables, strict=True):
-        by_key = {_order(r["value"]): r for r in table}
+        by_key = {value_order(r["value"]): r for r in table}
         numeric = bool(table) and table[0]["at_least"] is not None
         numbers = sorted(r["value"] for r in table if numeric and not isinstance(r["value"], (bool, str)))
         columns.append((odds, table, by_key, numeric, numbers))

@@ -123,12 +123,16 @@ def every_value(spec: Input, most: int) -> list[Any] | None:
     return ([None] if spec.optional and not spec.has_default else []) + values
 
 
-def every_input_set(check: Check, most: int) -> list[dict[str, Any]] | None:
+def every_input_set(check: Check, most: int, only: frozenset[str] | set[str] | None = None
+                    ) -> list[dict[str, Any]] | None:
     """Every set of inputs ``check`` can take, if there are at most ``most`` of them (see
-    :func:`every_value`). None otherwise."""
+    :func:`every_value`). None otherwise. ``only``: the inputs to vary (the sets then hold
+    just those; the others are for the caller to fill in)."""
     options: list[tuple[str, list[Any]]] = []
     count = 1
     for spec in check.inputs:
+        if only is not None and spec.name not in only:
+            continue
         values = every_value(spec, most)
         if not values:
             return None

@@ -13,7 +13,6 @@ is found the same way.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 from typing import Any
 from collections.abc import Iterable
@@ -25,7 +24,7 @@ from ..rules.document import Document
 from ..rules.model import Check, Expr, RulesetModel, TagRule
 from ..rules.table_functions import ruleset_functions
 from .check import CheckRunner
-from .reach import base_inputs, every_value
+from .reach import base_inputs, every_input_set
 
 
 def tags_never_set(model: RulesetModel, doc: Document, limits: Limits) -> list[Diagnostic]:
@@ -102,21 +101,8 @@ def _input_sets(check: Check, tag: TagRule) -> list[dict[str, Any]] | None:
     depends = _inputs_of(check, tag.when.names | _reads(
         [x for g in check.gates for x in (g.when, g.result, *(e for _, e in g.rolls))]))
     base = base_inputs(check)
-    options: list[tuple[str, list[Any]]] = []
-    count = 1
-    for spec in check.inputs:
-        if spec.name not in depends:
-            continue
-        values = every_value(spec, REACH_MAX_TRIES)
-        if not values:
-            return None
-        count *= len(values)
-        if count > REACH_MAX_TRIES:
-            return None
-        options.append((spec.name, values))
-    names = [n for n, _ in options]
-    return [{**base, **dict(zip(names, combo, strict=True))}
-            for combo in itertools.product(*(vs for _, vs in options))]
+    sets = every_input_set(check, REACH_MAX_TRIES, only=depends)
+    return None if sets is None else [{**base, **varied} for varied in sets]
 
 
 def _reads(exprs: Iterable[Expr | bool | None]) -> set[str]:
