@@ -56,7 +56,8 @@ def with_unread_work(diagnostics: list[Diagnostic], found: list[Diagnostic]) -> 
             if not (d.code == W_UNREACHABLE_OUTCOME and d.location.pointer in shadowed)] + found
 
 
-def _names(exprs: Iterable[Expr | bool | None]) -> set[str]:
+def names_read(exprs: Iterable[Expr | bool | None]) -> set[str]:
+    """Every name the expressions among ``exprs`` read (a rule's literal ``true`` reads none)."""
     out: set[str] = set()
     for e in exprs:
         if isinstance(e, Expr):
@@ -64,12 +65,22 @@ def _names(exprs: Iterable[Expr | bool | None]) -> set[str]:
     return out
 
 
+def value_reads(check: Check) -> dict[str, set[str]]:
+    """The names each value (``let``) and each roll of ``check`` reads."""
+    reads: dict[str, set[str]] = {}
+    for let in check.lets:
+        reads[let.name] = names_read([let.expr] + [x for c in let.best_of for x in (c.value, c.when)])
+    for rname, e in check.rolls:
+        reads[rname] = set(e.names)
+    return reads
+
+
 def _read_by_procedures(model: RulesetModel) -> dict[str, set[str]]:
     """For each check, the names of it that a procedure's expressions read (by any alias)."""
     out: dict[str, set[str]] = {}
     for proc in model.procedures.values():
         for check, exprs, aliases in party_expressions(proc):
-            names = _names(exprs)
+            names = names_read(exprs)
             out.setdefault(check, set()).update(names, (aliases.get(n, n) for n in names))
     return out
 
@@ -78,26 +89,22 @@ def _roots(check: Check, by_procedures: set[str]) -> tuple[set[str], set[str]]:
     """What the check's answers read directly: the names read by what it answers with
     (result, outcome rules, tags, result_sign, gates, secret, report, procedures), and the
     names the chosen values are read by (the same, less what ``choose`` itself reads)."""
-    answers = set(check.report) | by_procedures | _names(
+    answers = set(check.report) | by_procedures | names_read(
         [check.result, check.result_sign, check.secret]
         + [x for o in check.outcomes for x in (o.when, o.result, o.success)]
         + [t.when for t in check.tags])
     for g in check.gates:
-        answers |= _names([g.when, g.result, *(e for _, e in g.rolls)])
+        answers |= names_read([g.when, g.result, *(e for _, e in g.rolls)])
     everything = set(answers)
     if check.choose is not None:
-        everything |= _names([e for _, e in check.choose.values] + [check.choose.prefer]) | {check.choose.source}
+        everything |= names_read([e for _, e in check.choose.values] + [check.choose.prefer]) | {check.choose.source}
     return everything, answers
 
 
 def _live(check: Check, roots: set[str]) -> tuple[set[str], dict[str, list[str]]]:
     """The names the answers read, through values and rolls; and for every name, the values
     and rolls that read it (to say "read only by x, which nothing reads")."""
-    reads: dict[str, set[str]] = {}
-    for let in check.lets:
-        reads[let.name] = _names([let.expr] + [x for c in let.best_of for x in (c.value, c.when)])
-    for rname, e in check.rolls:
-        reads[rname] = set(e.names)
+    reads = value_reads(check)
     readers: dict[str, list[str]] = {}
     for who, names in reads.items():
         for n in names:

@@ -21,9 +21,10 @@ from ..codes import W_TAG_NEVER_SET
 from ..errors import Diagnostic, LimitError, RulesEngineError
 from ..limits import REACH_DECIDE_TRIES, REACH_MAX_TRIES, REACH_SEARCH_STATES, Limits
 from ..rules.document import Document
-from ..rules.model import Check, Expr, RulesetModel, TagRule
+from ..rules.model import Check, RulesetModel, TagRule
 from ..rules.table_functions import ruleset_functions
 from .check import CheckRunner
+from ..rules.unread import names_read, value_reads
 from .reach import base_inputs, every_input_set
 
 
@@ -98,34 +99,22 @@ class _TagSearch:
 def _input_sets(check: Check, tag: TagRule) -> list[dict[str, Any]] | None:
     """Every combination of the inputs ``tag`` depends on (and those the gates read), the
     others at rest; None when there are more than REACH_MAX_TRIES or one has no bounds."""
-    depends = _inputs_of(check, tag.when.names | _reads(
+    depends = _inputs_of(check, tag.when.names | names_read(
         [x for g in check.gates for x in (g.when, g.result, *(e for _, e in g.rolls))]))
     base = base_inputs(check)
     sets = every_input_set(check, REACH_MAX_TRIES, only=depends)
     return None if sets is None else [{**base, **varied} for varied in sets]
 
 
-def _reads(exprs: Iterable[Expr | bool | None]) -> set[str]:
-    out: set[str] = set()
-    for e in exprs:
-        if isinstance(e, Expr):
-            out |= e.names
-    return out
-
-
 def _inputs_of(check: Check, names: Iterable[str]) -> set[str]:
     """The inputs ``names`` depend on, through values, rolls, chosen values and the
     outcome (``result``, ``outcome`` and ``success`` read every outcome rule)."""
-    deps: dict[str, set[str]] = {}
-    for let in check.lets:
-        deps[let.name] = _reads([let.expr] + [x for c in let.best_of for x in (c.value, c.when)])
-    for rname, e in check.rolls:
-        deps[rname] = set(e.names)
+    deps = value_reads(check)
     if check.choose is not None:
         for vname, e in check.choose.values:
-            deps[vname] = set(e.names) | {check.choose.source} | _reads([check.choose.prefer])
+            deps[vname] = set(e.names) | {check.choose.source} | names_read([check.choose.prefer])
         deps["chosen"] = deps["rest"] = {check.choose.source}
-    outcome = _reads([check.result] + [x for o in check.outcomes for x in (o.when, o.result, o.success)])
+    outcome = names_read([check.result] + [x for o in check.outcomes for x in (o.when, o.result, o.success)])
     deps["result"] = deps["outcome"] = deps["success"] = outcome
     inputs = {i.name for i in check.inputs}
     found: set[str] = set()
