@@ -213,8 +213,14 @@ def _keeps_keep_dice(term: Term) -> Iterator[Refusal]:
 
 
 def _one_explosion(term: Term) -> Iterator[Refusal]:
-    if len(term.explodes) > 1:
-        yield Refusal("a die can explode only one way", term.explodes[1].span, "use one of !, !! and !p")
+    """Several conditions of one kind of explosion combine (``1d20!=10!=20`` explodes on 10
+    and on 20, as rerolls and keeps combine theirs); two kinds on one die can't."""
+    kinds = [m.kind for m in term.explodes]
+    for m in term.explodes[1:]:
+        if m.kind != kinds[0]:
+            yield Refusal("a die can explode only one way", m.span,
+                          "use one of !, !!, !p and !o; several conditions of one kind combine (1d20!=10!=20)")
+            return
 
 
 def _huge_dice_stop_exploding(term: Term) -> Iterator[Refusal]:
@@ -279,13 +285,20 @@ def _rerolls_meet_a_face(term: Term) -> Iterator[Refusal]:
 
 
 def _explosions_meet_some_faces(term: Term) -> Iterator[Refusal]:
-    """An explosion meets some of the faces left after rerolls until, not all of them."""
+    """Each explosion meets some of the faces left after rerolls until, and all of them
+    together not every one (``d6!<=3!>=4`` would explode forever)."""
     if term.faces is None:
         return
+    conds = []
     for m in term.explodes:
         cond = m.cond or ast.Cond("=", term.die.highest)
         if isinstance(cond, ast.Cond):
+            conds.append(cond)
             yield from _explosion_refusals(term, m, cond)
+    if len(conds) > 1 and len(conds) == len(term.explodes) and all(any(c(f) for c in conds) for f in term.shown):
+        last = term.explodes[-1]
+        yield Refusal(f"'{''.join(term.written(m) for m in term.explodes)}' together explode on every face "
+                      f"{term.die.text} can show, forever", last.span, "explode on some faces only, e.g. !=10!=20")
 
 
 def _explosion_refusals(term: Term, m: ast.Explode, cond: ast.Cond) -> Iterator[Refusal]:

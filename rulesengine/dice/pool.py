@@ -51,7 +51,7 @@ class PoolSpec(NamedTuple):
     reroll_once: bool = False
     reroll_rank: tuple[bool, int] | None = None  # rol2: (True, 2), the 2 lowest rerolled once
     explode: str | None = None  # "explode" | "compound" | "penetrate" | "once"
-    explode_cond: ast.Cond | None = None
+    explode_conds: tuple[ast.Cond | None, ...] = ()  # a die explodes on any of them (None: its highest face)
     low: int | None = None  # clamp: every die is at least this
     high: int | None = None  # clamp: every die is at most this
     keeps: tuple[tuple[str, int], ...] = ()
@@ -68,7 +68,8 @@ class PoolSpec(NamedTuple):
         if die is None:
             raise ValueError("d(expr) has no die of its own: pass the die it rolled")
         rerolls: list[ast.Cond] = []
-        once, explode, cond = False, None, None
+        once, explode = False, None
+        conds: list[ast.Cond | None] = []
         ranked: tuple[bool, int] | None = None
         lows: list[int] = []
         highs: list[int] = []
@@ -84,7 +85,8 @@ class PoolSpec(NamedTuple):
             elif isinstance(m, ast.RerollRank):
                 ranked = (m.lowest, m.n)
             elif isinstance(m, ast.Explode):
-                explode, cond = m.kind, None if m.cond is None else _written(m.cond)
+                explode = m.kind  # one kind (modifier_checks); its conditions combine
+                conds.append(None if m.cond is None else _written(m.cond))
             elif isinstance(m, ast.Clamp):
                 (lows if m.kind == "min" else highs).append(m.n)
             elif isinstance(m, ast.Keep):
@@ -101,7 +103,7 @@ class PoolSpec(NamedTuple):
             reroll_once=once,
             reroll_rank=ranked,
             explode=explode,
-            explode_cond=cond,
+            explode_conds=tuple(conds),
             low=max(lows) if lows else None,
             high=min(highs) if highs else None,
             keeps=tuple(keeps),
@@ -151,9 +153,7 @@ class PoolSpec(NamedTuple):
     def explodes(self, face: int) -> bool:
         if self.explode is None:
             return False
-        if self.explode_cond is None:
-            return face == self.die.highest
-        return self.explode_cond(face)
+        return any(face == self.die.highest if c is None else c(face) for c in self.explode_conds)
 
     def clamp(self, value: int) -> int:
         if self.low is not None and value < self.low:
