@@ -62,6 +62,26 @@ def seed_option(text: str) -> int:
         raise argparse.ArgumentTypeError(f"invalid seed {text!r}: give a whole number (ASCII digits 0-9)") from None
 
 
+def thresholds_option(text: str) -> list[int]:
+    """``--at-least 5`` or ``--at-least 5,10``: whole numbers (the option may be repeated)."""
+    from .numerals import whole_number
+
+    try:
+        values = [whole_number(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: give whole numbers separated by commas, "
+                                         "e.g. --at-least 5 or --at-least 5,10") from None
+    return values
+
+
+def plot_option(text: str) -> str:
+    """``--plot FILE.svg``: the file an SVG chart is written to."""
+    if not text.lower().endswith(".svg"):
+        raise argparse.ArgumentTypeError(f"invalid file {text!r}: --plot writes SVG, give a name ending in .svg, "
+                                         "e.g. --plot chart.svg")
+    return text
+
+
 def depth_option(text: str) -> int:
     from .limits import MAX_EXPLODE_DEPTH
 
@@ -117,6 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-states", type=states_option, help="with --odds: the work budget (default 2,000,000)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--csv", action="store_true", help="with --odds: print CSV, one column per expression")
+    p.add_argument("--plot", type=plot_option, metavar="FILE.svg",
+                   help="with --odds: also write a bar chart as SVG, one series per expression")
     view = p.add_mutually_exclusive_group()
     view.add_argument("--at-least", dest="view", action="store_const", const="at_least",
                       help="with --odds and several expressions (or --csv): the chance of each value or more")
@@ -197,6 +219,12 @@ def add_run_commands(sub) -> None:
                                 "with ten times it for all the values together")
             p.add_argument("--explode-depth", type=depth_option,
                            help="extra dice an exploding die may add before the odds are truncated (default 10)")
+            p.add_argument("--at-least", dest="at_least", type=thresholds_option, action="append", default=[],
+                           metavar="N", help="in a sweep of a check whose result is a number: the chance of N "
+                           "or more in each row (repeatable, or N,M,...)")
+            p.add_argument("--plot", type=plot_option, metavar="FILE.svg",
+                           help="also write a chart as SVG: the result's (or the outcomes') bars; for a sweep, "
+                           "a line per outcome across the swept input")
             p.add_argument("--given", metavar="EXPR", help="odds given a yes/no expression over the check's names, "
                            "e.g. --given \"outcome == 'success'\"")
 

@@ -80,8 +80,6 @@ def _print_json_error(exc) -> None:
 def _cmd_dice(args: argparse.Namespace) -> int:
     from . import dice
     from .errors import UsageError
-    from .present.dice_table import comparison_csv
-    from .present.text import format_dice_odds
     from .run.sweep import is_swept
 
     if not args.expression:
@@ -92,6 +90,9 @@ def _cmd_dice(args: argparse.Namespace) -> int:
         before = args.expression[:flag.start(1)].strip()
         raise UsageError(f"'{flag.group(1)}' is inside the quoted expression",
                          hint=f'put it after the closing quote: rulesengine dice "{before}" {flag.group(1)}')
+    if args.plot and not args.odds:
+        raise UsageError("--plot is for --odds",
+                         hint=f'e.g. rulesengine dice "{args.expression}" --odds --plot {args.plot}')
     # With --odds, words without '=' are more expressions to compare (AnyDice's several outputs).
     # name=value words give the names' values; any other word is another expression to
     # compare (an expression may hold "=" too: "d20 >= 10")
@@ -107,17 +108,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     env = _assignments(words)
     expr = dice.parse(args.expression, _limits(args), args.dialect)
     if args.odds:
-        if args.faces is not None or args.seed is not None:
-            raise UsageError("--faces and --seed are for rolling, not for --odds")
-        with _progress():
-            result = expr.odds(env, explode_depth=args.explode_depth)
-        if args.json:
-            print(json.dumps(result.to_dict(), indent=2))
-        elif args.csv:
-            print(comparison_csv([(args.expression, result)], args.view or "normal"))
-        else:
-            print(format_dice_odds(result, exact=args.exact))
-        return EXIT_OK
+        return _dice_odds(args, expr, env)
     if args.faces is not None and args.seed is not None:
         raise UsageError("give --faces or --seed, not both")
     rolled = expr.roll(env, seed=args.seed, faces=args.faces)
@@ -125,6 +116,28 @@ def _cmd_dice(args: argparse.Namespace) -> int:
         print(json.dumps(rolled.to_dict(), indent=2))
     else:
         _print_trace(rolled.trace)
+    return EXIT_OK
+
+
+def _dice_odds(args: argparse.Namespace, expr: Any, env: dict[str, Any]) -> int:
+    """``dice EXPR --odds``: one expression's table (or ``--json``, ``--csv``; ``--plot``)."""
+    from .errors import UsageError
+    from .present.dice_table import comparison_csv
+    from .present.plots import dice_plot
+    from .present.text import format_dice_odds
+
+    if args.faces is not None or args.seed is not None:
+        raise UsageError("--faces and --seed are for rolling, not for --odds")
+    with _progress():
+        result = expr.odds(env, explode_depth=args.explode_depth)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    elif args.csv:
+        print(comparison_csv([(args.expression, result)], args.view or "normal"))
+    else:
+        print(format_dice_odds(result, exact=args.exact))
+    if args.plot:
+        _write_plot(args.plot, dice_plot([(args.expression, result)], args.view or "normal"))
     return EXIT_OK
 
 
@@ -159,7 +172,7 @@ def _check_table_options(args: argparse.Namespace, texts: list[str], swept: list
     if swept:
         raise UsageError(f"{flag} is for comparing expressions, not for a sweep",
                          hint="give each case as its own expression, or leave the sweep as it is")
-    if len(texts) == 1 and not args.csv and not args.json:
+    if len(texts) == 1 and not args.csv and not args.json and not args.plot:
         raise UsageError(f"{flag} is for comparing expressions: the table of one shows every view",
                          hint=f'add another expression (rulesengine dice --odds "{args.expression}" "2d10" {flag}),'
                          " or add --csv")
@@ -171,6 +184,7 @@ def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str
     ``dice --odds "1d20 + bonus >= 15" bonus=0..10``: each value of one swept name on a line."""
     from .errors import UsageError
     from .present.dice_table import comparison_csv, comparison_json, format_comparison_table
+    from .present.plots import dice_plot
     from .present.text import format_comparison
 
     if len(swept) > 1 or (swept and len(texts) > 1):
@@ -189,6 +203,8 @@ def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str
         print(comparison_csv(cases, args.view or "normal"))
     else:
         print(format_comparison_table(cases, args.view or "normal", exact=args.exact))
+    if args.plot:
+        _write_plot(args.plot, dice_plot(cases, args.view or "normal"))
     return EXIT_OK
 
 
@@ -364,6 +380,8 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
+    from .errors import UsageError
+    from .present.plots import odds_plot, sweep_plot
     from .present.text import format_odds, format_sweep
     from .run.sweep import is_swept, sweep
     from .ruleset import load
@@ -371,21 +389,44 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     rs = load(args.ruleset, _limits(args))
     runnable = rs.runnable(args.name)
     plain, parties = _split_inputs(args.assign)
+    at_least = [n for group in args.at_least for n in group]
     if any(is_swept(v) for v in plain.values()) or any(is_swept(v) for p in parties.values() for v in p.values()):
         with _progress():
             rows = sweep(runnable, plain, parties, args.given)
+        if at_least and not rows.numeric():
+            raise UsageError(f"--at-least is for a result that is a number, and '{args.name}' has outcomes only",
+                             hint="leave --at-least out: each outcome's chance is in every row")
         if args.json:
-            print(json.dumps(rows.to_dict(), indent=2))
+            print(json.dumps(rows.to_dict(at_least), indent=2))
         else:
-            print(format_sweep(rows, csv_out=args.csv))
+            print(format_sweep(rows, csv_out=args.csv, at_least=at_least))
+        if args.plot:
+            _write_plot(args.plot, sweep_plot(rows, at_least))
         return EXIT_OK
+    if at_least:
+        raise UsageError("--at-least N is for a sweep: the odds of one set of inputs show 'at least' for every value",
+                         hint=f"sweep an input (e.g. {next(iter(plain), 'skill')}=LO..HI), or leave --at-least out")
     with _progress():
         result = runnable.odds(plain, parties=_party_list(parties), given=args.given)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
         print(format_odds(result, csv_out=args.csv, exact=args.exact))
+    if args.plot:
+        _write_plot(args.plot, odds_plot(result))
     return EXIT_OK
+
+
+def _write_plot(path: str, svg: str) -> None:
+    """``--plot FILE.svg``: the chart written to ``path`` (a one-line usage error where it can't be)."""
+    from .errors import UsageError
+
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as out:
+            out.write(svg)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path!r}: {exc.strerror or exc}",
+                         hint="give a file path in a folder that exists and you may write to") from None
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

@@ -38,6 +38,18 @@ MAX_WIDTH = 100
 """The columns a table of several expressions tries to stay within (one block per row beyond)."""
 
 
+def wrapped(label: str, items: list[str], width: int = MAX_WIDTH, indent: int = 0) -> list[str]:
+    """``label: a, b, c`` over as many lines as it takes to stay within ``width`` columns."""
+    start = " " * indent + f"{label}: "
+    lines, line = [], start
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(line) + len(piece) > width and line != start:
+            lines.append(line.rstrip())
+            line = " " * len(start)
+        line += piece + " "
+    return lines + [line.rstrip()]
+
 def sci(p: Fraction | float, digits: int = 1) -> str:
     """``p`` in scientific notation with ``digits`` significant digits (``4e-10``, ``2.8e-09``, as
     Python writes a float),

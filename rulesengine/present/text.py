@@ -19,8 +19,8 @@ from ..exact_text import fraction_display, fraction_text
 from ..run.json_parts import jsonable
 from ..run.odds_value import OddsValue
 from ..run.results import CheckResult, RunOdds, RunResult
-from ..run.sweep import Sweep
-from .dice_table import bar, format_dice_odds, pct, short_fraction, summary_line
+from .dice_table import bar, format_dice_odds, pct, short_fraction, summary_line, wrapped
+from .sweep_table import format_sweep
 
 __all__ = ["format_dice_odds", "format_comparison", "format_odds", "format_roll", "format_sweep", "format_list",
            "summary_line"]
@@ -74,19 +74,7 @@ def _dice_text(faces: tuple[int, ...], sides: tuple[int, ...]) -> str:
 
 _pct = pct
 _fraction = short_fraction
-
-
-def _wrapped(label: str, items: list[str], width: int = 100, indent: int = 0) -> list[str]:
-    """``label: a, b, c`` over as many lines as it takes to stay within ``width`` columns."""
-    start = " " * indent + f"{label}: "
-    lines, line = [], start
-    for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else "")
-        if len(line) + len(piece) > width and line != start:
-            lines.append(line.rstrip())
-            line = " " * len(start)
-        line += piece + " "
-    return lines + [line.rstrip()]
+_wrapped = wrapped
 
 
 def format_list(rows: list[dict[str, Any]]) -> str:
@@ -203,47 +191,3 @@ def _distribution_lines(kind: str, dist: Mapping[Any, Fraction], views: Mapping[
         cum = f"    {_pct(views[v][0]):>7}    {_pct(views[v][1]):>7}" if v in views else ""
         lines.append(f"{_v(v):>{vw}}  {_pct(p):>7}{cum}  {_bar(p, peak)}")
     return lines
-
-
-def format_sweep(s: Sweep, csv_out: bool = False) -> str:
-    names = list(s.rows[0][1].outcomes) if s.rows else []
-    has_success = bool(s.rows) and s.rows[0][1].view().success is not None
-    header = (list(s.variables) + (["P(success)"] if has_success else []) + names
-              + (["P(failure)"] if has_success else []))
-
-    def cells(odds) -> list[str]:
-        probs = [odds.outcomes.get(n, Fraction(0)) for n in names]
-        if has_success:
-            probs = [odds.success] + probs + [1 - odds.success - odds.truncated]
-        return [f"{float(p) * 100:.1f}%" for p in probs]
-
-    if csv_out:
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(header)
-        for values, odds in s.rows:
-            probs = [odds.outcomes.get(n, Fraction(0)) for n in names]
-            if has_success:
-                probs = [odds.success] + probs + [1 - odds.success - odds.truncated]
-            w.writerow(list(values) + [f"{float(p):.6f}" for p in probs])
-        return buf.getvalue().rstrip("\n")
-    if len(s.variables) == 2 and has_success:
-        # A grid: rows the first input, columns the second, cells the chance of success.
-        firsts = sorted({v[0] for v, _ in s.rows})
-        seconds = sorted({v[1] for v, _ in s.rows})
-        table = {v: o for v, o in s.rows}
-        lines = [f"P(success) by {s.variables[0]} (rows) and {s.variables[1]} (columns)",
-                 " " * 8 + "".join(f"{b:>8}" for b in seconds)]
-        for a in firsts:
-            lines.append(f"{a:>8}" + "".join(f"{float(table[(a, b)].success) * 100:>7.1f}%" for b in seconds))
-        return "\n".join(lines)
-    rows = [header] + [[str(v) for v in values] + cells(odds) for values, odds in s.rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    if sum(widths) + 2 * len(widths) > 100:  # too many outcomes side by side: one block per row
-        n = len(s.variables)
-        out: list[str] = []
-        for r in rows[1:]:
-            label = ", ".join(f"{k}={v}" for k, v in zip(s.variables, r[:n], strict=True))
-            out += _wrapped(label, [f"{h} {c}" for h, c in zip(header[n:], r[n:], strict=True)])
-        return "\n".join(out)
-    return "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows)

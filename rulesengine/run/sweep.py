@@ -10,13 +10,51 @@ runs many exact-odds computations: each value gets the work budget a single call
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from ..dice.dist import Budget, shared_budget
 from ..errors import LimitError, RulesEngineError, UsageError
 from ..limits import MAX_SWEEP
+from ..exact_text import fraction_text
 from .calls import Runnable, refuse_given_in_sweep
+from .json_parts import probability_json
+
+
+@dataclass(frozen=True)
+class ResultFigures:
+    """What a sweep shows of a numeric result in each row: which distribution it is (``of``:
+    the one ``odds`` charts, a check's result, an extended check's rounds), its mean (with
+    ``mean_kind``: "of_mass_worked_out" where explosions were cut and no closed form is
+    known), and the chance of each asked value or more."""
+
+    of: str
+    mean: Fraction
+    mean_kind: str
+    at_least: tuple[tuple[int, Fraction], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"of": self.of, "mean": float(self.mean), "mean_exact": fraction_text(self.mean),
+                "mean_kind": self.mean_kind,
+                "at_least": [{"value": n, **probability_json(p)} for n, p in self.at_least]}
+
+
+def result_figures(odds: Any, at_least: Sequence[int] = ()) -> ResultFigures | None:
+    """The mean of the distribution the odds chart and its chance of each of ``at_least`` or
+    more; None where that distribution is not of numbers (outcomes only, text)."""
+    title, chart = odds.view().chart
+    summary = chart.summary
+    if summary.kind != "number" or summary.mean is None:
+        return None
+    views = chart.cumulative()
+    ranked = sorted(views)
+    figures = []
+    for n in at_least:
+        above = [v for v in ranked if v >= n]
+        figures.append((n, views[above[0]][0] if above else Fraction(0)))
+    return ResultFigures(title, summary.mean, summary.mean_kind or "exact", tuple(figures))
 
 
 @dataclass(frozen=True)
@@ -24,11 +62,23 @@ class Sweep:
     variables: tuple[str, ...]
     rows: tuple[tuple[tuple[Any, ...], Any], ...]  # (values, odds)
 
-    def to_dict(self) -> list[dict[str, Any]]:
+    def figures(self, at_least: Sequence[int] = ()) -> list[ResultFigures | None]:
+        """Each row's :class:`ResultFigures` (None in a row whose result is not a number)."""
+        return [result_figures(odds, at_least) for _, odds in self.rows]
+
+    def numeric(self) -> bool:
+        """Whether every row's charted result is a number (a sweep shows its mean then)."""
+        return bool(self.rows) and all(f is not None for f in self.figures())
+
+    def to_dict(self, at_least: Sequence[int] = ()) -> list[dict[str, Any]]:
+        """One odds-result per combination, each with its ``sweep`` (the swept inputs' values)
+        and, where the result is a number, its ``sweep_result`` (schemas/odds-sweep.schema.json)."""
         out = []
-        for values, odds in self.rows:
+        for (values, odds), figures in zip(self.rows, self.figures(at_least), strict=True):
             d = odds.to_dict()
             d["sweep"] = dict(zip(self.variables, values, strict=True))
+            if figures is not None:
+                d["sweep_result"] = figures.to_dict()
             out.append(d)
         return out
 

@@ -58,3 +58,18 @@ def test_the_statistics_of_cut_explosions_name_only_fields_the_schema_lists(caps
         assert set(row["stats"]) <= set(listed)
         assert "mass_left_out" in row["stats"]
     assert set(listed) == set(schema("odds-result")["$defs"]["summary"]["properties"])
+
+
+@pytest.mark.parametrize("argv", [
+    ["odds", "gurps-4e", "success_roll", "skill=8,12", "--json"],
+    ["odds", "dnd-5e-srd", "damage", "dice=1..2", "modifier=0..1", "--at-least", "5", "--json"],
+])
+def test_a_sweep_validates_against_the_odds_sweep_schema(capsys, argv):
+    """Issue 35: a sweep's JSON is its own schema, whose rows are odds results (by ``$id``)."""
+    from referencing import Registry, Resource
+
+    assert main(argv) == 0
+    registry: Registry = Registry().with_resources(
+        (s["$id"], Resource.from_contents(s)) for s in (schema("odds-result"), schema("odds-sweep")))
+    jsonschema.Draft202012Validator(schema("odds-sweep"), registry=registry).validate(
+        json.loads(capsys.readouterr().out))

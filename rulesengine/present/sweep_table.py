@@ -1,0 +1,136 @@
+"""The text of a sweep (`odds RULESET NAME skill=3..18`): a row per value (a column per
+outcome, P(success) and P(failure) where the kind has them, and for a numeric result its
+mean and its chance of each ``--at-least`` value or more), a grid for two swept inputs, or
+CSV.
+
+Each cell is read from the row's one :class:`~rulesengine.run.odds_value.OddsValue` and the
+sweep's :class:`~rulesengine.run.sweep.ResultFigures`; nothing here works odds out.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..run.sweep import ResultFigures, Sweep
+from .dice_table import MAX_WIDTH, wrapped
+
+__all__ = ["SweepColumn", "format_sweep", "sweep_columns"]
+
+
+@dataclass(frozen=True)
+class SweepColumn:
+    """One column of a sweep: its heading, whether it is a probability (else a mean), and its
+    value in each row (None where the row has none)."""
+
+    heading: str
+    probability: bool
+    cells: tuple[Fraction | None, ...]
+
+
+def sweep_columns(s: Sweep, at_least: Sequence[int] = ()) -> list[SweepColumn]:
+    """The columns a sweep shows after its swept inputs: P(success), each outcome, P(failure)
+    (the chance of neither a success nor a cut explosion), then for a numeric result its mean
+    and its chance of each of ``at_least`` or more."""
+    views = [odds.view() for _, odds in s.rows]
+    names = list(views[0].outcomes) if views else []
+    has_success = bool(views) and views[0].success is not None
+    columns = []
+    if has_success:
+        columns.append(SweepColumn("P(success)", True, tuple(v.success for v in views)))
+    columns += [SweepColumn(n, True, tuple(v.outcomes.get(n, Fraction(0)) for v in views)) for n in names]
+    if has_success:
+        columns.append(SweepColumn("P(failure)", True, tuple(
+            1 - v.success - v.truncated if v.success is not None else None for v in views)))
+    figures = s.figures(at_least)
+    if views and all(f is not None for f in figures):
+        columns += _figure_columns([f for f in figures if f is not None], at_least)
+    return columns
+
+
+def _figure_columns(figures: list[ResultFigures], at_least: Sequence[int]) -> list[SweepColumn]:
+    of = figures[0].of
+    columns = [SweepColumn(f"mean {of}", False, tuple(f.mean for f in figures))]
+    for i, n in enumerate(at_least):
+        columns.append(SweepColumn(f"{of} >= {n}", True, tuple(f.at_least[i][1] for f in figures)))
+    return columns
+
+
+def _percent(p: Fraction | None) -> str:
+    return "-" if p is None else f"{float(p) * 100:.1f}%"
+
+
+def _number(m: Fraction | None) -> str:
+    return "-" if m is None else f"{float(m):.2f}"
+
+
+def _cell(column: SweepColumn, i: int) -> str:
+    return (_percent if column.probability else _number)(column.cells[i])
+
+
+def format_sweep(s: Sweep, csv_out: bool = False, at_least: Sequence[int] = ()) -> str:
+    """A sweep as `odds` prints it: CSV, a grid for two swept inputs (P(success), then the
+    result's mean and its at-least chances where it is a number), or a row per value (one
+    block per value where the columns don't fit in :data:`MAX_WIDTH`)."""
+    columns = sweep_columns(s, at_least)
+    if csv_out:
+        return _csv(s, columns)
+    grids = [c for c in columns if c.heading == "P(success)" or not c.probability or " >= " in c.heading]
+    if len(s.variables) == 2 and grids:
+        return "\n\n".join(_grid(s, c) for c in grids)
+    return _table(s, columns)
+
+
+def _csv(s: Sweep, columns: list[SweepColumn]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(list(s.variables) + [c.heading for c in columns])
+    for i, (values, _) in enumerate(s.rows):
+        w.writerow(list(values) + [_csv_cell(c.cells[i]) for c in columns])
+    return buf.getvalue().rstrip("\n")
+
+
+def _csv_cell(x: Fraction | None) -> str:
+    return "" if x is None else f"{float(x):.6f}"
+
+
+def _grid(s: Sweep, column: SweepColumn) -> str:
+    """One column of a sweep of two inputs as a grid: rows the first input, columns the second."""
+    firsts = _distinct(v[0] for v, _ in s.rows)
+    seconds = _distinct(v[1] for v, _ in s.rows)
+    cell: Callable[[Fraction | None], str] = _percent if column.probability else _number
+    table = {values: cell(column.cells[i]) for i, (values, _) in enumerate(s.rows)}
+    width = max([8] + [len(str(b)) + 1 for b in seconds] + [len(t) + 1 for t in table.values()])
+    lines = [f"{column.heading} by {s.variables[0]} (rows) and {s.variables[1]} (columns)",
+             " " * 8 + "".join(f"{b!s:>{width}}" for b in seconds)]
+    for a in firsts:
+        lines.append(f"{a!s:>8}" + "".join(f"{table.get((a, b), '-'):>{width}}" for b in seconds))
+    return "\n".join(lines)
+
+
+def _distinct(values: Any) -> list[Any]:
+    """Each value once, in the order the sweep gave them (a range ascending; a list as written)."""
+    return list(dict.fromkeys(values))
+
+
+def _table(s: Sweep, columns: list[SweepColumn]) -> str:
+    header = list(s.variables) + [c.heading for c in columns]
+    rows = [header] + [[str(v) for v in values] + [_cell(c, i) for c in columns]
+                       for i, (values, _) in enumerate(s.rows)]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    if sum(widths) + 2 * len(widths) > MAX_WIDTH:  # too many columns side by side: one block per row
+        return "\n".join(_blocks(s, header, rows[1:]))
+    return "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
+
+
+def _blocks(s: Sweep, header: list[str], rows: list[list[str]]) -> list[str]:
+    n = len(s.variables)
+    out: list[str] = []
+    for r in rows:
+        label = ", ".join(f"{k}={v}" for k, v in zip(s.variables, r[:n], strict=True))
+        out += wrapped(label, [f"{h} {c}" for h, c in zip(header[n:], r[n:], strict=True)])
+    return out
