@@ -261,6 +261,9 @@ def add_serve_command(sub) -> None:
     p.add_argument("--max-cached", type=lambda s: _bounded(s, "cache size", 1000, 100_000_000), default=None,
                    metavar="UNITS", help="what the process keeps of exact odds between requests, in size units "
                    "of about 100-250 bytes (default 1,000,000; see `rulesengine docs limits`)")
+    p.add_argument("--access-log", choices=["json"], default=None,
+                   help="write one JSON line per request on stderr: time, method, path, status, duration_ms, "
+                   "request_id (default: no access log)")
     p.add_argument("--stdio", action="store_true", help="read one JSON request per line on stdin, answer on stdout")
 
 

@@ -435,7 +435,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .serve.operations import MAX_BODY_BYTES, Service, ServiceConfig
 
     config = ServiceConfig(tuple(args.rulesets), _limits(args), args.time_limit, args.max_body or MAX_BODY_BYTES,
-                           tuple(args.cors_origin), args.max_cached or MAX_CACHED_WEIGHTS)
+                           tuple(args.cors_origin), args.max_cached or MAX_CACHED_WEIGHTS, args.access_log)
     service = Service(config)  # loads and checks --rulesets folders now, before anything listens
     if args.stdio:
         from .serve.stdio import serve_stdio
@@ -444,18 +444,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         with open(0, "rb", closefd=False) as stdin, open(1, "wb", closefd=False) as stdout:
             return serve_stdio(service, stdin, stdout)
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 (the extra is there)
 
         from .serve import http
     except ImportError:
         raise UsageError("serving over HTTP needs the 'serve' extra",
                          hint="pip install 'ttrpg-rulesengine[serve]' (--stdio needs nothing more)") from None
     print(f"rulesengine: serving on http://{args.host}:{args.port}/ (playground at /, API at /api, "
-          "OpenAPI at /openapi.json); Ctrl-C stops", file=sys.stderr)
+          "OpenAPI at /openapi.json, metrics at /metrics); Ctrl-C or SIGTERM stops", file=sys.stderr)
     if args.workers > 1:
         http.serve_workers(config, args.host, args.port, args.workers)
     else:
-        uvicorn.run(http.create_app(config, service), host=args.host, port=args.port, log_level="warning")
+        http.run_server(config, service, args.host, args.port)
     return EXIT_OK
 
 

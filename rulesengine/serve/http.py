@@ -7,15 +7,25 @@ Starlette's own dependencies are one package (anyio).
 
 Routes: ``GET /api/rulesets`` (list), ``GET /api/rulesets/{id}`` (export), ``GET
 /api/rulesets/{id}/forms/{name}`` (input form), ``POST /api/{op}`` for every operation,
-``GET /openapi.json``, ``GET /healthz``, and the playground's static files at ``/``.
-Each operation runs in a worker thread under the request's work budget and deadline.
+``GET /openapi.json``, ``GET /healthz`` (liveness), ``GET /readyz`` (readiness: the rulesets
+loaded), ``GET /metrics`` (Prometheus, :mod:`.observe`), and the playground's static files at
+``/``. Each operation runs in a worker thread under the request's work budget and deadline.
+
+Shutdown is graceful: on SIGTERM (or Ctrl-C) uvicorn stops listening, lets the requests in
+flight finish (at most ``--time-limit`` plus :data:`SHUTDOWN_GRACE` seconds) and the process
+exits 0 (:func:`run_server`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
+import signal
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +39,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND, E_REQUEST
+from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND, E_REQUEST, E_UNCLASSIFIED
 from ..errors import RequestError, RulesEngineError
+from .observe import MULTIPROCESS_VARIABLE, AccessLog, Metrics, Observed
 from .operations import Service, ServiceConfig
 from .problems import internal_problem, problem
 from .wire import dump_json, parse_json
@@ -38,6 +49,9 @@ from .wire import dump_json, parse_json
 STATIC = Path(__file__).parent / "static"
 CONFIG_VARIABLE = "RULESENGINE_SERVE_CONFIG"
 """How ``rulesengine serve --workers N`` hands its options to each worker process."""
+SHUTDOWN_GRACE = 5
+"""Seconds past ``--time-limit`` that a shutdown waits for the requests in flight (a request
+stops at its time limit, and then its answer is written)."""
 
 
 class JSONAnswer(JSONResponse):
@@ -45,9 +59,29 @@ class JSONAnswer(JSONResponse):
         return dump_json(content, (",", ":"))
 
 
-def problem_response(exc: BaseException) -> Response:
+def problem_response(exc: BaseException, metrics: Metrics | None = None) -> Response:
     body = problem(exc) if isinstance(exc, RulesEngineError) else internal_problem(exc)
+    if metrics is not None:
+        metrics.refused(body["code"])
     return JSONAnswer(body, status_code=body["status"], media_type="application/problem+json")
+
+
+class Readiness:
+    """Whether the worker has loaded every ruleset it serves (shipped, and the --rulesets
+    folders'): :meth:`Service.warm` runs in a thread at startup, the server already listening,
+    and ``/readyz`` answers 503 until it is done (and again once shutdown begins)."""
+
+    def __init__(self) -> None:
+        self.ready = threading.Event()
+        self.failure: str | None = None
+
+    def warm(self, service: Service) -> None:
+        try:
+            service.warm()
+        except Exception as exc:  # a shipped or folder ruleset that no longer loads: never ready, and why
+            self.failure = str(exc)[:300]
+        else:
+            self.ready.set()
 
 
 async def read_body(request: Request, limit: int) -> bytes:
@@ -68,13 +102,16 @@ async def read_body(request: Request, limit: int) -> bytes:
 def create_app(config: ServiceConfig | None = None, service: Service | None = None) -> Starlette:
     config = config or (service.config if service else ServiceConfig())
     service = service or Service(config)
+    metrics = Metrics()
+    readiness = Readiness()
+    observe = functools.partial(service.handle, on_work=metrics.worked)
 
     async def run(op: str, body: dict[str, Any]) -> Response:
         try:
-            result = await anyio.to_thread.run_sync(functools.partial(service.handle, op, body))
+            result = await anyio.to_thread.run_sync(functools.partial(observe, op, body))
             return JSONAnswer(result)
         except Exception as exc:  # an engine error is the client's; anything else a bug, still JSON
-            return problem_response(exc)
+            return problem_response(exc, metrics)
 
     async def post(request: Request) -> Response:
         op = request.path_params["op"]
@@ -84,7 +121,7 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
                                    hint="operations: " + ", ".join(_ops()))
             body = parse_json(await read_body(request, config.max_body))
         except RulesEngineError as exc:
-            return problem_response(exc)
+            return problem_response(exc, metrics)
         return await run(op, body)
 
     async def list_rulesets(request: Request) -> Response:
@@ -106,9 +143,30 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
 
         return JSONAnswer({"status": "ok", "engine": "rulesengine", "version": __version__})
 
+    async def ready(request: Request) -> Response:
+        if readiness.ready.is_set():
+            return JSONAnswer({"status": "ready", "rulesets": len(service.ids())})
+        why = readiness.failure or "the service is loading its rulesets"
+        body = {"type": "about:blank", "title": "Service Unavailable", "status": 503, "detail": why,
+                "code": E_UNCLASSIFIED, "severity": "error", "message": why,
+                "hint": "a failure here is in the server's rulesets (see its log); else ask again shortly",
+                "path": None, "line": None, "column": None, "pointer": None, "limit": None}
+        return JSONAnswer(body, status_code=503, media_type="application/problem+json",
+                          headers={"retry-after": "1"})
+
+    async def prometheus(request: Request) -> Response:
+        return Response(metrics.exposition(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        threading.Thread(target=readiness.warm, args=(service,), name="rulesengine-warm", daemon=True).start()
+        yield
+        readiness.ready.clear()  # shutting down: a load balancer still asking sends no more
+
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         code = E_NOT_FOUND if exc.status_code == 404 else E_REQUEST
+        metrics.refused(code)
         body = {"type": "about:blank", "title": exc.detail, "status": exc.status_code,
                 "detail": f"{request.method} {request.url.path[:100]}: {exc.detail}", "code": code,
                 "severity": "error", "message": exc.detail, "hint": "see /openapi.json for the operations",
@@ -126,6 +184,8 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
 
     routes = [
         Route("/healthz", health, methods=["GET"]),
+        Route("/readyz", ready, methods=["GET"]),
+        Route("/metrics", prometheus, methods=["GET"]),
         Route("/openapi.json", openapi, methods=["GET"]),
         Route("/api/rulesets", list_rulesets, methods=["GET"]),
         Route("/api/rulesets/{rid}", export, methods=["GET"]),
@@ -137,11 +197,14 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
         Route("/favicon.ico", favicon, methods=["GET"]),
         Mount("/", app=StaticFiles(directory=str(STATIC), html=True), name="playground"),
     ]
-    middleware = []
+    # The first is the outermost: the request id, metrics and access log see every answer, CORS's too.
+    middleware = [Middleware(Observed, metrics=metrics, operations=_ops(),
+                             access_log=AccessLog() if config.access_log == "json" else None)]
     if config.cors_origins:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(config.cors_origins),
                                      allow_methods=["GET", "POST"], allow_headers=["content-type"]))
-    return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})
+    return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error},
+                     lifespan=lifespan)
 
 
 def _dice_alias(post):
@@ -173,17 +236,64 @@ def serve_workers(config: ServiceConfig, host: str, port: int, workers: int) -> 
 
     os.environ[CONFIG_VARIABLE] = json.dumps(config.to_dict())
     settings = uvicorn.Config("rulesengine.serve.http:app_from_environment", factory=True, host=host, port=port,
-                              workers=workers, log_level="warning")
+                              workers=workers, log_level="warning",
+                              timeout_graceful_shutdown=_grace(config))
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.set_inheritable(True)
     extra = {"target": uvicorn.Server(settings).run} if "target" in inspect.signature(Multiprocess).parameters else {}
-    Multiprocess(settings, sockets=[sock], **extra).run()
+    with _shared_metrics_folder():
+        Multiprocess(settings, sockets=[sock], **extra).run()  # on SIGTERM: each worker shuts down gracefully
+
+
+@contextlib.contextmanager
+def _shared_metrics_folder() -> Iterator[None]:
+    """The workers' metrics shared through files (prometheus-client's multiprocess mode), in a
+    temporary folder removed at exit, unless the operator named one (PROMETHEUS_MULTIPROC_DIR).
+    Set before the workers start: each reads it when it imports prometheus-client."""
+    import tempfile
+
+    if os.environ.get(MULTIPROCESS_VARIABLE):
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="rulesengine-metrics-") as folder:
+        os.environ[MULTIPROCESS_VARIABLE] = folder
+        try:
+            yield
+        finally:
+            del os.environ[MULTIPROCESS_VARIABLE]
+
+
+def run_server(config: ServiceConfig, service: Service, host: str, port: int) -> None:
+    """One uvicorn process serving :func:`create_app`, shut down gracefully on SIGTERM or
+    Ctrl-C: it stops listening, the requests in flight finish (for at most the time limit plus
+    :data:`SHUTDOWN_GRACE`), and the process exits 0 on SIGTERM, a stop asked for."""
+    import uvicorn
+
+    settings = uvicorn.Config(create_app(config, service), host=host, port=port, log_level="warning",
+                              timeout_graceful_shutdown=_grace(config))
+    # uvicorn ends a shutdown by raising the signal again under the handler in force before
+    # it; with Python's default, SIGTERM would then kill the process (exit -15) after a clean stop.
+    previous = signal.signal(signal.SIGTERM, _stopped)
+    try:
+        uvicorn.Server(settings).run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stopped(signum: int, frame: Any) -> None:
+    sys.stderr.flush()
+    raise SystemExit(0)
 
 
 def app_from_environment() -> Starlette:
     """The application for one uvicorn worker process, configured by ``rulesengine serve``."""
     raw = os.environ.get(CONFIG_VARIABLE)
     return create_app(ServiceConfig.from_dict(json.loads(raw)) if raw else ServiceConfig())
+
+
+def _grace(config: ServiceConfig) -> int:
+    """Whole seconds a shutdown waits for the requests in flight."""
+    return int(config.time_limit + 0.999) + SHUTDOWN_GRACE

@@ -138,6 +138,15 @@ def _document() -> str:
                                                          "parameters": [rid, name], "responses": _answers("form")}}
     paths["/healthz"] = {"get": {"operationId": "health", "summary": "Whether the service is up, and its version.",
                                  "responses": {"200": {"description": "up"}}}}
+    paths["/readyz"] = {"get": {"operationId": "ready", "summary": "Whether the service has loaded its rulesets "
+                                "(a load balancer's or Kubernetes' readiness probe).",
+                                "responses": {"200": {"description": "ready"},
+                                              "503": {"description": "loading (or a ruleset failed to load)",
+                                                      "content": {"application/problem+json": {
+                                                          "schema": {"$ref": "#/components/schemas/problem"}}}}}}}
+    paths["/metrics"] = {"get": {"operationId": "metrics", "summary": "Prometheus metrics, in its text format.",
+                                 "responses": {"200": {"description": "the metrics",
+                                                       "content": {"text/plain": {"schema": {"type": "string"}}}}}}}
     names = sorted({r for r in RESULTS.values() if r} | {"problem"})
     document = {
         "openapi": "3.1.0",

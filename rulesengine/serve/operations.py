@@ -52,11 +52,12 @@ class ServiceConfig:
     max_body: int = MAX_BODY_BYTES
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
     max_cached: int = MAX_CACHED_WEIGHTS  # the size bound of every exact-odds cache (rulesengine.cache)
+    access_log: str | None = None  # "json": one JSON line per HTTP request on stderr
 
     def to_dict(self) -> dict[str, Any]:
         return {"folders": list(self.folders), "time_limit": self.time_limit, "max_body": self.max_body,
                 "cors_origins": list(self.cors_origins), "max_states": self.limits.max_states,
-                "max_cached": self.max_cached}
+                "max_cached": self.max_cached, "access_log": self.access_log}
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> ServiceConfig:
@@ -64,7 +65,7 @@ class ServiceConfig:
         limits = replace(DEFAULT_LIMITS, max_states=int(d.get("max_states", DEFAULT_LIMITS.max_states)))
         return ServiceConfig(tuple(d.get("folders", ())), limits, float(d.get("time_limit", 10.0)),
                              int(d.get("max_body", MAX_BODY_BYTES)), tuple(d.get("cors_origins", ())),
-                             int(d.get("max_cached", MAX_CACHED_WEIGHTS)))
+                             int(d.get("max_cached", MAX_CACHED_WEIGHTS)), d.get("access_log"))
 
 
 class Service:
@@ -141,8 +142,15 @@ class Service:
 
     # ---- the one entry point -------------------------------------------------------------
 
-    def handle(self, op: Any, request: Mapping[str, Any]) -> Any:
-        """The answer to one request (JSON-able), or a RulesEngineError saying what is wrong."""
+    def warm(self) -> None:
+        """Load every ruleset the service serves (what ``/readyz`` waits for)."""
+        for rid in self.ids():
+            self.ruleset({"ruleset": rid})
+
+    def handle(self, op: Any, request: Mapping[str, Any],
+               on_work: Callable[[str, int], None] | None = None) -> Any:
+        """The answer to one request (JSON-able), or a RulesEngineError saying what is wrong.
+        ``on_work(op, steps)`` is told the steps of the work budget the request spent (metrics)."""
         from ..dice.dist import shared_budget
 
         if not isinstance(op, str) or op not in OPERATIONS:
@@ -162,6 +170,9 @@ class Service:
                                          "ask for less work (fewer dice, a narrower sweep), or try again "
                                          "when the service is less busy") from None
                     raise
+                finally:
+                    if on_work is not None:
+                        on_work(op, total.used)
         except RulesEngineError as exc:
             raise self._public(exc, request) from None
 
