@@ -228,8 +228,9 @@ class ExactRolls:
         Readings of the earlier rolls with equal keys give the roll the same distribution, so
         it is worked out once per key (a push of the 6s reads ``count(pool, 6)``, not each
         set of faces). None: no key (the roll is worked out for this reading as it is)."""
-        compiled = self._parts.get((name, read), False)
-        if compiled is False:
+        if (name, read) in self._parts:
+            compiled = self._parts[(name, read)]
+        else:
             nodes = _reading_parts(e.tree, frozenset(read))
             compiled = None if nodes is None else \
                 [compile_expression(n, Exact(), self.limits, e.text, self.functions) for n in nodes]
