@@ -197,10 +197,11 @@ class Enumerator:
             if key is not None:
                 by_key[key] = by_seen[seen]
         common = math.lcm(*(x[0][2] for x in by_seen.values() if x)) if by_seen else 1
+        made = sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint)
         try:
-            budget.spend(sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint))
+            budget.spend(made)
         except BudgetExceeded:
-            raise self.resolver.too_big(e) from None
+            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values") from None
         return [({**d, name: v}, w * wv * (common // dv))
                 for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
 
