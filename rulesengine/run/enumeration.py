@@ -182,15 +182,26 @@ class Enumerator:
             budget.afford(len(joint))
         except BudgetExceeded:
             raise self.resolver.too_big(e, _readings_text(name, reads_rolls, len(readings), len(joint))) from None
+        # Worked out once for each value of what it reads of them (see ExactRolls.reading_key).
         by_seen: dict[tuple, list[tuple[Any, int, int]]] = {}
+        by_key: dict[tuple, list[tuple[Any, int, int]]] = {}
+        read = tuple(reads_rolls)
         for seen in readings:
-            dist = self._roll_dist(name, e, {**env, **dict(zip(reads_rolls, seen, strict=True))}, budget, reads)
+            local = {**env, **dict(zip(reads_rolls, seen, strict=True))}
+            key = self.exact.reading_key(name, e, read, local, budget)
+            if key is not None and key in by_key:
+                by_seen[seen] = by_key[key]
+                continue
+            dist = self._roll_dist(name, e, local, budget, reads)
             by_seen[seen] = [(v, w, dist.denom) for v, w in self._outcomes(dist, cut)]
+            if key is not None:
+                by_key[key] = by_seen[seen]
         common = math.lcm(*(x[0][2] for x in by_seen.values() if x)) if by_seen else 1
+        made = sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint)
         try:
-            budget.spend(sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint))
+            budget.spend(made)
         except BudgetExceeded:
-            raise self.resolver.too_big(e) from None
+            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values") from None
         return [({**d, name: v}, w * wv * (common // dv))
                 for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
 

@@ -43,6 +43,28 @@ class RollReads(NamedTuple):
 _SETTLED_KEPT = 1024  # settled reads kept per check: one per set of the values they read
 
 
+def _reading_parts(tree: ast.Node, read: frozenset[str]) -> list[ast.Node] | None:
+    """The largest parts of ``tree`` that read any of the rolls ``read`` and roll no dice
+    themselves (``count(first, 6)`` in ``(count(first, 6))d6!``, an ``if()``'s condition):
+    a roll that reads earlier rolls reads them only through the values of these parts, so
+    readings that agree on those values give it the same distribution. None where a name of
+    ``read`` is read outside such a part (the caller then keys by the whole reading)."""
+    parts: list[ast.Node] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if not ast.names(node) & read:
+            continue
+        if not any(isinstance(n, ast.Dice) for n in ast.walk(node)):
+            parts.append(node)
+            continue
+        inner = ast.children(node)
+        if not inner:
+            return None
+        stack.extend(reversed(inner))
+    return parts
+
+
 def _knowable_parts(exprs: Iterable[Expr | None], before: frozenset[str]) -> dict[int, ast.Node]:
     """The parts of ``exprs`` known before anything is rolled that decide what is read of
     the rolls, by id: ``if()`` conditions and the bounds of pool functions (``count(roll,
@@ -81,12 +103,14 @@ class ExactRolls:
         self._exprs: dict[str, Any] = {}  # expressions outside the check (roll-offs), by pointer
         self._settled: dict[tuple, RollReads | None] = {}  # settled_reads, by the values they read
         self._known: tuple[dict[int, ast.Node], tuple[str, ...]] | None = None
+        self._parts: dict[tuple[str, tuple[str, ...]], list[Any] | None] = {}  # reading_key's, compiled
 
     def forget(self) -> None:
         """Drop the compiled evaluators (and with them their pools' caches)."""
         self._rolls.clear()
         self._exprs.clear()
         self._settled.clear()
+        self._parts.clear()
 
     def _before(self) -> frozenset[str]:
         """The names known before anything is rolled: the inputs and the lets of them."""
@@ -196,6 +220,38 @@ class ExactRolls:
             first = name in self.check.initial_needed or (reads is not None and name in reads.initial)
             return self._whole_dist(e.tree, e, env, budget, domain, views.get(name), first)
         return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget)
+
+    def reading_key(self, name: str, e: Expr, read: tuple[str, ...], env: Mapping[str, Any], budget: Budget
+                    ) -> tuple | None:
+        """What roll ``name`` (``e``) reads of the earlier rolls ``read`` with their values in
+        ``env``: the values of the parts of it that read them (see :func:`_reading_parts`).
+        Readings of the earlier rolls with equal keys give the roll the same distribution, so
+        it is worked out once per key (a push of the 6s reads ``count(pool, 6)``, not each
+        set of faces). None: no key (the roll is worked out for this reading as it is)."""
+        if (name, read) in self._parts:
+            compiled = self._parts[(name, read)]
+        else:
+            nodes = _reading_parts(e.tree, frozenset(read))
+            compiled = None if nodes is None else \
+                [compile_expression(n, Exact(), self.limits, e.text, self.functions) for n in nodes]
+            self._parts[(name, read)] = compiled
+        if compiled is None:
+            return None
+        key = []
+        ctx = Context(e.text, env, self.limits, budget=budget)
+        for run in compiled:
+            try:
+                dist = run(ctx)
+            except (DiceEvalError, RulesEngineError):
+                return None  # worked out as it is, which says what is wrong where it is
+            if not dist.is_point() or dist.tail:
+                return None
+            key.append(next(iter(dist.weights)))
+        try:
+            hash(tuple(key))
+        except TypeError:
+            return None
+        return tuple(key)
 
     def earlier_rolls(self, name: str) -> frozenset[str]:
         """The check's rolls listed before ``name``: what it may read."""
