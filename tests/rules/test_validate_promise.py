@@ -49,7 +49,7 @@ _serial = itertools.count()
 PROMISE_TEXTS = promise_texts()
 PROMISE_NAMES = sorted(PROMISE_TEXTS)
 PROMISE_SEED = int(os.environ.get("RULESENGINE_FUZZ_SEED") or random.SystemRandom().randrange(2**32))
-PROMISE_MUTANTS = examples(40, 4_000)
+PROMISE_MUTANTS = examples(30, 4_000)
 
 
 def _mutant_diff(name: str, text: str) -> str:
@@ -92,7 +92,7 @@ def test_every_ruleset_plain_validate_accepts_gives_only_input_and_limit_errors_
     assert not failures, f"seed {PROMISE_SEED}, {dict(counts)}:\n" + "\n\n".join(failures)
 
 
-@fuzz_settings(60, 3_000)
+@fuzz_settings(40, 3_000)
 @given(st.integers(0, 2**32 - 1))
 def test_a_file_validate_strict_passes_raises_only_input_and_limit_errors_when_used(tmp_path, seed):
     r = random.Random(seed)
