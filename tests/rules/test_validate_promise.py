@@ -49,7 +49,7 @@ _serial = itertools.count()
 PROMISE_TEXTS = promise_texts()
 PROMISE_NAMES = sorted(PROMISE_TEXTS)
 PROMISE_SEED = int(os.environ.get("RULESENGINE_FUZZ_SEED") or random.SystemRandom().randrange(2**32))
-PROMISE_MUTANTS = examples(30, 4_000)
+PROMISE_MUTANTS = examples(15, 4_000)
 
 
 def _mutant_diff(name: str, text: str) -> str:
