@@ -750,13 +750,26 @@ def cap(r: random.Random, items: list, n: int) -> list:
     return items[:1] + r.sample(items[1:], n - 1)
 
 
-def run_ruleset(rs, r: random.Random, per_check: int = 6) -> Counter:
+def run_ruleset(rs, r: random.Random, per_check: int | None = 6, inside: int | None = None,
+                failures: list[str] | None = None, allowed: frozenset[str] = frozenset()) -> Counter:
     """Roll and get the odds of every check and procedure of a loaded ruleset, with input
     sets made from their specs, each call under :func:`case_time_limit` and
     :func:`budgets_watched`. Anything but a
     result, a RulesEngineError or an open bug propagates. Returns a count of outcomes ("ok",
-    an error code, "known-bug:<id>")."""
+    an error code, "known-bug:<id>").
+
+    ``inside``: only inputs inside the declared bounds (:func:`inside_input_sets`, with that
+    many random sets besides the boundary ones, which ``per_check`` caps; None: all of them).
+    ``failures``: each call whose error code is not in ``allowed`` is appended there, as the
+    call and its rendered error."""
     seen: Counter = Counter()
+
+    def sets_for(specs, hostile: bool = True) -> list[dict[str, Any]]:
+        if inside is None:
+            return input_sets(specs, r, hostile=hostile)
+        made = inside_input_sets(specs, r, inside)
+        bounds, randoms = made[:len(made) - inside], made[len(made) - inside:]
+        return (bounds if per_check is None else cap(r, bounds, per_check)) + randoms
 
     def attempt(fn: Callable[[], Any], what: str) -> None:
         try:
@@ -767,7 +780,10 @@ def run_ruleset(rs, r: random.Random, per_check: int = 6) -> Counter:
                     assert not breaches, (what, breaches[:3])
             seen["ok"] += 1
         except RulesEngineError as exc:
-            seen[check_error(exc)] += 1
+            code = check_error(exc)
+            seen[code] += 1
+            if failures is not None and code not in allowed:
+                failures.append(f"{what}: {exc.render()}")
         except Exception as exc:
             bug = known_bug(exc)
             if bug is None:
@@ -776,15 +792,16 @@ def run_ruleset(rs, r: random.Random, per_check: int = 6) -> Counter:
 
     for name in rs.checks():
         check = rs.check(name)
-        for inputs in cap(r, input_sets(check.model.inputs, r), per_check):
+        made = sets_for(check.model.inputs)
+        for inputs in made if inside is not None else cap(r, made, per_check or len(made)):
             attempt(lambda: check.roll(inputs, seed=r.randrange(1 << 30)), f"roll {name} {inputs!r}")
             attempt(lambda: check.odds(inputs), f"odds {name} {inputs!r}")
     for name in rs.procedures():
         proc = rs.procedure(name)
         party_specs = rs.check(rs.model.procedures[name].check).model.inputs
-        own = input_sets(proc.proc.inputs, r, hostile=False)
-        parties = input_sets(party_specs, r, hostile=False)
-        for k in range(min(per_check, 3)):
+        own = sets_for(proc.proc.inputs, hostile=False)
+        parties = sets_for(party_specs, hostile=False)
+        for k in range(min(per_check or len(own), 3)):
             inputs = own[k % len(own)]
             group = [parties[(k + j) % len(parties)] for j in range(r.choice([0, 1, 2, 2, 3]))]
             attempt(lambda: proc.roll(inputs, parties=group or None, seed=r.randrange(1 << 30)),
@@ -838,3 +855,261 @@ checks:
     outcomes:
       - {name: done, success: true}
 """
+
+
+# ---- semantic mutations: the mistakes a homebrewer makes (issue 32) ------------------------------------
+#
+# Each takes the parsed file (yaml.safe_load) and changes one thing the way an author slips:
+# a bound off by one, an operator turned round, another dialect, a typo on a die's face, a
+# number written as text, outcome rules reordered or lost. It returns a description of what
+# it did (for the failure message), or None when the file has no place for it.
+
+_TEST_RULESET_GLOBS = ("tests/rulesets/data/*.yaml", "tests/compat/*/rulesets/*.yaml",
+                       "tests/compat/*/test-rulesets/*.yaml", "tests/corpus/mistakes/W*.yaml")
+"""The test suite's ruleset files that plain validate accepts (the corpus's E* mistakes are
+refused on purpose; its W* mistakes pass plain validate with a warning)."""
+
+
+def _inline_rulesets(path: Path) -> Iterator[tuple[str, str]]:
+    """The rulesets written inline in a test file: string constants that load as a mapping
+    with ``checks`` or ``procedures``."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError):
+        return
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        text = node.value
+        if "ruleset:" not in text or ("checks:" not in text and "procedures:" not in text):
+            continue
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("checks", data.get("procedures")), dict):
+            yield f"{path.relative_to(ROOT).as_posix()}:{node.lineno}", text
+
+
+def promise_texts() -> dict[str, str]:
+    """Every shipped ruleset and every test ruleset (files and the rulesets written inline in
+    the tests), by a name that says where it lives."""
+    texts = {f"rulesets/{name}": text for name, text in shipped_texts().items()}
+    for pattern in _TEST_RULESET_GLOBS:
+        for p in sorted(ROOT.glob(pattern)):
+            texts[p.relative_to(ROOT).as_posix()] = p.read_text(encoding="utf-8")
+    for p in sorted((ROOT / "tests").rglob("test_*.py")):
+        texts.update(_inline_rulesets(p))
+    return texts
+
+
+def _spots(data: Any, want: Callable[[tuple, Any], bool]) -> list[tuple[tuple, Any]]:
+    return [(p, v) for p, v in _paths(data) if p and want(p, v)]
+
+
+def _where(path: tuple) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def sem_off_by_one(r: random.Random, data: Any) -> str | None:
+    """An input's (or a band's) min one lower or max one higher."""
+    spots = _spots(data, lambda p, v: p[-1] in ("min", "max") and _is_int(v))
+    if not spots:
+        return None
+    path, v = r.choice(spots)
+    new = v - 1 if path[-1] == "min" else v + 1
+    _get(data, path[:-1])[path[-1]] = new
+    return f"off_by_one {_where(path)} {v}->{new}"
+
+
+_EXPR_FIELDS = frozenset(_EXPR_KEYS) | {"let", "values", "from", "keep", "count", "total"}
+_SKIP_TEXT = frozenset({"name", "help", "description", "label", "reason", "title", "author", "publisher",
+                        "url", "section", "license", "source", "ruleset", "version", "type", "rules",
+                        "kind", "choices", "dialect", "pointer", "labels", "column"})
+_OPERATOR = re.compile(r"<=|>=|<|>|\+|(?<=[\w)\s])-(?=[\w(\s])")
+_SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "+": "-", "-": "+"}
+
+
+def _expression_spot(path: tuple, v: Any) -> bool:
+    if not isinstance(v, str) or not _OPERATOR.search(v):
+        return False
+    keys = [p for p in path if isinstance(p, str)]
+    return bool(keys) and keys[-1] not in _SKIP_TEXT and path[0] in ("checks", "procedures", "tables")
+
+
+def sem_operator(r: random.Random, data: Any) -> str | None:
+    """One operator of an expression turned round: < and <=, > and >=, + and -."""
+    spots = _spots(data, _expression_spot)
+    if not spots:
+        return None
+    path, v = r.choice(spots)
+    m = r.choice(list(_OPERATOR.finditer(v)))
+    new = v[:m.start()] + _SWAP[m.group()] + v[m.end():]
+    _get(data, path[:-1])[path[-1]] = new
+    return f"operator {_where(path)} {v!r}->{new!r}"
+
+
+def sem_dialect(r: random.Random, data: Any) -> str | None:
+    """Another dialect: one added, removed or changed."""
+    from rulesengine.dice.dialects import DIALECTS
+
+    if not isinstance(data, dict):
+        return None
+    old = data.get("dialect")
+    choices = [d for d in DIALECTS if d != old] + ([None] if old is not None else [])
+    new = r.choice(choices)
+    if new is None:
+        del data["dialect"]
+    else:
+        data["dialect"] = new
+    return f"dialect {old}->{new}"
+
+
+def sem_symbol_typo(r: random.Random, data: Any) -> str | None:
+    """A symbol on one face of a declared die misspelled (a letter dropped, doubled or
+    changed), or turned into another symbol of the die."""
+    dice = data.get("dice") if isinstance(data, dict) else None
+    if not isinstance(dice, dict):
+        return None
+    spots = _spots(dice, lambda p, v: isinstance(v, str) and "faces" in p)
+    if not spots:
+        return None
+    path, v = r.choice(spots)
+    others = sorted({s for _, s in spots if s != v})
+    k = r.randrange(len(v))
+    how = r.random()
+    if others and how < 0.25:
+        new = r.choice(others)
+    elif how < 0.5 and len(v) > 1:
+        new = v[:k] + v[k + 1:]
+    elif how < 0.75:
+        new = v[:k] + v[k] + v[k:]
+    else:
+        new = v[:k] + r.choice(string.ascii_lowercase) + v[k + 1:]
+    _get(dice, path[:-1])[path[-1]] = new
+    return f"symbol_typo dice.{_where(path)} {v!r}->{new!r}"
+
+
+def sem_quoted_number(r: random.Random, data: Any) -> str | None:
+    """A number in a table written as text: 3 becomes "3" or "+3"."""
+    tables = data.get("tables") if isinstance(data, dict) else None
+    if not isinstance(tables, dict):
+        return None
+    spots = _spots(tables, lambda p, v: _is_int(v))
+    if not spots:
+        return None
+    path, v = r.choice(spots)
+    new = r.choice([str(v), f"+{v}" if v >= 0 else str(v)])
+    _get(tables, path[:-1])[path[-1]] = new
+    return f"quoted_number tables.{_where(path)} {v!r}->{new!r}"
+
+
+def _outcome_lists(data: Any) -> list[tuple[tuple, list]]:
+    return [(p, v) for p, v in _paths(data) if p and p[-1] == "outcomes" and isinstance(v, list) and v]
+
+
+def sem_reorder_outcomes(r: random.Random, data: Any) -> str | None:
+    """Outcome rules in another order (two swapped, or all shuffled)."""
+    spots = [(p, v) for p, v in _outcome_lists(data) if len(v) > 1]
+    if not spots:
+        return None
+    path, rules = r.choice(spots)
+    if r.random() < 0.5:
+        i = r.randrange(len(rules) - 1)
+        rules[i], rules[i + 1] = rules[i + 1], rules[i]
+        return f"reorder_outcomes {_where(path)} swapped {i} and {i + 1}"
+    r.shuffle(rules)
+    return f"reorder_outcomes {_where(path)} shuffled"
+
+
+def sem_remove_outcome(r: random.Random, data: Any) -> str | None:
+    """One outcome rule removed."""
+    spots = [(p, v) for p, v in _outcome_lists(data) if len(v) > 1]
+    if not spots:
+        return None
+    path, rules = r.choice(spots)
+    i = r.randrange(len(rules))
+    del rules[i]
+    return f"remove_outcome {_where(path)}[{i}]"
+
+
+def sem_last_outcome_never(r: random.Random, data: Any) -> str | None:
+    """The last outcome rule given ``when: "false"``."""
+    spots = [(p, v) for p, v in _outcome_lists(data) if isinstance(v[-1], dict)]
+    if not spots:
+        return None
+    path, rules = r.choice(spots)
+    rules[-1]["when"] = "false"
+    return f"last_outcome_never {_where(path)}[{len(rules) - 1}]"
+
+
+SEMANTIC_MUTATORS: dict[str, Callable[[random.Random, Any], str | None]] = {
+    "off_by_one": sem_off_by_one,
+    "operator": sem_operator,
+    "dialect": sem_dialect,
+    "symbol_typo": sem_symbol_typo,
+    "quoted_number": sem_quoted_number,
+    "reorder_outcomes": sem_reorder_outcomes,
+    "remove_outcome": sem_remove_outcome,
+    "last_outcome_never": sem_last_outcome_never,
+}
+
+
+def mutate_semantic(r: random.Random, name: str, text: str) -> tuple[str, list[str]]:
+    """1 or 2 of the homebrewer's mistakes above, on the parsed file, dumped back as YAML.
+    Returns the mutant and what was done (empty when no mutator found a place)."""
+    key = "semantic:" + name
+    if key not in _PARSED:
+        _PARSED[key] = yaml.safe_load(text)
+    data = copy.deepcopy(_PARSED[key])
+    done: list[str] = []
+    for _ in range(r.choice([1, 1, 1, 2])):
+        kinds = list(SEMANTIC_MUTATORS)
+        r.shuffle(kinds)
+        for kind in kinds:
+            what = SEMANTIC_MUTATORS[kind](r, data)
+            if what is not None:
+                done.append(what)
+                break
+    return _dump(data), done
+
+
+def inside_input_sets(specs, r: random.Random, randoms: int = 2) -> list[dict[str, Any]]:
+    """Input mappings inside the declared bounds: the defaults, then one input at a time at
+    its min, its max, its default, each choice, each truth value; then ``randoms`` mappings
+    with every input drawn at random inside its bounds."""
+    pools = ["d6", "d8/d4/d4", "3d8", "d12/d10/d8/d6/d4"]
+    base = input_sets(specs, r, hostile=False)[0]
+
+    def values(spec) -> list[Any]:
+        if spec.type == "integer":
+            vs = [v for v in (spec.min, spec.max) if v is not None]
+            if spec.has_default:
+                vs.append(spec.default)
+            return vs or [0]
+        if spec.type == "boolean":
+            return [True, False]
+        if spec.type == "choice":
+            return list(spec.choices) or ["x"]
+        return ([spec.default] if spec.has_default else []) + pools
+
+    def random_value(spec) -> Any:
+        if spec.type == "integer":
+            lo = spec.min if spec.min is not None else (spec.default if _is_int(spec.default) else 0) - 10
+            hi = spec.max if spec.max is not None else (spec.default if _is_int(spec.default) else 0) + 10
+            return r.randint(lo, hi) if lo <= hi else lo
+        return r.choice(values(spec))
+
+    out = [base]
+    for spec in specs:
+        out += [{**base, spec.name: v} for v in values(spec)]
+    for _ in range(randoms):
+        out.append({spec.name: random_value(spec) for spec in specs
+                    if not (spec.optional and r.random() < 0.5)})
+    return out

@@ -455,16 +455,33 @@ class _CheckShim(NamedTuple):
     runner: CheckRunner
 
 
+MEMBER_CORNERS = 16
+"""At most this many corners of a party's inputs (every input at a bound or each value at
+once) are tried besides one input at a time: a contest sure to tie may need two inputs at
+their bounds together (a defense allowed at skill 0, where every roll fails)."""
+
+
 def member_sets(check: Check) -> list[dict[str, Any]]:
     """A party's inputs tried in a procedure: the defaults, then each input at each of its
-    telling values (the others at their defaults)."""
+    telling values (the others at their defaults), then every corner of the inputs that have
+    more than one telling value, when there are at most MEMBER_CORNERS."""
     base = base_inputs(check)
     out = [base]
     # Switches and choices first: they are what turns a gate (a roll skipped) on.
-    for spec in sorted(check.inputs, key=lambda s: s.type == "integer"):
-        for v in edge_values(spec, set()) if spec.type != "integer" else _corners(spec):
+    specs = sorted(check.inputs, key=lambda s: s.type == "integer")
+    domains: list[tuple[str, list[Any]]] = []
+    for spec in specs:
+        values = edge_values(spec, set()) if spec.type != "integer" else _corners(spec)
+        for v in values:
             if base.get(spec.name) != v:
                 out.append({**base, spec.name: v})
+        if len(values) > 1:
+            domains.append((spec.name, values))
+    if len(domains) > 1 and _product([d for _, d in domains]) <= MEMBER_CORNERS:
+        for combo in itertools.product(*(d for _, d in domains)):
+            corner = {**base, **dict(zip((n for n, _ in domains), combo, strict=True))}
+            if corner not in out:
+                out.append(corner)
     return out
 
 
