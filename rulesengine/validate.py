@@ -120,7 +120,7 @@ def _report(path: str, read, limits: Limits) -> FileReport:
     if model is not None:
         from .rules.allow import acknowledge
         from .run.examples import check_examples, settle
-        from .run.faults import input_faults
+        from .run.fault_search import input_faults
         from .run.reach import unreachable_outcomes
         from .rules.unread import unread_work, with_unread_work
         from .run.signs import signs_against_success

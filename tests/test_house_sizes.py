@@ -29,7 +29,7 @@ DENSE_FUNCTIONS: set[str] = {
     "records.py:RecordMeta.__new__",
     "rules/schema.py:_diagnostic",
     "run/faults.py:bound_to_blame",
-    "run/faults.py:procedure_calls",
+    "run/fault_search.py:procedure_calls",
 }
 
 
