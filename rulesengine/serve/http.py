@@ -8,7 +8,9 @@ Starlette's own dependencies are one package (anyio).
 Routes: ``GET /api/rulesets`` (list), ``GET /api/rulesets/{id}`` (export), ``GET
 /api/rulesets/{id}/forms/{name}`` (input form), ``POST /api/{op}`` for every operation,
 ``GET /openapi.json``, ``GET /healthz``, and the playground's static files at ``/``.
-Each operation runs in a worker thread under the request's work budget and deadline.
+Each operation runs in a worker thread under the request's work budget and deadline, and its
+answer is written there too (not on the event loop); after a large one the worker gives its
+memory back to the system (:mod:`.memory`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND, E_REQUEST
 from ..errors import RequestError, RulesEngineError
+from .memory import bound_arenas, counted, give_back, is_large
 from .operations import Service, ServiceConfig
 from .problems import internal_problem, problem
 from .wire import dump_json, parse_json
@@ -41,11 +44,20 @@ CONFIG_VARIABLE = "RULESENGINE_SERVE_CONFIG"
 
 
 class JSONAnswer(JSONResponse):
+    large = False
+    """Whether, once sent, the memory its request used is given back (:func:`.memory.give_back`)."""
+
     def render(self, content: Any) -> bytes:
         return dump_json(content, (",", ":"))
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await super().__call__(scope, receive, send)
+        if self.large:
+            self.body = b""
+            await anyio.to_thread.run_sync(give_back)
 
-def problem_response(exc: BaseException) -> Response:
+
+def problem_response(exc: BaseException) -> JSONAnswer:
     body = problem(exc) if isinstance(exc, RulesEngineError) else internal_problem(exc)
     return JSONAnswer(body, status_code=body["status"], media_type="application/problem+json")
 
@@ -65,16 +77,25 @@ async def read_body(request: Request, limit: int) -> bytes:
     return bytes(body)
 
 
+def answer(service: Service, op: str, body: dict[str, Any]) -> JSONAnswer:
+    """The response to one operation, worked out and written (in a worker thread); marked
+    ``large`` when the request did much work or wrote a long answer."""
+    with counted() as work:
+        try:
+            response = JSONAnswer(service.handle(op, body))
+        except Exception as exc:  # an engine error is the client's; anything else a bug, still JSON
+            response = problem_response(exc)
+    response.large = is_large(work.used, len(response.body))
+    return response
+
+
 def create_app(config: ServiceConfig | None = None, service: Service | None = None) -> Starlette:
     config = config or (service.config if service else ServiceConfig())
     service = service or Service(config)
+    bound_arenas()  # a long-lived process: its threads share few heaps (see .memory)
 
     async def run(op: str, body: dict[str, Any]) -> Response:
-        try:
-            result = await anyio.to_thread.run_sync(functools.partial(service.handle, op, body))
-            return JSONAnswer(result)
-        except Exception as exc:  # an engine error is the client's; anything else a bug, still JSON
-            return problem_response(exc)
+        return await anyio.to_thread.run_sync(functools.partial(answer, service, op, body))
 
     async def post(request: Request) -> Response:
         op = request.path_params["op"]
