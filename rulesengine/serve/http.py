@@ -9,8 +9,8 @@ Routes: ``GET /api/rulesets`` (list), ``GET /api/rulesets/{id}`` (export), ``GET
 /api/rulesets/{id}/forms/{name}`` (input form), ``POST /api/{op}`` for every operation,
 ``GET /openapi.json``, ``GET /healthz``, and the playground's static files at ``/``.
 Each operation runs in a worker thread under the request's work budget and deadline, and its
-answer is written there too (not on the event loop); after a large one the worker gives its
-memory back to the system (:mod:`.memory`).
+answer is written there too (not on the event loop); after a large one the worker gives the
+memory it used back to the system before the answer is sent (:mod:`.memory`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND, E_REQUEST
 from ..errors import RequestError, RulesEngineError
-from .memory import bound_arenas, counted, give_back, is_large
+from .memory import bound_heaps, counted, give_back, is_large
 from .operations import Service, ServiceConfig
 from .problems import internal_problem, problem
 from .wire import dump_json, parse_json
@@ -44,17 +44,8 @@ CONFIG_VARIABLE = "RULESENGINE_SERVE_CONFIG"
 
 
 class JSONAnswer(JSONResponse):
-    large = False
-    """Whether, once sent, the memory its request used is given back (:func:`.memory.give_back`)."""
-
     def render(self, content: Any) -> bytes:
         return dump_json(content, (",", ":"))
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await super().__call__(scope, receive, send)
-        if self.large:
-            self.body = b""
-            await anyio.to_thread.run_sync(give_back)
 
 
 def problem_response(exc: BaseException) -> JSONAnswer:
@@ -78,21 +69,23 @@ async def read_body(request: Request, limit: int) -> bytes:
 
 
 def answer(service: Service, op: str, body: dict[str, Any]) -> JSONAnswer:
-    """The response to one operation, worked out and written (in a worker thread); marked
-    ``large`` when the request did much work or wrote a long answer."""
+    """The response to one operation, worked out and written (in a worker thread). After a
+    large request (much work, or a long answer) the memory it used is given back to the
+    system, before the answer is sent: a client that has its answer finds it given back."""
     with counted() as work:
         try:
             response = JSONAnswer(service.handle(op, body))
         except Exception as exc:  # an engine error is the client's; anything else a bug, still JSON
             response = problem_response(exc)
-    response.large = is_large(work.used, len(response.body))
+    if is_large(work.used, len(response.body)):
+        give_back()
     return response
 
 
 def create_app(config: ServiceConfig | None = None, service: Service | None = None) -> Starlette:
     config = config or (service.config if service else ServiceConfig())
     service = service or Service(config)
-    bound_arenas()  # a long-lived process: its threads share few heaps (see .memory)
+    bound_heaps()  # a long-lived process: its threads share few heaps (see .memory)
 
     async def run(op: str, body: dict[str, Any]) -> Response:
         return await anyio.to_thread.run_sync(functools.partial(answer, service, op, body))

@@ -8,12 +8,20 @@ the request ran in (uvicorn runs each request in a pool thread, and glibc gives 
 arenas of their own, up to eight per core), each heap fragmented differently. Measured in the
 process: about 27 MB in use and 200 MB free but kept after 16 rounds of the mixed attack.
 
-So a service process (:func:`bound_arenas`) shares at most :data:`ARENAS` arenas among its
-threads (the GIL lets one thread run Python at a time, so they hardly contend), and after a
-large request (:func:`is_large`: one that did :data:`LARGE_STEPS` steps of work or wrote
-:data:`LARGE_BYTES` of answer) it asks glibc to give back the whole free pages it holds
-(:func:`give_back`, ``malloc_trim(0)``: about 2 ms after a large request, which took a
-second or more). On another C library both do nothing.
+So a service process (:func:`bound_heaps`) shares at most :data:`ARENAS` arenas among its
+threads (the GIL lets one thread run Python at a time, so they hardly contend) and keeps
+every block of :data:`MMAP_BYTES` or more (an answer's text, a big table) in memory of its
+own, returned when freed (glibc otherwise raises that threshold to the largest block freed,
+up to 32 MB, and later answers' texts then fragment the heaps); and after a large request
+(:func:`is_large`: one that did :data:`LARGE_STEPS` steps of work or wrote
+:data:`LARGE_BYTES` of answer), once its answer is written and before it is sent, it asks
+glibc to give back the whole free pages it holds (:func:`give_back`, ``malloc_trim(0)``:
+about 2 ms after a large request, which took a second or more). On another C library these
+do nothing.
+
+What stays is Python's own allocator's slack: it returns a 1 MB arena of small objects only
+when the arena is wholly empty, so a worker at rest keeps up to about one large request's
+worth of partly used arenas (docs/limits.md, "The service under a mixed attack").
 """
 
 from __future__ import annotations
@@ -37,8 +45,11 @@ answer written), ``3d6 >= 10`` 144, a shipped check's roll none."""
 LARGE_BYTES = 1_048_576
 """An answer this long is large, whatever its work (one taken from a cache costs no steps)."""
 
-M_ARENA_MAX = -8
-"""``mallopt``'s parameter for the most arenas (glibc's malloc.h)."""
+MMAP_BYTES = 1_048_576
+"""Blocks of this size or more get memory of their own (``M_MMAP_THRESHOLD``, fixed)."""
+
+M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8
+"""``mallopt``'s parameters (glibc's malloc.h)."""
 
 _LIBC: Any = None
 
@@ -58,10 +69,11 @@ def _glibc() -> Any:
     return _LIBC or None
 
 
-def bound_arenas(arenas: int = ARENAS) -> bool:
-    """Let the process's threads share at most ``arenas`` malloc arenas; True if done (glibc)."""
+def bound_heaps(arenas: int = ARENAS, mmap_bytes: int = MMAP_BYTES) -> bool:
+    """Let the process's threads share at most ``arenas`` malloc arenas, and give every block
+    of ``mmap_bytes`` or more memory of its own; True if done (glibc)."""
     libc = _glibc()
-    return bool(libc and libc.mallopt(M_ARENA_MAX, arenas))
+    return bool(libc and libc.mallopt(M_ARENA_MAX, arenas) and libc.mallopt(M_MMAP_THRESHOLD, mmap_bytes))
 
 
 def give_back() -> bool:
