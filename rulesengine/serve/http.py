@@ -9,7 +9,9 @@ Routes: ``GET /api/rulesets`` (list), ``GET /api/rulesets/{id}`` (export), ``GET
 /api/rulesets/{id}/forms/{name}`` (input form), ``POST /api/{op}`` for every operation,
 ``GET /openapi.json``, ``GET /healthz`` (liveness), ``GET /readyz`` (readiness: the rulesets
 loaded), ``GET /metrics`` (Prometheus, :mod:`.observe`), and the playground's static files at
-``/``. Each operation runs in a worker thread under the request's work budget and deadline.
+``/``. Each operation runs in a worker thread under the request's work budget and deadline, and
+its answer is written there too (not on the event loop); after a large one the worker gives
+the memory it used back to the system before the answer is sent (:mod:`.memory`).
 
 Shutdown is graceful: on SIGTERM (or Ctrl-C) uvicorn stops listening, lets the requests in
 flight finish (at most ``--time-limit`` plus :data:`SHUTDOWN_GRACE` seconds) and the process
@@ -41,6 +43,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND, E_REQUEST, E_UNCLASSIFIED
 from ..errors import RequestError, RulesEngineError
+from .memory import bound_heaps, counted, give_back, is_large
 from .observe import MULTIPROCESS_VARIABLE, AccessLog, Metrics, Observed
 from .operations import Service, ServiceConfig
 from .problems import internal_problem, problem
@@ -59,7 +62,7 @@ class JSONAnswer(JSONResponse):
         return dump_json(content, (",", ":"))
 
 
-def problem_response(exc: BaseException, metrics: Metrics | None = None) -> Response:
+def problem_response(exc: BaseException, metrics: Metrics | None = None) -> JSONAnswer:
     body = problem(exc) if isinstance(exc, RulesEngineError) else internal_problem(exc)
     if metrics is not None:
         metrics.refused(body["code"])
@@ -99,19 +102,29 @@ async def read_body(request: Request, limit: int) -> bytes:
     return bytes(body)
 
 
+def answer(service: Service, op: str, body: dict[str, Any], metrics: Metrics | None = None) -> JSONAnswer:
+    """The response to one operation, worked out and written (in a worker thread). After a
+    large request (much work, or a long answer) the memory it used is given back to the
+    system, before the answer is sent: a client that has its answer finds it given back."""
+    with counted() as work:
+        try:
+            response = JSONAnswer(service.handle(op, body, on_work=metrics.worked if metrics else None))
+        except Exception as exc:  # an engine error is the client's; anything else a bug, still JSON
+            response = problem_response(exc, metrics)
+    if is_large(work.used, len(response.body)):
+        give_back()
+    return response
+
+
 def create_app(config: ServiceConfig | None = None, service: Service | None = None) -> Starlette:
     config = config or (service.config if service else ServiceConfig())
     service = service or Service(config)
     metrics = Metrics()
     readiness = Readiness()
-    observe = functools.partial(service.handle, on_work=metrics.worked)
+    bound_heaps()  # a long-lived process: its threads share few heaps (see .memory)
 
     async def run(op: str, body: dict[str, Any]) -> Response:
-        try:
-            result = await anyio.to_thread.run_sync(functools.partial(observe, op, body))
-            return JSONAnswer(result)
-        except Exception as exc:  # an engine error is the client's; anything else a bug, still JSON
-            return problem_response(exc, metrics)
+        return await anyio.to_thread.run_sync(functools.partial(answer, service, op, body, metrics))
 
     async def post(request: Request) -> Response:
         op = request.path_params["op"]

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from ..codes import E_BODY_TOO_LARGE
 from ..errors import RequestError, RulesEngineError
+from .memory import counted, give_back, is_large
 from .operations import Service
 from .problems import internal_problem, problem
 from .wire import dump_json, load_object, unwritable
@@ -64,6 +65,7 @@ def serve_stdio(service: Service, stdin: Lines, stdout: Sink) -> int:
     to its end in pieces (never held whole) and answered with E703."""
     limit = service.config.max_body
     while True:
+        steps = 0
         line = stdin.readline(limit + 1)
         if not line:
             return 0
@@ -78,6 +80,12 @@ def serve_stdio(service: Service, stdin: Lines, stdout: Sink) -> int:
         elif not line.strip():
             continue
         else:
-            reply = answer(service, line)
-        stdout.write(written(reply))
+            with counted() as work:
+                reply = answer(service, line)
+            steps = work.used
+        data = written(reply)
+        stdout.write(data)
         stdout.flush()
+        if is_large(steps, len(data)):
+            del reply, data
+            give_back()  # what a large request used, back to the system (see .memory)
