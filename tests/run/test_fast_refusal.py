@@ -54,22 +54,6 @@ def readings(dice: int, bands: int) -> int:
     return sum(1 for split in itertools.product(range(dice + 1), repeat=bands) if sum(split) == dice)
 
 
-@pytest.fixture
-def builds(monkeypatch):
-    """Counts the roll distributions the check's exact driver builds."""
-    from rulesengine.run.exact import ExactRolls
-
-    made = [0]
-    roll_dist = ExactRolls.roll_dist
-
-    def counted(self, *args, **kwargs):
-        made[0] += 1
-        return roll_dist(self, *args, **kwargs)
-
-    monkeypatch.setattr(ExactRolls, "roll_dist", counted)
-    return made
-
-
 def test_a_push_within_the_budget_is_answered_as_enumerating_every_throw_says():
     # Oracle: every face of one base, one skill and one gear die; a push re-rolls all three.
     success = Fraction(0)

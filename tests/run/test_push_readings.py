@@ -58,22 +58,6 @@ BASE_AND_STRESS = HEAD + f"""  push:
 """
 
 
-@pytest.fixture
-def builds(monkeypatch):
-    """Counts the roll distributions the check's exact driver builds."""
-    from rulesengine.run.exact import ExactRolls
-
-    made = [0]
-    roll_dist = ExactRolls.roll_dist
-
-    def counted(self, *args, **kwargs):
-        made[0] += 1
-        return roll_dist(self, *args, **kwargs)
-
-    monkeypatch.setattr(ExactRolls, "roll_dist", counted)
-    return made
-
-
 def sixes_oracle(pool: int) -> dict[str, Fraction]:
     odds = dict.fromkeys(["botch", "great", "success", "failure"], Fraction(0))
     for first in itertools.product(range(1, 7), repeat=pool):
