@@ -160,7 +160,7 @@ class Builder:
             if isinstance(node, ast.Name) and node.name not in scope.names:
                 near = closest(node.name, list(scope.names))
                 self.error(E_UNKNOWN_NAME, f"unknown name '{node.name}' in {what}", pointer,
-                           f"did you mean '{near}'?" if near else _known(scope), location=where(node, len(node.name)))
+                           scope.hint_for(node.name, near), location=where(node, len(node.name)))
                 ok = False
             elif isinstance(node, ast.Call) and node.name not in self.functions:
                 near = closest(node.name, list(self.functions))
@@ -530,7 +530,7 @@ class Builder:
         for i, r in enumerate(report):
             if r not in scope_after_choose.names:
                 self.error(E_UNKNOWN_REFERENCE, f"report '{r}', which is not a value of this check",
-                           f"{ptr}/report/{i}", _known(scope_after_choose))
+                           f"{ptr}/report/{i}", scope_after_choose.known())
             elif r in RESULT_KEYS:
                 # Refused (E525) for a while, though such files loaded before: loaded again, with
                 # the value only under 'report' in the result's JSON (issue 29).
@@ -580,11 +580,6 @@ class Builder:
     # ---- procedures ----------------------------------------------------------------------
     def procedure(self, name: str, spec: dict, ptr: str) -> Procedure | None:
         return build_procedure(self, name, spec, ptr)
-
-
-def _known(scope: Scope) -> str:
-    names = sorted(scope.names)
-    return "known names: " + ", ".join(names[:15]) if names else "this expression can use no names here"
 
 
 def _literal(value: Any) -> str | None:

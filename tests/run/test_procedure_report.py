@@ -251,3 +251,26 @@ def test_show_lists_a_procedures_report(rs):
     from rulesengine.present.show import describe_runnable
 
     assert "reports when it ends: short = goal - pool, spoiled = botches > 0" in describe_runnable(rs, "dig")
+
+
+def test_a_report_reading_a_rounds_check_value_is_told_how_to_keep_it_in_state():
+    """An extended check's report reads the final state and the inputs; a round's ``result``
+    is not there. The hint says how to keep it (issue 32: it used to suggest a state name),
+    and the file written as the hint says is valid and reports the last round's roll."""
+    from pathlib import Path
+
+    from rulesengine.ruleset import loads
+    from rulesengine.validate import validate_text
+
+    path = Path(__file__).resolve().parents[1] / "corpus" / "mistakes" / \
+        "E502_extended_report_reads_a_rounds_check_value.yaml"
+    text = path.read_text(encoding="utf-8")
+    [said] = [d for d in validate_text(text, "climb.yaml").diagnostics if d.code == "E502"]
+    assert "state: {last_result: 0}" in said.hint and "set: {last_result: result}" in said.hint
+    fixed = (text.replace("state: {progress: 0}", "state: {progress: 0, last_result: 0}")
+             .replace("set: {progress: progress + 1}",  # the first rule that applies sets it: each one does
+                      "set: {progress: progress + 1, last_result: result}\n      - set: {last_result: result}")
+             .replace("last_roll: result", "last_roll: last_result"))
+    assert validate_text(fixed, "climb.yaml").errors == 0
+    rolled = loads(fixed).procedure("long_climb").roll(faces=[12, 3, 15, 18])
+    assert rolled.report["last_roll"] == 18

@@ -67,7 +67,10 @@ def end_scope(spec: ExtendedSpec, own: Scope, party: Scope) -> Scope:
     """An extended check's report reads its inputs (its own and its check's, as given) and its
     final state."""
     inputs = {n: kind for n, kind in party.names.items() if kind == "input"}
-    return Scope({**inputs, **own.names, **{s: "state" for s in spec.state}})
+    names = {**inputs, **own.names, **{s: "state" for s in spec.state}}
+    return Scope(names, {n: f"a report reads the final state and inputs, not a round's values: keep it in state "
+                            f"(state: {{last_{n}: 0}}; each_round set: {{last_{n}: {n}}}), report last_{n}"
+                     for n in party.names if n not in names})
 
 
 def build(builder: BuildContext, name: str, spec: dict, ptr: str, check: Check, inputs: tuple[Input, ...],
