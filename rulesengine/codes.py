@@ -96,6 +96,7 @@ E_USAGE = "E901"
 E_REQUEST = "E701"
 E_NOT_FOUND = "E702"
 E_BODY_TOO_LARGE = "E703"
+E_NOT_READY = "E704"
 # ---- not a diagnostic: the base class's placeholder, never raised or documented ----------------
 E_UNCLASSIFIED = "E000"
 
@@ -176,5 +177,6 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code(E_REQUEST, "RequestError", "a service request that is not JSON, or a field missing or of the wrong type"),
     Code(E_NOT_FOUND, "RequestError", "a service request for a ruleset, check, procedure or path that does not exist"),
     Code(E_BODY_TOO_LARGE, "RequestError", "a service request larger than the service's body limit"),
+    Code(E_NOT_READY, "RequestError", "the service is not ready: its rulesets are loading, or one no longer loads"),
     Code(E_USAGE, "UsageError", "a command-line usage error"),
 )}

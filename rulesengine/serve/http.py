@@ -41,7 +41,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND, E_REQUEST, E_UNCLASSIFIED
+from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND, E_NOT_READY, E_REQUEST
 from ..errors import RequestError, RulesEngineError
 from .memory import bound_heaps, counted, give_back, is_large
 from .observe import MULTIPROCESS_VARIABLE, AccessLog, Metrics, Observed
@@ -160,11 +160,9 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
         if readiness.ready.is_set():
             return JSONAnswer({"status": "ready", "rulesets": len(service.ids())})
         why = readiness.failure or "the service is loading its rulesets"
-        body = {"type": "about:blank", "title": "Service Unavailable", "status": 503, "detail": why,
-                "code": E_UNCLASSIFIED, "severity": "error", "message": why,
-                "hint": "a failure here is in the server's rulesets (see its log); else ask again shortly",
-                "path": None, "line": None, "column": None, "pointer": None, "limit": None}
-        return JSONAnswer(body, status_code=503, media_type="application/problem+json",
+        body = problem(RequestError(why, code=E_NOT_READY, hint="a failure here is in the server's rulesets "
+                                                                "(see its log); else ask again shortly"))
+        return JSONAnswer(body, status_code=body["status"], media_type="application/problem+json",
                           headers={"retry-after": "1"})
 
     async def prometheus(request: Request) -> Response:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..codes import CODES, E_BODY_TOO_LARGE, E_NOT_FOUND, E_UNCLASSIFIED
+from ..codes import CODES, E_BODY_TOO_LARGE, E_NOT_FOUND, E_NOT_READY, E_UNCLASSIFIED
 from ..errors import LimitError, RequestError, RulesEngineError
 
 PROBLEM_TYPE = "urn:ttrpg-rulesengine:error:"
@@ -25,7 +25,7 @@ def status_of(exc: RulesEngineError) -> int:
     503 past the wall-clock limit (load-dependent: retrying later may succeed), 422 anything
     else the engine refuses (bad inputs, a bad ruleset or expression, a limit of work)."""
     if isinstance(exc, RequestError):
-        return {E_NOT_FOUND: 404, E_BODY_TOO_LARGE: 413}.get(exc.code, 400)
+        return {E_NOT_FOUND: 404, E_BODY_TOO_LARGE: 413, E_NOT_READY: 503}.get(exc.code, 400)
     if isinstance(exc, LimitError) and exc.limit == TIME_LIMIT:
         return 503
     return 422

@@ -102,6 +102,7 @@ def test_readyz_is_a_503_problem_until_the_rulesets_are_loaded_then_200():
     async def check(client: ASGIClient) -> None:
         status, body = await client.get("/readyz")
         assert status == 503 and body["status"] == 503 and "loading" in body["detail"]
+        assert body["code"] == "E704" and body["title"].startswith("The service is not ready") and body["hint"]
         assert (await client.get("/healthz"))[0] == 200  # alive all the same: no restart for a slow start
         loading.set()
         while (answer := await client.get("/readyz"))[0] != 200:
