@@ -61,12 +61,13 @@ def examples(fast: int, long: int) -> int:
 
 
 HANG_GUARD_SECONDS = 30.0
-"""The shortest wall-clock limit a test may use, and only to catch a hang: what the engine
+"""The shortest limit a test may put on a case's own CPU time, and only to catch a hang (the
+process's CPU, not the clock: another program busy on the machine does not use it up). What the engine
 must refuse is asserted by what it counts (its work budget, states, sizes), which is the same
 on a fast idle machine and a slow busy one. Real times are figures in bench/."""
 
 CASE_SECONDS = max(HANG_GUARD_SECONDS, float(os.environ.get("RULESENGINE_FUZZ_CASE_SECONDS", "30")))
-"""Wall-clock limit of one fuzz case: a hang guard (at least HANG_GUARD_SECONDS; the variable
+"""CPU-time limit of one fuzz case: a hang guard (at least HANG_GUARD_SECONDS; the variable
 may raise it). The hostile corpus in bench/fuzz_figures.py measures the real times."""
 
 
@@ -150,21 +151,28 @@ def known_bug(exc: BaseException) -> str | None:
     return None
 
 
+BACKSTOP_SECONDS = 1800
+"""Wall clock after which a case stuck in one C call (which no CPU timer interrupts) ends
+the process with every thread's stack: only a real hang comes near it."""
+
+
 @contextlib.contextmanager
 def case_time_limit(what: Any, seconds: float | None = None) -> Iterator[None]:
-    """Fail with a clear message if the body hangs: runs longer than ``seconds`` (wall clock;
-    default CASE_SECONDS). A limit under HANG_GUARD_SECONDS is refused: it would be a speed
+    """Fail with a clear message if the body hangs: uses more than ``seconds`` of this
+    process's CPU time (``ITIMER_PROF``: a busy machine slows the case down but does not use
+    its CPU time up; default CASE_SECONDS). A limit under HANG_GUARD_SECONDS is refused: it would be a speed
     assertion, which belongs in bench/.
 
-    Uses SIGALRM (``setitimer``), so it interrupts Python code but not one long C call;
-    for that, ``faulthandler`` is armed as a backstop at 4x the limit + 30 s: it prints every
-    thread's stack and ends the process, so CI fails instead of hanging. Outside the main
-    thread, or on a platform without SIGALRM, the body just runs."""
+    Uses SIGPROF (``setitimer``), so it interrupts Python code but not one long C call;
+    for that, ``faulthandler`` is armed as a backstop after BACKSTOP_SECONDS of wall clock, far
+    past what any case takes on a busy machine: it prints every thread's stack and ends the
+    process, so CI fails instead of hanging. Outside the main
+    thread, or on a platform without SIGPROF, the body just runs."""
     seconds = CASE_SECONDS if seconds is None else seconds
     if seconds < HANG_GUARD_SECONDS:
         raise ValueError(f"case_time_limit({seconds:g} s) is a speed assertion, not a hang guard "
                          f"(at least {HANG_GUARD_SECONDS:g} s)")
-    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    usable = hasattr(signal, "ITIMER_PROF") and threading.current_thread() is threading.main_thread()
     if not usable:
         yield
         return
@@ -172,23 +180,23 @@ def case_time_limit(what: Any, seconds: float | None = None) -> Iterator[None]:
     def on_alarm(signum, frame):  # pragma: no cover - only on a hang
         raise FuzzTimeout()
 
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    old = signal.signal(signal.SIGPROF, on_alarm)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:  # sys.stderr may be replaced by one without a file descriptor (capsys)
-        faulthandler.dump_traceback_later(seconds * 4 + 30, exit=True, file=sys.__stderr__)
+        faulthandler.dump_traceback_later(max(BACKSTOP_SECONDS, seconds * 4), exit=True, file=sys.__stderr__)
     except (AttributeError, ValueError, OSError):
         pass
     try:
         yield
     except FuzzTimeout as exc:
         where = engine_frame(exc)
-        err = CaseTimedOut(f"fuzz case still running after {seconds:g} s (a hang?) in {where or '?'}: "
+        err = CaseTimedOut(f"fuzz case still running after {seconds:g} s of CPU (a hang?) in {where or '?'}: "
                            f"{_short(what)}")
         err.where, err.frames = where, engine_frames(exc)
         raise err from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
         faulthandler.cancel_dump_traceback_later()
 
 

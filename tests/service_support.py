@@ -14,7 +14,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"
-START_GUARD_SECONDS = 60  # a hang guard for a busy machine, not a speed assertion
 
 # A small ruleset of the client's own, sent as YAML text (HTTP and stdio tests alike).
 MINE = """\
@@ -36,6 +35,23 @@ checks:
 """
 
 
+POLL_SECONDS = 0.05
+"""The pause between two looks at a condition waited for: how often, never how long."""
+
+
+def wait_for(condition, what: str, going):
+    """Look at ``condition`` until it holds and return what it gave. No clock: a busy machine
+    only waits longer. The wait fails as soon as ``going()`` says the thing that would make
+    the condition hold has ended (a process exited, a thread returned) and it still doesn't."""
+    while not (value := condition()):
+        if not going():
+            value = condition()  # it may have come true as it ended
+            assert value, f"{what}: it can no longer happen"
+            return value
+        time.sleep(POLL_SECONDS)
+    return value
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -50,19 +66,30 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "rulesengine", "serve", "--port", str(self.port), *options],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONUNBUFFERED="1"))
-        deadline = time.monotonic() + START_GUARD_SECONDS
-        while True:
-            try:
-                if self.get("/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
+        # Started when it answers /healthz; waited for as long as the process runs (no clock).
+        while not self.answers("/healthz"):
             if self.process.poll() is not None:
                 raise RuntimeError("the service did not start: " + self.process.stderr.read().decode())
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the service did not answer /healthz")
-            time.sleep(0.1)
+            time.sleep(POLL_SECONDS)
+
+    def answers(self, path: str) -> bool:
+        """Whether ``GET path`` is answered 200 now (False while nothing listens)."""
+        try:
+            return self.get(path)[0] == 200
+        except OSError:
+            return False
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def wait_ready(self) -> dict:
+        """``/readyz``'s answer once it is 200. While the service says it is loading, and runs,
+        it is asked again; any other answer (a ruleset that failed to load) fails at once."""
+        def ready():
+            status, body = self.get("/readyz")
+            assert status == 200 or "loading" in body.get("detail", ""), body
+            return body if status == 200 else None
+        return wait_for(ready, "/readyz", self.alive)
 
     @property
     def url(self) -> str:

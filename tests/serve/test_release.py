@@ -16,9 +16,6 @@ import pytest
 
 from service_support import ROOT
 
-GUARD_SECONDS = 600  # a hang guard for a busy machine, never a speed assertion
-
-
 def version_written() -> str:
     """The version as rulesengine/version.py writes it, read as text (not imported)."""
     tree = ast.parse((ROOT / "rulesengine" / "version.py").read_text(encoding="utf-8"))
@@ -37,7 +34,7 @@ def dist(tmp_path_factory) -> Path:
         ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "node_modules", ".pytest_cache"))
     out = tmp_path_factory.mktemp("dist")
     done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir",
-                           str(out), str(source / "src")], capture_output=True, text=True, timeout=GUARD_SECONDS)
+                           str(out), str(source / "src")], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return out
 
@@ -54,7 +51,7 @@ def test_python_m_build_makes_the_sdist_and_wheel_of_the_version_in_version_py(d
 
 def test_twine_check_passes_on_both(dist: Path):
     done = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *sorted(map(str, dist.iterdir()))],
-                          capture_output=True, text=True, timeout=GUARD_SECONDS)
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("PASSED") == 2
 
