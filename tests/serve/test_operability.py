@@ -237,18 +237,24 @@ def test_no_access_log_unless_asked_for():
 # ---- graceful shutdown -------------------------------------------------------------------------
 
 
+def terminate_with_a_request_in_flight(s: Server, answers: list) -> threading.Thread:
+    """Send SIGTERM once a slow request is in flight; its thread appends the answer to ``answers``."""
+    s.wait_ready()
+    slow = threading.Thread(target=lambda: answers.append(s.post("/api/dice_odds", SLOW)))
+    slow.start()
+    # in flight: the scrape counts itself, so the slow request makes two
+    wait_for(lambda: sample(scrape(s), "rulesengine_requests_in_flight") >= 2, "the request in flight",
+             slow.is_alive)
+    s.process.send_signal(signal.SIGTERM)
+    return slow
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_sigterm_lets_the_request_in_flight_finish_and_the_process_exits_0(workers: str):
     s = Server("--time-limit", "120", "--workers", workers)
     answers: list[tuple[int, object]] = []
     try:
-        s.wait_ready()
-        slow = threading.Thread(target=lambda: answers.append(s.post("/api/dice_odds", SLOW)))
-        slow.start()
-        # in flight: the scrape counts itself, so the slow request makes two
-        wait_for(lambda: sample(scrape(s), "rulesengine_requests_in_flight") >= 2, "the request in flight",
-                 slow.is_alive)
-        s.process.send_signal(signal.SIGTERM)
+        slow = terminate_with_a_request_in_flight(s, answers)
         slow.join()  # the request ends: answered, or at the client's own socket timeout
         assert s.process.wait() == 0  # the server ends once its requests in flight have
     finally:
@@ -263,12 +269,7 @@ def test_sigterm_refuses_new_connections_while_a_request_finishes():
     s = Server("--time-limit", "120")
     answers: list[tuple[int, object]] = []
     try:
-        s.wait_ready()
-        slow = threading.Thread(target=lambda: answers.append(s.post("/api/dice_odds", SLOW)))
-        slow.start()
-        wait_for(lambda: sample(scrape(s), "rulesengine_requests_in_flight") >= 2, "the request in flight",
-                 slow.is_alive)
-        s.process.send_signal(signal.SIGTERM)
+        slow = terminate_with_a_request_in_flight(s, answers)
 
         def refused() -> bool:
             try:
