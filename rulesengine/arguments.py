@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 DIALECT_NAMES = ("foundry", "roll20", "d20")
 """``--dialect`` choices: rulesengine.dice.dialects.DIALECTS (a test keeps the two equal; this
@@ -220,8 +222,14 @@ def add_run_commands(sub) -> None:
             p.add_argument("--explode-depth", type=depth_option,
                            help="extra dice an exploding die may add before the odds are truncated (default 10)")
             p.add_argument("--at-least", dest="at_least", type=thresholds_option, action="append", default=[],
-                           metavar="N", help="in a sweep of a check whose result is a number: the chance of N "
-                           "or more in each row (repeatable, or N,M,...)")
+                           nargs="?", const=[], metavar="N", help="in a sweep of a check whose result is a number: "
+                           "the chance of N or more in each row (repeatable, or N,M,...); with --compare and no N: "
+                           "the chance of each value or more")
+            p.add_argument("--at-most", dest="at_most", action="store_true",
+                           help="with --compare: the chance of each value or less")
+            p.add_argument("--compare", nargs="+", action="append", default=[], metavar="WORD",
+                           help="compare with the same check under other inputs (name=value words, over the ones "
+                           "given) or another ruleset (a path or shipped id), one column each (repeatable)")
             p.add_argument("--plot", type=plot_option, metavar="FILE.svg",
                            help="also write a chart as SVG: the result's (or the outcomes') bars; for a sweep, "
                            "a line per outcome across the swept input")
@@ -287,7 +295,8 @@ EXAMPLES = {
               "service"),
     "odds": (["rulesengine odds my-system.yaml attack bonus=5",
               "rulesengine odds my-system.yaml attack bonus=5 --given success",
-              "rulesengine odds my-system.yaml attack bonus=0..10"], "ruleset-language"),
+              "rulesengine odds my-system.yaml attack bonus=0..10",
+              "rulesengine odds my-system.yaml attack bonus=5 --compare bonus=7 --at-least"], "ruleset-language"),
     "docs": (["rulesengine docs", "rulesengine docs tutorial | less", "rulesengine docs errors --path"], "tutorial"),
 }
 """Command → (examples, the topic of the docs that explains it: `rulesengine docs TOPIC`, docs/TOPIC.md)."""
@@ -304,3 +313,86 @@ def with_examples(name: str, sub: argparse.ArgumentParser) -> None:
     examples, topic = EXAMPLES.get(name, ([], "tutorial"))
     sub.formatter_class = argparse.RawDescriptionHelpFormatter
     sub.epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) + f"\n\nmore: {docs_pointer(topic)}"
+
+
+# ---- the inputs the words give -------------------------------------------------------------
+
+
+def assignments(items: Sequence[str]) -> dict[str, Any]:
+    """``name=value`` words: whole numbers or true/false."""
+    from .errors import UsageError
+    from .numerals import ASCII_DIGITS_HINT, whole_number
+
+    env: dict[str, Any] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"expected name=value, got {item!r}", hint="e.g. skill=12")
+        low = raw.strip().lower()
+        if low in ("true", "yes"):
+            env[name] = True
+        elif low in ("false", "no"):
+            env[name] = False
+        else:
+            try:
+                env[name] = whole_number(raw)
+            except ValueError:
+                raise UsageError(f"{name}={raw!r} is not a whole number or true/false",
+                                 hint=f"e.g. {name}=3; {ASCII_DIGITS_HINT}") from None
+    return env
+
+
+def is_assignment(word: str) -> bool:
+    """``name=value``: a name (letters, digits, underscores; not starting with a digit), then ``=``."""
+    import re
+
+    return re.match(r"[A-Za-z_][A-Za-z0-9_]*=(?!=)", word) is not None
+
+
+def is_input_word(word: str) -> bool:
+    """An input of ``roll``/``odds``: ``name=value`` or a party's ``partyN.name=value``."""
+    import re
+
+    return re.match(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?=(?!=)", word) is not None
+
+
+def split_inputs(items: Sequence[str]) -> tuple[dict[str, str], dict[int, dict[str, str]]]:
+    """``name=value`` words, and ``partyN.name=value`` words grouped by party."""
+    from .errors import UsageError
+    from .numerals import whole_number
+
+    plain: dict[str, str] = {}
+    parties: dict[int, dict[str, str]] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"expected name=value, got {item!r}", hint="e.g. skill=12")
+        if name.startswith("party") and "." in name:
+            head, _, key = name.partition(".")
+            try:
+                index = whole_number(head[5:])
+            except ValueError:
+                raise UsageError(f"bad party in {item!r}", hint="write party1.skill=12") from None
+            if index < 1 or not key:
+                raise UsageError(f"bad party in {item!r}", hint="parties are numbered from 1: party1.skill=12")
+            parties.setdefault(index, {})[key] = value
+        else:
+            plain[name] = value
+    return plain, parties
+
+
+def party_list(parties: dict[int, dict[str, str]]) -> list[dict[str, str]] | None:
+    from .errors import UsageError
+
+    if not parties:
+        return None
+    n = max(parties)
+    from .limits import MAX_PARTIES
+
+    if n > MAX_PARTIES:
+        raise UsageError(f"party{n}: a procedure takes at most {MAX_PARTIES} parties",
+                         hint=f"number parties from 1 to {MAX_PARTIES}")
+    missing = [i for i in range(1, n + 1) if i not in parties]
+    if missing:
+        raise UsageError(f"party{missing[0]} has no inputs", hint="number parties 1, 2, 3... without gaps")
+    return [parties[i] for i in range(1, n + 1)]

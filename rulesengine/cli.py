@@ -18,40 +18,9 @@ import sys
 from typing import Any
 from collections.abc import Sequence
 
-from .arguments import build_parser
+from .arguments import assignments, build_parser, is_assignment, is_input_word, party_list, split_inputs
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
-
-
-def _assignments(items: Sequence[str]) -> dict[str, Any]:
-    """``name=value`` words: whole numbers or true/false."""
-    from .errors import UsageError
-    from .numerals import ASCII_DIGITS_HINT, whole_number
-
-    env: dict[str, Any] = {}
-    for item in items:
-        name, sep, raw = item.partition("=")
-        if not sep or not name:
-            raise UsageError(f"expected name=value, got {item!r}", hint="e.g. skill=12")
-        low = raw.strip().lower()
-        if low in ("true", "yes"):
-            env[name] = True
-        elif low in ("false", "no"):
-            env[name] = False
-        else:
-            try:
-                env[name] = whole_number(raw)
-            except ValueError:
-                raise UsageError(f"{name}={raw!r} is not a whole number or true/false",
-                                 hint=f"e.g. {name}=3; {ASCII_DIGITS_HINT}") from None
-    return env
-
-
-def _is_assignment(word: str) -> bool:
-    """``name=value``: a name (letters, digits, underscores; not starting with a digit), then ``=``."""
-    import re
-
-    return re.match(r"[A-Za-z_][A-Za-z0-9_]*=(?!=)", word) is not None
 
 
 def _print_error(exc, *, context: str | None = None) -> None:
@@ -96,8 +65,8 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     # With --odds, words without '=' are more expressions to compare (AnyDice's several outputs).
     # name=value words give the names' values; any other word is another expression to
     # compare (an expression may hold "=" too: "d20 >= 10")
-    texts = [args.expression] + ([w for w in args.assign if not _is_assignment(w)] if args.odds else [])
-    words = [w for w in args.assign if _is_assignment(w)] if args.odds else list(args.assign)
+    texts = [args.expression] + ([w for w in args.assign if not is_assignment(w)] if args.odds else [])
+    words = [w for w in args.assign if is_assignment(w)] if args.odds else list(args.assign)
     swept = [w for w in words if is_swept(w.partition("=")[2])]
     if swept and not args.odds:
         raise UsageError(f"'{swept[0]}' sweeps a name, which is for --odds",
@@ -105,7 +74,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     _check_table_options(args, texts, swept)
     if len(texts) > 1 or swept:
         return _dice_comparison(args, texts, words, swept)
-    env = _assignments(words)
+    env = assignments(words)
     expr = dice.parse(args.expression, _limits(args), args.dialect)
     if args.odds:
         return _dice_odds(args, expr, env)
@@ -189,7 +158,7 @@ def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str
 
     if len(swept) > 1 or (swept and len(texts) > 1):
         raise UsageError("sweep one name of one expression at a time", hint="give the other names one value")
-    fixed = _assignments([w for w in words if w not in swept])
+    fixed = assignments([w for w in words if w not in swept])
     with _progress():
         cases = _comparison_cases(args, texts, swept, fixed)
     if swept:
@@ -218,7 +187,7 @@ def _comparison_cases(args: argparse.Namespace, texts: list[str], swept: list[st
         name, _, raw = swept[0].partition("=")
         expr = dice.parse(texts[0], _limits(args), args.dialect)
         for value in sweep_values(name, raw):
-            env = {**fixed, **_assignments([f"{name}={value}"])}
+            env = {**fixed, **assignments([f"{name}={value}"])}
             cases.append((f"{name}={value}", expr.odds(env, explode_depth=args.explode_depth)))
     else:
         cases = [(t, dice.parse(t, _limits(args), args.dialect).odds(fixed, explode_depth=args.explode_depth))
@@ -317,61 +286,19 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _split_inputs(items: Sequence[str]) -> tuple[dict[str, str], dict[int, dict[str, str]]]:
-    """``name=value`` words, and ``partyN.name=value`` words grouped by party."""
-    from .errors import UsageError
-    from .numerals import whole_number
-
-    plain: dict[str, str] = {}
-    parties: dict[int, dict[str, str]] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise UsageError(f"expected name=value, got {item!r}", hint="e.g. skill=12")
-        if name.startswith("party") and "." in name:
-            head, _, key = name.partition(".")
-            try:
-                index = whole_number(head[5:])
-            except ValueError:
-                raise UsageError(f"bad party in {item!r}", hint="write party1.skill=12") from None
-            if index < 1 or not key:
-                raise UsageError(f"bad party in {item!r}", hint="parties are numbered from 1: party1.skill=12")
-            parties.setdefault(index, {})[key] = value
-        else:
-            plain[name] = value
-    return plain, parties
-
-
-def _party_list(parties: dict[int, dict[str, str]]) -> list[dict[str, str]] | None:
-    from .errors import UsageError
-
-    if not parties:
-        return None
-    n = max(parties)
-    from .limits import MAX_PARTIES
-
-    if n > MAX_PARTIES:
-        raise UsageError(f"party{n}: a procedure takes at most {MAX_PARTIES} parties",
-                         hint=f"number parties from 1 to {MAX_PARTIES}")
-    missing = [i for i in range(1, n + 1) if i not in parties]
-    if missing:
-        raise UsageError(f"party{missing[0]} has no inputs", hint="number parties 1, 2, 3... without gaps")
-    return [parties[i] for i in range(1, n + 1)]
-
-
 def _cmd_roll(args: argparse.Namespace) -> int:
     from .present.text import format_roll
     from .ruleset import load
 
     rs = load(args.ruleset)
     runnable = rs.runnable(args.name)
-    plain, parties = _split_inputs(args.assign)
+    plain, parties = split_inputs(args.assign)
     kwargs: dict[str, Any] = {"seed": args.seed, "faces": args.faces}
     if args.faces is not None and args.seed is not None:
         from .errors import UsageError
 
         raise UsageError("give --faces or --seed, not both")
-    result = runnable.roll(plain, parties=_party_list(parties), choose=args.choose, **kwargs)
+    result = runnable.roll(plain, parties=party_list(parties), choose=args.choose, **kwargs)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:
@@ -388,9 +315,19 @@ def _cmd_odds(args: argparse.Namespace) -> int:
 
     rs = load(args.ruleset, _limits(args))
     runnable = rs.runnable(args.name)
-    plain, parties = _split_inputs(args.assign)
+    plain, parties = split_inputs(args.assign)
     at_least = [n for group in args.at_least for n in group]
-    if any(is_swept(v) for v in plain.values()) or any(is_swept(v) for p in parties.values() for v in p.values()):
+    swept = any(is_swept(v) for v in plain.values()) or any(is_swept(v) for p in parties.values() for v in p.values())
+    view = _odds_view(args, swept)
+    if args.compare:
+        if swept:
+            raise UsageError("--compare is for one set of inputs, not a sweep",
+                             hint="give each swept input one value, or leave --compare out")
+        with _progress():
+            cases = _compared_cases(args, rs, plain, parties)
+        _print_comparison(args, cases, view)
+        return EXIT_OK
+    if swept:
         with _progress():
             rows = sweep(runnable, plain, parties, args.given)
         if at_least and not rows.numeric():
@@ -407,7 +344,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         raise UsageError("--at-least N is for a sweep: the odds of one set of inputs show 'at least' for every value",
                          hint=f"sweep an input (e.g. {next(iter(plain), 'skill')}=LO..HI), or leave --at-least out")
     with _progress():
-        result = runnable.odds(plain, parties=_party_list(parties), given=args.given)
+        result = runnable.odds(plain, parties=party_list(parties), given=args.given)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -415,6 +352,62 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     if args.plot:
         _write_plot(args.plot, odds_plot(result))
     return EXIT_OK
+
+
+def _odds_view(args: argparse.Namespace, swept: bool) -> str:
+    """The view of ``odds --compare``: "normal", or "at_least" (``--at-least`` with no N) or
+    "at_most" (``--at-most``), refused where nothing is compared."""
+    from .errors import UsageError
+
+    view = "at_most" if args.at_most else "at_least" if any(not g for g in args.at_least) else "normal"
+    if view != "normal" and not args.compare:
+        flag = "--at-most" if args.at_most else "--at-least"
+        raise UsageError(f"{flag} without a number is for --compare",
+                         hint=(f"compare it with other inputs (--compare name=value) {flag}" if not swept
+                               else "in a sweep, give the number: --at-least 5"))
+    if args.at_most and any(not g for g in args.at_least):
+        raise UsageError("--at-least and --at-most are two views: give one", hint="leave one out")
+    return view
+
+
+def _compared_cases(args: argparse.Namespace, rs: Any, plain: dict[str, str],
+                    parties: dict[int, dict[str, str]]) -> list[tuple[str, Any]]:
+    """``odds RULESET NAME inputs --compare WORDS …``: each group's name=value words are its
+    inputs, a word without '=' the ruleset it is under (run/compare.py decides the rest)."""
+    from .errors import UsageError
+    from .run.compare import Case, compared_cases
+    from .ruleset import load
+
+    others = []
+    for words in args.compare:
+        refs = [w for w in words if not is_input_word(w)]
+        if len(refs) > 1:
+            raise UsageError(f"--compare {' '.join(words)}: name one ruleset to compare with, not {len(refs)}",
+                             hint="give another --compare for each ruleset")
+        over_plain, over_parties = split_inputs([w for w in words if is_input_word(w)])
+        others.append(Case(refs[0] if refs else None, over_plain, over_parties))
+
+    def odds_of(case: Case) -> Any:
+        ruleset = rs if case.ruleset is None else load(case.ruleset, _limits(args))
+        party_inputs = {n: dict(p) for n, p in case.parties.items()}
+        return ruleset.runnable(args.name).odds(dict(case.inputs), parties=party_list(party_inputs),
+                                                given=args.given).view()
+
+    return compared_cases(Case(None, plain, parties), others, args.ruleset, odds_of)
+
+
+def _print_comparison(args: argparse.Namespace, cases: list[tuple[str, Any]], view: str) -> None:
+    from .present.compare_table import comparison_csv, comparison_json, format_comparison
+    from .present.plots import compare_plot
+
+    if args.json:
+        print(json.dumps(comparison_json(cases), indent=2))
+    elif args.csv:
+        print(comparison_csv(cases, view))
+    else:
+        print(format_comparison(cases, view, exact=args.exact))
+    if args.plot:
+        _write_plot(args.plot, compare_plot(cases, view))
 
 
 def _write_plot(path: str, svg: str) -> None:

@@ -83,7 +83,7 @@ def test_odds_of_the_shipped_mudd_check_with_ten_dice_end_quickly():
 
 
 def test_a_huge_party_number_is_a_usage_error():
-    """Found: cli._party_list lists every missing party number up to the largest given:
+    """Found: the command line's party list (arguments.party_list) listed every missing party number up to the largest given:
     party100000000000.skill=10 allocates until MemoryError (exit 3)"""
     run = run_child(cli_code(["roll", "gurps-4e", "quick_contest", "party1.skill=10",
                               "party100000000000.skill=10"]), memory_mb=MEMORY_MB)

@@ -221,7 +221,7 @@ def shared_rows(cases: Sequence[tuple[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _stat_cells(cases: Sequence[tuple[str, Any]]) -> dict[str, list[Any]]:
+def stat_cells(cases: Sequence[tuple[str, Any]]) -> dict[str, list[Any]]:
     """The statistics rows of a comparison: mean, sd, min and max of each case (None where it
     has no numbers)."""
     summaries = [odds.summary for _, odds in cases]
@@ -240,7 +240,7 @@ def comparison_json(cases: Sequence[tuple[str, Any]]) -> dict[str, Any]:
     rows = [{"value": r["value"], **{view: [None if x is None else float(x) for x in r[view]]
                                      for view in ("probability", "at_least", "at_most")}}
             for r in shared_rows(cases)]
-    return {"cases": [label for label, _ in cases], "columns": columns, "rows": rows, "stats": _stat_cells(cases)}
+    return {"cases": [label for label, _ in cases], "columns": columns, "rows": rows, "stats": stat_cells(cases)}
 
 
 def _view_of(row: dict[str, Any], view: str) -> list[Any]:
@@ -256,7 +256,7 @@ def comparison_csv(cases: Sequence[tuple[str, Any]], view: str = "normal") -> st
     w.writerow(["value"] + [label for label, _ in cases])
     for r in shared_rows(cases):
         w.writerow([format_value(r["value"])] + ["" if x is None else repr(float(x)) for x in _view_of(r, view)])
-    for name, cells in _stat_cells(cases).items():
+    for name, cells in stat_cells(cases).items():
         w.writerow([name] + ["" if x is None else x for x in cells])
     return buf.getvalue().rstrip("\n")
 
@@ -282,7 +282,7 @@ def _fold_rest(rows: list[dict[str, Any]], cells: list[list[str]], view: str) ->
 def _stat_text_rows(cases: Sequence[tuple[str, Any]]) -> list[list[str]]:
     """The rows mean, sd, min, max, and cut off where explosions were cut, as a table shows them."""
     out = [[name] + ["-" if x is None else (f"{x:.4g}" if isinstance(x, float) else str(x)) for x in values]
-           for name, values in _stat_cells(cases).items()]
+           for name, values in stat_cells(cases).items()]
     if any(odds.truncated for _, odds in cases):
         out.append(["cut off"] + [f"~{sci(odds.truncated)}" if odds.truncated else "0" for _, odds in cases])
     return out

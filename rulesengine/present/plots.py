@@ -13,11 +13,12 @@ from ..dice.trace import format_value
 from ..errors import UsageError
 from ..run.json_parts import jsonable
 from ..run.sweep import Sweep
+from .compare_table import ChartColumn, outcome_rows
 from .dice_table import VIEW_TITLES, shared_rows
 from .svg import Series, bar_chart, line_chart
 from .sweep_table import sweep_columns
 
-__all__ = ["dice_plot", "odds_plot", "sweep_plot"]
+__all__ = ["compare_plot", "dice_plot", "odds_plot", "sweep_plot"]
 
 
 def _percent(p: Any) -> float | None:
@@ -32,6 +33,24 @@ def dice_plot(cases: Sequence[tuple[str, Any]], view: str = "normal") -> str:
     series: list[Series] = [(label, [_percent(r[key][k]) for r in rows]) for k, (label, _) in enumerate(cases)]
     title = "Odds of " + ", ".join(label for label, _ in cases)
     return bar_chart(title, "value", VIEW_TITLES[view], [format_value(r["value"]) for r in rows], series)
+
+
+def compare_plot(cases: Sequence[tuple[str, Any]], view: str = "normal") -> str:
+    """`odds … --compare … --plot FILE.svg`: one series per case — bars of the distribution
+    the odds chart (a check's result) in ``view``, or of the outcomes where none charts numbers."""
+    first = cases[0][1]
+    charts = [(label, ChartColumn(odds)) for label, odds in cases]
+    if any(column.summary.mean is not None for _, column in charts):
+        rows = shared_rows(charts)
+        key = "probability" if view == "normal" else view
+        series: list[Series] = [(label, [_percent(r[key][k]) for r in rows]) for k, (label, _) in enumerate(charts)]
+        title = charts[0][1].title
+        return bar_chart(f"{first.ruleset} / {first.name}: compared", title, f"{title}: {VIEW_TITLES[view]}",
+                         [format_value(r["value"]) for r in rows], series)
+    rows = outcome_rows(cases)
+    series = [(label, [_percent(r["probability"][k]) for r in rows]) for k, (label, _) in enumerate(cases)]
+    return bar_chart(f"{first.ruleset} / {first.name}: compared", "outcome", "% of each outcome",
+                     [r["name"] for r in rows], series)
 
 
 def _heading(v: Any) -> str:
