@@ -117,6 +117,21 @@ def _answers(op: str) -> dict[str, Any]:
             "400": problem, "404": problem, "413": problem, "422": problem, "503": problem}
 
 
+HEALTH = {"type": "object", "required": ["status", "engine", "version"], "additionalProperties": False,
+          "properties": {"status": {"const": "ok"}, "engine": {"const": "rulesengine"},
+                         "version": {"type": "string", "description": "The engine's version."}}}
+"""``GET /healthz``'s answer (rulesengine/serve/http.py)."""
+
+READY = {"type": "object", "required": ["status", "rulesets"], "additionalProperties": False,
+         "properties": {"status": {"const": "ready"},
+                        "rulesets": {"type": "integer", "minimum": 0, "description": "How many rulesets it serves."}}}
+"""``GET /readyz``'s answer once the rulesets are loaded (before, a problem object, E704)."""
+
+
+def _json(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
 @functools.lru_cache(maxsize=1)
 def _document() -> str:
     from ..version import __version__
@@ -137,10 +152,10 @@ def _document() -> str:
     paths["/api/rulesets/{rid}/forms/{name}"] = {"get": {"operationId": "inputForm", "summary": SUMMARIES["form"],
                                                          "parameters": [rid, name], "responses": _answers("form")}}
     paths["/healthz"] = {"get": {"operationId": "health", "summary": "Whether the service is up, and its version.",
-                                 "responses": {"200": {"description": "up"}}}}
+                                 "responses": {"200": _json("up", HEALTH)}}}
     paths["/readyz"] = {"get": {"operationId": "ready", "summary": "Whether the service has loaded its rulesets "
                                 "(a load balancer's or Kubernetes' readiness probe).",
-                                "responses": {"200": {"description": "ready"},
+                                "responses": {"200": _json("ready", READY),
                                               "503": {"description": "loading (or a ruleset failed to load)",
                                                       "content": {"application/problem+json": {
                                                           "schema": {"$ref": "#/components/schemas/problem"}}}}}}}

@@ -1,5 +1,7 @@
 """deploy/ (issue 36): the Compose file and the Kubernetes manifests say what the service
-does (its port, its probes' paths, three replicas), and the HAProxy setup they describe works:
+does (its port, its probes' paths, three replicas), the manifests are valid Kubernetes objects
+(kubernetes-validate's schemas, pinned in the test extra, in strict mode: an unknown or
+misspelt field is an error), and the HAProxy setup they describe works:
 three ``rulesengine serve`` on loopback behind HAProxy (deploy/haproxy.cfg, its replicas
 rewritten to loopback ports) share a load run, and stopping one of them mid-run loses no request.
 
@@ -14,12 +16,18 @@ import subprocess
 import threading
 from pathlib import Path
 
+import kubernetes_validate
 import pytest
 import yaml
 
 from service_support import ROOT, Server, free_port, wait_for
 
 DEPLOY = ROOT / "deploy"
+MANIFESTS = sorted((DEPLOY / "kubernetes").glob("*.yaml"))
+KUBERNETES = ["1.29", "1.37"]
+"""The Kubernetes versions the manifests are checked against: an older release still run by
+managed clusters (autoscaling/v2 and every field used are older still) and the newest that
+kubernetes-validate 1.37.0 ships schemas for."""
 
 
 def dockerfile_port() -> int:
@@ -87,6 +95,47 @@ def test_the_kubernetes_service_and_autoscaler_point_at_the_deployment():
     target = hpa["spec"]["scaleTargetRef"]
     assert (target["kind"], target["name"]) == ("Deployment", deployment["metadata"]["name"])
     assert hpa["spec"]["minReplicas"] == deployment["spec"]["replicas"] <= hpa["spec"]["maxReplicas"]
+
+
+def kubernetes_objects(path: Path) -> list[dict]:
+    return [doc for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")) if doc is not None]
+
+
+@pytest.mark.parametrize("version", KUBERNETES)
+@pytest.mark.parametrize("manifest", MANIFESTS, ids=[m.name for m in MANIFESTS])
+def test_each_kubernetes_manifest_is_valid_against_the_kubernetes_schemas(manifest, version):
+    objects = kubernetes_objects(manifest)
+    assert objects
+    for obj in objects:
+        kubernetes_validate.validate(obj, version, strict=True)  # raises ValidationError, naming the field
+
+
+def test_the_manifests_checked_are_the_deployment_service_and_autoscaler():
+    kinds = sorted(obj["kind"] for m in MANIFESTS for obj in kubernetes_objects(m))
+    assert kinds == ["Deployment", "HorizontalPodAutoscaler", "Service"]
+
+
+def _container(deployment: dict) -> dict:
+    return deployment["spec"]["template"]["spec"]["containers"][0]
+
+
+BROKEN = {
+    "a misspelt probe field": lambda d: _container(d)["livenessProbe"]["httpGet"].update(paht="/healthz"),
+    "replicas as text": lambda d: d["spec"].update(replicas="three"),
+    "a container without its name": lambda d: _container(d).pop("name"),
+    "a port number as text": lambda d: _container(d)["ports"][0].update(containerPort="8000"),
+    "a field at the wrong level": lambda d: d["spec"].update(livenessProbe=_container(d)["livenessProbe"]),
+}
+
+
+@pytest.mark.parametrize("break_it", BROKEN.values(), ids=list(BROKEN))
+def test_the_kubernetes_check_refuses_a_broken_deployment(break_it):
+    """The check above is not vacuous: each of these mistakes in deployment.yaml is refused."""
+    (deployment,) = kubernetes_objects(DEPLOY / "kubernetes" / "deployment.yaml")
+    kubernetes_validate.validate(deployment, KUBERNETES[-1], strict=True)
+    break_it(deployment)
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(deployment, KUBERNETES[-1], strict=True)
 
 
 # ---- three replicas behind HAProxy -------------------------------------------------------------

@@ -155,6 +155,8 @@ ANSWERS = [
     ("post", "/api/dice_odds", {"expression": "3d6 >= 10"}),
     ("post", "/api/dice_odds", {"expression": "1d6!"}),
     ("post", "/api/validate", {"yaml": BROKEN, "path": "mine.yaml"}),
+    ("get", "/healthz", None),
+    ("get", "/readyz", None),
 ]
 
 
