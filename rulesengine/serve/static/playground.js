@@ -1,24 +1,16 @@
 // The playground: a page of the service that uses only its JSON API (no build step, no CDN).
-"use strict";
+// Plain JavaScript modules: api.js (the API, helpers), chart.js (distributions), dicebox.js.
+import { $, api, button, percent } from "./api.js";
+import { distribution, normalize, viewControls } from "./chart.js";
+import { focusChoice, setExpressions, setUpDiceBox } from "./dicebox.js";
 
-const $ = (id) => document.getElementById(id);
 const EDITOR = "@editor"; // the ruleset select's value for the editor's ruleset
 let rulesets = []; // rows of GET api/rulesets
 let editorYaml = null; // the editor's ruleset, once "Use it above" was pressed
 let currentForm = null;
 let choosing = 0; // the latest choice of a check: an older one's form, arriving late, is not drawn
-
-async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  const response = await fetch(path, init);
-  const data = await response.json();
-  if (!response.ok) {
-    const where = data.line ? ` (line ${data.line}, column ${data.column})` : "";
-    throw new Error(`${data.code}: ${data.detail || data.message}${where}${data.hint ? "\nhint: " + data.hint : ""}`);
-  }
-  return data;
-}
+const checkChart = { view: "normal", show: "bars" }; // how the check's result is charted
+let lastOdds = null; // the odds drawn, redrawn when the view changes
 
 function source() {
   return $("ruleset").value === EDITOR ? { yaml: editorYaml } : { ruleset: $("ruleset").value };
@@ -221,18 +213,16 @@ async function odds() {
   } catch (err) { $("chart").replaceChildren(); showError(err); }
 }
 
-function percent(p) {
-  if (p === 0) return "0%";
-  if (p < 0.0001) return "~" + p.toExponential(1);
-  return (100 * p).toFixed(p < 0.01 ? 3 : 2) + "%";
-}
-
 function drawOdds(result) {
+  lastOdds = result;
   const chart = $("chart");
   chart.replaceChildren();
-  if (result.outcomes) chart.append(table("Outcome", result.outcomes.map((o) => [o.name, o.probability, o.exact]), false));
+  if (result.outcomes) chart.append(table("Outcome", result.outcomes.map((o) => [o.name, o.probability, o.exact])));
   if (Array.isArray(result.result) && result.result.length) {
-    chart.append(table("Result", result.result.map((r) => [String(r.value), r.probability, r.exact, r.at_least, r.at_most]), true));
+    const had = document.activeElement;
+    chart.append(viewControls(checkChart, () => drawOdds(lastOdds)),
+                 distribution([{ name: "result", rows: normalize(result.result) }], checkChart, "Result"));
+    focusChoice(chart, had);
   }
   const stats = result.stats && result.stats.result;
   if (stats && stats.mean !== undefined) {
@@ -243,33 +233,36 @@ function drawOdds(result) {
   }
 }
 
-function table(title, rows, cumulative) {
+function table(title, rows) {
   const top = Math.max(...rows.map((r) => r[1]), 1e-12);
   const t = document.createElement("table");
-  t.className = "odds";
+  t.className = "odds outcomes";
   const head = t.insertRow();
-  for (const h of [title, "chance", "", ...(cumulative ? ["at least", "at most"] : [])]) {
+  for (const h of [title, "chance", ""]) {
     const th = document.createElement("th");
     th.textContent = h;
     head.append(th);
   }
-  for (const [name, p, exact, least, most] of rows) {
+  for (const [name, p, exact] of rows) {
     const tr = t.insertRow();
+    tr.dataset.outcome = name;
     tr.insertCell().textContent = name;
     const cell = tr.insertCell();
     cell.textContent = percent(p);
     cell.title = exact;
+    cell.dataset.probability = String(p);
+    cell.dataset.exact = exact;
     const bar = tr.insertCell();
     bar.className = "bar";
     const span = document.createElement("span");
-    span.style.width = `${Math.max(1, Math.round(250 * p / top))}px`;
+    span.className = "fill";
+    span.style.width = `${Math.max(1, Math.round(100 * p / top))}%`;
     bar.append(span);
-    if (cumulative) {
-      tr.insertCell().textContent = percent(least.probability);
-      tr.insertCell().textContent = percent(most.probability);
-    }
   }
-  return t;
+  const box = document.createElement("div");
+  box.className = "scroll";
+  box.append(t);
+  return box;
 }
 
 // ---- the editor, validated as you type -----------------------------------------------------
@@ -328,15 +321,6 @@ function goTo(line, column) {
   $("yaml").setSelectionRange(offset, offset);
 }
 
-function button(text, onClick, className) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = text;
-  if (className) b.className = className;
-  b.addEventListener("click", onClick);
-  return b;
-}
-
 const STARTER = `ruleset: my-system
 name: My system
 version: "1"
@@ -368,6 +352,8 @@ $("ruleset").addEventListener("change", chooseRuleset);
 $("runnable").addEventListener("change", chooseRunnable);
 $("roll").addEventListener("click", roll);
 $("odds").addEventListener("click", odds);
+setUpDiceBox(() => ($("dice-seed").value === "" ? undefined : Number($("dice-seed").value)));
+setExpressions(["2d6"]);
 gutter(new Set());
 loadRulesets().catch(showError);
 validate();
