@@ -113,6 +113,14 @@ class Browser:
     def script(self, source: str, *args: Any) -> Any:
         return self.call("POST", "/execute/sync", {"script": source, "args": list(args)})
 
+    def script_async(self, source: str, *args: Any) -> Any:
+        """Run ``source``, whose last argument is the callback that gives its answer."""
+        return self.call("POST", "/execute/async", {"script": source, "args": list(args)})
+
+    def allow(self, permission: str) -> None:
+        """Grant the page a permission (``clipboard-read``), as a user answering its prompt."""
+        self.call("POST", "/permissions", {"descriptor": {"name": permission}, "state": "granted"})
+
     def keys(self, *keys: str) -> None:
         """Press and release each key in turn, as a user at the keyboard would, wherever the
         focus is (W3C actions: ``"\ue004"`` is Tab, ``"\ue007"`` Enter, ``" "`` the space bar)."""

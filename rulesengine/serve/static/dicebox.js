@@ -7,7 +7,7 @@ import { distribution, normalize, viewControls } from "./chart.js";
 export const diceBox = {
   state: { view: "normal", show: "bars" },
   onChange: () => {}, // told when the expressions or the view change (the URL keeps them)
-  onRoll: async () => {}, // given each roll: {kind: "dice", request, result}
+  onRoll: () => {}, // given each roll: {kind: "dice", title, request, result}
 };
 
 let drawing = 0;
@@ -96,12 +96,17 @@ export function focusChoice(chart, had) {
 }
 
 async function rollAll(seedOf) {
-  for (const expression of expressions().filter(Boolean)) {
+  const rows = [...$("dice-exprs").children];
+  for (const row of rows) {
+    const expression = row.querySelector("input").value.trim();
+    if (!expression) continue;
     const request = { expression, seed: seedOf() };
     try {
-      await diceBox.onRoll({ kind: "dice", request, result: await api("api/dice_roll", request) });
+      const result = await api("api/dice_roll", request);
+      row.querySelector(".expr-error").textContent = "";
+      diceBox.onRoll({ kind: "dice", title: `dice ${expression}`, request, result });
     } catch (error) {
-      await diceBox.onRoll({ kind: "dice", request, error: String(error.message || error) });
+      row.querySelector(".expr-error").textContent = String(error.message || error);
     }
   }
 }

@@ -1,8 +1,9 @@
 // The playground: a page of the service that uses only its JSON API (no build step, no CDN).
 // Plain JavaScript modules: api.js (the API, helpers), chart.js (distributions), dicebox.js.
-import { $, api, button, percent } from "./api.js";
+import { $, api, button, el, percent } from "./api.js";
 import { distribution, normalize, viewControls } from "./chart.js";
-import { focusChoice, setExpressions, setUpDiceBox } from "./dicebox.js";
+import { diceBox, focusChoice, setExpressions, setUpDiceBox } from "./dicebox.js";
+import { logRoll, seedFrom, setChance, setUpRollLog } from "./rolllog.js";
 
 const EDITOR = "@editor"; // the ruleset select's value for the editor's ruleset
 let rulesets = []; // rows of GET api/rulesets
@@ -194,14 +195,29 @@ function request() {
 async function roll() {
   showError(null);
   const body = request();
-  if ($("seed").value !== "") body.seed = Number($("seed").value);
-  try {
-    const result = await api("api/roll", body);
-    const verdict = result.outcome === undefined ? "" :
-      `\n→ ${result.outcome}` + (result.result === null || result.result === undefined ? "" : `, result ${result.result}`);
-    $("trace").textContent = result.trace + verdict;
-    $("trace").hidden = false;
-  } catch (err) { showError(err); }
+  body.seed = seedFrom($("seed"));
+  let result;
+  try { result = await api("api/roll", body); } catch (err) { showError(err); return; }
+  const outcome = result.outcome === undefined ? undefined : outcomeLabel(result.outcome);
+  const verdict = outcome === undefined ? "" :
+    `\n→ ${outcome}` + (result.result === null || result.result === undefined ? "" : `, result ${result.result}`);
+  $("trace").textContent = result.trace + verdict;
+  $("trace").hidden = false;
+  const n = logRoll({ kind: result.check ? "check" : "procedure", title: rollTitle(), request: body, result,
+                      outcomeLabel: outcome });
+  if (result.check) { // the headline chance of success beside the roll (the odds are cached by the service)
+    const { seed, ...question } = body;
+    api("api/odds", question).then((odds) => { if (odds.success) setChance(n, odds.success); }, () => {});
+  }
+}
+
+function rollTitle() {
+  const runnable = $("runnable").selectedOptions[0];
+  return `${$("ruleset").value === EDITOR ? "your ruleset" : $("ruleset").value} · ${runnable ? runnable.textContent : ""}`;
+}
+
+function outcomeLabel(name) {
+  return name;
 }
 
 async function odds() {
@@ -217,6 +233,12 @@ function drawOdds(result) {
   lastOdds = result;
   const chart = $("chart");
   chart.replaceChildren();
+  if (result.success) {
+    chart.append(el("p", { className: "headline", dataset: { probability: String(result.success.probability),
+                                                              exact: result.success.exact } },
+      "Chance of success ", el("strong", { textContent: percent(result.success.probability) }),
+      ` (${result.success.exact})`));
+  }
   if (result.outcomes) chart.append(table("Outcome", result.outcomes.map((o) => [o.name, o.probability, o.exact])));
   if (Array.isArray(result.result) && result.result.length) {
     const had = document.activeElement;
@@ -352,7 +374,9 @@ $("ruleset").addEventListener("change", chooseRuleset);
 $("runnable").addEventListener("change", chooseRunnable);
 $("roll").addEventListener("click", roll);
 $("odds").addEventListener("click", odds);
-setUpDiceBox(() => ($("dice-seed").value === "" ? undefined : Number($("dice-seed").value)));
+setUpRollLog();
+diceBox.onRoll = logRoll;
+setUpDiceBox(() => seedFrom($("dice-seed")));
 setExpressions(["2d6"]);
 gutter(new Set());
 loadRulesets().catch(showError);
