@@ -35,7 +35,7 @@ def test_the_playground_rolls_a_shipped_check_and_charts_its_odds(server, browse
     browser.wait_for(lambda: browser.script("return document.querySelectorAll('#chart table.odds').length") == 2,
                      "the odds chart")
     chart = browser.text("#chart")
-    for words in ("critical_success", "72.22%", "at least", "at most", "mean 1.500"):
+    for words in ("Critical success", "72.22%", "at least", "at most", "mean 1.500"):
         assert words in chart, chart
     assert browser.script("return document.querySelectorAll('#chart td.bar span').length") > 10
 

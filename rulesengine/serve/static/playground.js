@@ -32,19 +32,46 @@ async function loadRulesets() {
   await chooseRuleset();
 }
 
+// Each ruleset's export (its labels: of checks, procedures, outcomes), fetched once: by id, or
+// the editor's ruleset by its text.
+const exported = new Map();
+let currentDoc = null;
+let pickingRuleset = 0; // the latest choice of a ruleset: an older one's list, arriving late, is not drawn
+
+function exportOf(ruleset) {
+  const key = ruleset === EDITOR ? `yaml:${editorYaml}` : ruleset;
+  if (!exported.has(key)) {
+    const doc = ruleset === EDITOR ? api("api/export", { yaml: editorYaml })
+      : api(`api/rulesets/${encodeURIComponent(ruleset)}`);
+    exported.set(key, doc);
+    doc.catch(() => exported.delete(key));
+  }
+  return exported.get(key);
+}
+
 async function chooseRuleset() {
   showError(null);
   delete $("form").dataset.ready;
-  let row = rulesets.find((r) => r.id === $("ruleset").value);
-  if ($("ruleset").value === EDITOR) {
-    const doc = await api("api/export", { yaml: editorYaml });
-    row = { checks: Object.keys(doc.checks), procedures: Object.keys(doc.procedures) };
+  const ticket = ++pickingRuleset;
+  let doc;
+  try { doc = await exportOf($("ruleset").value); } catch (err) {
+    if (ticket === pickingRuleset) showError(err);
+    return;
   }
+  if (ticket !== pickingRuleset) return;
+  currentDoc = doc;
   const select = $("runnable");
   select.replaceChildren(
-    ...row.checks.map((n) => new Option(n, n)),
-    ...row.procedures.map((n) => new Option(`${n} (procedure)`, n)));
+    ...Object.entries(doc.checks).map(([n, c]) => new Option(c.label || n, n)),
+    ...Object.entries(doc.procedures).map(([n, p]) => new Option(`${p.label || n} (procedure)`, n)));
   await chooseRunnable();
+}
+
+// An outcome's label where the ruleset gives one (the export fills in the name where it does not).
+function outcomeLabel(name) {
+  const check = currentDoc && currentDoc.checks[$("runnable").value];
+  const outcome = check && check.outcomes.find((o) => o.name === name);
+  return outcome && outcome.label ? outcome.label : name;
 }
 
 // The form says which check it is the form of once it is drawn: data-ready="RULESET/NAME"
@@ -216,10 +243,6 @@ function rollTitle() {
   return `${$("ruleset").value === EDITOR ? "your ruleset" : $("ruleset").value} · ${runnable ? runnable.textContent : ""}`;
 }
 
-function outcomeLabel(name) {
-  return name;
-}
-
 async function odds() {
   showError(null);
   $("chart").replaceChildren(Object.assign(document.createElement("p"), { textContent: "working out the exact odds…" }));
@@ -268,7 +291,7 @@ function table(title, rows) {
   for (const [name, p, exact] of rows) {
     const tr = t.insertRow();
     tr.dataset.outcome = name;
-    tr.insertCell().textContent = name;
+    tr.insertCell().textContent = outcomeLabel(name);
     const cell = tr.insertCell();
     cell.textContent = percent(p);
     cell.title = exact;
