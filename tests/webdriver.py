@@ -82,6 +82,10 @@ class Browser:
     def open(self, url: str) -> None:
         self.call("POST", "/url", {"url": url})
 
+    def refresh(self) -> None:
+        """Reload the page (its URL, fragment and all), returning once the new page has loaded."""
+        self.call("POST", "/refresh", {})
+
     def find(self, css: str) -> str:
         return self.call("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
 

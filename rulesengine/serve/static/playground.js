@@ -2,16 +2,19 @@
 // Plain JavaScript modules: api.js (the API, helpers), chart.js (distributions), dicebox.js.
 import { $, api, button, el, percent } from "./api.js";
 import { distribution, normalize, viewControls } from "./chart.js";
-import { diceBox, focusChoice, setExpressions, setUpDiceBox } from "./dicebox.js";
+import { diceBox, expressions, focusChoice, setExpressions, setUpDiceBox } from "./dicebox.js";
 import { logRoll, seedFrom, setChance, setUpRollLog } from "./rolllog.js";
+import { readState, writeState } from "./urlstate.js";
 
 const EDITOR = "@editor"; // the ruleset select's value for the editor's ruleset
 let rulesets = []; // rows of GET api/rulesets
 let editorYaml = null; // the editor's ruleset, once "Use it above" was pressed
 let currentForm = null;
 let choosing = 0; // the latest choice of a check: an older one's form, arriving late, is not drawn
-const checkChart = { view: "normal", show: "bars" }; // how the check's result is charted
+let restoring = readState(); // the URL's state, applied once as the page loads (urlstate.js)
+const checkChart = { ...restoring.chart }; // how the check's result is charted
 let lastOdds = null; // the odds drawn, redrawn when the view changes
+let oddsShown = false; // the current check's odds are drawn (the URL says so, a reload draws them)
 
 function source() {
   return $("ruleset").value === EDITOR ? { yaml: editorYaml } : { ruleset: $("ruleset").value };
@@ -29,6 +32,7 @@ async function loadRulesets() {
   const select = $("ruleset");
   select.replaceChildren(...rulesets.map((r) => new Option(`${r.name} (${r.id})`, r.id)));
   if (editorYaml !== null) select.add(new Option("Your ruleset (from the editor)", EDITOR));
+  if (restoring && rulesets.some((r) => r.id === restoring.ruleset)) select.value = restoring.ruleset;
   await chooseRuleset();
 }
 
@@ -55,7 +59,7 @@ async function chooseRuleset() {
   const ticket = ++pickingRuleset;
   let doc;
   try { doc = await exportOf($("ruleset").value); } catch (err) {
-    if (ticket === pickingRuleset) showError(err);
+    if (ticket === pickingRuleset) { restoring = null; showError(err); }
     return;
   }
   if (ticket !== pickingRuleset) return;
@@ -64,6 +68,9 @@ async function chooseRuleset() {
   select.replaceChildren(
     ...Object.entries(doc.checks).map(([n, c]) => new Option(c.label || n, n)),
     ...Object.entries(doc.procedures).map(([n, p]) => new Option(`${p.label || n} (procedure)`, n)));
+  if (restoring && restoring.check in doc.checks || restoring && restoring.check in doc.procedures) {
+    select.value = restoring.check;
+  }
   await chooseRunnable();
 }
 
@@ -81,6 +88,7 @@ async function chooseRunnable() {
   showError(null);
   $("trace").hidden = true;
   $("chart").replaceChildren();
+  oddsShown = false;
   const ticket = ++choosing;
   const ruleset = $("ruleset").value;
   const name = $("runnable").value;
@@ -91,14 +99,60 @@ async function chooseRunnable() {
       ? await api("api/form", { ...source(), name })
       : await api(`api/rulesets/${encodeURIComponent(ruleset)}/forms/${encodeURIComponent(name)}`);
   } catch (err) {
-    if (ticket === choosing) showError(err);
+    if (ticket === choosing) { restoring = null; showError(err); }
     return;
   }
   if (ticket !== choosing) return; // a later choice has its own form coming
   currentForm = form;
   $("description").textContent = currentForm.description || "";
   renderForm(currentForm);
+  const restored = restoring;
+  restoring = null;
+  if (restored && restored.ruleset === ruleset && restored.check === name) fillForm(restored);
   $("form").dataset.ready = `${ruleset}/${name}`;
+  saveState();
+  if (restored && restored.odds && restored.check === name) await odds();
+}
+
+// ---- the page's state in its URL (urlstate.js) ---------------------------------------------
+
+function fillForm(state) {
+  const inputs = $("form").querySelector('fieldset[data-group="inputs"]');
+  if (inputs) setValues(inputs, state.inputs);
+  const parties = $("parties");
+  if (!parties) return;
+  for (let k = parties.children.length; k < state.parties.length; k++) addParty(currentForm.properties.parties);
+  state.parties.forEach((party, k) => { if (parties.children[k]) setValues(parties.children[k], party); });
+}
+
+function setValues(set, given) {
+  for (const input of set.querySelectorAll("input, select")) {
+    if (!(input.name in given)) continue;
+    if (input.type === "checkbox") input.checked = given[input.name] === "true";
+    else input.value = given[input.name];
+  }
+}
+
+// What differs from the form's defaults: name → text.
+function changed(set) {
+  const out = {};
+  for (const input of set.querySelectorAll("input, select")) {
+    const value = input.type === "checkbox" ? String(input.checked) : input.value.trim();
+    if (value !== input.dataset.default) out[input.name] = value;
+  }
+  return out;
+}
+
+function saveState() {
+  if (restoring) return; // the URL's state is still being applied
+  const state = { dice: expressions().filter(Boolean), diceChart: diceBox.state, chart: checkChart };
+  const ruleset = $("ruleset").value;
+  if (ruleset && ruleset !== EDITOR && $("form").dataset.ready) {
+    const inputs = $("form").querySelector('fieldset[data-group="inputs"]');
+    Object.assign(state, { ruleset, check: $("runnable").value, inputs: inputs ? changed(inputs) : {},
+                           parties: $("parties") ? [...$("parties").children].map(changed) : [], odds: oddsShown });
+  }
+  writeState(state);
 }
 
 // ---- a form from the input form's JSON Schema ------------------------------------------------
@@ -117,9 +171,10 @@ function renderForm(schema) {
   note.className = "muted";
   note.textContent = parties.description || "";
   form.insertBefore(note, box);
-  const add = button("Add a party", () => addParty(parties), "secondary");
+  const add = button("Add a party", () => { addParty(parties); saveState(); }, "secondary");
   const remove = button("Remove the last party", () => {
     if (box.children.length > parties.minItems) box.lastElementChild.remove();
+    saveState();
   }, "secondary");
   form.append(add, remove);
   for (let i = 0; i < parties.minItems; i++) addParty(parties);
@@ -186,6 +241,7 @@ function field(name, prop, required) {
     input.placeholder = hints.join(" ");
   }
   input.name = name;
+  input.dataset.default = input.type === "checkbox" ? String(input.checked) : input.value;
   input.dataset.kind = base.type === "boolean" ? "boolean" : (number && number.type === "integer" ? "integer" : "text");
   label.htmlFor = input.id = `in-${Math.random().toString(36).slice(2)}`;
   row.append(label, input);
@@ -246,10 +302,16 @@ function rollTitle() {
 async function odds() {
   showError(null);
   $("chart").replaceChildren(Object.assign(document.createElement("p"), { textContent: "working out the exact odds…" }));
+  const ticket = choosing;
   try {
     const result = await api("api/odds", request());
+    if (ticket !== choosing) return; // another check was chosen meanwhile
     drawOdds(result);
-  } catch (err) { $("chart").replaceChildren(); showError(err); }
+    oddsShown = true;
+    saveState();
+  } catch (err) {
+    if (ticket === choosing) { $("chart").replaceChildren(); showError(err); }
+  }
 }
 
 function drawOdds(result) {
@@ -265,7 +327,7 @@ function drawOdds(result) {
   if (result.outcomes) chart.append(table("Outcome", result.outcomes.map((o) => [o.name, o.probability, o.exact])));
   if (Array.isArray(result.result) && result.result.length) {
     const had = document.activeElement;
-    chart.append(viewControls(checkChart, () => drawOdds(lastOdds)),
+    chart.append(viewControls(checkChart, () => { drawOdds(lastOdds); saveState(); }),
                  distribution([{ name: "result", rows: normalize(result.result) }], checkChart, "Result"));
     focusChoice(chart, had);
   }
@@ -399,8 +461,22 @@ $("roll").addEventListener("click", roll);
 $("odds").addEventListener("click", odds);
 setUpRollLog();
 diceBox.onRoll = logRoll;
+Object.assign(diceBox.state, restoring.diceChart);
+diceBox.onChange = saveState;
+$("form").addEventListener("input", saveState);
+$("form").addEventListener("change", saveState);
 setUpDiceBox(() => seedFrom($("dice-seed")));
-setExpressions(["2d6"]);
+setExpressions(restoring.dice.length ? restoring.dice : ["2d6"]);
+// A link pasted into this tab changes only the fragment: the page applies it as a load would.
+window.addEventListener("hashchange", () => {
+  restoring = readState();
+  Object.assign(checkChart, restoring.chart);
+  Object.assign(diceBox.state, restoring.diceChart);
+  setExpressions(restoring.dice.length ? restoring.dice : ["2d6"]);
+  if (!rulesets.length) return; // the rulesets are loading: they apply it
+  if (rulesets.some((r) => r.id === restoring.ruleset)) $("ruleset").value = restoring.ruleset;
+  chooseRuleset();
+});
 gutter(new Set());
 loadRulesets().catch(showError);
 validate();
