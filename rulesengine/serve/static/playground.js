@@ -409,7 +409,12 @@ async function validate() {
     li.dataset.line = d.line ?? "";
     li.dataset.column = d.column ?? "";
     li.textContent = `${d.line ?? "?"}:${d.column ?? "?"} ${d.severity}[${d.code}] ${d.message}` + (d.hint ? ` — ${d.hint}` : "");
+    li.tabIndex = 0; // reached and opened by keyboard too: Enter or the space bar goes to the place
+    li.setAttribute("role", "button");
     li.addEventListener("click", () => goTo(d.line, d.column));
+    li.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); goTo(d.line, d.column); }
+    });
     list.append(li);
     if (d.line) bad.add(d.line);
   }
