@@ -15,9 +15,9 @@ from playground_support import fresh_page, pick_view, wait_for_dice, wait_for_fo
 from webdriver import Browser
 
 TAB, ENTER, RIGHT = "\ue004", "\ue007", "\ue014"
-STATE = "#ruleset=gurps-4e&check=success_roll&in.skill=12&odds=1&dice=2d6&dice=60d6"
+STATE = "#ruleset=gurps-4e&check=success_roll&in.skill=12&odds=1&sweep=skill&from=8&to=16&dice=2d6&dice=60d6"
 MAIN = ["#ruleset", "#runnable", "#form input[name=skill]", "#roll", "#odds", "#chart table.outcomes",
-        "#chart table.dist", "#dice-exprs input", "#dice-chart table", "#log-list li", "#yaml", "#status", "#use"]
+        "#chart table.dist", "#sweep-chart svg", "#dice-exprs input", "#dice-chart table", "#log-list li", "#yaml", "#status", "#use"]
 
 
 @pytest.fixture
@@ -33,6 +33,7 @@ def load(browser: Browser, url: str) -> None:
     wait_for_form(browser, "gurps-4e", "success_roll")
     browser.wait_for(lambda: browser.script("return document.querySelector('#chart .headline')"), "the odds")
     wait_for_dice(browser, ["2d6", "60d6"])
+    browser.wait_for(lambda: browser.script("return document.querySelector('#sweep-chart').dataset.ready"), "the sweep")
 
 
 @pytest.mark.parametrize("width", [1280, 360])
@@ -158,7 +159,8 @@ def test_all_text_has_a_contrast_of_at_least_4_5_to_1(server, window):
         "  if (e.closest('[disabled]') || !e.getClientRects().length) continue;"
         "  if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;"
         "  let b = e; while (b && /rgba\\(.*, 0\\)|transparent/.test(getComputedStyle(b).backgroundColor)) b = b.parentElement;"
-        "  out.push({text: e.textContent.trim().slice(0, 40), color: getComputedStyle(e).color,"
+        "  const ink = e instanceof SVGElement ? getComputedStyle(e).fill : getComputedStyle(e).color;"
+        "  out.push({text: e.textContent.trim().slice(0, 40), color: ink,"
         "            background: b ? getComputedStyle(b).backgroundColor : 'rgb(255, 255, 255)'}); }"
         "return out;")
     assert len(texts) > 50

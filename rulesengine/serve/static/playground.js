@@ -4,6 +4,7 @@ import { $, api, button, el, percent } from "./api.js";
 import { distribution, normalize, viewControls } from "./chart.js";
 import { diceBox, expressions, focusChoice, setExpressions, setUpDiceBox } from "./dicebox.js";
 import { logRoll, seedFrom, setChance, setUpRollLog } from "./rolllog.js";
+import { clearSweep, restoreSweep, setUpSweep, sweep, sweepOptions, sweepState } from "./sweep.js";
 import { readState, writeState } from "./urlstate.js";
 
 const EDITOR = "@editor"; // the ruleset select's value for the editor's ruleset
@@ -88,6 +89,7 @@ async function chooseRunnable() {
   showError(null);
   $("trace").hidden = true;
   $("chart").replaceChildren();
+  clearSweep();
   oddsShown = false;
   const ticket = ++choosing;
   const ruleset = $("ruleset").value;
@@ -108,10 +110,13 @@ async function chooseRunnable() {
   renderForm(currentForm);
   const restored = restoring;
   restoring = null;
-  if (restored && restored.ruleset === ruleset && restored.check === name) fillForm(restored);
+  const mine = restored && restored.ruleset === ruleset && restored.check === name;
+  if (mine) fillForm(restored);
+  sweepOptions();
   $("form").dataset.ready = `${ruleset}/${name}`;
   saveState();
-  if (restored && restored.odds && restored.check === name) await odds();
+  if (mine && restored.odds) await odds();
+  if (mine && restored.sweep) await restoreSweep(restored);
 }
 
 // ---- the page's state in its URL (urlstate.js) ---------------------------------------------
@@ -133,6 +138,21 @@ function setValues(set, given) {
   }
 }
 
+// The inputs given, in words ("Skill 12, Modifier -2"), but the one swept (sweep.js's key).
+function describeInputs(swept) {
+  const words = [];
+  for (const set of $("form").querySelectorAll("fieldset[data-group]")) {
+    const party = set.dataset.group.startsWith("party") ? Number(set.dataset.group.slice(5)) + 1 : 0;
+    for (const input of set.querySelectorAll("input, select")) {
+      if ((party ? `p${party}.${input.name}` : input.name) === swept) continue;
+      const label = set.querySelector(`label[for="${input.id}"]`).textContent.replace(/ \*$/, "");
+      const value = input.type === "checkbox" ? (input.checked ? "yes" : "") : input.value.trim();
+      if (value) words.push(`${party ? `party${party} ` : ""}${label} ${value}`);
+    }
+  }
+  return words.join(", ") || "the defaults";
+}
+
 // What differs from the form's defaults: name → text.
 function changed(set) {
   const out = {};
@@ -150,7 +170,8 @@ function saveState() {
   if (ruleset && ruleset !== EDITOR && $("form").dataset.ready) {
     const inputs = $("form").querySelector('fieldset[data-group="inputs"]');
     Object.assign(state, { ruleset, check: $("runnable").value, inputs: inputs ? changed(inputs) : {},
-                           parties: $("parties") ? [...$("parties").children].map(changed) : [], odds: oddsShown });
+                           parties: $("parties") ? [...$("parties").children].map(changed) : [], odds: oddsShown,
+                           ...sweepState() });
   }
   writeState(state);
 }
@@ -171,9 +192,10 @@ function renderForm(schema) {
   note.className = "muted";
   note.textContent = parties.description || "";
   form.insertBefore(note, box);
-  const add = button("Add a party", () => { addParty(parties); saveState(); }, "secondary");
+  const add = button("Add a party", () => { addParty(parties); sweepOptions(); saveState(); }, "secondary");
   const remove = button("Remove the last party", () => {
     if (box.children.length > parties.minItems) box.lastElementChild.remove();
+    sweepOptions();
     saveState();
   }, "secondary");
   form.append(add, remove);
@@ -225,6 +247,8 @@ function field(name, prop, required) {
     if (base.default !== undefined) input.value = base.default;
     const hints = [];
     if (number && number.type === "integer") {
+      if (number.minimum !== undefined) input.dataset.min = String(number.minimum);
+      if (number.maximum !== undefined) input.dataset.max = String(number.maximum);
       if (number.minimum !== undefined || number.maximum !== undefined) {
         hints.push(`${number.minimum ?? ""}..${number.maximum ?? ""}`);
       }
@@ -465,6 +489,8 @@ $("runnable").addEventListener("change", chooseRunnable);
 $("roll").addEventListener("click", roll);
 $("odds").addEventListener("click", odds);
 setUpRollLog();
+setUpSweep();
+Object.assign(sweep, { request, labelOf: outcomeLabel, onChange: saveState, describe: describeInputs });
 diceBox.onRoll = logRoll;
 Object.assign(diceBox.state, restoring.diceChart);
 diceBox.onChange = saveState;
