@@ -65,6 +65,7 @@ async function chooseRuleset() {
   }
   if (ticket !== pickingRuleset) return;
   currentDoc = doc;
+  if (!$("source").hidden) showSource();
   const select = $("runnable");
   select.replaceChildren(
     ...Object.entries(doc.checks).map(([n, c]) => new Option(c.label || n, n)),
@@ -73,6 +74,52 @@ async function chooseRuleset() {
     select.value = restoring.check;
   }
   await chooseRunnable();
+}
+
+// ---- the ruleset's YAML: shown, and copied into the editor -------------------------------------
+
+const sources = new Map(); // ruleset id → its source (GET api/rulesets/ID/source)
+
+function sourceOf(ruleset) {
+  if (ruleset === EDITOR) return Promise.resolve({ ruleset: "your ruleset", file: "the editor", yaml: editorYaml });
+  if (!sources.has(ruleset)) {
+    const answer = api(`api/rulesets/${encodeURIComponent(ruleset)}/source`);
+    sources.set(ruleset, answer);
+    answer.catch(() => sources.delete(ruleset));
+  }
+  return sources.get(ruleset);
+}
+
+// The shown YAML says whose it is: data-ready="RULESET" once its text is in.
+async function showSource() {
+  const ruleset = $("ruleset").value;
+  delete $("source-yaml").dataset.ready;
+  let source;
+  try { source = await sourceOf(ruleset); } catch (err) { showError(err); return; }
+  if (ruleset !== $("ruleset").value) return; // another ruleset was chosen meanwhile
+  $("source-file").textContent = `${source.file} (${source.yaml.split("\n").length} lines)`;
+  $("source-yaml").textContent = source.yaml;
+  $("source-yaml").dataset.ready = ruleset;
+}
+
+function toggleSource() {
+  const open = $("source").hidden;
+  $("source").hidden = !open;
+  $("view-yaml").setAttribute("aria-expanded", String(open));
+  $("view-yaml").textContent = open ? "Hide its YAML" : "View its YAML";
+  if (open) showSource();
+}
+
+async function editCopy() {
+  let source;
+  try { source = await sourceOf($("ruleset").value); } catch (err) { showError(err); return; }
+  $("yaml").value = source.yaml;
+  gutter(new Set());
+  $("yaml").scrollTop = 0;
+  validate();
+  $("editor-section").scrollIntoView();
+  $("yaml").focus();
+  $("yaml").setSelectionRange(0, 0);
 }
 
 // An outcome's label where the ruleset gives one (the export fills in the name where it does not).
@@ -487,6 +534,8 @@ $("use").addEventListener("click", async () => {
 $("ruleset").addEventListener("change", chooseRuleset);
 $("runnable").addEventListener("change", chooseRunnable);
 $("roll").addEventListener("click", roll);
+$("view-yaml").addEventListener("click", toggleSource);
+$("edit-copy").addEventListener("click", editCopy);
 $("odds").addEventListener("click", odds);
 setUpRollLog();
 setUpSweep();
