@@ -82,6 +82,10 @@ class Browser:
     def open(self, url: str) -> None:
         self.call("POST", "/url", {"url": url})
 
+    def refresh(self) -> None:
+        """Reload the page (its URL, fragment and all), returning once the new page has loaded."""
+        self.call("POST", "/refresh", {})
+
     def find(self, css: str) -> str:
         return self.call("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
 
@@ -112,6 +116,32 @@ class Browser:
 
     def script(self, source: str, *args: Any) -> Any:
         return self.call("POST", "/execute/sync", {"script": source, "args": list(args)})
+
+    def script_async(self, source: str, *args: Any) -> Any:
+        """Run ``source``, whose last argument is the callback that gives its answer."""
+        return self.call("POST", "/execute/async", {"script": source, "args": list(args)})
+
+    def allow(self, permission: str) -> None:
+        """Grant the page a permission (``clipboard-read``), as a user answering its prompt."""
+        self.call("POST", "/permissions", {"descriptor": {"name": permission}, "state": "granted"})
+
+    def keys(self, *keys: str) -> None:
+        """Press and release each key in turn, as a user at the keyboard would, wherever the
+        focus is (W3C actions: ``"\ue004"`` is Tab, ``"\ue007"`` Enter, ``" "`` the space bar)."""
+        actions = []
+        for key in keys:
+            actions += [{"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]
+        self.call("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
+
+    def resize(self, width: int, height: int) -> None:
+        self.call("POST", "/window/rect", {"width": width, "height": height})
+
+    def screenshot(self, path: str) -> None:
+        """A PNG of the viewport, written to ``path``."""
+        import base64
+
+        with open(path, "wb") as out:
+            out.write(base64.b64decode(self.call("GET", "/screenshot")))
 
     def wait_for(self, condition, what: str, seconds: float = 30) -> Any:
         """Poll ``condition`` until it is truthy (a hang guard, not a speed assertion)."""

@@ -6,12 +6,13 @@ Starlette rather than FastAPI: the request and result shapes are already JSON Sc
 Starlette's own dependencies are one package (anyio).
 
 Routes: ``GET /api/rulesets`` (list), ``GET /api/rulesets/{id}`` (export), ``GET
-/api/rulesets/{id}/forms/{name}`` (input form), ``POST /api/{op}`` for every operation,
-``GET /openapi.json``, ``GET /healthz`` (liveness), ``GET /readyz`` (readiness: the rulesets
-loaded), ``GET /metrics`` (Prometheus, :mod:`.observe`), and the playground's static files at
-``/``. Each operation runs in a worker thread under the request's work budget and deadline, and
-its answer is written there too (not on the event loop); after a large one the worker gives
-the memory it used back to the system before the answer is sent (:mod:`.memory`).
+/api/rulesets/{id}/source`` (its YAML text), ``GET /api/rulesets/{id}/forms/{name}`` (input
+form), ``POST /api/{op}`` for every operation, ``GET /openapi.json``, ``GET /healthz``
+(liveness), ``GET /readyz`` (readiness: the rulesets loaded), ``GET /metrics`` (Prometheus,
+:mod:`.observe`), and the playground's static files at ``/``. Each operation runs in a
+worker thread under the request's work budget and deadline, and its answer is written there
+too (not on the event loop); after a large one the worker gives the memory it used back to the
+system before the answer is sent (:mod:`.memory`).
 
 Shutdown is graceful: on SIGTERM (or Ctrl-C) uvicorn stops listening, lets the requests in
 flight finish (at most ``--time-limit`` plus :data:`SHUTDOWN_GRACE` seconds) and the process
@@ -143,6 +144,9 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
     async def export(request: Request) -> Response:
         return await run("export", {"ruleset": request.path_params["rid"]})
 
+    async def source(request: Request) -> Response:
+        return await run("source", {"ruleset": request.path_params["rid"]})
+
     async def form(request: Request) -> Response:
         return await run("form", {"ruleset": request.path_params["rid"], "name": request.path_params["name"]})
 
@@ -200,6 +204,7 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
         Route("/openapi.json", openapi, methods=["GET"]),
         Route("/api/rulesets", list_rulesets, methods=["GET"]),
         Route("/api/rulesets/{rid}", export, methods=["GET"]),
+        Route("/api/rulesets/{rid}/source", source, methods=["GET"]),
         Route("/api/rulesets/{rid}/forms/{name}", form, methods=["GET"]),
         Route("/api/{op}", post, methods=["POST"]),
         Route("/api/dice/{kind}", _dice_alias(post), methods=["POST"]),

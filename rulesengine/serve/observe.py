@@ -65,6 +65,8 @@ def operation_of(method: str, path: str, operations: tuple[str, ...]) -> str:
         return "static"
     parts = path[len("/api/"):].split("/")
     if parts[0] == "rulesets" and method == "GET":
+        if len(parts) == 3:
+            return "source" if parts[2] == "source" else "unknown"
         return {1: "list", 2: "export", 4: "form"}.get(len(parts), "unknown")
     if parts[0] == "dice" and len(parts) == 2 and f"dice_{parts[1]}" in operations:
         return f"dice_{parts[1]}"

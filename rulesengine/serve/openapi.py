@@ -25,6 +25,7 @@ from .requests import REQUESTS, RESULTS
 SUMMARIES = {
     "list": "The rulesets this service has: id, name, version, checks, procedures.",
     "export": "A ruleset as export format 1 (labels, inputs, what each party gives, expressions).",
+    "source": "A ruleset's YAML text, as its file has it (comments included), and the file's name.",
     "form": "The input form of a check or procedure: a JSON Schema of {inputs, parties}.",
     "roll": "Roll a check or procedure once (seed for a repeatable roll, faces for physical dice).",
     "odds": "Exact odds of a check or procedure; a list as an input's value sweeps it.",
@@ -149,6 +150,8 @@ def _document() -> str:
                                       "responses": _answers("list")}}
     paths["/api/rulesets/{rid}"] = {"get": {"operationId": "exportRuleset", "summary": SUMMARIES["export"],
                                             "parameters": [rid], "responses": _answers("export")}}
+    paths["/api/rulesets/{rid}/source"] = {"get": {"operationId": "rulesetSource", "summary": SUMMARIES["source"],
+                                                   "parameters": [rid], "responses": _answers("source")}}
     paths["/api/rulesets/{rid}/forms/{name}"] = {"get": {"operationId": "inputForm", "summary": SUMMARIES["form"],
                                                          "parameters": [rid, name], "responses": _answers("form")}}
     paths["/healthz"] = {"get": {"operationId": "health", "summary": "Whether the service is up, and its version.",

@@ -103,6 +103,15 @@ class Service:
             add(path, path.name)  # a folder's own files only (*.yaml, *.yml: not its subfolders)
         return names
 
+    def file_name(self, rs: Ruleset) -> str:
+        """The name a client sees for the file ``rs`` came from (as errors name it): a shipped
+        ruleset's ``ID.yaml``, a folder file's name, ``request.yaml`` for inline text."""
+        path = rs.document.path or INLINE_NAME
+        name = self._public_names.get(path)
+        if name is None:
+            return os.path.basename(path)
+        return f"{name}.yaml" if name in shipped_ids() else name
+
     def _public(self, exc: RulesEngineError, request: Mapping[str, Any]) -> RulesEngineError:
         """``exc`` naming no path of the server: a ruleset file of its own by its public name
         (:meth:`_names_of_files`), any other file by its base name; a name the client gave
@@ -254,6 +263,7 @@ def _validators() -> dict[str, Any]:
 EXAMPLES = {
     "list": "{}",
     "export": '{"ruleset": "ID"}',
+    "source": '{"ruleset": "ID"}',
     "form": '{"ruleset": "ID", "name": "CHECK"}',
     "roll": '{"ruleset": "ID", "name": "CHECK", "inputs": {"skill": 12}, "seed": 1}',
     "odds": '{"ruleset": "ID", "name": "CHECK", "inputs": {"skill": [8, 12, 16]}}',
@@ -280,6 +290,11 @@ def op_export(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
     from ..present.export import export
 
     return export(svc.ruleset(request))
+
+
+def op_source(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
+    rs = svc.ruleset(request)
+    return {"ruleset": rs.id, "file": svc.file_name(rs), "yaml": rs.document.text}
 
 
 def op_form(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -346,7 +361,7 @@ def _seed_or_faces(request: Mapping[str, Any]) -> tuple[Any, Any]:
 
 
 OPERATIONS: dict[str, Callable[[Service, Mapping[str, Any]], Any]] = {
-    "list": op_list, "export": op_export, "form": op_form, "roll": op_roll, "odds": op_odds,
+    "list": op_list, "export": op_export, "source": op_source, "form": op_form, "roll": op_roll, "odds": op_odds,
     "dice_roll": op_dice_roll, "dice_odds": op_dice_odds, "validate": op_validate,
 }
 """Operation → its function; :data:`.requests.REQUESTS` has the same keys (a test says so)."""

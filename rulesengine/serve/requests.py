@@ -48,6 +48,7 @@ def _request(props: dict[str, Any], required: list[str], *, ruleset: bool = Fals
 REQUESTS: dict[str, dict[str, Any]] = {
     "list": _request({}, []),
     "export": _request({}, [], ruleset=True),
+    "source": _request({}, [], ruleset=True),
     "form": _request({"name": _NAME}, ["name"], ruleset=True),
     "roll": _request({"name": _NAME, "inputs": _INPUTS, "parties": _PARTIES, "seed": _SEED, "faces": _FACES,
                       "choose": {"type": "array", "items": {"type": "integer"}, "maxItems": 100}},
@@ -68,7 +69,7 @@ REQUESTS: dict[str, dict[str, Any]] = {
 }
 """Operation → the JSON Schema of its request (``op`` and ``id`` are the stdio mode's)."""
 
-RESULTS = {"list": "list-result", "export": "export", "form": None, "roll": "roll-result",
+RESULTS = {"list": "list-result", "export": "export", "source": "source-result", "form": None, "roll": "roll-result",
            "odds": "odds-result", "dice_roll": "dice-roll-result", "dice_odds": "dice-odds-result",
            "validate": "validate-result"}
 """Operation → the shipped schema (``schemas/NAME.schema.json``) of its answer; a form is a

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from service_support import Server
+from webdriver import Browser, browser_missing
 
 
 @pytest.fixture(scope="session")
@@ -16,3 +17,14 @@ def server() -> Iterator[Server]:
     s = Server("--time-limit", "30")
     yield s
     s.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the playground's tests (skipped, saying why, where there is none)."""
+    why = browser_missing()
+    if why:
+        pytest.skip(f"PLAYGROUND BROWSER TEST SKIPPED: {why}")
+    b = Browser()
+    yield b
+    b.close()

@@ -49,6 +49,17 @@ def test_export_is_export_format_1(server):
     assert doc == json.loads(json.dumps(export(rulesengine.load("gurps-4e"))))
 
 
+def test_source_is_the_rulesets_yaml_text_as_its_file_has_it(server):
+    status, source = server.get("/api/rulesets/gurps-4e/source")
+    assert status == 200
+    jsonschema.validate(source, schema("source-result"))
+    text = (Path(__file__).resolve().parents[2] / "rulesets" / "gurps-4e.yaml").read_text(encoding="utf-8")
+    assert source == {"ruleset": "gurps-4e", "file": "gurps-4e.yaml", "yaml": text}
+    assert server.post("/api/source", {"ruleset": "gurps-4e"}) == (200, source)
+    status, problem = server.get("/api/rulesets/gurps4e/source")
+    assert (status, problem["code"], problem["hint"]) == (404, "E702", "did you mean 'gurps-4e'?")
+
+
 def test_a_form_is_the_input_form_of_a_check_or_procedure(server):
     status, form = server.get("/api/rulesets/gurps-4e/forms/quick_contest")
     assert status == 200
@@ -251,6 +262,7 @@ def test_a_folder_of_the_operators_own_rulesets_is_served_by_id(tmp_path):
         assert "mine" in [r["id"] for r in rows]
         status, result = s.post("/api/odds", {"ruleset": "mine", "name": "attack", "inputs": {"bonus": 3}})
         assert (status, result["success"]["exact"]) == (200, "9/20")
+        assert s.get("/api/rulesets/mine/source") == (200, {"ruleset": "mine", "file": "mine.yaml", "yaml": MINE})
     finally:
         s.stop()
 

@@ -19,7 +19,7 @@ from openapi_spec_validator import validate as validate_openapi
 from service_support import schema
 
 SHIPPED_RESULTS = ["dice-odds-result", "dice-roll-result", "export", "list-result", "odds-result",
-                   "problem", "roll-result", "validate-result"]
+                   "problem", "roll-result", "source-result", "validate-result"]
 
 
 @pytest.fixture(scope="module")
@@ -144,6 +144,8 @@ ANSWERS = [
     ("get", "/api/rulesets", None),
     ("post", "/api/list", {}),
     ("get", "/api/rulesets/gurps-4e", None),
+    ("get", "/api/rulesets/gurps-4e/source", None),
+    ("post", "/api/source", GURPS),
     ("post", "/api/export", GURPS),
     ("get", "/api/rulesets/gurps-4e/forms/quick_contest", None),
     ("post", "/api/roll", {**GURPS, "name": "success_roll", "inputs": {"skill": 12}, "seed": 7}),

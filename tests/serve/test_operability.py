@@ -283,3 +283,13 @@ def test_sigterm_refuses_new_connections_while_a_request_finishes():
     finally:
         s.stop()
     assert answers[0][0] == 200
+
+
+def test_a_rulesets_source_is_counted_as_the_source_operation():
+    from rulesengine.serve.observe import operation_of
+    from rulesengine.serve.operations import OPERATIONS
+
+    ops = tuple(OPERATIONS)
+    assert operation_of("GET", "/api/rulesets/gurps-4e/source", ops) == "source"
+    assert operation_of("GET", "/api/rulesets/gurps-4e/sauce", ops) == "unknown"
+    assert operation_of("POST", "/api/source", ops) == "source"

@@ -13,37 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from webdriver import Browser, browser_missing
+from playground_support import choose, options, wait_for_form
 
 ROOT = Path(__file__).resolve().parents[2]
 GUARD_SECONDS = 60
-
-
-@pytest.fixture(scope="module")
-def browser():
-    why = browser_missing()
-    if why:
-        pytest.skip(f"PLAYGROUND BROWSER TEST SKIPPED: {why}")
-    b = Browser()
-    yield b
-    b.close()
-
-
-def options(browser: Browser, css: str) -> list[str]:
-    return browser.script(f"return [...document.querySelectorAll('{css} option')].map(o => o.value)")
-
-
-def choose(browser: Browser, css: str, value: str) -> None:
-    browser.script("const s = document.querySelector(arguments[0]); s.value = arguments[1];"
-                   "s.dispatchEvent(new Event('change'));", css, value)
-
-
-def wait_for_form(browser: Browser, ruleset: str, name: str) -> None:
-    """Until the form of ``ruleset``/``name`` is drawn and no other choice is loading (the page
-    sets data-ready="RULESET/NAME" on it then): typing into an earlier form, about to be
-    replaced, would type into an element that is gone."""
-    browser.wait_for(lambda: browser.script("return document.querySelector('#form').dataset.ready")
-                     == f"{ruleset}/{name}", f"the form of {ruleset}/{name}")
 
 
 def test_the_playground_rolls_a_shipped_check_and_charts_its_odds(server, browser):
@@ -62,7 +35,7 @@ def test_the_playground_rolls_a_shipped_check_and_charts_its_odds(server, browse
     browser.wait_for(lambda: browser.script("return document.querySelectorAll('#chart table.odds').length") == 2,
                      "the odds chart")
     chart = browser.text("#chart")
-    for words in ("critical_success", "72.22%", "at least", "at most", "mean 1.500"):
+    for words in ("Critical success", "72.22%", "at least", "at most", "mean 1.500"):
         assert words in chart, chart
     assert browser.script("return document.querySelectorAll('#chart td.bar span').length") > 10
 

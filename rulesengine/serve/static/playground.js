@@ -1,24 +1,21 @@
 // The playground: a page of the service that uses only its JSON API (no build step, no CDN).
-"use strict";
+// Plain JavaScript modules: api.js (the API, helpers), chart.js (distributions), dicebox.js.
+import { $, api, button, el, percent } from "./api.js";
+import { distribution, normalize, viewControls } from "./chart.js";
+import { diceBox, expressions, focusChoice, setExpressions, setUpDiceBox } from "./dicebox.js";
+import { logRoll, seedFrom, setChance, setUpRollLog } from "./rolllog.js";
+import { clearSweep, restoreSweep, setUpSweep, sweep, sweepOptions, sweepState } from "./sweep.js";
+import { readState, writeState } from "./urlstate.js";
 
-const $ = (id) => document.getElementById(id);
 const EDITOR = "@editor"; // the ruleset select's value for the editor's ruleset
 let rulesets = []; // rows of GET api/rulesets
 let editorYaml = null; // the editor's ruleset, once "Use it above" was pressed
 let currentForm = null;
 let choosing = 0; // the latest choice of a check: an older one's form, arriving late, is not drawn
-
-async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  const response = await fetch(path, init);
-  const data = await response.json();
-  if (!response.ok) {
-    const where = data.line ? ` (line ${data.line}, column ${data.column})` : "";
-    throw new Error(`${data.code}: ${data.detail || data.message}${where}${data.hint ? "\nhint: " + data.hint : ""}`);
-  }
-  return data;
-}
+let restoring = readState(); // the URL's state, applied once as the page loads (urlstate.js)
+const checkChart = { ...restoring.chart }; // how the check's result is charted
+let lastOdds = null; // the odds drawn, redrawn when the view changes
+let oddsShown = false; // the current check's odds are drawn (the URL says so, a reload draws them)
 
 function source() {
   return $("ruleset").value === EDITOR ? { yaml: editorYaml } : { ruleset: $("ruleset").value };
@@ -36,22 +33,100 @@ async function loadRulesets() {
   const select = $("ruleset");
   select.replaceChildren(...rulesets.map((r) => new Option(`${r.name} (${r.id})`, r.id)));
   if (editorYaml !== null) select.add(new Option("Your ruleset (from the editor)", EDITOR));
+  if (restoring && rulesets.some((r) => r.id === restoring.ruleset)) select.value = restoring.ruleset;
   await chooseRuleset();
+}
+
+// Each ruleset's export (its labels: of checks, procedures, outcomes), fetched once: by id, or
+// the editor's ruleset by its text.
+const exported = new Map();
+let currentDoc = null;
+let pickingRuleset = 0; // the latest choice of a ruleset: an older one's list, arriving late, is not drawn
+
+function exportOf(ruleset) {
+  const key = ruleset === EDITOR ? `yaml:${editorYaml}` : ruleset;
+  if (!exported.has(key)) {
+    const doc = ruleset === EDITOR ? api("api/export", { yaml: editorYaml })
+      : api(`api/rulesets/${encodeURIComponent(ruleset)}`);
+    exported.set(key, doc);
+    doc.catch(() => exported.delete(key));
+  }
+  return exported.get(key);
 }
 
 async function chooseRuleset() {
   showError(null);
   delete $("form").dataset.ready;
-  let row = rulesets.find((r) => r.id === $("ruleset").value);
-  if ($("ruleset").value === EDITOR) {
-    const doc = await api("api/export", { yaml: editorYaml });
-    row = { checks: Object.keys(doc.checks), procedures: Object.keys(doc.procedures) };
+  const ticket = ++pickingRuleset;
+  let doc;
+  try { doc = await exportOf($("ruleset").value); } catch (err) {
+    if (ticket === pickingRuleset) { restoring = null; showError(err); }
+    return;
   }
+  if (ticket !== pickingRuleset) return;
+  currentDoc = doc;
+  if (!$("source").hidden) showSource();
   const select = $("runnable");
   select.replaceChildren(
-    ...row.checks.map((n) => new Option(n, n)),
-    ...row.procedures.map((n) => new Option(`${n} (procedure)`, n)));
+    ...Object.entries(doc.checks).map(([n, c]) => new Option(c.label || n, n)),
+    ...Object.entries(doc.procedures).map(([n, p]) => new Option(`${p.label || n} (procedure)`, n)));
+  if (restoring && restoring.check in doc.checks || restoring && restoring.check in doc.procedures) {
+    select.value = restoring.check;
+  }
   await chooseRunnable();
+}
+
+// ---- the ruleset's YAML: shown, and copied into the editor -------------------------------------
+
+const sources = new Map(); // ruleset id → its source (GET api/rulesets/ID/source)
+
+function sourceOf(ruleset) {
+  if (ruleset === EDITOR) return Promise.resolve({ ruleset: "your ruleset", file: "the editor", yaml: editorYaml });
+  if (!sources.has(ruleset)) {
+    const answer = api(`api/rulesets/${encodeURIComponent(ruleset)}/source`);
+    sources.set(ruleset, answer);
+    answer.catch(() => sources.delete(ruleset));
+  }
+  return sources.get(ruleset);
+}
+
+// The shown YAML says whose it is: data-ready="RULESET" once its text is in.
+async function showSource() {
+  const ruleset = $("ruleset").value;
+  delete $("source-yaml").dataset.ready;
+  let source;
+  try { source = await sourceOf(ruleset); } catch (err) { showError(err); return; }
+  if (ruleset !== $("ruleset").value) return; // another ruleset was chosen meanwhile
+  $("source-file").textContent = `${source.file} (${source.yaml.split("\n").length} lines)`;
+  $("source-yaml").textContent = source.yaml;
+  $("source-yaml").dataset.ready = ruleset;
+}
+
+function toggleSource() {
+  const open = $("source").hidden;
+  $("source").hidden = !open;
+  $("view-yaml").setAttribute("aria-expanded", String(open));
+  $("view-yaml").textContent = open ? "Hide its YAML" : "View its YAML";
+  if (open) showSource();
+}
+
+async function editCopy() {
+  let source;
+  try { source = await sourceOf($("ruleset").value); } catch (err) { showError(err); return; }
+  $("yaml").value = source.yaml;
+  gutter(new Set());
+  $("yaml").scrollTop = 0;
+  validate();
+  $("editor-section").scrollIntoView();
+  $("yaml").focus();
+  $("yaml").setSelectionRange(0, 0);
+}
+
+// An outcome's label where the ruleset gives one (the export fills in the name where it does not).
+function outcomeLabel(name) {
+  const check = currentDoc && currentDoc.checks[$("runnable").value];
+  const outcome = check && check.outcomes.find((o) => o.name === name);
+  return outcome && outcome.label ? outcome.label : name;
 }
 
 // The form says which check it is the form of once it is drawn: data-ready="RULESET/NAME"
@@ -61,6 +136,8 @@ async function chooseRunnable() {
   showError(null);
   $("trace").hidden = true;
   $("chart").replaceChildren();
+  clearSweep();
+  oddsShown = false;
   const ticket = ++choosing;
   const ruleset = $("ruleset").value;
   const name = $("runnable").value;
@@ -71,14 +148,79 @@ async function chooseRunnable() {
       ? await api("api/form", { ...source(), name })
       : await api(`api/rulesets/${encodeURIComponent(ruleset)}/forms/${encodeURIComponent(name)}`);
   } catch (err) {
-    if (ticket === choosing) showError(err);
+    if (ticket === choosing) { restoring = null; showError(err); }
     return;
   }
   if (ticket !== choosing) return; // a later choice has its own form coming
   currentForm = form;
   $("description").textContent = currentForm.description || "";
   renderForm(currentForm);
+  const restored = restoring;
+  restoring = null;
+  const mine = restored && restored.ruleset === ruleset && restored.check === name;
+  if (mine) fillForm(restored);
+  sweepOptions();
   $("form").dataset.ready = `${ruleset}/${name}`;
+  saveState();
+  if (mine && restored.odds) await odds();
+  if (mine && restored.sweep) await restoreSweep(restored);
+}
+
+// ---- the page's state in its URL (urlstate.js) ---------------------------------------------
+
+function fillForm(state) {
+  const inputs = $("form").querySelector('fieldset[data-group="inputs"]');
+  if (inputs) setValues(inputs, state.inputs);
+  const parties = $("parties");
+  if (!parties) return;
+  for (let k = parties.children.length; k < state.parties.length; k++) addParty(currentForm.properties.parties);
+  state.parties.forEach((party, k) => { if (parties.children[k]) setValues(parties.children[k], party); });
+}
+
+function setValues(set, given) {
+  for (const input of set.querySelectorAll("input, select")) {
+    if (!(input.name in given)) continue;
+    if (input.type === "checkbox") input.checked = given[input.name] === "true";
+    else input.value = given[input.name];
+  }
+}
+
+// The inputs given, in words ("Skill 12, Modifier -2"), but the one swept (sweep.js's key).
+function describeInputs(swept) {
+  const words = [];
+  for (const set of $("form").querySelectorAll("fieldset[data-group]")) {
+    const party = set.dataset.group.startsWith("party") ? Number(set.dataset.group.slice(5)) + 1 : 0;
+    for (const input of set.querySelectorAll("input, select")) {
+      if ((party ? `p${party}.${input.name}` : input.name) === swept) continue;
+      const label = set.querySelector(`label[for="${input.id}"]`).textContent.replace(/ \*$/, "");
+      const value = input.type === "checkbox" ? (input.checked ? "yes" : "") : input.value.trim();
+      if (value) words.push(`${party ? `party${party} ` : ""}${label} ${value}`);
+    }
+  }
+  return words.join(", ") || "the defaults";
+}
+
+// What differs from the form's defaults: name → text.
+function changed(set) {
+  const out = {};
+  for (const input of set.querySelectorAll("input, select")) {
+    const value = input.type === "checkbox" ? String(input.checked) : input.value.trim();
+    if (value !== input.dataset.default) out[input.name] = value;
+  }
+  return out;
+}
+
+function saveState() {
+  if (restoring) return; // the URL's state is still being applied
+  const state = { dice: expressions().filter(Boolean), diceChart: diceBox.state, chart: checkChart };
+  const ruleset = $("ruleset").value;
+  if (ruleset && ruleset !== EDITOR && $("form").dataset.ready) {
+    const inputs = $("form").querySelector('fieldset[data-group="inputs"]');
+    Object.assign(state, { ruleset, check: $("runnable").value, inputs: inputs ? changed(inputs) : {},
+                           parties: $("parties") ? [...$("parties").children].map(changed) : [], odds: oddsShown,
+                           ...sweepState() });
+  }
+  writeState(state);
 }
 
 // ---- a form from the input form's JSON Schema ------------------------------------------------
@@ -97,9 +239,11 @@ function renderForm(schema) {
   note.className = "muted";
   note.textContent = parties.description || "";
   form.insertBefore(note, box);
-  const add = button("Add a party", () => addParty(parties), "secondary");
+  const add = button("Add a party", () => { addParty(parties); sweepOptions(); saveState(); }, "secondary");
   const remove = button("Remove the last party", () => {
     if (box.children.length > parties.minItems) box.lastElementChild.remove();
+    sweepOptions();
+    saveState();
   }, "secondary");
   form.append(add, remove);
   for (let i = 0; i < parties.minItems; i++) addParty(parties);
@@ -150,6 +294,8 @@ function field(name, prop, required) {
     if (base.default !== undefined) input.value = base.default;
     const hints = [];
     if (number && number.type === "integer") {
+      if (number.minimum !== undefined) input.dataset.min = String(number.minimum);
+      if (number.maximum !== undefined) input.dataset.max = String(number.maximum);
       if (number.minimum !== undefined || number.maximum !== undefined) {
         hints.push(`${number.minimum ?? ""}..${number.maximum ?? ""}`);
       }
@@ -166,6 +312,7 @@ function field(name, prop, required) {
     input.placeholder = hints.join(" ");
   }
   input.name = name;
+  input.dataset.default = input.type === "checkbox" ? String(input.checked) : input.value;
   input.dataset.kind = base.type === "boolean" ? "boolean" : (number && number.type === "integer" ? "integer" : "text");
   label.htmlFor = input.id = `in-${Math.random().toString(36).slice(2)}`;
   row.append(label, input);
@@ -202,37 +349,58 @@ function request() {
 async function roll() {
   showError(null);
   const body = request();
-  if ($("seed").value !== "") body.seed = Number($("seed").value);
-  try {
-    const result = await api("api/roll", body);
-    const verdict = result.outcome === undefined ? "" :
-      `\n→ ${result.outcome}` + (result.result === null || result.result === undefined ? "" : `, result ${result.result}`);
-    $("trace").textContent = result.trace + verdict;
-    $("trace").hidden = false;
-  } catch (err) { showError(err); }
+  body.seed = seedFrom($("seed"));
+  let result;
+  try { result = await api("api/roll", body); } catch (err) { showError(err); return; }
+  const outcome = result.outcome === undefined ? undefined : outcomeLabel(result.outcome);
+  const verdict = outcome === undefined ? "" :
+    `\n→ ${outcome}` + (result.result === null || result.result === undefined ? "" : `, result ${result.result}`);
+  $("trace").textContent = result.trace + verdict;
+  $("trace").hidden = false;
+  const n = logRoll({ kind: result.check ? "check" : "procedure", title: rollTitle(), request: body, result,
+                      outcomeLabel: outcome });
+  if (result.check) { // the headline chance of success beside the roll (the odds are cached by the service)
+    const { seed, ...question } = body;
+    api("api/odds", question).then((odds) => { if (odds.success) setChance(n, odds.success); }, () => {});
+  }
+}
+
+function rollTitle() {
+  const runnable = $("runnable").selectedOptions[0];
+  return `${$("ruleset").value === EDITOR ? "your ruleset" : $("ruleset").value} · ${runnable ? runnable.textContent : ""}`;
 }
 
 async function odds() {
   showError(null);
   $("chart").replaceChildren(Object.assign(document.createElement("p"), { textContent: "working out the exact odds…" }));
+  const ticket = choosing;
   try {
     const result = await api("api/odds", request());
+    if (ticket !== choosing) return; // another check was chosen meanwhile
     drawOdds(result);
-  } catch (err) { $("chart").replaceChildren(); showError(err); }
-}
-
-function percent(p) {
-  if (p === 0) return "0%";
-  if (p < 0.0001) return "~" + p.toExponential(1);
-  return (100 * p).toFixed(p < 0.01 ? 3 : 2) + "%";
+    oddsShown = true;
+    saveState();
+  } catch (err) {
+    if (ticket === choosing) { $("chart").replaceChildren(); showError(err); }
+  }
 }
 
 function drawOdds(result) {
+  lastOdds = result;
   const chart = $("chart");
   chart.replaceChildren();
-  if (result.outcomes) chart.append(table("Outcome", result.outcomes.map((o) => [o.name, o.probability, o.exact]), false));
+  if (result.success) {
+    chart.append(el("p", { className: "headline", dataset: { probability: String(result.success.probability),
+                                                              exact: result.success.exact } },
+      "Chance of success ", el("strong", { textContent: percent(result.success.probability) }),
+      ` (${result.success.exact})`));
+  }
+  if (result.outcomes) chart.append(table("Outcome", result.outcomes.map((o) => [o.name, o.probability, o.exact])));
   if (Array.isArray(result.result) && result.result.length) {
-    chart.append(table("Result", result.result.map((r) => [String(r.value), r.probability, r.exact, r.at_least, r.at_most]), true));
+    const had = document.activeElement;
+    chart.append(viewControls(checkChart, () => { drawOdds(lastOdds); saveState(); }),
+                 distribution([{ name: "result", rows: normalize(result.result) }], checkChart, "Result"));
+    focusChoice(chart, had);
   }
   const stats = result.stats && result.stats.result;
   if (stats && stats.mean !== undefined) {
@@ -243,33 +411,36 @@ function drawOdds(result) {
   }
 }
 
-function table(title, rows, cumulative) {
+function table(title, rows) {
   const top = Math.max(...rows.map((r) => r[1]), 1e-12);
   const t = document.createElement("table");
-  t.className = "odds";
+  t.className = "odds outcomes";
   const head = t.insertRow();
-  for (const h of [title, "chance", "", ...(cumulative ? ["at least", "at most"] : [])]) {
+  for (const h of [title, "chance", ""]) {
     const th = document.createElement("th");
     th.textContent = h;
     head.append(th);
   }
-  for (const [name, p, exact, least, most] of rows) {
+  for (const [name, p, exact] of rows) {
     const tr = t.insertRow();
-    tr.insertCell().textContent = name;
+    tr.dataset.outcome = name;
+    tr.insertCell().textContent = outcomeLabel(name);
     const cell = tr.insertCell();
     cell.textContent = percent(p);
     cell.title = exact;
+    cell.dataset.probability = String(p);
+    cell.dataset.exact = exact;
     const bar = tr.insertCell();
     bar.className = "bar";
     const span = document.createElement("span");
-    span.style.width = `${Math.max(1, Math.round(250 * p / top))}px`;
+    span.className = "fill";
+    span.style.width = `${Math.max(1, Math.round(100 * p / top))}%`;
     bar.append(span);
-    if (cumulative) {
-      tr.insertCell().textContent = percent(least.probability);
-      tr.insertCell().textContent = percent(most.probability);
-    }
   }
-  return t;
+  const box = document.createElement("div");
+  box.className = "scroll";
+  box.append(t);
+  return box;
 }
 
 // ---- the editor, validated as you type -----------------------------------------------------
@@ -309,7 +480,12 @@ async function validate() {
     li.dataset.line = d.line ?? "";
     li.dataset.column = d.column ?? "";
     li.textContent = `${d.line ?? "?"}:${d.column ?? "?"} ${d.severity}[${d.code}] ${d.message}` + (d.hint ? ` — ${d.hint}` : "");
+    li.tabIndex = 0; // reached and opened by keyboard too: Enter or the space bar goes to the place
+    li.setAttribute("role", "button");
     li.addEventListener("click", () => goTo(d.line, d.column));
+    li.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); goTo(d.line, d.column); }
+    });
     list.append(li);
     if (d.line) bad.add(d.line);
   }
@@ -326,15 +502,6 @@ function goTo(line, column) {
   offset += Math.max(0, (column || 1) - 1);
   $("yaml").focus();
   $("yaml").setSelectionRange(offset, offset);
-}
-
-function button(text, onClick, className) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = text;
-  if (className) b.className = className;
-  b.addEventListener("click", onClick);
-  return b;
 }
 
 const STARTER = `ruleset: my-system
@@ -367,7 +534,29 @@ $("use").addEventListener("click", async () => {
 $("ruleset").addEventListener("change", chooseRuleset);
 $("runnable").addEventListener("change", chooseRunnable);
 $("roll").addEventListener("click", roll);
+$("view-yaml").addEventListener("click", toggleSource);
+$("edit-copy").addEventListener("click", editCopy);
 $("odds").addEventListener("click", odds);
+setUpRollLog();
+setUpSweep();
+Object.assign(sweep, { request, labelOf: outcomeLabel, onChange: saveState, describe: describeInputs });
+diceBox.onRoll = logRoll;
+Object.assign(diceBox.state, restoring.diceChart);
+diceBox.onChange = saveState;
+$("form").addEventListener("input", saveState);
+$("form").addEventListener("change", saveState);
+setUpDiceBox(() => seedFrom($("dice-seed")));
+setExpressions(restoring.dice.length ? restoring.dice : ["2d6"]);
+// A link pasted into this tab changes only the fragment: the page applies it as a load would.
+window.addEventListener("hashchange", () => {
+  restoring = readState();
+  Object.assign(checkChart, restoring.chart);
+  Object.assign(diceBox.state, restoring.diceChart);
+  setExpressions(restoring.dice.length ? restoring.dice : ["2d6"]);
+  if (!rulesets.length) return; // the rulesets are loading: they apply it
+  if (rulesets.some((r) => r.id === restoring.ruleset)) $("ruleset").value = restoring.ruleset;
+  chooseRuleset();
+});
 gutter(new Set());
 loadRulesets().catch(showError);
 validate();
