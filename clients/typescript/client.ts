@@ -85,6 +85,10 @@ export class RulesEngine implements EveryOperation {
   export(request: Body<"export">): Promise<Answer<"export">> {
     return this.call("POST", "/api/export", request);
   }
+  /** A ruleset's YAML text and file name (POST /api/source): by id, as the service loaded it. */
+  source(request: Body<"source">): Promise<Answer<"source">> {
+    return this.call("POST", "/api/source", request);
+  }
   /** The input form of a check or procedure, a JSON Schema of {inputs, parties} (POST /api/form). */
   form(request: Body<"form">): Promise<Answer<"form">> {
     return this.call("POST", "/api/form", request);
@@ -116,6 +120,10 @@ export class RulesEngine implements EveryOperation {
   /** A ruleset of the service as export format 1 (GET /api/rulesets/{rid}). */
   exportRuleset(rid: string): Promise<Export> {
     return this.call("GET", `/api/rulesets/${encodeURIComponent(rid)}`);
+  }
+  /** A ruleset of the service as its YAML text (GET /api/rulesets/{rid}/source). */
+  rulesetSource(rid: string): Promise<Answer<"rulesetSource">> {
+    return this.call("GET", `/api/rulesets/${encodeURIComponent(rid)}/source`);
   }
   /** The input form of a ruleset's check or procedure (GET /api/rulesets/{rid}/forms/{name}). */
   inputForm(rid: string, name: string): Promise<Answer<"inputForm">> {

@@ -163,6 +163,15 @@ test("list, listRulesets, export, exportRuleset, form and inputForm agree with e
   assert.equal(inputs.properties["skill"]?.type, "integer");
 });
 
+test("source and rulesetSource give the ruleset's own YAML text", async () => {
+  const text = await rules.rulesetSource("gurps-4e");
+  assert.deepEqual(await rules.source({ ruleset: "gurps-4e" }), text);
+  assert.equal(text.file, "gurps-4e.yaml");
+  assert.match(text.yaml, /^ruleset: gurps-4e$/m);
+  const missing = await rules.rulesetSource("no-such-ruleset").catch((e: unknown) => e);
+  assert.ok(missing instanceof Problem && missing.status === 404);
+});
+
 test("health, ready and metrics answer what an operator reads", async () => {
   const health = await rules.health();
   assert.equal(health.status, "ok");
