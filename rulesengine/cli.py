@@ -309,6 +309,7 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 def _cmd_odds(args: argparse.Namespace) -> int:
     from .errors import UsageError
     from .present.plots import odds_plot, sweep_plot
+    from .present.sweep_table import sweep_chart
     from .present.text import format_odds, format_sweep
     from .run.sweep import is_swept, sweep
     from .ruleset import load
@@ -337,6 +338,9 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             print(json.dumps(rows.to_dict(at_least), indent=2))
         else:
             print(format_sweep(rows, csv_out=args.csv, at_least=at_least))
+            chart = "" if args.csv or not sys.stdout.isatty() else sweep_chart(rows, at_least)
+            if chart:
+                print("\n" + chart)
         if args.plot:
             _write_plot(args.plot, sweep_plot(rows, at_least))
         return EXIT_OK

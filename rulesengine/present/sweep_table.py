@@ -19,7 +19,7 @@ from typing import Any
 from ..run.sweep import ResultFigures, Sweep
 from .dice_table import MAX_WIDTH, wrapped
 
-__all__ = ["SweepColumn", "format_sweep", "sweep_columns"]
+__all__ = ["SweepColumn", "format_sweep", "sweep_chart", "sweep_columns"]
 
 
 @dataclass(frozen=True)
@@ -134,3 +134,55 @@ def _blocks(s: Sweep, header: list[str], rows: list[list[str]]) -> list[str]:
         label = ", ".join(f"{k}={v}" for k, v in zip(s.variables, r[:n], strict=True))
         out += wrapped(label, [f"{h} {c}" for h, c in zip(header[n:], r[n:], strict=True)])
     return out
+
+
+# ---- a chart for the terminal ----------------------------------------------------------------------
+
+CHART_WIDTH = 40
+"""The cells of the longest bar of :func:`sweep_chart` (each cell in eighths: ``▏`` to ``█``)."""
+
+EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def charted_column(s: Sweep, at_least: Sequence[int] = ()) -> SweepColumn | None:
+    """What a terminal chart of a sweep draws: the first ``--at-least`` chance asked, else
+    P(success) where it changes across the sweep, else the result's mean, else the first
+    outcome whose chance changes; None where nothing changes (a chart would be one flat line)."""
+    columns = sweep_columns(s, at_least)
+
+    def varies(c: SweepColumn) -> bool:
+        return len(set(c.cells)) > 1 and all(x is not None for x in c.cells)
+
+    asked = [c for c in columns if " >= " in c.heading and varies(c)]
+    success = [c for c in columns if c.heading == "P(success)" and varies(c)]
+    means = [c for c in columns if not c.probability and varies(c)]
+    outcomes = [c for c in columns if c.probability and varies(c)]
+    return next(iter(asked + success + means + outcomes), None)
+
+
+def _bar(x: Fraction, top: Fraction) -> str:
+    """``x`` of ``top`` as a bar of :data:`CHART_WIDTH` cells, to the nearest eighth of one."""
+    eighths = round(x / top * CHART_WIDTH * 8) if top else 0
+    full, part = divmod(max(0, eighths), 8)
+    return ("█" * full + EIGHTHS[part].strip()).ljust(CHART_WIDTH)
+
+
+def sweep_chart(s: Sweep, at_least: Sequence[int] = ()) -> str:
+    """A sweep of one input as a horizontal bar chart for the terminal: a bar per swept value
+    of :func:`charted_column` (chances on a scale of 0 to 100 %, a mean from 0 to its largest),
+    with its figure; "" for two swept inputs (their grids say it) or where nothing changes."""
+    column = charted_column(s, at_least) if len(s.variables) == 1 else None
+    if column is None:
+        return ""
+    cells = [x for x in column.cells if x is not None]
+    if not column.probability and min(cells) < 0:
+        return ""  # a bar can't show a negative mean; the table has it
+    top = Fraction(1) if column.probability else max(cells)
+    labels = [str(values[0]) for values, _ in s.rows]
+    width = max(len(x) for x in labels)
+    lines = [f"{column.heading} by {s.variables[0]}"]
+    for label, i in zip(labels, range(len(s.rows)), strict=True):
+        x = column.cells[i]
+        assert x is not None
+        lines.append(f"{label:>{width}}  {_bar(x, top)}  {_cell(column, i)}")
+    return "\n".join(lines)
