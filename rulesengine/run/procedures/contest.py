@@ -120,8 +120,11 @@ class ContestRunner(ProcedureRunner):
             raise InputError(f"contest '{self.proc.name}' takes inputs per party",
                              hint="give party1.name=value party2.name=value (parties=[{...}, {...}] in Python)")
         role = self.spec.roles(self.proc.check)[0]
+        inputs = self.runner.check.inputs  # the hint names one the check needs, else its first
+        name = next((i.name for i in inputs if not i.has_default and not i.optional),
+                    inputs[0].name if inputs else "name")
         return self._members(parties, role.min, role.max, self.runner, who=f"contest '{self.proc.name}'",
-                             hint="give party1.skill=... party2.skill=...")
+                             hint=f"give party1.{name}=... party2.{name}=...")
 
     def _roll(self, parties, source, inputs) -> ContestResult:
         values = self._parties(parties, inputs)
