@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from ..cache import fractions_size
 from ..dice.pool import DieRoll, PoolRoll
-from ..dice.stats import Summary, summarize
+from ..dice.stats import Summary, summarize, value_order
 from ..dice.values import Rolled
 from ..limits import DEFAULT_LIMITS
 from ..records import Record, field
@@ -276,18 +276,15 @@ def signed_rank(text: str) -> tuple[int, int]:
 
 
 def with_declared(dist: Mapping[Any, Fraction], declared: tuple[Any, ...] = ()) -> dict[Any, Fraction]:
-    """A distribution of values in the order results list them (:func:`value_order`), with
-    every value the ruleset declares for it (a table's values, a choice's choices) listed,
-    probability 0 where it can't happen: text in the order declared, then any other value."""
+    """A distribution of values in the order results list them, the one order of every
+    distribution's values (:func:`~rulesengine.dice.stats.value_order`: numbers, then yes/no,
+    then text), with every value the ruleset declares for it (a table's values, a choice's
+    choices) listed, probability 0 where it can't happen: text in the order declared, then
+    any other value."""
     if all(isinstance(v, int) and not isinstance(v, bool) for v in (*dist, *declared)):
         return {v: dist.get(v, Fraction(0)) for v in sorted({*dist, *declared})}
     rest = sorted((v for v in dist if v not in declared), key=value_order)
     return {v: dist.get(v, Fraction(0)) for v in (*declared, *rest)}
-
-
-def value_order(v: Any):
-    """Sort key of result values: whole numbers in order, then anything else by its text."""
-    return (0, v) if isinstance(v, int) and not isinstance(v, bool) else (1, str(v))
 
 
 class ProcedureRecord:
