@@ -300,7 +300,7 @@ def _cmd_roll(args: argparse.Namespace) -> int:
         raise UsageError("give --faces or --seed, not both")
     result = runnable.roll(plain, parties=party_list(parties), choose=args.choose, **kwargs)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps(result.view().to_dict(), indent=2, ensure_ascii=False))
     else:
         _print_trace(format_roll(result))
     return EXIT_OK

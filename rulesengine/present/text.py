@@ -1,8 +1,9 @@
 """The text of `roll`, `odds` and `dice --odds`: results, odds tables and sweeps.
 
 Presentation only: nothing here changes what a check means. Results and odds are read
-through the protocol of ``run.results`` (``RunResult``, ``RunOdds``), so every kind of
-check and procedure is written out by the same functions.
+through their one value (``view()``: ``run.result_value.ResultValue``,
+``run.odds_value.OddsValue``), so every kind of check and procedure is written out by the
+same functions.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..dice.trace import format_value
 from ..exact_text import fraction_display, fraction_text
 from ..run.json_parts import jsonable
 from ..run.odds_value import OddsValue
-from ..run.results import CheckResult, RunOdds, RunResult
+from ..run.results import RunOdds, RunResult
 from .dice_table import bar, format_dice_odds, pct, short_fraction, summary_line, wrapped
 from .sweep_table import format_sweep
 
@@ -35,16 +36,16 @@ def _v(value: Any) -> str:
 
 
 def format_roll(result: RunResult) -> str:
-    """A roll as `roll` prints it: a check's result in full; any other kind (a procedure) by
-    its name, its inputs if it has its own, and its trace."""
-    if not isinstance(result, CheckResult):
-        lines = [f"{result.ruleset} / {result.name}"]
-        inputs = result.own_inputs  # only some procedure kinds have their own
-        if inputs:
-            lines += _wrapped("inputs", [f"{k}={_v(v)}" for k, v in inputs.items()])
-        return "\n".join(lines + [result.trace])
-    r: CheckResult = result
-    lines = [f"{r.ruleset} / {r.check}" + ("   (secret: the GM rolls, only the GM sees)" if r.secret else "")]
+    """A roll as `roll` prints it: a check's result in full; a procedure by its name, its
+    inputs if it has its own, and its trace. Every kind is read through its one
+    :class:`~rulesengine.run.result_value.ResultValue` (``view()``)."""
+    r = result.view()
+    if r.is_procedure:
+        lines = [f"{r.ruleset} / {r.name}"]
+        if r.inputs and r.roller is None:  # a team's inputs are its roller's, not its own
+            lines += _wrapped("inputs", [f"{k}={_v(v)}" for k, v in r.inputs.items()])
+        return "\n".join(lines + [r.trace])
+    lines = [f"{r.ruleset} / {r.name}" + ("   (secret: the GM rolls, only the GM sees)" if r.secret else "")]
     if r.inputs:
         lines.append("inputs: " + ", ".join(f"{k}={_v(v)}" for k, v in r.inputs.items()))
     lines.extend(r.trace.splitlines())

@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable, Mapping
 
 from ..dice.trace import format_value
 from .resolver import PreRoll, Resolver
-from .results import Choice, Resolution, jsonable
+from .json_parts import jsonable
+from .results import Choice, Resolution
 
 PREPARED_INPUTS = 256  # sets of inputs whose coerced values and PreRoll are remembered
 RESOLVED_PER_INPUTS = 4096  # resolutions remembered per set of inputs (RollMemo.resolve_known)

@@ -21,7 +21,8 @@ from ..dice.values import Rolled, counted
 from ..codes import E_NO_OUTCOME
 from ..errors import InputError, LimitError, Location, RulesetError
 from ..rules.model import Check, Choose, Expr, Let
-from .results import NOT_ALLOWED, Choice, Resolution, jsonable, signed_text, value_order
+from .json_parts import jsonable
+from .results import NOT_ALLOWED, Choice, Resolution, signed_text, value_order
 from .runtime import Runtime
 
 Die = tuple[int, int, tuple[str, ...]]  # a die to choose from: its face, its size (0: all alike), its symbols

@@ -15,13 +15,13 @@ from collections.abc import Mapping
 
 from ..cache import fractions_size
 from ..dice.pool import DieRoll, PoolRoll
-from ..dice.stats import Summary, summarize
+from ..dice.stats import Summary, summarize, value_order
 from ..dice.values import Rolled
 from ..limits import DEFAULT_LIMITS
 from ..records import Record, field
-from ..rules.model import RESULT_KEYS
-from .json_parts import cut_cumulative, jsonable
+from .json_parts import cut_cumulative
 from .odds_value import Group, OddsValue, Shown
+from .result_value import Choice, ResultValue
 
 NOT_ALLOWED = "not_allowed"  # the outcome of a gate that forbids the check
 
@@ -31,7 +31,8 @@ class RunResult(Protocol):
     """One roll of a check or procedure. ``name``: the check's or procedure's name;
     ``trace``: a readable account of the dice; ``own_inputs``: the inputs it was rolled with
     where they are its own (a check's, an extended check's; {} where they are its parties');
-    ``to_dict()``: plain JSON."""
+    ``view()``: the one value every front end shows
+    (:class:`~rulesengine.run.result_value.ResultValue`); ``to_dict()``: its JSON."""
 
     ruleset: str
 
@@ -43,6 +44,8 @@ class RunResult(Protocol):
 
     @property
     def own_inputs(self) -> Mapping[str, Any]: ...
+
+    def view(self) -> ResultValue: ...
 
     def to_dict(self) -> dict[str, Any]: ...
 
@@ -71,19 +74,6 @@ class RunOdds(Protocol):
     def view(self) -> OddsValue: ...
 
     def to_dict(self) -> dict[str, Any]: ...
-
-
-class Choice(Record):
-    """One way to choose dice from a roll (e.g. a pair of them), with the values it gives."""
-
-    faces: tuple[int, ...]
-    values: dict[str, Any]
-    preferred: bool
-    sides: tuple[int, ...] = ()  # each chosen die's size, for a pool of mixed dice
-
-    def to_dict(self) -> dict:
-        return {"faces": list(self.faces), "values": dict(self.values), "preferred": self.preferred} \
-            | ({"sides": list(self.sides)} if self.sides else {})
 
 
 class Resolution(Record):
@@ -167,37 +157,18 @@ class CheckResult:
     def dice(self) -> tuple[DieRoll, ...]:
         return tuple(d for _, p in self.pools for d in p.dice)
 
+    def view(self) -> ResultValue:
+        """This roll as every front end shows it (JSON, the text of ``roll``)."""
+        return ResultValue(
+            ruleset=self.ruleset, kind="check", names=(("check", self.check),), trace=self.trace,
+            outcome=self.outcome, success=self.success, result=self.result, inputs=self.inputs, pools=self.pools,
+            rolls=self.rolls, tags=self.tags, values=self.values, signed_result=self.signed_result, tier=self.tier,
+            reason=self.reason, secret=self.secret, skipped=self.skipped, choices=self.choices, chosen=self.chosen,
+            report=self.values)
+
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "ruleset": self.ruleset,
-            "check": self.check,
-            "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
-            "dice": [dict(roll=name, term=p.text, **p.die_dict(d)) for name, p in self.pools for d in p.dice],
-            "rolls": {k: jsonable(v) for k, v in self.rolls.items()},
-            "result": jsonable(self.result),
-            "outcome": self.outcome,
-            "success": self.success,
-            "tags": list(self.tags),
-            "trace": self.trace,
-        }
-        report = {k: jsonable(v) for k, v in self.values.items()}
-        # Beside the result's own keys too, as before there was a 'report'; a value named
-        # like one of them (deprecated, W504) never overwrites it: it is only under 'report'.
-        out.update({k: v for k, v in report.items() if k not in RESULT_KEYS})
-        if self.signed_result is not None:
-            out["signed_result"] = self.signed_result
-        if self.tier is not None:
-            out["tier"] = self.tier
-        if self.reason:
-            out["reason"] = self.reason
-        out["secret"] = self.secret
-        if self.skipped:
-            out["skipped_roll"] = True
-        if self.choices:
-            out["choices"] = [c.to_dict() for c in self.choices]
-            out["chosen"] = self.chosen.to_dict() if self.chosen else None
-        out["report"] = report
-        return out
+        """The roll as JSON (:meth:`ResultValue.to_dict`)."""
+        return self.view().to_dict()
 
 
 class CheckOdds(Record):
@@ -305,18 +276,15 @@ def signed_rank(text: str) -> tuple[int, int]:
 
 
 def with_declared(dist: Mapping[Any, Fraction], declared: tuple[Any, ...] = ()) -> dict[Any, Fraction]:
-    """A distribution of values in the order results list them (:func:`value_order`), with
-    every value the ruleset declares for it (a table's values, a choice's choices) listed,
-    probability 0 where it can't happen: text in the order declared, then any other value."""
+    """A distribution of values in the order results list them, the one order of every
+    distribution's values (:func:`~rulesengine.dice.stats.value_order`: numbers, then yes/no,
+    then text), with every value the ruleset declares for it (a table's values, a choice's
+    choices) listed, probability 0 where it can't happen: text in the order declared, then
+    any other value."""
     if all(isinstance(v, int) and not isinstance(v, bool) for v in (*dist, *declared)):
         return {v: dist.get(v, Fraction(0)) for v in sorted({*dist, *declared})}
     rest = sorted((v for v in dist if v not in declared), key=value_order)
     return {v: dist.get(v, Fraction(0)) for v in (*declared, *rest)}
-
-
-def value_order(v: Any):
-    """Sort key of result values: whole numbers in order, then anything else by its text."""
-    return (0, v) if isinstance(v, int) and not isinstance(v, bool) else (1, str(v))
 
 
 class ProcedureRecord:

@@ -17,7 +17,8 @@ from ..codes import E_FACES
 from ..errors import DiceEvalError, LimitError, Location, RulesEngineError
 from ..rules.model import Check, Expr
 from .resolver import PreRoll, Resolver
-from .results import Sample, jsonable
+from .json_parts import jsonable
+from .results import Sample
 from .runtime import Runtime
 from .whole import pool_rolled, rolled_whole, whole_dice
 

@@ -10,7 +10,8 @@ from ..dice.beyond import AtLeast
 from ..limits import DEFAULT_LIMITS
 from ..rules.model import Check, RulesetModel, Tiers
 from ..rules.table_functions import declared_values
-from .results import NOT_ALLOWED, CheckOdds, Resolution, jsonable, signed_rank, value_order, with_declared
+from .json_parts import jsonable
+from .results import NOT_ALLOWED, CheckOdds, Resolution, signed_rank, value_order, with_declared
 
 
 class OddsTally:

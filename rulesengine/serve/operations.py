@@ -310,7 +310,7 @@ def op_roll(svc: Service, request: Mapping[str, Any]) -> dict[str, Any]:
     runnable = svc.runnable(rs, request["name"])
     seed, faces = _seed_or_faces(request)
     return runnable.roll(request.get("inputs") or {}, parties=request.get("parties"), seed=seed, faces=faces,
-                         choose=request.get("choose")).to_dict()
+                         choose=request.get("choose")).view().to_dict()
 
 
 def op_odds(svc: Service, request: Mapping[str, Any]) -> Any:

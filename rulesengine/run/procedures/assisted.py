@@ -15,6 +15,7 @@ from ...rules.procedures.assisted import AssistedSpec
 from ..check import CheckRunner
 from ..json_parts import jsonable, probability_json
 from ..odds_value import OddsValue, group, shown
+from ..result_value import ResultValue
 from ..results import CheckResult, ProcedureRecord, Resolution
 from .base import ProcedureRunner
 
@@ -51,13 +52,18 @@ class AssistedResult(ProcedureRecord):
     def result(self) -> Any:
         return None if self.ruined or self.leader is None else self.leader.result
 
+    def view(self) -> ResultValue:
+        """This roll as every front end shows it: the leader's check (None when a helper
+        ruined the task first), each helper's, their totals and the bonus they gave."""
+        return ResultValue(
+            ruleset=self.ruleset, kind="assisted", names=(("procedure", self.procedure),), trace=self.trace,
+            outcome=self.outcome, success=self.success, result=self.result, report=self.report,
+            extra=(("ruined", self.ruined), ("bonus", self.bonus), ("totals", self.totals),
+                   ("leader", self.leader.view() if self.leader else None),
+                   ("helpers", [h.view() for h in self.helpers])))
+
     def to_dict(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "procedure": self.procedure, "outcome": self.outcome,
-                "success": self.success, "result": jsonable(self.result), "ruined": self.ruined,
-                "bonus": self.bonus, "totals": {k: jsonable(v) for k, v in self.totals.items()},
-                "leader": self.leader.to_dict() if self.leader else None,
-                "helpers": [h.to_dict() for h in self.helpers], "report": dict(self.report),
-                "trace": self.trace}
+        return self.view().to_dict()
 
 
 @dataclass(frozen=True)

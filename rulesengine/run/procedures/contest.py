@@ -20,6 +20,7 @@ from ...rules.procedures.contest import ContestSpec
 from ...rules.model import Expr
 from ..json_parts import jsonable
 from ..odds_value import OddsValue, group, shown
+from ..result_value import ResultValue
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord
 from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed, rank_value
 
@@ -61,19 +62,19 @@ class ContestResult(ProcedureRecord):
     def tie(self) -> bool:
         return self.winner is None
 
+    def view(self) -> ResultValue:
+        """This roll as every front end shows it: each party's first roll, the rolls that
+        settled ties, the winner (from 1) and its result."""
+        return ResultValue(
+            ruleset=self.ruleset, kind="contest", names=(("procedure", self.procedure),), trace=self.trace,
+            parties=tuple(p.view() for p in self.parties), report=self.report,
+            extra=(("rerolls", [{"parties": [i + 1 for i in r], "results": [p.view() for p in res]}
+                                for r, res in zip(self.rounds, self.extra, strict=True)]),
+                   ("winner", None if self.winner is None else self.winner + 1), ("tie", self.winner is None),
+                   ("winner_result", self.winner_result)))
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "ruleset": self.ruleset,
-            "procedure": self.procedure,
-            "parties": [p.to_dict() for p in self.parties],
-            "rerolls": [{"parties": [i + 1 for i in r], "results": [p.to_dict() for p in res]}
-                        for r, res in zip(self.rounds, self.extra, strict=True)],
-            "winner": None if self.winner is None else self.winner + 1,
-            "tie": self.winner is None,
-            "winner_result": jsonable(self.winner_result),
-            "report": dict(self.report),
-            "trace": self.trace,
-        }
+        return self.view().to_dict()
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from ...exact_text import fraction_text
+from ...records import replace
 from ...dice.beyond import AtLeast
 from ...dice.dist import Budget, BudgetExceeded
 from ...codes import E_PROCEDURE
@@ -18,6 +19,7 @@ from ...errors import InputError, LimitError, RulesetError
 from ...limits import MAX_EXTENDED_ROUNDS
 from ..json_parts import jsonable
 from ..odds_value import OddsValue, group, shown
+from ..result_value import ResultValue
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, value_order
 from ...rules.procedures.extended import ExtendedSpec
 from .base import ProcedureRunner, fingerprint, not_allowed
@@ -42,18 +44,17 @@ class ExtendedResult(ProcedureRecord):
     def own_inputs(self) -> Mapping[str, Any]:
         return self.inputs
 
+    def view(self) -> ResultValue:
+        """This roll as every front end shows it: each round's check with the state after
+        it; its result is the number of rounds rolled."""
+        return ResultValue(
+            ruleset=self.ruleset, kind="extended", names=(("procedure", self.procedure),), trace=self.trace,
+            outcome=self.outcome, success=self.success, result=len(self.rounds), inputs=self.inputs,
+            rounds=tuple(replace(r.view(), state=s) for r, s in zip(self.rounds, self.states, strict=True)),
+            report=self.report)
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "ruleset": self.ruleset,
-            "procedure": self.procedure,
-            "inputs": {k: jsonable(v) for k, v in self.inputs.items()},
-            "rounds": [dict(r.to_dict(), state=s) for r, s in zip(self.rounds, self.states, strict=True)],
-            "outcome": self.outcome,
-            "success": self.success,
-            "result": len(self.rounds),
-            "report": dict(self.report),
-            "trace": self.trace,
-        }
+        return self.view().to_dict()
 
 
 @dataclass(frozen=True)

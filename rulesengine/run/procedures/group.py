@@ -17,6 +17,7 @@ from ...codes import E_NO_OUTCOME
 from ...rules.procedures.group import GroupSpec
 from ..json_parts import jsonable
 from ..odds_value import OddsValue, group, shown
+from ..result_value import ResultValue
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, value_order
 from .base import ProcedureRunner, fingerprint, not_allowed, rank_value
 
@@ -37,13 +38,17 @@ class GroupResult(ProcedureRecord):
     def result(self) -> Any:
         return None if self.best is None else self.parties[self.best].result
 
+    def view(self) -> ResultValue:
+        """This roll as every front end shows it: each member's check, the best member
+        (from 1, where the group is ranked) and the tallies."""
+        return ResultValue(
+            ruleset=self.ruleset, kind="group", names=(("procedure", self.procedure),), trace=self.trace,
+            outcome=self.outcome, success=self.success, result=self.result,
+            parties=tuple(p.view() for p in self.parties), report=self.report,
+            extra=(("best", None if self.best is None else self.best + 1), ("tallies", self.tallies)))
+
     def to_dict(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "procedure": self.procedure,
-                "parties": [p.to_dict() for p in self.parties],
-                "best": None if self.best is None else self.best + 1,
-                "tallies": {k: jsonable(v) for k, v in self.tallies.items()},
-                "outcome": self.outcome, "success": self.success, "result": jsonable(self.result),
-                "report": dict(self.report), "trace": self.trace}
+        return self.view().to_dict()
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from ...errors import RulesetError
 from ...records import replace
 from ..json_parts import jsonable
 from ..odds_value import OddsValue, group
+from ..result_value import ResultValue
 from ..results import CheckOdds, CheckResult, ProcedureRecord
 from ...rules.procedures.team import ROLLERS, TeamSpec
 from .base import ProcedureRunner
@@ -38,11 +39,15 @@ class TeamResult(ProcedureRecord):
     def success(self) -> bool:
         return self.check.success
 
+    def view(self) -> ResultValue:
+        """This roll as every front end shows it: the roller's check, with who rolled (from
+        1), the team's report and trace, and each member's values."""
+        check = self.check.view()
+        return replace(check, kind="team", names=check.names + (("procedure", self.procedure),), trace=self.trace,
+                       roller=self.roller + 1, report=self.report, extra=(("members", self.member_values),))
+
     def to_dict(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "procedure": self.procedure, "roller": self.roller + 1,
-                **{k: v for k, v in self.check.to_dict().items() if k not in ("ruleset",)},
-                "members": [{k: jsonable(v) for k, v in m.items()} for m in self.member_values],
-                "report": dict(self.report), "trace": self.trace}
+        return self.view().to_dict()
 
 
 @dataclass(frozen=True)
