@@ -17,6 +17,7 @@ from fractions import Fraction as F
 
 import pytest
 
+from rulesengine.dice import Expression
 from rulesengine.errors import RulesEngineError
 from rulesengine.ruleset import loads
 from rulesengine.validate import validate_text
@@ -185,6 +186,13 @@ def test_the_trace_strikes_out_the_dice_a_keep_by_face_set_aside(rs):
     r = rs.check("kept").roll({"pool": "d10/d8/d6", "how": "no_ones"}, faces=faces)
     assert r.trace.splitlines()[0] == f"roll: (d10/d8/d6)p1 → [d10:4, ~~d8:1~~, d6:3] = {4 + 3}"
     assert [d["kept"] for d in r.to_dict()["dice"]] == [f != 1 for f in faces]
+
+
+def test_a_keep_by_face_after_a_dice_term_in_parentheses_is_written_on_the_term():
+    """`(4d6)p1` is `4d6p1`, as `(4d6)kh3` is `4d6kh3`."""
+    want = distribution((6, 6, 6, 6), lambda d: sum(f for f, _ in d if f != 1))
+    assert Expression("(4d6)p1").odds().distribution == want
+    assert Expression("(4d6)p1").roll(faces=[2, 1, 6, 1]).total == 2 + 6
 
 
 # ---- step dice: the effect die is never a hitch ---------------------------------------------------
