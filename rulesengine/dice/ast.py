@@ -323,6 +323,16 @@ class SetKeep(Record):
     span: Span
 
 
+class PoolKeep(Record):
+    """``(pool)p1``, ``(pool)k>=2``: the dice of a pool of mixed dice (a ``dice_pool`` input,
+    or an earlier roll of one) kept by their faces, as ``4d6p1`` keeps a dice term's: once
+    rolled, only the dice that pass are kept (their total, what the rules read of them)."""
+
+    inner: Node
+    keeps: tuple[KeepFace, ...]
+    span: Span
+
+
 class Group(Record):
     """Parentheses, kept so the trace prints the expression the way it was written."""
 
@@ -338,7 +348,8 @@ class Labeled(Record):
     span: Span
 
 
-Node = Num | Str | Bool | Name | Dice | Neg | Binary | Compare | Logic | Not | Call | Group | Labeled | SetKeep
+Node = (Num | Str | Bool | Name | Dice | Neg | Binary | Compare | Logic | Not | Call | Group | Labeled | SetKeep
+        | PoolKeep)
 
 
 def bare(node: Node) -> Node:
@@ -361,6 +372,8 @@ def children(node: Node) -> tuple[Node, ...]:
         return node.args
     if isinstance(node, SetKeep):
         return node.items
+    if isinstance(node, PoolKeep):
+        return (node.inner,) + keep_exprs(node)
     if isinstance(node, Dice):
         return ((node.count,) if node.sides is None else (node.count, node.sides)) + condition_exprs(node)
     return ()
@@ -376,6 +389,18 @@ def condition_exprs(node: Dice) -> tuple[Node, ...]:
         elif isinstance(m, Keep) and m.expr is not None:
             out.append(m.expr)
     return tuple(out)
+
+
+def keep_exprs(node: PoolKeep) -> tuple[Node, ...]:
+    """The expressions written in parentheses in a pool's keeps by face (``(pool)k>=(tn)``)."""
+    return tuple(k.cond.expr for k in node.keeps if isinstance(k.cond, CondExpr))
+
+
+def with_keep_numbers(keeps: tuple[KeepFace, ...], values: tuple[int, ...]) -> tuple[KeepFace, ...]:
+    """``keeps`` with the expressions of their conditions replaced by their values (in the
+    order of :func:`keep_exprs`)."""
+    it = iter(values)
+    return tuple(replace(k, cond=Cond(k.cond.op, next(it))) if isinstance(k.cond, CondExpr) else k for k in keeps)
 
 
 def with_conditions(node: Dice, values: tuple[int, ...]) -> Dice:
@@ -411,6 +436,8 @@ def map_dice(node: Node, fn: Callable[[Dice], Dice]) -> Node:
         return replace(node, args=tuple(map_dice(a, fn) for a in node.args))
     if isinstance(node, SetKeep):
         return replace(node, items=tuple(map_dice(i, fn) for i in node.items))
+    if isinstance(node, PoolKeep):
+        return replace(node, inner=map_dice(node.inner, fn))
     names = _CHILD_FIELDS.get(type(node), ())
     return replace(node, **{f: map_dice(getattr(node, f), fn) for f in names})
 

@@ -81,7 +81,7 @@ _DECLARED = (
     Builtin("highest", f.highest_die, 1, (DICE,), NUMBER, reads=HIGHEST_FACE),
     Builtin("lowest", f.lowest_die, 1, (DICE,), NUMBER, reads=LOWEST_FACE),
     Builtin("sum", f.sum_of, 1, (ANY,), NUMBER),
-    Builtin("largest_die", f.largest_die, 1, (DICE,), NUMBER, reads=SIZES),
+    Builtin("largest_die", f.largest_die, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=SIZES),
     Builtin("initial", f.first_throw, 1, (DICE,), ROLL, reads=FIRST_THROW),
     Builtin("symbols", f.count_symbols, 2, (DICE, TEXT), NUMBER, rest=TEXT, reads=SYMBOL_COUNTS),
     Builtin("drop_highest", f.drop_highest, 1, (ANY,), POOL),

@@ -28,7 +28,7 @@ from ..errors import DiceEvalError
 from . import ast
 from .builtins import BUILTINS, FUNCTIONS, conditional
 from .functions import (ARITHMETIC, COMPARISONS, OpError, describe, division, logic_and, logic_not,
-                        logic_or, negate)
+                        logic_or, negate, pool_to_keep)
 from .context import Compiled, Context, eval_error
 from .parser import check_modifiers, locate
 from .exact import Exact
@@ -196,6 +196,33 @@ class _Compiler:
         keeps = tuple((k.kind, k.n) for k in n.keeps)
         return self.domain.set_keep(n, [self.build(i) for i in n.items], keeps)
 
+    def pool_keep(self, n: ast.PoolKeep) -> Compiled:
+        """``(pool)p1``: the pool of mixed dice with keeps by face, their numbers worked out
+        (``(pool)k>=(tn)``) and checked as a dice term's are, on the pool's largest die (a
+        keep no die can meet is refused); the dice are set aside when the pool is rolled."""
+        exprs = ast.keep_exprs(n)
+        text = self.text
+        marks = text[n.keeps[0].span[0]:n.keeps[-1].span[1]]
+        checked: set[tuple] = set()
+
+        def keep(value: Any, *numbers: Any) -> Any:
+            pool = pool_to_keep(value, marks)
+            for v in numbers:
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise OpError(f"a die's condition needs a whole number, not {describe(v)}",
+                                  "give the condition a number, e.g. (pool)k>=(tn)")
+            keeps = ast.with_keep_numbers(n.keeps, tuple(numbers))
+            key = (pool.sides[0], keeps)
+            if key not in checked:
+                largest = ast.Die(sides=pool.sides[0], text="/".join(f"d{s}" for s in dict.fromkeys(pool.sides)))
+                check_modifiers(largest, keeps, text)
+                if len(checked) >= 256:
+                    checked.clear()
+                checked.add(key)
+            return pool.kept_by_face(keeps)
+
+        return self.domain.lift(keep, [self.build(n.inner)] + [self.build(e) for e in exprs], n)
+
     def call(self, n: ast.Call) -> Compiled:
         fn = self.function(n)
         build = self.build
@@ -247,4 +274,5 @@ _COMPILE: Mapping[type, Callable[[_Compiler, Any], Compiled]] = MappingProxyType
     ast.Call: _Compiler.call,
     ast.Dice: _Compiler.dice,
     ast.SetKeep: _Compiler.set_keep,
+    ast.PoolKeep: _Compiler.pool_keep,
 })

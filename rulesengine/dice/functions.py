@@ -15,6 +15,7 @@ from typing import Any
 from collections.abc import Callable
 
 from ..codes import E_DIVISION_BY_ZERO
+from ..records import replace
 from .beyond import AtLeast, RollAtLeast, Undetermined, highest_of, lowest_of
 from .pool import kept_ranks
 from .values import DicePool, Rolled
@@ -234,7 +235,7 @@ def _rolled(value: Any, what: str) -> Rolled:
 def count_dice(value: Any, low: Any = None, high: Any = None) -> int:
     """count(roll): kept dice; count(roll, v): dice showing v; count(roll, lo, hi): lo..hi."""
     if isinstance(value, DicePool) and low is None:
-        return len(value.sides)
+        return len(_unfiltered(value, "count()").sides)
     faces = _rolled(value, "count()").faces
     if low is None:
         n = len(faces)
@@ -262,11 +263,25 @@ def lowest_die(value: Any) -> int:
     return min(faces)
 
 
-def largest_die(value: Any) -> int:
+def _unfiltered(pool: DicePool, what: str, low: Any = None) -> DicePool:
+    """A pool whose dice are known before it is rolled: not one that keeps dice by face
+    (``(pool)p1``), and not read by face (``largest_die(pool, 2, 12)``)."""
+    if pool.by_face or low is not None:
+        which = "it keeps" if pool.by_face else "show what"
+        raise OpError(f"{what} of the pool {pool.text()}, not rolled: which dice {which} is known once it is rolled",
+                      f"roll it (roll: {'(pool)' + pool.marks if pool.by_face else 'pool'}) and read the roll, e.g. "
+                      f"{what[:-2]}(roll{', 2, 12' if low is not None else ''})")
+    return pool
+
+
+def largest_die(value: Any, low: Any = None, high: Any = None) -> int:
     """largest_die(x): the number of sides of the largest die of a mixed pool (d10/d8/d6 → 10),
-    rolled or not, or of the dice chosen from it or left (``chosen``, ``rest``)."""
+    rolled or not, or of the dice chosen from it or left (``chosen``, ``rest``);
+    largest_die(x, lo, hi): of its dice showing lo to hi (one bound: that face), as
+    ``count(x, lo, hi)`` counts them: ``largest_die(rest, 2, 12)``, the largest die left not
+    showing 1."""
     if isinstance(value, DicePool):
-        return max(value.sides)
+        return max(_unfiltered(value, "largest_die()", low).sides)
     if isinstance(value, RollAtLeast):
         raise Undetermined
     rolled = _rolled(value, "largest_die()")
@@ -274,7 +289,18 @@ def largest_die(value: Any) -> int:
         raise OpError("largest_die() of dice whose sizes are not known" if rolled.faces else "largest_die() of no dice",
                       "largest_die() reads a pool of mixed dice (a dice_pool input), or the dice chosen from it"
                       if rolled.faces else "check count(x) > 0 first, e.g. if(count(rest) > 0, largest_die(rest), 4)")
-    return max(rolled.sides)
+    if low is None:
+        return max(rolled.sides)
+    lo = _number(low, "largest_die()")
+    hi = lo if high is None else _number(high, "largest_die()")
+    sizes = [s for f, s in zip(rolled.faces, rolled.sides, strict=True) if lo <= f <= hi]
+    if not sizes:
+        faces = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        bounds = f"{lo}" if high is None else f"{lo}, {hi}"
+        raise OpError(f"largest_die() of no dice: none shows {faces}",
+                      f"check count(x, {bounds}) > 0 first, e.g. if(count(rest, {bounds}) > 0, "
+                      f"largest_die(rest, {bounds}), 4)")
+    return max(sizes)
 
 
 def first_throw(value: Any) -> Rolled:
@@ -335,15 +361,26 @@ def _pool(value: Any, what: str) -> DicePool:
 
 
 def drop_highest(value: Any) -> DicePool:
-    """The pool without one of its largest dice (a d8 from d8/d6/d6)."""
-    sides = _pool(value, "drop_highest()").sides
-    return DicePool(sides[1:]) if len(sides) > 1 else DicePool(sides)
+    """The pool without one of its largest dice (a d8 from d8/d6/d6), its keeps by face kept."""
+    pool = _pool(value, "drop_highest()")
+    return replace(pool, sides=pool.sides[1:]) if len(pool.sides) > 1 else pool
 
 
 def drop_lowest(value: Any) -> DicePool:
-    """The pool without one of its smallest dice (a d6 from d8/d6/d6)."""
-    sides = _pool(value, "drop_lowest()").sides
-    return DicePool(sides[:-1]) if len(sides) > 1 else DicePool(sides)
+    """The pool without one of its smallest dice (a d6 from d8/d6/d6), its keeps by face kept."""
+    pool = _pool(value, "drop_lowest()")
+    return replace(pool, sides=pool.sides[:-1]) if len(pool.sides) > 1 else pool
+
+
+def pool_to_keep(value: Any, keeps: str) -> DicePool:
+    """The pool that keeps by face (``keeps``, as written: ``p1``) are applied to: a pool of
+    mixed dice, not yet rolled; anything else is refused."""
+    if isinstance(value, DicePool):
+        return value
+    hint = ("keep by face the pool before it is rolled, e.g. roll: (pool)" + keeps
+            if isinstance(value, (Rolled, RollAtLeast)) else
+            f"put it on a dice term, e.g. 4d6{keeps}, or after a pool of mixed dice, e.g. (pool){keeps}")
+    raise OpError(f"'{keeps}' keeps the dice of a pool of mixed dice such as d8/d6, not of {describe(value)}", hint)
 
 
 def given(value: Any) -> bool:

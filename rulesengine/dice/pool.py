@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from . import ast
 from .sources import DiceCounter, DiceSource
-from .values import symbols_per_die, symbols_shown
+from .values import DicePool, in_play, symbols_per_die, symbols_shown
 from ..limits import Limits
 
 
@@ -142,9 +142,7 @@ class PoolSpec(NamedTuple):
 
     def in_play(self, value: int) -> bool:
         """A die with this value stays in the pool after the keeps by face."""
-        if self.keep_faces and not any(c(value) for c in self.keep_faces):
-            return False
-        return not any(c(value) for c in self.drop_faces)
+        return in_play(self.keep_faces, self.drop_faces, value)
 
     def worth(self, value: int) -> int:
         """What a die of this value adds to the term when no keep by rank drops dice."""
@@ -422,11 +420,15 @@ def _kept(spec: PoolSpec, values: list[int]) -> list[bool]:
 
 
 
-def roll_dice_pool(sides: tuple[int, ...], text: str, source: DiceSource, counter: DiceCounter) -> PoolRoll:
-    """Roll a mixed pool once, each die in the order listed (largest first)."""
-    counter.spend(len(sides))
-    faces = [source.draw(_plain_die(s)) for s in sides]
-    return PoolRoll(text, _plain_dice(faces), sum(faces))
+def roll_dice_pool(pool: DicePool, source: DiceSource, counter: DiceCounter) -> PoolRoll:
+    """Roll a mixed pool once, each die in the order listed (largest first); its keeps by
+    face (``(pool)p1``) set aside the dice that fail them, as on a dice term."""
+    counter.spend(len(pool.sides))
+    faces = [source.draw(_plain_die(s)) for s in pool.sides]
+    if not pool.by_face:
+        return PoolRoll(pool.text(), _plain_dice(faces), sum(faces))
+    dice = tuple(DieRoll(f, f, pool.in_play(f)) for f in faces)
+    return PoolRoll(pool.text(), dice, sum(d.value for d in dice if d.kept))
 
 
 @lru_cache(maxsize=256)

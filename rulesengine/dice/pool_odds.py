@@ -19,7 +19,7 @@ from .beyond import CutRoll
 from .die_odds import die_dist, face_dist
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, step_cost, sum_of
 from .pool import PoolSpec
-from .values import Rolled, joined
+from .values import DicePool, Rolled, joined
 from ..limits import Limits
 
 
@@ -511,17 +511,18 @@ def joined_dist(parts: list[Dist], view: PoolView | None, budget: Budget) -> Dis
     return Dist(out, denom).reduced()
 
 
-def dice_pool_dist(sides: tuple[int, ...], budget: Budget) -> Dist:
+def dice_pool_dist(pool: DicePool, budget: Budget) -> Dist:
     """Rolling a mixed pool such as d8/d4/d4 once: ``Rolled(sum, faces, sizes)``, the dice
-    highest face first (the larger die first among equal faces), each with its size."""
+    highest face first (the larger die first among equal faces), each with its size; a die
+    that a keep by face sets aside (``(pool)p1``) is not among them, as when rolling."""
     states: dict[tuple, int] = {(): 1}
     denom = 1
-    for i, s in enumerate(sides):
+    for i, s in enumerate(pool.sides):
         budget.spend(len(states) * s * (i + 1))  # each new state sorts a tuple of i + 1 dice
         nxt: dict[tuple, int] = defaultdict(int)
         for t, w in states.items():
             for f in range(1, s + 1):
-                nxt[tuple(sorted(t + ((f, s),), reverse=True))] += w
+                nxt[tuple(sorted(t + ((f, s),), reverse=True)) if pool.in_play(f) else t] += w
         states, denom = nxt, denom * s
     return Dist({Rolled(sum(f for f, _ in t), tuple(f for f, _ in t), tuple(s for _, s in t)): w
                  for t, w in states.items()}, denom).reduced()

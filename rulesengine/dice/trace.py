@@ -98,6 +98,7 @@ _RENDER: Mapping[type, Any] = {
     ast.Not: lambda n, seen: f"not {_shown(n.operand, seen)}",
     ast.Call: lambda n, seen: f"{n.name}({', '.join(_shown(a, seen) for a in n.args)})",
     ast.SetKeep: _set,
+    ast.PoolKeep: lambda n, seen: f"({_shown(n.inner, seen)}){''.join(k.text() for k in n.keeps)}",
 }
 
 

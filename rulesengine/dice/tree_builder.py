@@ -103,8 +103,11 @@ class TreeBuilder:
     def kept_group(self, c):
         """``(4d6kh3)kl1``: keeps after a dice term in parentheses keep from the dice it kept
         (the same as writing them after the term); after a set in parentheses, from the
-        rolls it kept (``((1d4, 1d6, 1d8)kh2)kl1``). After anything else (``(2d20 + 5)kh1``)
-        there is nothing to keep from: refused, with the set and the pool it may mean."""
+        rolls it kept (``((1d4, 1d6, 1d8)kh2)kl1``). Keeps by face after a name or a call
+        (``(pool)p1``, ``(drop_highest(pool))k>=2``) keep the dice of a pool of mixed dice
+        (:class:`ast.PoolKeep`; the value is checked when read). After anything else
+        (``(2d20 + 5)kh1``) there is nothing to keep from: refused, with the set and the
+        pool it may mean."""
         inner, keeps = c[1], list(c[3:])
         span = _span(c[0], keeps[-1])
         while isinstance(inner, ast.Group):
@@ -114,9 +117,32 @@ class TreeBuilder:
             if node.die is not None:
                 check_modifiers(node.die, node.modifiers, self.text)
             return node
-        if isinstance(inner, ast.SetKeep):
+        by_face = [k for k in keeps if isinstance(k, ast.KeepFace)]
+        if isinstance(inner, ast.SetKeep) and not by_face:
             return ast.SetKeep(inner.items, inner.keeps + tuple(keeps), span)
+        if by_face and (isinstance(inner, ast.SetKeep) or len(by_face) < len(keeps)
+                        or not isinstance(ast.bare(inner), (ast.Name, ast.Call, ast.PoolKeep))):
+            raise self._not_a_pool(inner, keeps, by_face)
+        if by_face:
+            return ast.PoolKeep(c[1], tuple(by_face), span)
         raise self._not_a_set(inner, keeps)
+
+    def _not_a_pool(self, inner: ast.Node, keeps: list, by_face: list) -> DiceSyntaxError:
+        """The error for keeps by face after parentheses that hold no dice to keep by face:
+        a set (its items are rolls, not dice), a value that is no pool, or keeps by face
+        mixed with keeps by rank after a pool."""
+        keep_text = self.text[keeps[0].span[0]:keeps[-1].span[1]]
+        if isinstance(inner, ast.SetKeep):
+            message = f"'{keep_text}' after a set: a set keeps whole rolls by rank, not dice by their faces"
+            hint = "keep the dice by face on each dice term, e.g. (4d6p1, 3d8p1)kh1"
+        elif len(by_face) < len(keeps):
+            message = f"'{keep_text}' after a pool of mixed dice: only keeps by face (k, p) keep its dice"
+            hint = "to pick the best dice of a pool, use choose with pick: N"
+        else:
+            message = f"'{keep_text}' after parentheses that hold no dice: nothing to keep by face"
+            hint = ("put the keep on a dice term, e.g. 4d6p1, or after a pool of mixed dice "
+                    "(a dice_pool input), e.g. (pool)p1")
+        return self._fail(message, _span(keeps[0], keeps[-1]), hint, E_BAD_MODIFIER)
 
     def _not_a_set(self, inner: ast.Node, keeps: list) -> DiceSyntaxError:
         """The error for keeps after parentheses that hold one value, not dice or a set:
@@ -138,6 +164,9 @@ class TreeBuilder:
             set_keep = keep_text if len(keeps) > 1 or keeps[0].n < len(parts) else f"{keeps[0].kind}1"
             hint = (f"to keep the best of several rolls write a set with commas: ({', '.join(texts)}){set_keep}; "
                     f"to keep dice of a pool put the keep on its term: {pool}")
+        elif isinstance(ast.bare(inner), (ast.Name, ast.Call)):  # a pool of mixed dice, maybe
+            hint = ("to keep the best of several rolls write a set with commas: (2d20, 5)kh1; to pick the best "
+                    "dice of a pool of mixed dice use choose with pick: N; keeps by face keep its dice: (pool)p1")
         else:
             hint = ("to keep the best of several rolls write a set with commas: (2d20, 5)kh1; "
                     "to keep dice of a pool put the keep on its term: 2d20kh1 + 5")
@@ -145,6 +174,9 @@ class TreeBuilder:
                           "nothing to keep from", _span(keeps[0], keeps[-1]), hint, E_BAD_MODIFIER)
 
     def set(self, c):
+        by_face = [x for x in c if isinstance(x, ast.KeepFace)]
+        if by_face:
+            raise self._not_a_pool(ast.SetKeep((), (), _span(c[0])), by_face, by_face)
         items = tuple(x for x in c if x is not None and not hasattr(x, "type") and not isinstance(x, ast.Keep))
         keeps = tuple(x for x in c if isinstance(x, ast.Keep))
         close = keeps[-1] if keeps else next(x for x in reversed(c) if getattr(x, "type", None) == "RPAR")

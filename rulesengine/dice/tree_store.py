@@ -22,12 +22,12 @@ from ..records import Record, fields
 _NODES: dict[str, type] = {cls.__name__: cls for cls in (
     ast.Die, ast.Cond, ast.CondExpr, ast.Keep, ast.Explode, ast.Reroll, ast.RerollRank, ast.CountDice,
     ast.KeepFace, ast.Clamp, ast.Dice, ast.Num, ast.Str, ast.Bool, ast.Name, ast.Neg, ast.Binary,
-    ast.Compare, ast.Logic, ast.Not, ast.Call, ast.SetKeep, ast.Group, ast.Labeled)}
+    ast.Compare, ast.Logic, ast.Not, ast.Call, ast.SetKeep, ast.PoolKeep, ast.Group, ast.Labeled)}
 """Every class a stored tree may hold; a name not here makes the entry unreadable."""
 
 EXPRESSIONS: tuple[type, ...] = (
     ast.Dice, ast.Num, ast.Str, ast.Bool, ast.Name, ast.Neg, ast.Binary, ast.Compare, ast.Logic, ast.Not,
-    ast.Call, ast.SetKeep, ast.Group, ast.Labeled)
+    ast.Call, ast.SetKeep, ast.PoolKeep, ast.Group, ast.Labeled)
 """The classes a whole expression may be: the root of a stored tree is one of these."""
 
 _SOURCES = ("grammar.lark", "parser.py", "ast.py", "syntax_errors.py", "tree_store.py")

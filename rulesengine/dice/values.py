@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..records import Record
-from .ast import Die
+from .ast import Cond, Die, KeepFace
 
 from ..limits import MAX_POOL_DICE, MAX_POOL_SIDES
 
@@ -100,8 +100,23 @@ and the export): dice such as ``d8`` or ``2d6`` joined by ``/``, ``+`` or ``,``.
 only the form; :meth:`DicePool.parse` also bounds the number of dice and their sides."""
 
 
+def in_play(keep_faces: tuple[Cond, ...], drop_faces: tuple[Cond, ...], value: int) -> bool:
+    """Whether a die showing ``value`` stays after keeps and drops by face: it meets one of
+    ``keep_faces`` (if there are any: ``k>=2``) and none of ``drop_faces`` (``p1``)."""
+    if keep_faces and not any(c(value) for c in keep_faces):
+        return False
+    return not any(c(value) for c in drop_faces)
+
+
 class DicePool(Record):
+    """Dice of several sizes still to be rolled (``d8/d6/d6``), largest first; ``keep_faces``
+    and ``drop_faces``: once rolled, only the dice passing them are kept (``(pool)k>=2``,
+    ``(pool)p1``), as a dice term's ``k`` and ``p`` keep its dice."""
+
     sides: tuple[int, ...]  # one entry per die, e.g. (8, 4, 4)
+    keep_faces: tuple[Cond, ...] = ()
+    drop_faces: tuple[Cond, ...] = ()
+    marks: str = ""  # the keeps by face as written (``p1``), for its text
 
     @staticmethod
     def parse(text: str, max_dice: int = MAX_POOL_DICE, max_sides: int = MAX_POOL_SIDES) -> DicePool:
@@ -129,8 +144,28 @@ class DicePool(Record):
             raise ValueError("no dice given")
         return DicePool(tuple(sorted(sides, reverse=True)))
 
+    @property
+    def by_face(self) -> bool:
+        """Some of its dice may be set aside by their faces once rolled."""
+        return bool(self.keep_faces or self.drop_faces)
+
+    def in_play(self, value: int) -> bool:
+        """A die showing ``value`` is kept once the pool is rolled."""
+        return in_play(self.keep_faces, self.drop_faces, value)
+
+    def kept_by_face(self, keeps: Iterable[KeepFace]) -> DicePool:
+        """The pool with these keeps by face (their numbers known) added to its own, as on a
+        dice term: ``((pool)k>=2)p6`` is ``(pool)k>=2p6``."""
+        keep, drop, marks = list(self.keep_faces), list(self.drop_faces), self.marks
+        for k in keeps:
+            assert isinstance(k.cond, Cond), "a keep by face is read with its number written in"
+            (keep if k.keep else drop).append(k.cond)
+            marks += k.text()
+        return DicePool(self.sides, tuple(keep), tuple(drop), marks)
+
     def text(self) -> str:
-        return "/".join(f"d{s}" for s in self.sides)
+        dice = "/".join(f"d{s}" for s in self.sides)
+        return f"({dice}){self.marks}" if self.marks else dice
 
     def __str__(self) -> str:
         return self.text()

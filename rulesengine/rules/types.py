@@ -130,6 +130,22 @@ def _set(inf: _Infer, n: ast.SetKeep) -> str:
     return NUMBER
 
 
+def _pool_keep(inf: _Infer, n: ast.PoolKeep) -> str:
+    """``(pool)p1``: keeps by face of a pool of mixed dice, each condition's number a number."""
+    for e in ast.keep_exprs(n):
+        inf.want(e, NUMERIC, "a die's condition")
+    got = inf.kind(n.inner)
+    if got not in (POOL, UNKNOWN):
+        marks = inf.expr.text[n.keeps[0].span[0]:n.keeps[-1].span[1]]
+        inner = inf.text(n.inner)
+        hint = (f"keep by face the pool before it is rolled, e.g. roll: (pool){marks}; a roll's dice are read by "
+                f"face with count({inner}, lo, hi) and largest_die({inner}, lo, hi)" if got in (ROLL, SYMBOL_ROLL) else
+                f"put it on a dice term, e.g. 4d6{marks}, or after a dice_pool input, e.g. (pool){marks}")
+        inf.problem(E_BAD_OPERAND, f"'{marks}' keeps the dice of a pool of mixed dice, but '{inner}' is {got}",
+                    n.inner, hint)
+    return POOL
+
+
 def _neg(inf: _Infer, n: ast.Neg) -> str:
     inf.want(n.operand, NUMERIC, "'-'")
     return NUMBER
@@ -264,7 +280,7 @@ def _if(inf: _Infer, n: ast.Call) -> str:
 _RULES: dict[type, Callable[[_Infer, Any], str]] = {
     ast.Num: _num, ast.Str: _str, ast.Bool: _bool, ast.Name: _name, ast.Dice: _dice, ast.SetKeep: _set, ast.Neg: _neg,
     ast.Binary: _binary, ast.Compare: _compare, ast.Logic: _logic, ast.Not: _not, ast.Call: _call,
-    ast.Group: _group, ast.Labeled: _group,
+    ast.Group: _group, ast.Labeled: _group, ast.PoolKeep: _pool_keep,
 }
 
 

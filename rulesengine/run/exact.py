@@ -200,7 +200,7 @@ class ExactRolls:
         distribution of what that pool rolls."""
         if not any(isinstance(v, DicePool) for v in dist.weights):
             return dist
-        return mixture([(dice_pool_dist(v.sides, budget) if isinstance(v, DicePool) else Dist.point(v), w)
+        return mixture([(dice_pool_dist(v, budget) if isinstance(v, DicePool) else Dist.point(v), w)
                         for v, w in dist.weights.items()], dist.denom, budget)
 
     def roll_dist(self, name: str, e: Expr, env: Mapping[str, Any], budget: Budget,

@@ -93,7 +93,7 @@ class Sampler:
             raise rt.relocate(exc, e) from None
         if type(value) is DicePool:
             try:
-                pool = roll_dice_pool(value.sides, value.text(), source, counter)
+                pool = roll_dice_pool(value, source, counter)
             except FacesError as exc:
                 raise rt.relocate(DiceEvalError(exc.message, Location(column=1, source_line=e.text),
                                                 exc.hint, E_FACES), e) from None
@@ -101,7 +101,8 @@ class Sampler:
                 raise rt.relocate(LimitError(f"the pool {value.text()} has more dice than a roll may use",
                                              "max_dice", Location(column=1, source_line=e.text)), e) from None
             sizes = value.sides
-            value = Rolled(pool.total, tuple([d.value for d in pool.dice]), sizes)
+            value = Rolled(pool.total, tuple([d.value for d in pool.dice if d.kept]),
+                           tuple([s for d, s in zip(pool.dice, sizes, strict=True) if d.kept]))
             return (value, [*ctx.pools.values(), pool],
                     lambda: f"{name}: {pool.text} → [{_faces_text(pool, sizes)}] = {pool.total}")
         if plan.term is not None:  # one dice term, the commonest roll
@@ -126,5 +127,10 @@ def _faces_text(pool: PoolRoll, sizes: tuple[int, ...] = ()) -> str:
     """The faces of a rolled pool, as a trace lists them (only when a trace is read); each
     with its die's size when the pool mixes sizes (``d10:7, d8:2``)."""
     if len(set(sizes)) > 1:
-        return ", ".join(f"d{s}:{d.face}" for d, s in zip(pool.dice, sizes, strict=True))
-    return ", ".join(str(d.face) for d in pool.dice)
+        return ", ".join(_set_aside(f"d{s}:{d.face}", d.kept) for d, s in zip(pool.dice, sizes, strict=True))
+    return ", ".join(_set_aside(str(d.face), d.kept) for d in pool.dice)
+
+
+def _set_aside(text: str, kept: bool) -> str:
+    """A die as a trace shows it: struck through when a keep by face set it aside (``~~d8:1~~``)."""
+    return text if kept else f"~~{text}~~"

@@ -13,6 +13,7 @@ import pytest
 
 from oracle import exact, product_dist, replay_dist
 from rulesengine import dice
+from rulesengine.dice.values import DicePool
 from rulesengine.limits import DEFAULT_LIMITS
 
 D6 = range(1, 7)
@@ -350,8 +351,9 @@ def test_every_node_kind_compiles_to_the_same_odds_in_both_readings():
 
     texts = ['-(1d4[atk] + bonus) * 3 / 2 + max(1, d(2)) - floor(1d3 / 2)',
              '"a" == "a" and not (1d2 > 1) or if(true, 1d3 >= 3, false)',
-             '(1d3, 2, 1d2 + 1)kh2 > 3']
+             '(1d3, 2, 1d2 + 1)kh2 > 3',
+             'if((pool)p1 == (pool)k>=(2), 1d4, 1d6)']
     kinds = {type(n) for t in texts for n in ast.walk(dice.parse(t).tree)}
     assert kinds == set(typing.get_args(ast.Node))
     for text in texts:
-        agrees_with_roller(text, {"bonus": 2})
+        agrees_with_roller(text, {"bonus": 2, "pool": DicePool.parse("d8/d6")})
