@@ -303,8 +303,8 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     roll with that reading gives the rules the same answers: each state keeps the first
     roll that reached it (as a chain of dice, flattened at the end). None when a keep
     drops dice: which dice are kept depends on them all (the caller enumerates faces)."""
-    if count == 0:
-        return Dist.point(Rolled(0, ()))
+    if count == 0:  # no dice: the first throw is no dice too (a roll of (n)d6 at n = 0)
+        return Dist.point(Rolled(0, (), initial=() if view.initial else None))
     if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
         return None
     # Counts among the first throw's dice read each die's chain (its face, then the dice its
