@@ -9,16 +9,19 @@ dice), so a check too big to work out is refused at once, at the roll that makes
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from ..dice.beyond import UNDETERMINED, AtLeast, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..dice.expectation import RollMean, exact_mean, roll_mean
 from ..dice.values import Rolled
-from ..cache import CHECK_ODDS
+from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
 from ..errors import LimitError, Location, RulesEngineError
+from ..limits import MAX_CACHED_WEIGHTS
 from ..records import replace
 from ..rules.model import Check, Expr
 from .exact import ExactRolls, RollReads
@@ -28,6 +31,26 @@ from .runtime import Runtime
 from .tally import OddsTally
 
 Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each with its weight
+
+_SHARED_ROLLS: ContextVar[SizedCache | None] = ContextVar("rulesengine_shared_rolls", default=None)
+
+
+@contextmanager
+def sharing_rolls() -> Iterator[None]:
+    """Inside the block, a roll's distribution is worked out once for all the computations
+    that need it with the same key (:meth:`ExactRolls.share_key`: the values its expression
+    reads and what is read of its dice), and handed to the others: a sweep over an input
+    the roll does not read (a difficulty, a skill rolled under) works its dice out once.
+    The steps it cost are charged once to the shared budgets in force (a sweep's
+    ``max_sweep_states``, a service request's), and again to each computation's own budget
+    (:meth:`Budget.spend_here`), so each is refused where it is refused alone. What is kept
+    is bounded as the process-wide caches are (``MAX_CACHED_WEIGHTS``), and dropped at the
+    end of the block."""
+    token = _SHARED_ROLLS.set(SizedCache(SizeAccount(MAX_CACHED_WEIGHTS)))
+    try:
+        yield
+    finally:
+        _SHARED_ROLLS.reset(token)
 
 
 class Enumerator:
@@ -264,13 +287,29 @@ class Enumerator:
         return self._listable(dist, e)
 
     def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None) -> Dist:
+        shared = _SHARED_ROLLS.get()
+        key = self.exact.share_key(name, e, env, reads) if shared is not None else None
+        if key is not None:
+            found = shared.get(key)  # type: ignore[union-attr]
+            if found is not None:  # worked out for another value of the sweep
+                dist, steps = found
+                try:
+                    budget.spend_here(steps)
+                except BudgetExceeded:
+                    raise self.resolver.too_big(e) from None
+                return dist
+        before = budget.used
         try:
             dist = self.exact.roll_dist(name, e, env, budget, reads)
         except BudgetExceeded:
             raise self.resolver.too_big(e) from None
         except RulesEngineError as exc:
             raise self.runtime.relocate(exc, e) from None
-        return self._listable(dist, e)
+        dist = self._listable(dist, e)
+        if key is not None:
+            shared.put(key, (dist, budget.used - before),  # type: ignore[union-attr]
+                       weights_size(len(dist.weights) + len(dist.tail), dist.denom.bit_length()))
+        return dist
 
     def _listable(self, dist: Dist, e: Expr) -> Dist:
         """``dist``, a roll's or an expression's distribution, where it has at most
