@@ -149,7 +149,8 @@ def sweep_over(runnable: Runnable, ranges: list[tuple[str, list[Any]]], plain: d
     every machine; odds a cache already holds cost nothing, and a roll the combinations
     share (its dice do not read the swept inputs) is worked out and charged to
     ``max_sweep_states`` once (:func:`~.enumeration.sharing_rolls`), though each
-    combination's own budget counts it, as a call alone does."""
+    combination's own budget counts it, as a call alone does; the throws its rules read
+    alike are resolved once each for each later combination (:mod:`.groups`)."""
     refuse_given_in_sweep(given)
     if len(ranges) > 2:
         raise UsageError("sweep one or two inputs at a time", hint="give the others single values")

@@ -72,15 +72,22 @@ POOL = HEAD + """  pool:
 """
 
 
-def percentile_oracle(skill: int) -> dict[str, Fraction]:
-    """Each outcome's chance, over every throw of the four dice."""
-    odds = dict.fromkeys(["fumble", "extreme", "hard", "regular", "failure"], Fraction(0))
+def percentile_values() -> Counter[int]:
+    """How many of the 10,000 throws of the four dice read each value."""
+    values: Counter[int] = Counter()
     for ones, tens, p1, p2 in itertools.product(range(10), repeat=4):
         raw = 10 * max(tens, p1, p2) + ones
-        value = 100 if raw == 0 else raw
+        values[100 if raw == 0 else raw] += 1
+    return values
+
+
+def percentile_oracle(skill: int, values: Counter[int]) -> dict[str, Fraction]:
+    """Each outcome's chance, over every throw (``values``: :func:`percentile_values`)."""
+    odds = dict.fromkeys(["fumble", "extreme", "hard", "regular", "failure"], Fraction(0))
+    for value, n in values.items():
         name = ("fumble" if value == 100 or (skill < 50 and value >= 96) else "extreme" if value <= skill / 5
                 else "hard" if value <= skill / 2 else "regular" if value <= skill else "failure")
-        odds[name] += Fraction(1, 10 ** 4)
+        odds[name] += Fraction(n, 10 ** 4)
     return odds
 
 
@@ -111,8 +118,9 @@ def test_a_percentile_sweep_gives_each_skill_the_odds_a_call_for_it_alone_gives(
     what a call for that skill alone answers, to the last key of its JSON."""
     swept = sweep(loads(PERCENTILE).check("percentile"), {"skill": "1..100"}, {})
     assert [values for values, _ in swept.rows] == [(s,) for s in range(1, 101)]
+    values = percentile_values()
     for (skill,), odds in swept.rows:
-        assert dict(odds.outcomes) == percentile_oracle(skill), skill
+        assert dict(odds.outcomes) == percentile_oracle(skill, values), skill
     rows = _rows(swept)
     for skill in (1, 2, 9, 10, 49, 50, 51, 77, 99, 100):
         assert rows[(skill,)] == _alone(PERCENTILE, "percentile", {"skill": skill}), skill
@@ -214,3 +222,115 @@ def test_a_value_too_big_alone_is_refused_in_a_sweep_that_shares_its_roll():
     with pytest.raises(LimitError) as info:
         sweep(loads(BONUS, limits=limits).check("bonus"), {"dice": "20", "bonus": "0..12"}, {})
     assert info.value.limit == "max_states" and info.value.message == f"at bonus={first}: {refused[first]}"
+
+
+@pytest.fixture
+def resolved(monkeypatch):
+    """Counts the joint values of rolls the one resolver resolves."""
+    from rulesengine.run.resolver import Resolver
+
+    made = [0]
+    resolve = Resolver.resolve
+
+    def counted(self, *args, **kwargs):
+        made[0] += 1
+        return resolve(self, *args, **kwargs)
+
+    monkeypatch.setattr(Resolver, "resolve", counted)
+    return made
+
+
+def test_a_sweep_resolves_each_reading_of_the_shared_roll_once_after_the_first_value(resolved):
+    """The rules read the four dice only through ``value``: the first skill resolves every
+    throw (10,000), each other skill each value the dice can read once (100 of them),
+    where each skill resolved every throw before (1,000,000)."""
+    readings = percentile_values()
+    sweep(loads(PERCENTILE).check("percentile"), {"skill": "1..100"}, {})
+    assert resolved[0] == 10 ** 4 + 99 * len(readings)
+
+
+# Rules that read their rolls in ways a group must keep apart: a pool's dice through a
+# function (the name is read whole), an if() choosing which roll a function reads, values
+# reported, a part that fails for some throws (resolved alone, failing where it fails alone),
+# and explosions cut at the depth.
+READINGS = HEAD + """  readings:
+    inputs:
+      edge: {type: choice, choices: [none, advantage, disadvantage], default: none}
+      need: {type: integer, min: 0, max: 12}
+    rolls:
+      a: 2d6
+      b: 2d6
+    let:
+      best: "highest(if(edge == 'advantage', a, b))"
+      both: a + b
+    result: best + need
+    outcomes:
+      - {name: snake_eyes, when: "count(a, 1) == 2", success: false}
+      - {name: hit, when: "both >= need and best >= 4", success: true}
+      - {name: miss, success: false}
+    tags:
+      - {name: high_die, when: "highest(if(a > b, a, b)) * 2 >= need"}
+    report: [a, both]
+  tagged:
+    inputs:
+      need: {type: integer, min: 0, max: 12}
+    rolls:
+      a: d6
+      b: d6
+    outcomes:
+      - {name: hit, when: "a + b >= need", success: true}
+      - {name: miss, success: false}
+    tags:
+      - {name: doubles, when: "a == b"}
+  reported:
+    inputs:
+      need: {type: integer, min: 0, max: 12}
+    rolls:
+      a: d6
+      b: d6
+    let:
+      both: a + b
+    outcomes:
+      - {name: hit, when: "both >= need", success: true}
+      - {name: miss, success: false}
+    report: [a]
+  fragile:
+    inputs:
+      skill: {type: integer, min: 0, max: 5}
+    rolls:
+      ones: d{0,1,2,3}
+    outcomes:
+      - {name: high, when: "skill > 0 and 6 / ones >= 3", success: true}
+      - {name: low, success: false}
+  exploding:
+    inputs:
+      difficulty: {type: integer, min: 0, max: 20}
+    roll: 3d10!cs>=8
+    outcomes:
+      - {name: success, when: "roll >= difficulty", success: true}
+      - {name: failure, success: false}
+"""
+
+
+@pytest.mark.parametrize(("name", "swept", "given"), [
+    ("readings", {"need": "0..12"}, {"edge": "advantage"}),
+    ("readings", {"edge": "none,advantage,disadvantage"}, {"need": 6}),
+    ("tagged", {"need": "0..12"}, {}),
+    ("reported", {"need": "0..12"}, {}),
+    ("exploding", {"difficulty": "0..8"}, {}),
+])
+def test_rules_that_read_dice_through_functions_reports_and_explosions_sweep_as_alone(name, swept, given):
+    rows = _rows(sweep(loads(READINGS).check(name), {**swept, **{k: str(v) for k, v in given.items()}}, {}))
+    ((input_name, _),) = swept.items()
+    for (value,), odds in rows.items():
+        assert odds == _alone(READINGS, name, {**given, input_name: value}), value
+
+
+def test_a_part_that_fails_for_some_throws_fails_in_a_sweep_where_it_fails_alone():
+    """``6 / ones`` is read only past ``skill > 0``: skill 0 is answered, skill 1 fails on a
+    0, in the sweep with the error the call alone gives."""
+    with pytest.raises(Exception) as alone:  # noqa: PT011 - whichever error the rules give
+        loads(READINGS).check("fragile").odds({"skill": 1})
+    with pytest.raises(type(alone.value)) as info:
+        sweep(loads(READINGS).check("fragile"), {"skill": "0..5"}, {})
+    assert info.value.message == f"at skill=1: {alone.value.message}"
