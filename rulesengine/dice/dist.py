@@ -69,6 +69,15 @@ class Budget:
         if self.total is not None:
             self.total.spend(amount)
 
+    def spend_here(self, amount: int) -> None:
+        """Charge this budget only, not the shared ones it charges: for work done once and
+        already charged to them (a roll's distribution a sweep's values share, see
+        ``run.enumeration.sharing_rolls``), which still counts toward each computation's own
+        limit, so a value is refused in a sweep exactly where it is refused alone."""
+        self.used += amount
+        if self.used > self.limit:
+            raise BudgetExceeded()
+
     def afford(self, amount: int) -> None:
         """Refuse now if ``amount`` more steps would take this budget, or a shared one it
         charges, past its limit, without spending them yet: for work whose whole cost is

@@ -9,25 +9,60 @@ dice), so a check too big to work out is refused at once, at the roll that makes
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from ..dice.beyond import UNDETERMINED, AtLeast, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist
 from ..dice.expectation import RollMean, exact_mean, roll_mean
 from ..dice.values import Rolled
-from ..cache import CHECK_ODDS
+from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
 from ..errors import LimitError, Location, RulesEngineError
+from ..limits import MAX_CACHED_WEIGHTS
 from ..records import replace
 from ..rules.model import Check, Expr
 from .exact import ExactRolls, RollReads
+from .groups import ResolutionGroups
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
 from .runtime import Runtime
 from .tally import OddsTally
 
 Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each with its weight
+
+_SHARED_ROLLS: ContextVar[SizedCache | None] = ContextVar("rulesengine_shared_rolls", default=None)
+
+
+class _SharedJoint:
+    """Every joint value of a check's rolls for inputs that give them alike, kept for a
+    sweep: the steps they cost, and (once asked for again) their groups (:mod:`.groups`)."""
+
+    __slots__ = ("joint", "denom", "steps", "groups")
+
+    def __init__(self, joint: Joint, denom: int, steps: int) -> None:
+        self.joint, self.denom, self.steps = joint, denom, steps
+        self.groups: Joint | None | bool = False  # False: not grouped yet; None: can't be
+
+
+@contextmanager
+def sharing_rolls() -> Iterator[None]:
+    """Inside the block, a roll's distribution is worked out once for all the computations
+    that need it with the same key (:meth:`ExactRolls.share_key`: the values its expression
+    reads and what is read of its dice), and handed to the others: a sweep over an input
+    the roll does not read (a difficulty, a skill rolled under) works its dice out once.
+    The steps it cost are charged once to the shared budgets in force (a sweep's
+    ``max_sweep_states``, a service request's), and again to each computation's own budget
+    (:meth:`Budget.spend_here`), so each is refused where it is refused alone. What is kept
+    is bounded as the process-wide caches are (``MAX_CACHED_WEIGHTS``), and dropped at the
+    end of the block."""
+    token = _SHARED_ROLLS.set(SizedCache(SizeAccount(MAX_CACHED_WEIGHTS)))
+    try:
+        yield
+    finally:
+        _SHARED_ROLLS.reset(token)
 
 
 class Enumerator:
@@ -39,6 +74,7 @@ class Enumerator:
         self.check: Check = resolver.check
         self.exact = exact
         self._odds_token = object()  # this check's part of cache.CHECK_ODDS (a new one forgets it)
+        self.groups = ResolutionGroups(runtime, resolver, self.check)
 
     def forget(self) -> None:
         """Empty the odds remembered and the compiled exact evaluators (with their pools'
@@ -53,7 +89,8 @@ class Enumerator:
         if cached is not None:
             return cached
         acc = OddsTally()
-        outcomes, joint_denom = self.resolutions(values, cut=True)
+        shared = self._shared_resolutions(values) if _SHARED_ROLLS.get() is not None else None
+        outcomes, joint_denom = shared if shared is not None else self.resolutions(values, cut=True)
         total_weight = 0
         for res, _env, w in outcomes:
             acc.add(res, w, 1)
@@ -104,6 +141,13 @@ class Enumerator:
         env, gated, joint, denom = self.joint_rolls(values, reads, cut)
         if gated is not None:
             return [(gated, env, 1)], 1
+        return self._resolve(env, joint, cut), denom
+
+    def _resolve(self, env: dict, joint: Joint, cut: bool, resolved: Joint | None = None
+                 ) -> list[tuple[Resolution, dict, int]]:
+        """Each joint value of ``joint`` resolved with ``env``, with its weight; or, given,
+        the groups ``resolved`` of them (:mod:`.groups`), each resolved once. Charged as
+        ``joint`` alone, and to a sweep's budget the resolutions made."""
         # Charge the whole enumeration before doing it: every joint outcome is resolved,
         # and where the check chooses dice, every way of choosing is tried.
         cost = len(joint)
@@ -113,12 +157,18 @@ class Enumerator:
             n = len(rolled.faces) if isinstance(rolled, Rolled) else 1
             cost *= 1 + math.comb(n, min(choose.pick, n))
         try:
-            Budget(self.runtime.limits.max_states).spend(cost)
+            budget = Budget(self.runtime.limits.max_states)
+            if resolved is None:
+                budget.spend(cost)
+            else:  # a call alone resolves every joint value: its own budget says so
+                budget.spend_here(cost)
+                if budget.total is not None:
+                    budget.total.spend(len(resolved))
         except BudgetExceeded:
             raise self.resolver.too_big(self.check.rolls[0][1]) from None
         resolve = self.resolver.resolve
         out = []
-        for rolls, w in joint:
+        for rolls, w in joint if resolved is None else resolved:
             local = {**env, **rolls}
             if cut and any(isinstance(v, AtLeast) for v in rolls.values()):
                 try:
@@ -127,7 +177,46 @@ class Enumerator:
                     pass  # the outcome depends on how deep the explosions went: truncated
                 continue
             out.append((resolve(local), local, w))
-        return out, denom
+        return out
+
+    def _shared_resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int] | None:
+        """:meth:`resolutions` (with ``cut``) inside :func:`sharing_rolls`: the joint values
+        of the rolls worked out once for all the inputs that give them alike, and, from the
+        second time they are asked for on, resolved one group at a time (:mod:`.groups`).
+        Each computation's own budget is charged as a call alone charges it. None where the
+        inputs say nothing to share by (a gate decides, a value is no key)."""
+        env, gated, fixed = self.resolver.before_roll(values)[:3]
+        if gated is not None:
+            return None
+        budget = Budget(self.runtime.limits.max_states)
+        reads = self.exact.settled_reads(env, budget, None)
+        keys = [self.exact.share_key(name, e, env, reads) for name, e in self.check.rolls if name not in fixed]
+        key = (self, "joint", tuple(sorted(fixed.items(), key=lambda kv: kv[0])), tuple(keys))
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        if any(k is None for k in keys):
+            return None
+        store: SizedCache = _SHARED_ROLLS.get()  # type: ignore[assignment]
+        entry: _SharedJoint | None = store.get(key)
+        if entry is None:
+            before = budget.used
+            joint, denom = self._joint(env, fixed, budget, reads, True)
+            entry = _SharedJoint(joint, denom, budget.used - before)
+            store.put(key, entry, weights_size(len(joint) * (1 + len(self.check.rolls)), denom.bit_length()))
+            return self._resolve(env, joint, True), denom
+        budget.spend_here(entry.steps)  # as a call alone is charged: it fitted then, it fits now
+        if entry.groups is False:
+            total = budget.total
+            try:
+                if total is not None and self.groups.plan() is not None:
+                    total.spend(len(entry.joint))  # the parts read of each joint value, once
+            except BudgetExceeded:
+                raise self.resolver.too_big(self.check.rolls[0][1]) from None
+            entry.groups = self.groups.group(entry.joint)
+        groups = entry.groups if isinstance(entry.groups, list) else None
+        return self._resolve(env, entry.joint, True, groups), entry.denom
 
     def joint_rolls(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[dict, Resolution | None, Joint, int]:
@@ -140,6 +229,12 @@ class Enumerator:
         budget = Budget(self.runtime.limits.max_states)
         # The inputs given: what the rules read of the rolls for these values.
         reads = self.exact.settled_reads(env, budget, reads)
+        joint, denom = self._joint(env, fixed, budget, reads, cut)
+        return env, None, joint, denom
+
+    def _joint(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None, cut: bool
+               ) -> tuple[Joint, int]:
+        """Every joint value of the rolls, with its weight over the denominator returned."""
         built = self._afford_readings(env, fixed, budget, reads, cut)
         joint: Joint = [({}, 1)]
         denom = 1
@@ -154,7 +249,7 @@ class Enumerator:
             else:
                 joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut)
             denom *= d
-        return env, None, joint, denom
+        return joint, denom
 
     def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
         """The joint values so far, each with each value of a roll that reads none of them."""
@@ -264,13 +359,29 @@ class Enumerator:
         return self._listable(dist, e)
 
     def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None) -> Dist:
+        shared = _SHARED_ROLLS.get()
+        key = self.exact.share_key(name, e, env, reads) if shared is not None else None
+        if key is not None:
+            found = shared.get(key)  # type: ignore[union-attr]
+            if found is not None:  # worked out for another value of the sweep
+                dist, steps = found
+                try:
+                    budget.spend_here(steps)
+                except BudgetExceeded:
+                    raise self.resolver.too_big(e) from None
+                return dist
+        before = budget.used
         try:
             dist = self.exact.roll_dist(name, e, env, budget, reads)
         except BudgetExceeded:
             raise self.resolver.too_big(e) from None
         except RulesEngineError as exc:
             raise self.runtime.relocate(exc, e) from None
-        return self._listable(dist, e)
+        dist = self._listable(dist, e)
+        if key is not None:
+            shared.put(key, (dist, budget.used - before),  # type: ignore[union-attr]
+                       weights_size(len(dist.weights) + len(dist.tail), dist.denom.bit_length()))
+        return dist
 
     def _listable(self, dist: Dist, e: Expr) -> Dist:
         """``dist``, a roll's or an expression's distribution, where it has at most

@@ -221,6 +221,25 @@ class ExactRolls:
             return self._whole_dist(e.tree, e, env, budget, domain, views.get(name), first)
         return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget)
 
+    def share_key(self, name: str, e: Expr, env: Mapping[str, Any], reads: RollReads | None = None
+                  ) -> tuple | None:
+        """What :meth:`roll_dist` of roll ``name`` (``e``) depends on: the values of the names
+        its expression reads (inputs, values known before rolling, earlier rolls) and what
+        is read of its dice (its view, its first throw). Equal keys give the same
+        distribution, so a sweep works it out once for all the values that share it (see
+        ``enumeration.sharing_rolls``). None where a value read is no key (it is worked out
+        each time)."""
+        views = dict(self.check.face_views) if reads is None else reads.views
+        initial = name in self.check.initial_needed or (reads is not None and name in reads.initial)
+        # 8 and 8.0, 1 and True read differently: the type is part of the key.
+        read = tuple((n, type(env[n]), env[n]) if n in env else (n,) for n in sorted(e.names))
+        key = (self, name, name in views, views.get(name), initial, read)
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
+
     def reading_key(self, name: str, e: Expr, read: tuple[str, ...], env: Mapping[str, Any], budget: Budget
                     ) -> tuple | None:
         """What roll ``name`` (``e``) reads of the earlier rolls ``read`` with their values in

@@ -46,6 +46,10 @@ class Resolver:
         self.runtime = runtime
         self.check = check
 
+    def let_value(self, let: Let, env: Mapping[str, Any]) -> Any:
+        """The value of one of the check's lets, with the names of ``env``."""
+        return self._let(let, env)
+
     def _let(self, let: Let, env: Mapping[str, Any]) -> Any:
         rt = self.runtime
         if let.expr is not None:

@@ -4,7 +4,7 @@
 Computation, not presentation (``present.text.format_sweep`` writes a sweep out): a sweep
 runs many exact-odds computations: each value gets the work budget a single call gets
 (``max_states``), and all of them together ``max_sweep_states`` steps, over at most
-``MAX_SWEEP`` combinations.
+``MAX_SWEEP`` combinations. A roll the combinations share is worked out once for all of them.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ..errors import LimitError, RulesEngineError, UsageError
 from ..limits import MAX_SWEEP
 from ..exact_text import fraction_text
 from .calls import Runnable, refuse_given_in_sweep
+from .enumeration import sharing_rolls
 from .json_parts import probability_json
 
 
@@ -145,8 +146,11 @@ def sweep_over(runnable: Runnable, ranges: list[tuple[str, list[Any]]], plain: d
     ``max_sweep_states``: each may need nearly a whole budget of its own (an extended check
     over many rounds), so counting combinations alone would let a sweep run for hours. The
     bounds are counted in steps, not seconds, so a sweep is refused or not the same way on
-    every machine; odds a cache already holds cost nothing, and the dice the combinations
-    share are worked out once (the process-wide cache of dice terms' distributions)."""
+    every machine; odds a cache already holds cost nothing, and a roll the combinations
+    share (its dice do not read the swept inputs) is worked out and charged to
+    ``max_sweep_states`` once (:func:`~.enumeration.sharing_rolls`), though each
+    combination's own budget counts it, as a call alone does; the throws its rules read
+    alike are resolved once each for each later combination (:mod:`.groups`)."""
     refuse_given_in_sweep(given)
     if len(ranges) > 2:
         raise UsageError("sweep one or two inputs at a time", hint="give the others single values")
@@ -163,7 +167,7 @@ def sweep_over(runnable: Runnable, ranges: list[tuple[str, list[Any]]], plain: d
         combos = [c + (v,) for c in combos for v in values]
     limits = runnable.limits
     rows = []
-    with shared_budget(limits.max_sweep_states) as total:
+    with shared_budget(limits.max_sweep_states) as total, sharing_rolls():
         for combo in combos:
             p_inputs = dict(plain)
             party_inputs = {i: dict(p) for i, p in parties.items()}

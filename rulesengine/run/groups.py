@@ -1,0 +1,168 @@
+"""Joint values of a check's rolls that its rules cannot tell apart, whatever the inputs.
+
+The rules read the rolls through expressions. A part of one that reads only rolls (and
+values worked out from rolls alone: ``value: if(raw == 0, 100, raw)``) has one value for
+each joint value of the rolls, the same under every input; the rest of the rules reads the
+rolls only through such parts. So joint values on which every such part agrees resolve
+alike under any inputs: a sweep over an input resolves one of them for all (a d100 and its
+penalty dice: 10,000 throws, 100 readings of ``value``), with their weights added up.
+
+A part is the largest piece of an expression that reads a roll and no input, rolls no dice,
+and is not passed to a function (``count(roll, 6)`` reads more of ``roll`` than a value, so
+only the name itself is taken there, by its whole value: its dice too). A joint value where
+a part cannot be worked out (an error, a value explosions cut off) keeps a group of its
+own: the resolver then meets it as it would alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Callable
+
+from ..dice import ast
+from ..dice.beyond import AtLeast
+from ..dice.context import Context
+from ..dice.evaluate import compile_expression
+from ..dice.sampling import Sampling
+from ..rules.model import Check, Expr, Let
+from .resolver import Resolver
+from .runtime import Runtime
+
+Joint = list[tuple[dict[str, Any], int]]
+Part = tuple[str | None, Callable[[Context], Any] | None, str]  # a name read whole, or a compiled piece, its text
+
+_PASSES_VALUES = (ast.Binary, ast.Compare, ast.Logic, ast.Neg, ast.Not, ast.Group)  # a value, nothing more
+_MADE = frozenset({"result", "outcome", "success"})  # names the resolver sets
+
+
+def _let_exprs(let: Let) -> list[Expr]:
+    if let.expr is not None:
+        return [let.expr]
+    return [e for c in let.best_of for e in (c.when, c.value) if e is not None]
+
+
+def _lets_of_rolls(check: Check, fixed: set[str]) -> tuple[list[Let], list[Expr]]:
+    """The lets worked out from the rolls alone (their names added to ``fixed``), and the
+    expressions of the other lets worked out after the roll."""
+    shared: list[Let] = []
+    exprs: list[Expr] = []
+    for let in check.lets:
+        if not let.after_roll:
+            continue
+        own = _let_exprs(let)
+        if all(ast.names(e.tree) <= fixed for e in own):
+            fixed.add(let.name)
+            shared.append(let)
+        else:
+            exprs += own
+    return shared, exprs
+
+
+def _rules(check: Check) -> list[Expr]:
+    """The expressions the resolver reads after the lets: the result, the outcome rules,
+    the tags, the result's sign."""
+    exprs = [e for e in (check.result, check.result_sign) if e is not None]
+    for rule in check.outcomes:
+        exprs += [e for e in (rule.when, rule.result) if e is not None]
+        if isinstance(rule.success, Expr):
+            exprs.append(rule.success)
+    return exprs + [t.when for t in check.tags]
+
+
+def _parts(node: ast.Node, fixed: frozenset[str], passed: bool, out: list[ast.Node]) -> None:
+    """Append to ``out`` the parts of ``node`` (see the module's text) that read only
+    ``fixed``; ``passed``: ``node`` is passed to a function (or read inside what is)."""
+    read = ast.names(node)
+    if not read & fixed:
+        return  # reads no roll: the same for every joint value
+    if read <= fixed and (isinstance(node, ast.Name) or not passed):
+        out.append(node)
+        return
+    inner = passed or not isinstance(node, _PASSES_VALUES)
+    for child in ast.children(node):
+        _parts(child, fixed, inner, out)
+
+
+class ResolutionGroups:
+    """How one check's joint roll values fall into groups its rules resolve alike."""
+
+    def __init__(self, runtime: Runtime, resolver: Resolver, check: Check) -> None:
+        self.runtime = runtime
+        self.resolver = resolver
+        self.check = check
+        self._plan: tuple[list[Let], list[Part]] | None | bool = False  # False: not worked out yet
+
+    def plan(self) -> tuple[list[Let], list[Part]] | None:
+        """The lets worked out from rolls alone, and the parts read of the rolls; None where
+        the check can't be grouped (it chooses dice, a name is given twice, its rules roll)."""
+        if self._plan is False:
+            self._plan = self._make_plan()
+        return self._plan  # type: ignore[return-value]
+
+    def _make_plan(self) -> tuple[list[Let], list[Part]] | None:
+        check = self.check
+        if check.choose is not None:
+            return None
+        rolls = [name for name, _ in check.rolls]
+        names = [i.name for i in check.inputs] + [let.name for let in check.lets] + rolls
+        if len(set(names)) != len(names) or _MADE & set(names):
+            return None  # a name that hides another: read by the names alone, not safe
+        fixed = set(rolls)
+        shared, exprs = _lets_of_rolls(check, fixed)
+        exprs += _rules(check)
+        if any(isinstance(n, ast.Dice) for e in exprs + [x for let in shared for x in _let_exprs(let)]
+               for n in ast.walk(e.tree)):
+            return None
+        limits, functions = self.runtime.limits, self.runtime.functions
+        parts: list[Part] = [(name, None, "") for name in check.report if name in fixed]
+        for e in exprs:
+            found: list[ast.Node] = []
+            _parts(e.tree, frozenset(fixed), False, found)
+            for node in found:
+                if isinstance(node, ast.Name):
+                    parts.append((node.name, None, ""))
+                else:
+                    parts.append((None, compile_expression(node, Sampling(), limits, e.text, functions), e.text))
+        return shared, parts
+
+    def group(self, joint: Joint) -> Joint | None:
+        """``joint`` with the joint values its rules resolve alike made one, each at the
+        first of them, weighing them all (the order of first appearance kept); None where
+        the check can't be grouped."""
+        plan = self.plan()
+        if plan is None:
+            return None
+        where: dict[tuple, int] = {}
+        out: list[list[Any]] = []
+        for rolls, w in joint:
+            key = self._key(plan, rolls)
+            if key is None:
+                out.append([rolls, w])
+                continue
+            at = where.get(key)
+            if at is None:
+                where[key] = len(out)
+                out.append([rolls, w])
+            else:
+                out[at][1] += w
+        return [(rolls, w) for rolls, w in out]
+
+    def _key(self, plan: tuple[list[Let], list[Part]], rolls: dict[str, Any]) -> tuple | None:
+        """The values of the parts for one joint value; None where one can't be worked out."""
+        if any(isinstance(v, AtLeast) for v in rolls.values()):
+            return None
+        shared, parts = plan
+        local = dict(rolls)
+        limits = self.runtime.limits
+        key = []
+        try:
+            for let in shared:
+                local[let.name] = self.resolver.let_value(let, local)
+            for name, run, text in parts:
+                value = local[name] if name is not None else run(Context(text, local, limits))  # type: ignore[misc]
+                key.append((type(value), value))  # 1, 1.0 and True read differently
+            found = tuple(key)
+            hash(found)
+        except Exception:  # noqa: BLE001 - the resolver says what is wrong, where, resolving it alone
+            return None
+        return found
