@@ -24,7 +24,6 @@ LONG_MODULES: set[str] = set()
 
 # Still too dense: to be made a table of small functions or split (issue #31).
 DENSE_FUNCTIONS: set[str] = {
-    "present/show.py:_describe_check",
     "records.py:RecordMeta",
     "records.py:RecordMeta.__new__",
     "rules/schema.py:_diagnostic",
