@@ -24,7 +24,6 @@ LONG_MODULES: set[str] = set()
 
 # Still too dense: to be made a table of small functions or split (issue #31).
 DENSE_FUNCTIONS: set[str] = {
-    "run/faults.py:bound_to_blame",
     "run/fault_search.py:procedure_calls",
 }
 
