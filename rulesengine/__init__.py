@@ -14,21 +14,66 @@ from .version import __version__
 
 
 def load(name_or_path, limits: Limits = DEFAULT_LIMITS):
-    """Load a ruleset: a shipped id or a path (see :func:`rulesengine.ruleset.load`)."""
+    """Load a ruleset: a shipped id or a path (see :func:`rulesengine.ruleset.load`).
+
+    Args:
+        name_or_path: a shipped id (``"gurps-4e"``, see ``rulesengine list``), or a path to a
+            ``.yaml``/``.yml`` file.
+        limits: the limits the file is read with and its checks run with.
+
+    Returns:
+        The :class:`Ruleset` (cached while the file is unchanged).
+
+    Raises:
+        InputError: neither a shipped id nor a path.
+        RulesEngineError: the file's first error, with its place (a ``LoadError``,
+            ``SchemaError`` or ``RulesetError``); ``rulesengine validate`` lists them all.
+    """
     from .ruleset import load as _load
 
     return _load(name_or_path, limits)
 
 
 def loads(text: str, path: str | None = None, limits: Limits = DEFAULT_LIMITS):
-    """Load a ruleset from YAML text (see :func:`rulesengine.ruleset.loads`)."""
+    """Load a ruleset from YAML text (see :func:`rulesengine.ruleset.loads`).
+
+    Args:
+        text: the YAML, as text or as UTF-8 bytes.
+        path: the name the text's errors give it (``"<string>"`` when None).
+        limits: the limits the text is read with and its checks run with.
+
+    Returns:
+        A new :class:`Ruleset`.
+
+    Raises:
+        TypeError: ``text`` is neither text nor bytes.
+        RulesEngineError: the text's first error, with its place (a ``LoadError``,
+            ``SchemaError`` or ``RulesetError``).
+    """
     from .ruleset import loads as _loads
 
     return _loads(text, path, limits)
 
 
 def validate(*paths: str) -> list:
-    """Validate ruleset files or folders: a report per file (see :mod:`rulesengine.validate`)."""
+    """Validate ruleset files or folders: a report per file (see :mod:`rulesengine.validate`).
+
+    Every diagnostic of each file is found, not only the first: the format, what the rules
+    mean, and a search of each check's and procedure's inputs for faults.
+
+    Args:
+        *paths: files, and folders searched for ``*.yaml`` and ``*.yml`` files (hidden
+            folders and virtualenvs skipped).
+
+    Returns:
+        A ``FileReport`` per file, in order: its ``path``, its ``diagnostics`` and their
+        count of ``errors`` and ``warnings``. A file that cannot be read is reported, not
+        raised.
+
+    Raises:
+        RulesEngineError: a path that does not exist, or a folder search past its limit of
+            entries (a ``UsageError``).
+    """
     from .validate import validate_paths
 
     return validate_paths(paths)

@@ -62,39 +62,71 @@ class RecordMeta(type):
     gives the class ``__slots__`` for them."""
 
     def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kwargs: Any) -> RecordMeta:
-        inherited: tuple[str, ...] = ()
-        specs: dict[str, Field] = {}
-        for base in reversed(bases):
-            inherited += tuple(n for n in getattr(base, "__record_fields__", ()) if n not in inherited)
-            specs.update(getattr(base, "__record_specs__", {}))
-        own: list[str] = []
-        for n, annotation in ns.get("__annotations__", {}).items():
-            if n.startswith("__") or str(annotation).startswith(("ClassVar", "typing.ClassVar")):
-                continue
-            if n not in inherited:
-                own.append(n)
-            if n in ns:
-                value = ns.pop(n)
-                specs[n] = value if isinstance(value, Field) else Field(value)
-            elif n not in specs:
-                specs[n] = Field()
-        names = inherited + tuple(own)
-        init = tuple(n for n in names if specs[n].init)
-        with_default = [specs[n].has_default for n in init]
-        if True in with_default and False in with_default[with_default.index(True):]:
-            raise TypeError(f"{name}: a field without a default follows one with a default")
-        if any(not specs[n].init and not specs[n].has_default for n in names):
-            raise TypeError(f"{name}: a field that is not an argument needs a default")
-        compared = tuple(n for n in names if specs[n].compare)
-        ns["__slots__"] = tuple(own)
+        inherited, specs = _inherited_fields(bases)
+        own = _own_fields(ns, inherited, specs)
+        names = inherited + own
+        _check_order(name, names, specs)
+        ns["__slots__"] = own
         cls = super().__new__(mcs, name, bases, ns, **kwargs)
-        cls.__record_fields__ = names  # type: ignore[attr-defined]
-        cls.__record_specs__ = specs  # type: ignore[attr-defined]
-        cls.__record_init__ = init  # type: ignore[attr-defined]
-        cls.__record_later__ = tuple(n for n in names if not specs[n].init)  # type: ignore[attr-defined]
-        cls.__record_shown__ = tuple(n for n in names if specs[n].repr)  # type: ignore[attr-defined]
-        cls.__record_key__ = attrgetter(*compared) if compared else _no_key  # type: ignore[attr-defined]
+        _index_fields(cls, names, specs)
         return cls
+
+
+def _inherited_fields(bases: tuple[type, ...]) -> tuple[tuple[str, ...], dict[str, Field]]:
+    """The fields of the bases, in order (the first base's first), and their specs."""
+    inherited: tuple[str, ...] = ()
+    specs: dict[str, Field] = {}
+    for base in reversed(bases):
+        inherited += tuple(n for n in getattr(base, "__record_fields__", ()) if n not in inherited)
+        specs.update(getattr(base, "__record_specs__", {}))
+    return inherited, specs
+
+
+def _is_field(name: str, annotation: Any) -> bool:
+    """An annotation that makes a field: not a dunder, not a ``ClassVar``."""
+    return not (name.startswith("__") or str(annotation).startswith(("ClassVar", "typing.ClassVar")))
+
+
+def _own_fields(ns: dict[str, Any], inherited: tuple[str, ...], specs: dict[str, Field]) -> tuple[str, ...]:
+    """The fields the class body adds, in order; their specs go into ``specs`` (a default
+    written in the body also overrides an inherited field's). The defaults leave ``ns``: a
+    slot and a class attribute of the same name cannot both exist."""
+    own: list[str] = []
+    for n, annotation in ns.get("__annotations__", {}).items():
+        if not _is_field(n, annotation):
+            continue
+        if n not in inherited:
+            own.append(n)
+        if n in ns:
+            value = ns.pop(n)
+            specs[n] = value if isinstance(value, Field) else Field(value)
+        elif n not in specs:
+            specs[n] = Field()
+    return tuple(own)
+
+
+def _check_order(name: str, names: tuple[str, ...], specs: dict[str, Field]) -> None:
+    """The rules a dataclass keeps too: no argument without a default after one with a
+    default (positional construction would be ambiguous), and a default for every field
+    that is not an argument (nothing else could give it a value)."""
+    with_default = [specs[n].has_default for n in names if specs[n].init]
+    if True in with_default and False in with_default[with_default.index(True):]:
+        raise TypeError(f"{name}: a field without a default follows one with a default")
+    if any(not specs[n].init and not specs[n].has_default for n in names):
+        raise TypeError(f"{name}: a field that is not an argument needs a default")
+
+
+def _index_fields(cls: Any, names: tuple[str, ...], specs: dict[str, Field]) -> None:
+    """What :class:`Record`'s methods read, worked out once per class: the fields, the
+    constructor's arguments, those set from their defaults, those shown, and the key of
+    equality and hashing."""
+    compared = tuple(n for n in names if specs[n].compare)
+    cls.__record_fields__ = names
+    cls.__record_specs__ = specs
+    cls.__record_init__ = tuple(n for n in names if specs[n].init)
+    cls.__record_later__ = tuple(n for n in names if not specs[n].init)
+    cls.__record_shown__ = tuple(n for n in names if specs[n].repr)
+    cls.__record_key__ = attrgetter(*compared) if compared else _no_key
 
 
 def _no_key(record: Any) -> tuple:

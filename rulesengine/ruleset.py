@@ -111,17 +111,61 @@ class Check:
     def roll(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
              rng=None, seed: int | str | None = None, faces: Iterable[int] | None = None,
              choose: Iterable[int] | None = None) -> CheckResult:
-        """Roll once. ``faces``: the faces of physical dice, in order; ``choose``: the dice the
-        player picks, where the check chooses dice (else its declared policy picks).
-        ``parties`` are refused (an InputError): they are for procedures."""
+        """Roll the check once: its dice, then its values, gates, result, outcome and tags.
+
+        Args:
+            inputs: the check's inputs by name; one not given takes its default, and one
+                without a default must be given unless it is optional. Text is read as the
+                command line reads it (``"12"`` for a whole number).
+            parties: refused: they are for procedures (contests, teams, groups).
+            rng: a :class:`random.Random` to draw the dice from (not with ``seed``).
+            seed: a seed for a fresh :class:`random.Random`, so that a roll can be repeated;
+                with neither ``rng`` nor ``seed``, fresh randomness.
+            faces: the faces of physical dice, in the order the check reads its dice; when
+                given, ``rng`` and ``seed`` are not used.
+            choose: the dice the player picks, where the check chooses dice; else its
+                declared policy picks.
+
+        Returns:
+            The :class:`~rulesengine.CheckResult`: the outcome, whether it is a success, the
+            result, the values and rolls, the tags, and the trace of the dice.
+
+        Raises:
+            InputError: an input unknown, missing, out of its range or of the wrong type;
+                ``parties`` given; both ``rng`` and ``seed``; more ``faces`` than the check
+                rolls.
+            DiceEvalError: too few ``faces``, or a face its die cannot show (E204); or a fault
+                of the rules these inputs meet (a table with no row for a key, a dice count
+                below 0, a division by 0: what ``rulesengine validate`` searches for).
+            LimitError: one of the check's :class:`~rulesengine.Limits` was hit.
+        """
         refuse_parties(self.name, parties)
         return self.runner.roll(inputs, rng=rng, seed=seed, faces=faces, choose=choose)
 
     def odds(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
              given: str | None = None) -> CheckOdds:
-        """Exact odds; ``given``: a yes/no expression over the check's names (``"outcome ==
-        'success'"``, ``"result >= 3"``): the odds conditioned on it, its own probability in
-        ``given_probability``. ``parties`` are refused, as by :meth:`roll`."""
+        """The check's exact odds, as fractions: every outcome, the success, the result's
+        distribution, worked out by the same rules as :meth:`roll`, never by sampling.
+
+        Args:
+            inputs: the check's inputs by name, as for :meth:`roll`.
+            parties: refused, as by :meth:`roll`.
+            given: a yes/no expression over the check's names (``"outcome == 'success'"``,
+                ``"result >= 3"``): the odds conditioned on it, and its own probability in
+                ``given_probability``.
+
+        Returns:
+            The :class:`~rulesengine.CheckOdds`.
+
+        Raises:
+            InputError: an input unknown, missing, out of its range or of the wrong type;
+                ``parties`` given; a ``given`` that does not parse, names what the check
+                does not have, rolls dice, or never holds for these inputs.
+            RulesetError: a ``given`` that is not true or false (E511).
+            DiceEvalError: a fault of the rules these inputs meet, as for :meth:`roll`.
+            LimitError: one of the check's :class:`~rulesengine.Limits` was hit (too many
+                states to enumerate, say).
+        """
         refuse_parties(self.name, parties)
         return self.runner.odds(inputs, given)
 
@@ -156,6 +200,17 @@ class Ruleset:
         return list(self.model.procedures)
 
     def check(self, name: str) -> Check:
+        """One check of the ruleset, to roll or get the odds of.
+
+        Args:
+            name: the check's name, as the file gives it (``checks()`` lists them).
+
+        Returns:
+            The :class:`Check`; the same object each time for the same name.
+
+        Raises:
+            InputError: no check has that name (the hint names the nearest, or lists them).
+        """
         if not isinstance(name, str) or name not in self.model.checks:
             near = nearest(name, self.model.checks)
             raise InputError(f"ruleset '{self.id}' has no check '{name}'",
@@ -166,6 +221,18 @@ class Ruleset:
         return self._checks[name]
 
     def procedure(self, name: str):
+        """One procedure of the ruleset (a contest, a team, group, assisted or extended check).
+
+        Args:
+            name: the procedure's name (``procedures()`` lists them).
+
+        Returns:
+            A runner with ``roll`` and ``odds`` like :class:`Check`'s, which also take
+            ``parties`` (one mapping of inputs per party); a new runner each time.
+
+        Raises:
+            InputError: no procedure has that name (the hint names the nearest, or lists them).
+        """
         from .run.procedures import procedure_runner
 
         if not isinstance(name, str) or name not in self.model.procedures:
@@ -176,7 +243,18 @@ class Ruleset:
         return procedure_runner(self, self.model.procedures[name])
 
     def runnable(self, name: str) -> Runnable:
-        """A check or a procedure, by name: what the command line and the service call."""
+        """A check or a procedure, by name: what the command line and the service call.
+
+        Args:
+            name: a check's or a procedure's name (no two share one).
+
+        Returns:
+            The :class:`Check` (see :meth:`check`) or the procedure's runner (see
+            :meth:`procedure`).
+
+        Raises:
+            InputError: no check or procedure has that name.
+        """
         if isinstance(name, str) and name in self.model.checks:
             return self.check(name)
         if isinstance(name, str) and name in self.model.procedures:
@@ -190,8 +268,28 @@ class Ruleset:
 def load(name_or_path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Ruleset:
     """Load a shipped ruleset by id (its file name under rulesets/) or a ruleset file by path.
 
-    Raises the first error found (LoadError, SchemaError or RulesetError), with its file
-    position; ``rulesengine validate`` lists them all."""
+    Args:
+        name_or_path: a shipped id (``"gurps-4e"``), or a path: anything with a ``/`` or
+            ending in ``.yaml``/``.yml``.
+        limits: the limits the file is read with and its checks run with.
+
+    Returns:
+        The :class:`Ruleset`. Loading a file again with the same limits while it is
+        unchanged (the same resolved path and modification time) gives the same object,
+        from a cache of the 32 used last.
+
+    Raises:
+        InputError: a word that is no shipped id (the hint names the nearest), or neither
+            an id nor a path.
+        LoadError: the file cannot be read, or not safely as YAML (missing, not a
+            ``.yaml`` file, too large, a syntax error...).
+        SchemaError: the first error against the file format (an E4xx code).
+        RulesetError: the first error of what the file means (an unknown name, an outcome
+            that can never apply...).
+
+    Each error carries its place in the file; the message says how many more there are,
+    and ``rulesengine validate`` lists them all.
+    """
     path = resolve_path(name_or_path)
     try:
         full = str(path.resolve())
@@ -201,7 +299,23 @@ def load(name_or_path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Ru
 
 
 def loads(text: str, path: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Ruleset:
-    """Load a ruleset from YAML text (for front ends that receive files from users)."""
+    """Load a ruleset from YAML text (for front ends that receive files from users).
+
+    Args:
+        text: the YAML, as text or as UTF-8 bytes.
+        path: the name the file's errors give it (``"<string>"`` when None); nothing is read.
+        limits: the limits the text is read with and its checks run with.
+
+    Returns:
+        A new :class:`Ruleset` (nothing is cached).
+
+    Raises:
+        TypeError: ``text`` is neither text nor bytes.
+        LoadError: the text is not safely one YAML mapping (too large, not UTF-8, a syntax
+            error...).
+        SchemaError: the first error against the file format, as for :func:`load`.
+        RulesetError: the first error of what the file means, as for :func:`load`.
+    """
     return _from_document(load_text(text, path, limits), limits)
 
 

@@ -79,60 +79,109 @@ def _describe_procedure(m, name: str) -> str:
 
 
 def _describe_check(m, name: str) -> str:
+    """A check in words, in the order it is worked out: one small function per part of it
+    (``CHECK_TEXT``), each giving the lines of its part, none when the check has no such part."""
     c = m.checks[name]
-    lines = [f"{m.id} / {name_with_label(name, c.label)}"]
+    return "\n".join(line for part in CHECK_TEXT for line in part(m, c))
+
+
+def _check_heading(m, c) -> list[str]:
+    lines = [f"{m.id} / {name_with_label(c.name, c.label)}"]
     if c.description:
         lines.append(c.description)
     if c.rules:
         lines.append("rules: " + ", ".join(c.rules))
     lines.append("inputs:")
     lines += [f"  {describe_input(i)}" for i in c.inputs] or ["  (none)"]
-    before = [let for let in c.lets if not let.after_roll]
-    after = [let for let in c.lets if let.after_roll]
+    return lines
 
-    def let_text(let) -> str:
-        if let.expr is not None:
-            return f"  {let.name} = {let.expr.text}"
-        return f"  {let.name} = the best of: " + "; ".join(
-            (f"{cand.label}: " if cand.label else "") + cand.value.text
-            + (f" (if {cand.when.text})" if cand.when else "")
-            for cand in let.best_of)
 
-    if before:
-        lines.append("values:")
-        lines += [let_text(let) for let in before]
-    for g in c.gates:
-        act = (f"the outcome is {g.outcome}" + (f" with result {g.result.text}" if g.result else "")
-               if g.outcome else "use " + ", ".join(f"{k} = {e.text}" for k, e in g.rolls) + " instead of rolling")
-        lines.append(f"before rolling, if {g.when.text}: {act}" + (f" ({g.reason})" if g.reason else ""))
-    if c.secret is not None:
-        lines.append(f"secret (the GM rolls, only the GM sees) when {c.secret.text}")
-    lines.append("roll: " + "; ".join(f"{n} = {e.text}" for n, e in c.rolls))
-    if after:
-        lines.append("then:")
-        lines += [let_text(let) for let in after]
-    if c.choose is not None:
-        ch = c.choose
-        lines.append(f"choose {ch.pick} dice of {ch.source}: " + ", ".join(f"{k} = {e.text}" for k, e in ch.values))
-        if ch.prefer is not None:
-            lines.append(f"  preferring choices where {ch.prefer.text}, then the largest {', '.join(ch.order)}")
-    if c.result is not None:
-        lines.append(f"result = {c.result.text}")
-    lines.append("outcomes (the first that applies):")
-    for o in c.outcomes:
-        cond = f"if {o.when.text}" if o.when else "otherwise"
-        change = f"; result becomes {o.result.text}" if o.result is not None else ""
-        counts = (("success" if o.success else "not a success") if isinstance(o.success, bool)
-                  else f"a success when {o.success.text}")
-        lines.append(f"  {name_with_label(o.name, o.label)} ({counts}) {cond}{change}")
-    for t in c.tags:
-        lines.append(f"tag {t.name} when {t.when.text}")
-    if c.tiers:
-        lines.append(f"the result is named by the tiers of {c.tiers}:")
-        lines.extend("  " + x.strip() for x in describe_table(m.tables[c.tiers]))
-    if c.report:
-        lines.append("also reported: " + ", ".join(c.report))
-    return "\n".join(lines)
+def _let_text(let) -> str:
+    if let.expr is not None:
+        return f"  {let.name} = {let.expr.text}"
+    return f"  {let.name} = the best of: " + "; ".join(
+        (f"{cand.label}: " if cand.label else "") + cand.value.text
+        + (f" (if {cand.when.text})" if cand.when else "")
+        for cand in let.best_of)
+
+
+def _values_before_text(m, c) -> list[str]:
+    before = [_let_text(let) for let in c.lets if not let.after_roll]
+    return ["values:", *before] if before else []
+
+
+def _gate_text(g) -> str:
+    if g.outcome:
+        act = f"the outcome is {g.outcome}" + (f" with result {g.result.text}" if g.result else "")
+    else:
+        act = "use " + ", ".join(f"{k} = {e.text}" for k, e in g.rolls) + " instead of rolling"
+    return f"before rolling, if {g.when.text}: {act}" + (f" ({g.reason})" if g.reason else "")
+
+
+def _gates_text(m, c) -> list[str]:
+    return [_gate_text(g) for g in c.gates]
+
+
+def _secret_text(m, c) -> list[str]:
+    if c.secret is None:
+        return []
+    return [f"secret (the GM rolls, only the GM sees) when {c.secret.text}"]
+
+
+def _roll_text(m, c) -> list[str]:
+    return ["roll: " + "; ".join(f"{n} = {e.text}" for n, e in c.rolls)]
+
+
+def _values_after_text(m, c) -> list[str]:
+    after = [_let_text(let) for let in c.lets if let.after_roll]
+    return ["then:", *after] if after else []
+
+
+def _choose_text(m, c) -> list[str]:
+    ch = c.choose
+    if ch is None:
+        return []
+    lines = [f"choose {ch.pick} dice of {ch.source}: " + ", ".join(f"{k} = {e.text}" for k, e in ch.values)]
+    if ch.prefer is not None:
+        lines.append(f"  preferring choices where {ch.prefer.text}, then the largest {', '.join(ch.order)}")
+    return lines
+
+
+def _result_text(m, c) -> list[str]:
+    return [] if c.result is None else [f"result = {c.result.text}"]
+
+
+def _outcome_text(o) -> str:
+    cond = f"if {o.when.text}" if o.when else "otherwise"
+    change = f"; result becomes {o.result.text}" if o.result is not None else ""
+    counts = (("success" if o.success else "not a success") if isinstance(o.success, bool)
+              else f"a success when {o.success.text}")
+    return f"  {name_with_label(o.name, o.label)} ({counts}) {cond}{change}"
+
+
+def _outcomes_text(m, c) -> list[str]:
+    return ["outcomes (the first that applies):", *(_outcome_text(o) for o in c.outcomes)]
+
+
+def _tags_text(m, c) -> list[str]:
+    return [f"tag {t.name} when {t.when.text}" for t in c.tags]
+
+
+def _tiers_text(m, c) -> list[str]:
+    if not c.tiers:
+        return []
+    return [f"the result is named by the tiers of {c.tiers}:",
+            *("  " + x.strip() for x in describe_table(m.tables[c.tiers]))]
+
+
+def _report_text(m, c) -> list[str]:
+    return ["also reported: " + ", ".join(c.report)] if c.report else []
+
+
+CHECK_TEXT = (_check_heading, _values_before_text, _gates_text, _secret_text, _roll_text, _values_after_text,
+              _choose_text, _result_text, _outcomes_text, _tags_text, _tiers_text, _report_text)
+"""The parts of a check's `show`, in the order the check is worked out: each a small function
+of the ruleset model and the check, giving its lines."""
 
 
 def _contest_text(p) -> list[str]:

@@ -129,71 +129,117 @@ def _keys_by_part() -> dict[str, list[str]]:
 
 
 def _diagnostic(doc: Document, error) -> Diagnostic:
+    """One jsonschema error as a diagnostic: explained by the small function for what failed
+    (``_EXPLAIN``, by jsonschema's validator), else in jsonschema's own words."""
     error = _most_relevant(error)
     path = list(error.absolute_path)
+    if "propertyNames" in error.absolute_schema_path and error.validator in ("type", "pattern"):
+        return _bad_key(doc, error, path)
+    return _EXPLAIN.get(error.validator, _as_jsonschema_says)(doc, error, path)
+
+
+def _bad_key(doc: Document, error, path: list) -> Diagnostic:
+    """A key that fails its mapping's rule for keys: a name, or a key of its own kind."""
+    if error.schema.get("description"):  # not a name: a key of its own kind (a warning's code)
+        return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} cannot be a key{_where(path)}",
+                          doc.location(to_pointer(path + [error.instance]), key=True),
+                          error.schema["description"])
+    return _bad_name(doc, path, error.instance)
+
+
+def _unknown_key(doc: Document, error, path: list) -> Diagnostic:
+    """At the key itself, with why it may be unknown (see :func:`_unknown_key_hint`)."""
+    allowed = list(error.schema.get("properties", {}))
+    extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
+    key = extra[0] if extra else "?"
+    location = doc.location(to_pointer(path + [key]), key=True)
+    hint = _dedented_hint(key, error.instance) or _unknown_key_hint(str(key), allowed, location.source_line or "")
+    return Diagnostic(E_UNKNOWN_KEY, f"unknown key '{key}'{_where(path)}", location, hint)
+
+
+def _missing_key(doc: Document, error, path: list) -> Diagnostic:
+    """At the mapping's key, with the missing key's description as the hint."""
+    missing = error.message.split("'")[1] if "'" in error.message else "?"
+    prop = error.schema.get("properties", {}).get(missing, {})
+    return Diagnostic(E_MISSING_KEY, f"missing required key '{missing}'{_where(path)}",
+                      doc.location(to_pointer(path), key=bool(path)), prop.get("description"))
+
+
+def _wrong_type(doc: Document, error, path: list) -> Diagnostic:
+    """What was expected and what is there; the hint names YAML's two usual surprises (a
+    bare yes/no read as true/false, a value cut off by a comma inside { })."""
     pointer = to_pointer(path)
-    v = error.validator
-    if "propertyNames" in error.absolute_schema_path and v in ("type", "pattern"):
-        if error.schema.get("description"):  # not a name: a key of its own kind (a warning's code)
-            return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} cannot be a key{_where(path)}",
-                              doc.location(to_pointer(path + [error.instance]), key=True),
-                              error.schema["description"])
-        return _bad_name(doc, path, error.instance)
-    if v == "additionalProperties":
-        allowed = list(error.schema.get("properties", {}))
-        extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
-        key = extra[0] if extra else "?"
-        key_ptr = to_pointer(path + [key])
-        location = doc.location(key_ptr, key=True)
-        hint = _dedented_hint(key, error.instance) or _unknown_key_hint(str(key), allowed, location.source_line or "")
-        return Diagnostic(E_UNKNOWN_KEY, f"unknown key '{key}'{_where(path)}", location, hint)
-    if v == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else "?"
-        prop = error.schema.get("properties", {}).get(missing, {})
-        hint = prop.get("description")
-        return Diagnostic(E_MISSING_KEY, f"missing required key '{missing}'{_where(path)}",
-                          doc.location(pointer, key=bool(path)), hint)
-    if v in ("type",):
-        want = error.validator_value
-        want = " or ".join(want) if isinstance(want, list) else want
-        hint = error.schema.get("description")
-        if isinstance(error.instance, bool) and "string" in str(want):
-            hint = ("YAML reads yes/no/on/off/true/false as true or false: quote the word, "
-                    f"e.g. '{_yaml_word(doc, pointer)}'")
-        if error.instance is None:
-            hint = ("nothing is written here; inside { } a comma ends an entry, so quote an "
-                    "expression that contains commas: key: 'max(4, x)'")
-        return Diagnostic(E_SCHEMA, f"expected {_article(want)}, got {_describe(error.instance)}{_where(path)}",
-                          doc.location(pointer), hint)
-    if v == "enum":
-        options = [str(o) for o in error.validator_value]
-        near = closest(str(error.instance), options)
-        hint = (f"did you mean '{near}'? " if near else "") + "allowed: " + ", ".join(options)
-        return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not allowed{_where(path)}",
-                          doc.location(pointer), hint)
-    if v == "pattern" and list(error.absolute_schema_path)[-2:-1] == ["additionalProperties"] \
-            and error.schema.get("description"):  # a map's value that is no name (allow's reason)
+    want = error.validator_value
+    want = " or ".join(want) if isinstance(want, list) else want
+    hint = error.schema.get("description")
+    if isinstance(error.instance, bool) and "string" in str(want):
+        hint = ("YAML reads yes/no/on/off/true/false as true or false: quote the word, "
+                f"e.g. '{_yaml_word(doc, pointer)}'")
+    if error.instance is None:
+        hint = ("nothing is written here; inside { } a comma ends an entry, so quote an "
+                "expression that contains commas: key: 'max(4, x)'")
+    return Diagnostic(E_SCHEMA, f"expected {_article(want)}, got {_describe(error.instance)}{_where(path)}",
+                      doc.location(pointer), hint)
+
+
+def _not_an_option(doc: Document, error, path: list) -> Diagnostic:
+    """A value outside an ``enum``: the nearest option, and all of them."""
+    options = [str(o) for o in error.validator_value]
+    near = closest(str(error.instance), options)
+    hint = (f"did you mean '{near}'? " if near else "") + "allowed: " + ", ".join(options)
+    return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not allowed{_where(path)}",
+                      doc.location(to_pointer(path)), hint)
+
+
+def _pattern_failed(doc: Document, error, path: list) -> Diagnostic:
+    """Text failing a ``pattern``: a map's value with a rule of its own (allow's reason) is
+    explained by that rule's description; anything else is meant to be a name."""
+    if list(error.absolute_schema_path)[-2:-1] == ["additionalProperties"] and error.schema.get("description"):
         return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} does not fit{_where(path)}",
-                          doc.location(pointer), error.schema["description"])
-    if v == "pattern":
-        return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not a valid name{_where(path)}",
-                          doc.location(pointer), "use lower case letters, digits and _ (snake_case)")
-    if v == "propertyNames":
-        return _bad_name(doc, path, error.instance)
-    if v in ("minimum", "maximum", "minItems", "maxItems", "minProperties", "minLength"):
-        return Diagnostic(E_BAD_VALUE, f"{error.message}{_where(path)}", doc.location(pointer),
-                          error.schema.get("description"))
-    if v == "oneOf" and isinstance(error.instance, dict) and _required_alternatives(error.validator_value):
-        keys = _required_alternatives(error.validator_value)
-        given = [k for k in keys if k in error.instance]
-        what = f"both {' and '.join(given)}" if given else "none of " + ", ".join(keys)
-        return Diagnostic(E_SCHEMA, f"this takes exactly one of {', '.join(keys)}, and has {what}{_where(path)}",
-                          doc.location(pointer, key=bool(path)), f"keep one of {', '.join(keys)}")
-    if v in ("oneOf", "anyOf"):
-        return Diagnostic(E_SCHEMA, f"{_describe(error.instance)} does not fit here{_where(path)}",
-                          doc.location(pointer), error.schema.get("description"))
-    return Diagnostic(E_SCHEMA, f"{error.message}{_where(path)}", doc.location(pointer),
+                          doc.location(to_pointer(path)), error.schema["description"])
+    return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not a valid name{_where(path)}",
+                      doc.location(to_pointer(path)), "use lower case letters, digits and _ (snake_case)")
+
+
+def _bad_key_name(doc: Document, error, path: list) -> Diagnostic:
+    return _bad_name(doc, path, error.instance)
+
+
+def _out_of_bounds(doc: Document, error, path: list) -> Diagnostic:
+    """A number, list, mapping or text too small or too large: jsonschema's words say by how much."""
+    return Diagnostic(E_BAD_VALUE, f"{error.message}{_where(path)}", doc.location(to_pointer(path)),
                       error.schema.get("description"))
+
+
+def _one_of(doc: Document, error, path: list) -> Diagnostic:
+    """A mapping that must have exactly one of some keys (``roll`` or ``rolls``) says which it
+    has; any other value that fits no branch is :func:`_fits_no_branch`."""
+    keys = _required_alternatives(error.validator_value) if isinstance(error.instance, dict) else []
+    if not keys:
+        return _fits_no_branch(doc, error, path)
+    given = [k for k in keys if k in error.instance]
+    what = f"both {' and '.join(given)}" if given else "none of " + ", ".join(keys)
+    return Diagnostic(E_SCHEMA, f"this takes exactly one of {', '.join(keys)}, and has {what}{_where(path)}",
+                      doc.location(to_pointer(path), key=bool(path)), f"keep one of {', '.join(keys)}")
+
+
+def _fits_no_branch(doc: Document, error, path: list) -> Diagnostic:
+    return Diagnostic(E_SCHEMA, f"{_describe(error.instance)} does not fit here{_where(path)}",
+                      doc.location(to_pointer(path)), error.schema.get("description"))
+
+
+def _as_jsonschema_says(doc: Document, error, path: list) -> Diagnostic:
+    return Diagnostic(E_SCHEMA, f"{error.message}{_where(path)}", doc.location(to_pointer(path)),
+                      error.schema.get("description"))
+
+
+_EXPLAIN = {"additionalProperties": _unknown_key, "required": _missing_key, "type": _wrong_type,
+            "enum": _not_an_option, "pattern": _pattern_failed, "propertyNames": _bad_key_name,
+            **dict.fromkeys(("minimum", "maximum", "minItems", "maxItems", "minProperties", "minLength"),
+                            _out_of_bounds),
+            "oneOf": _one_of, "anyOf": _fits_no_branch}
+"""What failed (jsonschema's validator) → the small function that explains it, at its place
+in the file. A validator not here is said in jsonschema's own words."""
 
 
 def _bad_name(doc: Document, path: list, key: Any) -> Diagnostic:

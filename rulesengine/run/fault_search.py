@@ -78,7 +78,11 @@ def member_sets(check: Check) -> list[dict[str, Any]]:
     return out
 
 
-def procedure_calls(model: RulesetModel, proc: Procedure) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+Call = tuple[dict[str, Any], list[dict[str, Any]]]
+"""A procedure's inputs and its parties' (none when the procedure takes no parties)."""
+
+
+def procedure_calls(model: RulesetModel, proc: Procedure) -> Iterator[Call]:
     """(inputs, parties) to work out a procedure's odds with: every party alike, or the first
     one apart, for each count of parties the procedure takes (the fewest, one more, three,
     the most); its own inputs at their defaults, then at their telling values."""
@@ -89,39 +93,64 @@ def procedure_calls(model: RulesetModel, proc: Procedure) -> Iterator[tuple[dict
     beside = [r for r in roles if r.given_as == "inputs"]
     extra: dict[str, Any] = {}
     for r in beside:
-        extra.update({k: v for k, v in base_inputs(model.checks[r.check]).items()
-                      if k not in r.computed and k not in own})
-    if not by_parties:
-        for o in owns:
-            yield {**extra, **o}, []
-        for r in beside:
-            for m in member_sets(model.checks[r.check])[1:]:
-                yield {**own, **{k: v for k, v in m.items() if k not in r.computed and k not in own}}, []
-        return
+        extra.update(_member_inputs(base_inputs(model.checks[r.check]), r.computed, own))
+    if by_parties:
+        yield from _calls_with_parties(model, by_parties, owns, extra)
+    else:
+        yield from _calls_without_parties(model, beside, owns, extra)
+
+
+def _member_inputs(values: dict[str, Any], computed: tuple[str, ...], own: dict[str, Any]) -> dict[str, Any]:
+    """A member check's inputs given as the procedure's: those it does not work out itself
+    and the procedure does not have."""
+    return {k: v for k, v in values.items() if k not in computed and k not in own}
+
+
+def _calls_without_parties(model: RulesetModel, beside: list, owns: list[dict[str, Any]],
+                           extra: dict[str, Any]) -> Iterator[Call]:
+    """A procedure of one check (an extended task): its own inputs at each telling value, then
+    the check's inputs at theirs."""
+    own = owns[0]
+    for o in owns:
+        yield {**extra, **o}, []
+    for r in beside:
+        for m in member_sets(model.checks[r.check])[1:]:
+            yield {**own, **_member_inputs(m, r.computed, own)}, []
+
+
+def _calls_with_parties(model: RulesetModel, by_parties: list, owns: list[dict[str, Any]],
+                        extra: dict[str, Any]) -> Iterator[Call]:
+    """The line-ups of a procedure with parties: the fewest parties, then more of the last
+    role, then every party of one role alike at each of its telling values, then the
+    procedure's own inputs at theirs, then the most parties."""
+    own = owns[0]
     sets = [[_strip(m, r.computed) for m in member_sets(model.checks[r.check])] for r in by_parties]
-
-    def lineup(counts: list[int], alike: int | None = None, m: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        parties: list[dict[str, Any]] = []
-        for i, n in enumerate(counts):
-            if i == alike and m is not None:
-                parties += [m] * n
-            else:
-                parties += [sets[i][0]] * n
-        return parties
-
     fewest = [max(r.min, 1 if i == 0 else 0) for i, r in enumerate(by_parties)]
-    yield {**extra, **own}, lineup(fewest)
+    yield {**extra, **own}, _lineup(sets, fewest)
     last = by_parties[-1]
     for n in (fewest[-1] + 1, 3):
         if fewest[-1] < n <= last.max:
-            yield {**extra, **own}, lineup(fewest[:-1] + [n])
+            yield {**extra, **own}, _lineup(sets, fewest[:-1] + [n])
     for i in range(len(by_parties)):  # every party alike: two parties sure to succeed, both at a bound
         for m in sets[i][1:]:
-            yield {**extra, **own}, lineup(fewest, i, m)
+            yield {**extra, **own}, _lineup(sets, fewest, i, m)
     for o in owns[1:]:
-        yield {**extra, **o}, lineup(fewest)
+        yield {**extra, **o}, _lineup(sets, fewest)
     if fewest[-1] < last.max and last.max > 3:
-        yield {**extra, **own}, lineup(fewest[:-1] + [last.max])
+        yield {**extra, **own}, _lineup(sets, fewest[:-1] + [last.max])
+
+
+def _lineup(sets: list[list[dict[str, Any]]], counts: list[int], alike: int | None = None,
+            m: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """``counts[i]`` parties of each role ``i``, each with the role's default inputs
+    (``sets[i][0]``); those of role ``alike`` all with ``m`` instead."""
+    parties: list[dict[str, Any]] = []
+    for i, n in enumerate(counts):
+        if i == alike and m is not None:
+            parties += [m] * n
+        else:
+            parties += [sets[i][0]] * n
+    return parties
 
 
 def _strip(values: dict[str, Any], computed: tuple[str, ...]) -> dict[str, Any]:

@@ -338,34 +338,49 @@ def bound_to_blame(runner: CheckRunner, check: Check, fault: Fault) -> tuple[Inp
     defaults = base_inputs(check)
     required = {k: v for k, v in fault.inputs.items() if (s := check.input(k)) is not None and not s.has_default}
     witness = {**defaults, **fault.inputs}
+    on_their_own = {**defaults, **required}
+    names = _bounded_integers(check, witness, fault.site)
+    alone = [n for n in names if _fails_the_same(runner, {**on_their_own, n: witness[n]}, key, 1)]
+    for name, base in [(n, on_their_own) for n in alone] + [(n, witness) for n in names if n not in alone]:
+        spec = check.input(name)
+        assert spec is not None
+        for side in ("max", "min"):
+            other_end = spec.min if side == "max" else spec.max
+            bad = _failing_run(runner, name, side, getattr(spec, side), other_end, base, key)
+            if bad and witness[name] in bad and not (other_end is not None and other_end in bad):
+                return spec, side, sorted(bad)
+    return None
+
+
+def _bounded_integers(check: Check, witness: dict[str, Any], site: tuple[str, ...]) -> list[str]:
+    """The inputs a fault may lie at a bound of: integers with a min or a max, a whole number
+    in the witness; those of the fault's site first, as they are the likelier cause."""
     names = []
-    for name in [*fault.site, *(i.name for i in check.inputs if i.name not in fault.site)]:
+    for name in [*site, *(i.name for i in check.inputs if i.name not in site)]:
         spec = check.input(name)
         value = witness.get(name)
         if spec is not None and spec.type == "integer" and (spec.min is not None or spec.max is not None) and \
                 isinstance(value, int) and not isinstance(value, bool):
             names.append(name)
-    alone = [n for n in names if _fails_the_same(runner, {**defaults, **required, n: witness[n]}, key, 1)]
-    for name, base in [(n, {**defaults, **required}) for n in alone] + [(n, witness) for n in names
-                                                                        if n not in alone]:
-        spec = check.input(name)
-        assert spec is not None
-        for side in ("max", "min"):
-            end = getattr(spec, side)
-            other_end = spec.min if side == "max" else spec.max
-            if end is None:
-                continue
-            step = -1 if side == "max" else 1
-            bad: list[int] = []
-            v = end
-            while len(bad) < SITE_MAX_SETS and _fails_the_same(runner, {**base, name: v}, key, len(bad) + 1):
-                bad.append(v)
-                if v == other_end:
-                    break
-                v += step
-            if bad and witness[name] in bad and not (other_end is not None and other_end in bad):
-                return spec, side, sorted(bad)
-    return None
+    return names
+
+
+def _failing_run(runner: CheckRunner, name: str, side: str, end: int | None, other_end: int | None,
+                 base: dict[str, Any], key: tuple) -> list[int]:
+    """The values of input ``name`` that fail the same way, walking in from its ``side`` bound
+    (``end``) until one does not fail, the other end is reached, or SITE_MAX_SETS are found: the
+    run a bound to blame must hold."""
+    if end is None:
+        return []
+    step = -1 if side == "max" else 1
+    bad: list[int] = []
+    v = end
+    while len(bad) < SITE_MAX_SETS and _fails_the_same(runner, {**base, name: v}, key, len(bad) + 1):
+        bad.append(v)
+        if v == other_end:
+            break
+        v += step
+    return bad
 
 
 def _inputs_text(inputs: dict[str, Any]) -> str:
