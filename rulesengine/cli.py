@@ -23,6 +23,16 @@ from .arguments import assignments, build_parser, is_assignment, is_input_word, 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 
 
+def _in_words(exc) -> None:
+    """A hint that shows what to give (``exc.example``) in the command line's words:
+    ``give party1.skill=... party2.skill=...``, not Python's ``parties=[...]``."""
+    example = getattr(exc, "example", None)
+    if example is not None:
+        shown = " ".join(" ".join(f"party{i}.{name}=..." for name in names) if names else f"party{i}.name=value"
+                         for i, names in enumerate(example.parties, 1))
+        exc.hint = f"{example.lead} {shown}"
+
+
 def _print_error(exc, *, context: str | None = None) -> None:
     loc = exc.location
     head = f"error[{exc.code}]: {exc.message}"
@@ -566,6 +576,7 @@ def _main(argv: Sequence[str] | None) -> int:
                   + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
         return EXIT_USAGE
     except RulesEngineError as exc:
+        _in_words(exc)
         _print_json_error(exc) if as_json else _print_error(exc)
         return EXIT_INVALID
     except KeyboardInterrupt:

@@ -19,7 +19,7 @@ Codes are grouped by layer so that CI logs and ``docs/errors.md`` stay readable:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .codes import (E_DICE_SYNTAX, E_EVAL, E_EXPRESSION, E_INPUT, E_LIMIT, E_REQUEST, E_SCHEMA,
                     E_UNCLASSIFIED, E_USAGE, E_YAML_SYNTAX)
@@ -31,9 +31,18 @@ def _one_line(text: str) -> str:
     return echo(text.replace("\r\n", "\n").replace("\r", "\\r").replace("\n", "\\n"))
 
 
+Field = tuple[str | int, ...]
+"""A field of the arguments of a call (a check's or a procedure's ``roll``/``odds``, a request
+to the service, which has the same fields): ``("inputs", "skill")``, ``("parties", 1, "skill")``
+(the second party: parties count from 0 here, as in a list), ``("parties",)``, ``("given",)``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Location:
-    """Where a problem is: a file (or ``<expr>``), 1-based line and column, a JSON pointer.
+    """Where a problem is: a file (or ``<expr>``), 1-based line and column, a JSON pointer
+    into the file; or, for a problem with what a call was given, the :data:`Field` of its
+    arguments (``field``), which each front end names its own way (the command line as
+    ``party2.skill``, the service as the JSON pointer ``/parties/1/skill`` of its request).
 
     ``length`` is how many characters the caret should underline; ``source_line`` is the
     text of the offending line, kept so a message can be rendered without re-reading files.
@@ -45,6 +54,7 @@ class Location:
     pointer: str | None = None
     length: int = 1
     source_line: str | None = None
+    field: Field | None = None
 
     def prefix(self) -> str:
         """``path:line:col`` (as much of it as is known), the way compilers print it."""
@@ -113,6 +123,23 @@ class Diagnostic:
         return "\n".join(out)
 
 
+@dataclass(frozen=True, slots=True)
+class PartiesExample:
+    """A hint that shows what to give, as data: ``lead`` words, then parties, each as the names
+    of the inputs it is given. Each front end writes the parties its own way: Python's
+    ``parties=[{"skill": ...}, {"skill": ...}]`` (:meth:`text`, an error's ``hint`` as the
+    library raises it), the command line's ``party1.skill=... party2.skill=...``, the
+    service's ``"parties": [{"skill": …}, {"skill": …}]``."""
+
+    lead: str
+    parties: tuple[tuple[str, ...], ...]
+
+    def text(self) -> str:
+        """The hint in Python's words (the library's own)."""
+        shown = ", ".join("{" + ", ".join(f'"{n}": ...' for n in names) + "}" for names in self.parties)
+        return f"{self.lead} parties=[{shown}]"
+
+
 class RulesEngineError(Exception):
     """Base of every error the engine raises on bad input."""
 
@@ -126,17 +153,31 @@ class RulesEngineError(Exception):
         code: str | None = None,
         *,
         limit: str | None = None,
+        field: Field | None = None,
+        example: PartiesExample | None = None,
     ) -> None:
         message = _one_line(message)
         super().__init__(message)
         self.message = message
         self.location = location or Location()
+        if field is not None:
+            self.location = replace(self.location, field=field)
+        if hint is None and example is not None:
+            hint = example.text()
         self.hint = _one_line(hint) if hint is not None else None
+        # What the hint shows to give, as data, for a front end to write in its own words
+        # (see PartiesExample); None where the hint is words only.
+        self.example = example
         if code is not None:
             self.code = code
         # The field of ``Limits`` this error hit, or None. Set here, not patched on later,
         # so that a file error reporting a limit (a LoadError, say) carries it like a LimitError.
         self.limit = limit
+
+    @property
+    def field(self) -> Field | None:
+        """The field of the call's arguments this error is about (``location.field``), or None."""
+        return self.location.field
 
     def diagnostic(self) -> Diagnostic:
         return Diagnostic(self.code, self.message, self.location, self.hint, "error", self.limit)

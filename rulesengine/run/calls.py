@@ -42,20 +42,22 @@ def refuse_parties(check: str, parties: Sequence[Mapping[str, Any]] | None) -> N
     """A check takes its inputs, not parties."""
     if parties:
         raise InputError(f"'{check}' is a check: it takes its own inputs, not parties",
-                         hint="give the check's inputs; parties are for procedures (contests, teams, groups)")
+                         hint="give the check's inputs; parties are for procedures (contests, teams, groups)",
+                         field=("parties",))
 
 
 def refuse_for_procedure(procedure: str, given: str | None = None, choose: Iterable[int] | None = None) -> None:
     """A procedure takes no condition for its odds and no chosen dice."""
     if given is not None:
         raise InputError(f"a condition ('given') works with a check, and '{procedure}' is a procedure",
-                         hint="ask for the odds of one of its checks with the condition")
+                         hint="ask for the odds of one of its checks with the condition", field=("given",))
     if choose is not None:
         raise InputError(f"chosen dice ('choose') are for a check that chooses dice, and '{procedure}' is a "
-                         "procedure", hint="leave out the chosen dice")
+                         "procedure", hint="leave out the chosen dice", field=("choose",))
 
 
 def refuse_given_in_sweep(given: str | None) -> None:
     """A sweep gives odds for many input values; a condition is asked of one."""
     if given is not None:
-        raise InputError("a condition ('given') does not combine with a sweep", hint="give every input one value")
+        raise InputError("a condition ('given') does not combine with a sweep", hint="give every input one value",
+                         field=("given",))

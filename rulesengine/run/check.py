@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 
 from ..dice.dist import Budget, Dist
 from ..dice.sources import DiceSource, FacesSource, RandomSource, dice_source
-from ..errors import InputError
+from ..errors import Field, InputError, PartiesExample
 from ..limits import DEFAULT_LIMITS, Limits
 from ..rules.document import Document
 from ..rules.model import Check, Expr, Input, RulesetModel
@@ -56,12 +56,13 @@ class CheckRunner:
         self.memo = RollMemo(resolver, self.coerce_inputs)
 
     # ---- inputs ------------------------------------------------------------------------
-    def coerce_inputs(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Validate and convert inputs before anything is rolled (InputError otherwise)."""
-        return self.inputs.coerce_specs(self.check.inputs, given, f"check '{self.check.name}'")
+    def coerce_inputs(self, given: Mapping[str, Any] | None, at: Field = ("inputs",)) -> dict[str, Any]:
+        """Validate and convert inputs before anything is rolled (InputError otherwise, at
+        ``at``: the field of the call they were given in, a party's ``("parties", 1)``)."""
+        return self.inputs.coerce_specs(self.check.inputs, given, f"check '{self.check.name}'", at=at)
 
     def coerce_specs(self, specs: Iterable[Input], given: Mapping[str, Any] | None, owner: str,
-                     unknown_hint: str | None = None) -> dict[str, Any]:
+                     unknown_hint: str | PartiesExample | None = None) -> dict[str, Any]:
         """Other input specs (a procedure's own) checked with this ruleset's tables and limits."""
         return self.inputs.coerce_specs(specs, given, owner, unknown_hint)
 
@@ -100,7 +101,7 @@ class CheckRunner:
         result = self.finish(values, self.sampler.sample(values, source, pre), choose)
         if isinstance(source, FacesSource) and source.used < len(source.faces):  # faces were given
             raise InputError(f"{len(source.faces)} faces given, but the check rolled only {source.used}",
-                             hint="give one face per die rolled")
+                             hint="give one face per die rolled", field=("faces",))
         return result
 
     def roll_from(self, values: dict[str, Any], source: DiceSource, choose: Iterable[int] | None = None

@@ -62,7 +62,7 @@ def conditional_odds(enumerator: Enumerator, values: dict[str, Any], holds: Expr
             kept += w
     if not kept:
         raise InputError(f"the condition '{given}' never holds for these inputs",
-                         hint="conditional odds need a condition with a chance above zero")
+                         hint="conditional odds need a condition with a chance above zero", field=("given",))
     odds = acc.finish(runtime.model, check, values, kept, kept, runtime.limits.max_states)
     # Where the condition is open on some cut paths, its chance is not known exactly, nor is
     # anything divided by it: no result is then exact given it.
@@ -77,16 +77,16 @@ def condition(runtime: Runtime, check: Check, text: str) -> Expr:
     try:
         tree = parse(text, runtime.limits)
     except RulesEngineError as exc:
-        raise InputError(f"given: {exc.message}", exc.location, exc.hint) from None
+        raise InputError(f"given: {exc.message}", exc.location, exc.hint, field=("given",)) from None
     known = party_scope(check).names
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.name not in known:
             near = closest(node.name, list(known))
             raise InputError(f"given: unknown name '{node.name}'", Location(column=node.span[0] + 1,
                              source_line=text), f"did you mean '{near}'?" if near else
-                             "names: " + ", ".join(sorted(known)))
+                             "names: " + ", ".join(sorted(known)), field=("given",))
         if isinstance(node, ast.Dice):
             raise InputError("given: a condition cannot roll dice", Location(column=node.span[0] + 1,
-                             source_line=text), "name one of the check's rolls instead")
+                             source_line=text), "name one of the check's rolls instead", field=("given",))
     run = compile_expression(tree, Sampling(), runtime.limits, text, runtime.functions)
     return Expr(text, tree, "", run, ast.names(tree))

@@ -6,13 +6,14 @@ an InputError that says what the input takes (``describe_input``, also what `sho
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from collections.abc import Iterable, Mapping
 
 from ..dice.parser import closest
 from ..dice.trace import format_value
 from ..dice.values import DicePool
-from ..errors import InputError, LimitError
+from ..errors import Field, InputError, LimitError, PartiesExample, RulesEngineError
 from ..limits import Limits
 from ..numerals import ASCII_DIGITS_HINT, whole_number
 from ..rules.model import Grid, Input, Ladder, RulesetModel, name_with_label
@@ -27,31 +28,43 @@ class InputChecker:
         self.limits = limits
 
     def coerce_specs(self, specs: Iterable[Input], given: Mapping[str, Any] | None, owner: str,
-                     unknown_hint: str | None = None) -> dict[str, Any]:
+                     unknown_hint: str | PartiesExample | None = None, at: Field = ("inputs",)) -> dict[str, Any]:
         """Check given values against input specs: unknown names, missing ones, types,
-        bounds and labels; fill in defaults; an optional input left out is None."""
+        bounds and labels; fill in defaults; an optional input left out is None. An error is
+        at ``at`` (the field of the call the mapping was given in), or at its name in it."""
         specs = list(specs)
         given = dict(given or {})
         names = [i.name for i in specs]
         for key in given:
             if key not in names:
                 near = closest(str(key), names)
+                if near:
+                    raise InputError(f"unknown input '{key}' for {owner}", hint=f"did you mean '{near}'?",
+                                     field=at + (key,))
+                if isinstance(unknown_hint, PartiesExample):
+                    raise InputError(f"unknown input '{key}' for {owner}", field=at + (key,), example=unknown_hint)
                 raise InputError(f"unknown input '{key}' for {owner}",
-                                 hint=f"did you mean '{near}'?" if near else
-                                 unknown_hint or "inputs: " + (", ".join(names) or "none"))
+                                 hint=unknown_hint or "inputs: " + (", ".join(names) or "none"), field=at + (key,))
         env: dict[str, Any] = {}
         for spec in specs:
             if spec.name in given and not (given[spec.name] is None and spec.optional):
-                env[spec.name] = self._coerce(spec, given[spec.name])
+                env[spec.name] = self._coerce(spec, given[spec.name], at + (spec.name,))
             elif spec.has_default:
-                env[spec.name] = self._coerce(spec, spec.default)
+                env[spec.name] = self._coerce(spec, spec.default, at + (spec.name,))
             elif spec.optional:
                 env[spec.name] = None
             else:
-                raise InputError(f"missing input '{spec.name}' for {owner}", hint=describe_input(spec))
+                raise InputError(f"missing input '{spec.name}' for {owner}", hint=describe_input(spec), field=at)
         return env
 
-    def _coerce(self, spec: Input, value: Any) -> Any:
+    def _coerce(self, spec: Input, value: Any, at: Field) -> Any:
+        try:
+            return self._value(spec, value)
+        except RulesEngineError as exc:
+            exc.location = replace(exc.location, field=at)  # the value's own field of the call
+            raise
+
+    def _value(self, spec: Input, value: Any) -> Any:
         where = f"{spec.name}={_short(value)}"
         if spec.type == "boolean":
             if isinstance(value, bool):

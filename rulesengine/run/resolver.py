@@ -179,7 +179,7 @@ class Resolver:
             if fits:
                 return choices, max(fits, key=rank)
             raise InputError(f"cannot choose {list(player_choice)} from the dice {list(faces)}",
-                             hint=f"choose {k} of the faces rolled")
+                             hint=f"choose {k} of the faces rolled", field=("choose",))
         return choices, max(choices, key=rank)
 
     def _charge_choosing(self, spec: Choose, n: int, k: int, budget: Budget | None) -> None:

@@ -4,14 +4,21 @@ Anything a client can send gets a 4xx with the engine's code, message, hint and,
 error has one, the place (path, line, column, JSON pointer) and the limit it hit: a client
 program shows it as the command line would, without scraping text. Only a bug of the engine
 is a 500, and it says so without a traceback.
+
+An error about what the request gave (an input, a party, ``given``) is written in the
+request's terms: ``pointer`` is the JSON pointer of that field of the request body
+(``/inputs/skil``, ``/parties/1/skill``), and a hint that shows what to give shows it as JSON
+(``give "parties": [{"skill": …}, {"skill": …}]``), not as the command line's or Python's words.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
 
 from ..codes import CODES, E_BODY_TOO_LARGE, E_NOT_FOUND, E_NOT_READY, E_UNCLASSIFIED
-from ..errors import LimitError, RequestError, RulesEngineError
+from ..errors import Diagnostic, Field, LimitError, PartiesExample, RequestError, RulesEngineError
 
 PROBLEM_TYPE = "urn:ttrpg-rulesengine:error:"
 """A problem's ``type`` is this followed by its code (docs/errors.md lists each)."""
@@ -36,8 +43,33 @@ def problem(exc: RulesEngineError) -> dict[str, Any]:
     status = status_of(exc)
     out: dict[str, Any] = {"type": PROBLEM_TYPE + exc.code, "title": _title(exc.code), "status": status,
                            "detail": exc.message}
-    out.update(exc.diagnostic().to_dict())
+    out.update(_in_request_terms(exc).to_dict())
     return out
+
+
+def _in_request_terms(exc: RulesEngineError) -> Diagnostic:
+    """The error's diagnostic with the field of the request it is about as its ``pointer``
+    (unless it is at a place in a file) and a hint that shows what to give written as JSON."""
+    diagnostic = exc.diagnostic()
+    loc = exc.location
+    if loc.field is not None and loc.path is None and loc.pointer is None:
+        diagnostic = replace(diagnostic, location=replace(loc, pointer=request_pointer(loc.field)))
+    if exc.example is not None:
+        diagnostic = replace(diagnostic, hint=json_hint(exc.example))
+    return diagnostic
+
+
+def request_pointer(field: Field) -> str:
+    """The JSON pointer (RFC 6901) of a field of a request: ``("parties", 1, "skill")`` is
+    ``/parties/1/skill``."""
+    return "".join("/" + str(key).replace("~", "~0").replace("/", "~1") for key in field)
+
+
+def json_hint(example: PartiesExample) -> str:
+    """A hint's example in a JSON request's terms: ``give "parties": [{"skill": …}, {"skill": …}]``."""
+    shown = ", ".join("{" + ", ".join(f"{json.dumps(name, ensure_ascii=False)}: …" for name in names) + "}"
+                      for names in example.parties)
+    return f'{example.lead} "parties": [{shown}]'
 
 
 def internal_problem(exc: BaseException) -> dict[str, Any]:

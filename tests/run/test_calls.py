@@ -5,6 +5,7 @@ used to decide ``is_procedure`` and word these refusals each, and none was teste
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,39 @@ def test_whether_a_name_is_a_procedure_is_decided_by_the_kind_alone():
         assert "is_procedure" not in text, module
         assert "in rs.model.procedures:" not in text.replace("name in rs.model.checks or name in rs.model.procedures:",
                                                               ""), module
+
+
+# ---- which field of the call an error is about, and a hint's example, as data (issue 36, item 4) ----
+
+FIELDS = [
+    # (what is wrong, the call, the field of its arguments: parties counted from 0, as in the list)
+    ("an unknown input", lambda: GURPS.runnable(CHECK).odds({"skil": 12}), ("inputs", "skil")),
+    ("an input out of its bounds", lambda: GURPS.runnable(CHECK).roll({"skill": 61}, seed=1), ("inputs", "skill")),
+    ("a missing input", lambda: GURPS.runnable(CHECK).odds({}), ("inputs",)),
+    ("the second party's input out of its bounds",
+     lambda: GURPS.runnable(PROCEDURE).odds(parties=[{"skill": 12}, {"skill": 61}]), ("parties", 1, "skill")),
+    ("too few parties", lambda: GURPS.runnable(PROCEDURE).odds(parties=[{"skill": 12}]), ("parties",)),
+    ("inputs for a contest", lambda: GURPS.runnable(PROCEDURE).odds({"skill": 12}), ("inputs",)),
+] + [(what, call, (field,)) for what, call, _ in REFUSED
+     for field in ["parties" if "parties" in what else "given" if "condition" in what else "choose"]]
+
+
+@pytest.mark.parametrize("what, call, field", FIELDS, ids=[f[0] for f in FIELDS])
+def test_an_error_names_the_field_of_the_call_it_is_about(what, call, field):
+    with pytest.raises(InputError) as info:
+        call()
+    assert info.value.field == field == info.value.location.field
+
+
+def test_a_hint_that_shows_the_parties_is_in_each_front_ends_own_words(capsys):
+    """Python's ``parties=[...]`` from the library, ``party1.skill=...`` words on the command
+    line (it used to print both, "(parties=[{...}, {...}] in Python)" included)."""
+    needed = [i.name for i in GURPS.check(CHECK).model.inputs if not i.has_default and not i.optional]
+    assert needed == ["skill"]  # the input the hint names: the one a party of quick_contest must give
+    with pytest.raises(InputError) as info:
+        GURPS.runnable(PROCEDURE).odds({"skill": 12})
+    assert info.value.hint == 'give parties=[{"skill": ...}, {"skill": ...}]'
+    assert main(["odds", "gurps-4e", PROCEDURE, "skill=12"]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == "hint: give party1.skill=... party2.skill=..."
+    assert main(["odds", "gurps-4e", PROCEDURE, "party1.skill=12", "--json"]) == 1
+    assert json.loads(capsys.readouterr().err)["hint"] == "give party1.skill=... party2.skill=..."

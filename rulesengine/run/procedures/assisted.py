@@ -10,14 +10,14 @@ from typing import Any
 from collections.abc import Callable, Mapping
 
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine2, mixture
-from ...errors import InputError, LimitError
+from ...errors import InputError, LimitError, PartiesExample
 from ...rules.procedures.assisted import AssistedSpec
 from ..check import CheckRunner
 from ..json_parts import jsonable, probability_json
 from ..odds_value import OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckResult, ProcedureRecord, Resolution
-from .base import ProcedureRunner
+from .base import ProcedureRunner, parties_example
 
 
 @dataclass(frozen=True)
@@ -107,13 +107,20 @@ class AssistedRunner(ProcedureRunner):
         st = self.spec
         parties = list(parties or [])
         if not parties:
-            raise InputError(f"'{self.proc.name}' needs a leader (party1) and helpers (party2, ...)")
+            raise InputError(f"'{self.proc.name}' needs a leader (party1) and helpers (party2, ...)",
+                             field=("parties",), example=self._example())
         leader = self._members(parties[:1], 1, 1, self.runner, "leaders")[0]
         helpers_raw = parties[1:]
         if not st.min_helpers <= len(helpers_raw) <= st.max_helpers:
             raise InputError(f"'{self.proc.name}' needs {st.min_helpers} to {st.max_helpers} helpers "
-                             f"(party2 onwards), got {len(helpers_raw)}")
+                             f"(party2 onwards), got {len(helpers_raw)}", field=("parties",), example=self._example())
         return own, leader, helpers_raw
+
+    def _example(self) -> PartiesExample:
+        """The hint's example: the leader, then the fewest helpers allowed (at least one)."""
+        helpers = parties_example(self._helper_runner().check, self.spec.min_helpers).parties
+        return PartiesExample("give the leader, then the helpers:",
+                              parties_example(self.runner.check, 1).parties + helpers)
 
     def _helper_values(self, raw: Mapping[str, Any], own: dict, leader: dict[str, Any], leader_result: Any,
                        index: int) -> dict[str, Any]:
@@ -125,9 +132,9 @@ class AssistedRunner(ProcedureRunner):
         for n, e in self.spec.helper_inputs.items():
             given[n] = self.evaluate(e, env)
         try:
-            return runner.coerce_inputs(given)
+            return runner.coerce_inputs(given, ("parties", index + 1))
         except InputError as exc:
-            raise InputError(f"party {index + 2} (a helper): {exc.message}", hint=exc.hint) from None
+            raise InputError(f"party {index + 2} (a helper): {exc.message}", hint=exc.hint, field=exc.field) from None
 
     def _contribution(self, res, env: Mapping[str, Any], own: dict) -> tuple[tuple, bool]:
         st = self.spec

@@ -14,8 +14,8 @@ from ...dice import ast
 from ...dice.values import Rolled
 from ...dice.sources import FacesSource, dice_source
 from ...codes import E_PROCEDURE
-from ...errors import InputError, RulesEngineError, RulesetError
-from ...rules.model import Expr, Procedure
+from ...errors import InputError, PartiesExample, RulesEngineError, RulesetError
+from ...rules.model import Check, Expr, Procedure
 from ...rules.procedures import party_expressions
 from ...limits import Limits
 from ...rules.table_functions import read_values
@@ -29,7 +29,16 @@ from ..runtime import Runtime
 def not_allowed(index: int | None, reason: str, round_no: int | None = None) -> InputError:
     who = f"party {index + 1}" if index is not None else f"round {round_no}"
     return InputError(f"{who} may not make the check" + (f": {reason}" if reason else ""),
-                      hint="change that party's inputs so the check is allowed")
+                      hint="change that party's inputs so the check is allowed",
+                      field=("parties", index) if index is not None else ("inputs",))
+
+
+def parties_example(check: Check, count: int, lead: str = "give") -> PartiesExample:
+    """A hint's example of ``count`` parties (at least one) of ``check``, each given the
+    input the check needs (its first without a default), else its first input."""
+    inputs = check.inputs
+    name = next((i.name for i in inputs if not i.has_default and not i.optional), inputs[0].name if inputs else None)
+    return PartiesExample(lead, tuple((name,) if name else () for _ in range(max(count, 1))))
 
 
 ABSENT = object()  # a name a resolution does not define, told apart from one defined as None
@@ -211,7 +220,7 @@ class ProcedureRunner:
         result = self._roll(parties, source, inputs)
         if isinstance(source, FacesSource) and source.used < len(source.faces):
             raise InputError(f"{len(source.faces)} faces given, but '{self.proc.name}' rolled only {source.used}",
-                             hint="give one face per die rolled")
+                             hint="give one face per die rolled", field=("faces",))
         return result
 
     def odds(self, inputs: Mapping[str, Any] | None = None, *, parties: Sequence[Mapping[str, Any]] | None = None,
@@ -229,20 +238,21 @@ class ProcedureRunner:
 
     def _own_inputs(self, inputs) -> dict[str, Any]:
         return self.runner.coerce_specs(self.proc.inputs, inputs, f"'{self.proc.name}'",
-                                        "give each party's inputs as party1.name=value")
+                                        parties_example(self.runner.check, 1, "give each party's inputs as"))
 
-    def _members(self, parties, lo: int, hi: int, runner: CheckRunner, what: str = "parties", who: str | None = None,
-                 hint: str = "give party1.name=value party2.name=value ...") -> list[dict[str, Any]]:
+    def _members(self, parties, lo: int, hi: int, runner: CheckRunner, what: str = "parties",
+                 who: str | None = None) -> list[dict[str, Any]]:
         """Each party's inputs, checked by its check's runner; between ``lo`` and ``hi`` of them."""
         parties = list(parties or [])
         if not lo <= len(parties) <= hi:
             who = who or f"'{self.proc.name}'"
             raise InputError(f"{who} needs {lo}" + (f" to {hi}" if hi != lo else "")
-                             + f" {what}, got {len(parties)}", hint=hint)
+                             + f" {what}, got {len(parties)}", field=("parties",),
+                             example=parties_example(runner.check, lo))
         out = []
         for i, p in enumerate(parties):
             try:
-                out.append(runner.coerce_inputs(p))
+                out.append(runner.coerce_inputs(p, ("parties", i)))
             except InputError as exc:
-                raise InputError(f"party {i + 1}: {exc.message}", hint=exc.hint) from None
+                raise InputError(f"party {i + 1}: {exc.message}", hint=exc.hint, field=exc.field) from None
         return out

@@ -22,7 +22,7 @@ from ..json_parts import jsonable
 from ..odds_value import OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord
-from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed, rank_value
+from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed, parties_example, rank_value
 
 
 class Row(NamedTuple):
@@ -117,15 +117,11 @@ class ContestRunner(ProcedureRunner):
         return tuple(rank_value(self.evaluate(e, env)) for e in self.spec.rank_by)
 
     def _parties(self, parties, inputs) -> list[dict[str, Any]]:
-        if inputs:
-            raise InputError(f"contest '{self.proc.name}' takes inputs per party",
-                             hint="give party1.name=value party2.name=value (parties=[{...}, {...}] in Python)")
         role = self.spec.roles(self.proc.check)[0]
-        inputs = self.runner.check.inputs  # the hint names one the check needs, else its first
-        name = next((i.name for i in inputs if not i.has_default and not i.optional),
-                    inputs[0].name if inputs else "name")
-        return self._members(parties, role.min, role.max, self.runner, who=f"contest '{self.proc.name}'",
-                             hint=f"give party1.{name}=... party2.{name}=...")
+        if inputs:
+            raise InputError(f"contest '{self.proc.name}' takes inputs per party", field=("inputs",),
+                             example=parties_example(self.runner.check, role.min))
+        return self._members(parties, role.min, role.max, self.runner, who=f"contest '{self.proc.name}'")
 
     def _roll(self, parties, source, inputs) -> ContestResult:
         values = self._parties(parties, inputs)

@@ -113,7 +113,8 @@ class ExtendedRunner(ProcedureRunner):
         except InputError as exc:
             names = list(own_specs) + [i.name for i in self.runner.check.inputs]
             raise InputError(exc.message.replace(f"check '{self.runner.check.name}'", f"'{self.proc.name}'"),
-                             hint=exc.hint if "unknown" not in exc.message else "inputs: " + ", ".join(names)) from None
+                             hint=exc.hint if "unknown" not in exc.message else "inputs: " + ", ".join(names),
+                             field=exc.field) from None
         return proc_values, check_values
 
     def _max_rounds(self, env: Mapping[str, Any]) -> int:

@@ -96,7 +96,7 @@ class GroupRunner(ProcedureRunner):
             shared = {n: self.evaluate(e, own) for n, e in self.spec.member_inputs.items()}
             parties = [{**dict(p), **shared} for p in parties]
         members = self._members(parties, role.min, role.max, self.runner, "members",
-                                   who=f"group '{self.proc.name}'", hint="give party1.name=value party2.name=value ...")
+                                   who=f"group '{self.proc.name}'")
         return own, members
 
     def _key(self, env: Mapping[str, Any]) -> tuple:
