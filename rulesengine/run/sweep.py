@@ -208,9 +208,11 @@ def _spent(total: Budget) -> Budget | None:
 
 
 def _at_combination(exc: RulesEngineError, label: str) -> RulesEngineError:
-    """The same error (its kind, code, position, hint and, for a LimitError, the limit's
-    name), its message saying which combination of the sweep it happened at."""
+    """The same error (its kind, code, position, hint or the example it shows, and for a
+    LimitError the limit's name), its message saying which combination of the sweep it happened at."""
     message = f"at {label}: {exc.message}"
     if isinstance(exc, LimitError):
         return LimitError(message, exc.limit, exc.location, exc.hint, exc.code)
-    return type(exc)(message, exc.location, exc.hint, exc.code)
+    # a hint that shows what to give keeps its example as data, for each front end's words
+    hint = None if exc.example is not None else exc.hint
+    return type(exc)(message, exc.location, hint, exc.code, example=exc.example)
