@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import sys
+import types
 from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
 
@@ -189,3 +191,16 @@ def format_github(reports: list[FileReport]) -> str:
             message = d.message + (f" ({d.hint})" if d.hint else "")
             lines.append(f"::{d.severity} {','.join(props)}::{_escape_data(message)}")
     return "\n".join(lines)
+
+
+class _CallableModule(types.ModuleType):
+    """``rulesengine.validate`` is both the package's function (``rulesengine.validate(path)``)
+    and this module: importing the module sets the package's attribute to the module, so
+    the function would be gone after the first import (``TypeError: 'module' object is not
+    callable`` on the second call). Calling the module calls the function instead."""
+
+    def __call__(self, *paths: str) -> list[FileReport]:
+        return validate_paths(paths)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +36,15 @@ def test_the_result_classes_are_the_ones_checks_return():
     check = rulesengine.load("gurps-4e").check("success_roll")
     assert isinstance(check.roll({"skill": 12}, seed=1), rulesengine.CheckResult)
     assert isinstance(check.odds({"skill": 12}), rulesengine.CheckOdds)
+
+
+def test_rulesengine_validate_can_be_called_again_after_the_module_of_the_same_name_is_imported():
+    """``rulesengine.validate`` is a function and a module: importing the module (as the first
+    call does) replaced the function on the package, so a second call raised TypeError."""
+    import rulesengine
+    import rulesengine.validate  # noqa: F401  the module, as `from rulesengine.validate import …` imports it
+
+    shipped = Path(__file__).resolve().parent.parent / "rulesets" / "gurps-4e.yaml"
+    first = rulesengine.validate(str(shipped))
+    second = rulesengine.validate(str(shipped))
+    assert [r.errors for r in first] == [r.errors for r in second] == [0]
