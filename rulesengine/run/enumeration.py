@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from ..dice.beyond import UNDETERMINED, AtLeast, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist
+from ..dice.pool_odds import ViewFloor
 from ..dice.expectation import RollMean, exact_mean, roll_mean
 from ..dice.values import Rolled
 from ..cache import CHECK_ODDS
@@ -22,6 +23,7 @@ from ..errors import LimitError, Location, RulesEngineError
 from ..records import replace
 from ..rules.model import Check, Expr
 from .exact import ExactRolls, RollReads
+from .readings import roll_floor
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
 from .runtime import Runtime
@@ -140,7 +142,7 @@ class Enumerator:
         budget = Budget(self.runtime.limits.max_states)
         # The inputs given: what the rules read of the rolls for these values.
         reads = self.exact.settled_reads(env, budget, reads)
-        built = self._afford_readings(env, fixed, budget, reads, cut)
+        built, keys = self._afford_readings(env, fixed, budget, reads, cut)
         joint: Joint = [({}, 1)]
         denom = 1
         for name, e in self.check.rolls:
@@ -152,7 +154,7 @@ class Enumerator:
                 dist = built.pop(name) if name in built else self._roll_dist(name, e, env, budget, reads)
                 joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
             else:
-                joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut)
+                joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut, keys)
             denom *= d
         return env, None, joint, denom
 
@@ -166,7 +168,8 @@ class Enumerator:
         return [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
 
     def _join_reading(self, joint: Joint, name: str, e: Expr, reads_rolls: list[str], env: dict, budget: Budget,
-                      reads: RollReads | None, cut: bool) -> tuple[Joint, int]:
+                      reads: RollReads | None, cut: bool, keys: Mapping[tuple, tuple | None] | None = None
+                      ) -> tuple[Joint, int]:
         """The joint values so far, each with each value of a roll made after seeing earlier
         ones (``reads_rolls``): its odds for each value they came to, over one common
         denominator (returned beside them)."""
@@ -186,13 +189,19 @@ class Enumerator:
         by_seen: dict[tuple, list[tuple[Any, int, int]]] = {}
         by_key: dict[tuple, list[tuple[Any, int, int]]] = {}
         read = tuple(reads_rolls)
+        worked = 0  # distributions worked out
         for seen in readings:
             local = {**env, **dict(zip(reads_rolls, seen, strict=True))}
-            key = self.exact.reading_key(name, e, read, local, budget)
+            key = keys[(name, seen)] if keys and (name, seen) in keys else \
+                self.exact.reading_key(name, e, read, local, budget)
             if key is not None and key in by_key:
                 by_seen[seen] = by_key[key]
                 continue
-            dist = self._roll_dist(name, e, local, budget, reads)
+            what = f"'{name}' is worked out for each of {len(readings):,} readings of {', '.join(reads_rolls)}: " \
+                f"the work ran past max_states ({self.runtime.limits.max_states:,}) with {worked:,} of its " \
+                "distributions worked out"
+            worked += 1
+            dist = self._roll_dist(name, e, local, budget, reads, what)
             by_seen[seen] = [(v, w, dist.denom) for v, w in self._outcomes(dist, cut)]
             if key is not None:
                 by_key[key] = by_seen[seen]
@@ -201,48 +210,37 @@ class Enumerator:
         try:
             budget.spend(made)
         except BudgetExceeded:
-            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values") from None
+            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values, past max_states "
+                                           f"({self.runtime.limits.max_states:,})") from None
         return [({**d, name: v}, w * wv * (common // dv))
                 for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
 
     def _afford_readings(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None,
-                         cut: bool) -> dict[str, Dist]:
-        """Charge, before any joint value is made, what :meth:`joint_rolls` will charge up to
-        the first roll that reads earlier ones, where that roll is: the joint values of the
-        rolls before it (the product of their sizes) and, for it, one distribution for each
-        reading of the rolls it reads and at least one value for each joint value. What is
-        refused here would be refused there, only after building those joint values and
-        distributions. Returns the distributions of the rolls before it, built once."""
+                         cut: bool) -> tuple[dict[str, Dist], dict[tuple, tuple | None]]:
+        """Charge, before any joint value is made or any roll that reads earlier rolls is
+        worked out, at least what :meth:`joint_rolls` will charge (see :mod:`.readings`):
+        for each roll, the joint values of the rolls up to it and, for a roll that reads
+        earlier ones, one step for each reading of them and at least the steps and values
+        of its distributions. What is refused here would be refused there, only later.
+        Returns the distributions of the rolls that read none, built once, and the reading
+        keys worked out on the way (by roll and reading, see ExactRolls.reading_key)."""
         rolls = self.check.rolls
-        if not any(e.names & {n for n, _ in rolls[:i]} for i, (_, e) in enumerate(rolls)):
-            return {}  # no roll reads another: each join is charged before it is made
+        names = [n for n, _ in rolls]
+        read_by = {n: sorted(e.names & set(names[:i])) for i, (n, e) in enumerate(rolls)}
+        if not any(read_by.values()):
+            return {}, {}  # no roll reads another: each join is charged before it is made
+        floors = _Floors(self, env, budget, reads, {n: e for n, e in rolls}, read_by)
         built: dict[str, Dist] = {}
-        sizes: dict[str, tuple[int, int]] = {}  # each roll's values, and those not cut off
-        rows, charged = 1, 0
         for name, e in rolls:
             if name in fixed:
-                sizes[name] = (1, 0 if isinstance(fixed[name], AtLeast) else 1)
-                continue
-            read = sorted(e.names & set(sizes))
-            if not read:
+                floors.known(name, [] if isinstance(fixed[name], AtLeast) else [fixed[name]], 1, stage=False)
+            elif not read_by[name]:
                 dist = built[name] = self._roll_dist(name, e, env, budget, reads)
                 outcomes = self._outcomes(dist, cut)
-                sizes[name] = (len(outcomes), sum(1 for v, _ in outcomes if not isinstance(v, AtLeast)))
-                rows *= len(outcomes)
-                charged += rows
-                try:
-                    budget.afford(charged)
-                except BudgetExceeded:
-                    raise self.resolver.too_big(e) from None
-                continue
-            readings = math.prod(sizes[n][1] for n in read)
-            rows = math.prod(size[1] if n in read else size[0] for n, size in sizes.items())
-            try:
-                budget.afford(charged + readings + rows)
-            except BudgetExceeded:
-                raise self.resolver.too_big(e, _readings_text(name, read, readings, rows)) from None
-            break
-        return built
+                floors.known(name, [v for v, _ in outcomes if not isinstance(v, AtLeast)], len(outcomes))
+            elif not floors.reading(name):
+                break  # past what can be floored: the rest is charged as it is worked out
+        return built, floors.keys
 
     @staticmethod
     def _outcomes(dist: Dist, cut: bool) -> list[tuple[Any, int]]:
@@ -263,11 +261,12 @@ class Enumerator:
             raise self.runtime.relocate(exc, e) from None
         return self._listable(dist, e)
 
-    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None) -> Dist:
+    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None,
+                   what: str = "") -> Dist:
         try:
             dist = self.exact.roll_dist(name, e, env, budget, reads)
         except BudgetExceeded:
-            raise self.resolver.too_big(e) from None
+            raise self.resolver.too_big(e, what) from None
         except RulesEngineError as exc:
             raise self.runtime.relocate(exc, e) from None
         return self._listable(dist, e)
@@ -288,3 +287,144 @@ class Enumerator:
 
 def _readings_text(name: str, read: list[str], readings: int, rows: int) -> str:
     return f"'{name}' is worked out for each of {readings:,} readings of {', '.join(read)} ({rows:,} joint values)"
+
+
+class _Component:
+    """The joint values, counted, of a group of rolls that read one another (rolls of
+    different groups join as a product): the values of the rolls a later roll reads, each
+    combination with how many joint values it stands for at least; the rolls that read none
+    wait (``pending``) until a roll reads them, so only what is read is ever listed."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []  # the rolls the table lists, in its keys' order
+        self.table: dict[tuple, int] = {(): 1}
+        self.pending: dict[str, list[Any]] = {}  # values of rolls read later, not listed yet
+        self.scale = 1  # joint values for each: rolls read by none
+
+    def size(self) -> int:
+        return self.scale * sum(self.table.values()) * math.prod(len(v) for v in self.pending.values())
+
+    def listed(self, read: list[str]) -> None:
+        """List the rolls of ``read`` still pending."""
+        for name in read:
+            values = self.pending.pop(name, None)
+            if values is not None:
+                self.table = {k + (v,): c for k, c in self.table.items() for v in values}
+                self.names.append(name)
+
+    def forget(self, keep: set[str]) -> None:
+        """Stop listing the rolls outside ``keep`` (no roll to come reads them)."""
+        for name in [n for n in self.pending if n not in keep]:
+            self.scale *= len(self.pending.pop(name))
+        if all(n in keep for n in self.names):
+            return
+        at = [i for i, n in enumerate(self.names) if n in keep]
+        table: dict[tuple, int] = {}
+        for k, c in self.table.items():
+            kept = tuple(k[i] for i in at)
+            table[kept] = table.get(kept, 0) + c
+        self.names, self.table = [self.names[i] for i in at], table
+
+
+class _Floors:
+    """What :meth:`Enumerator.joint_rolls` will charge at least, added up roll by roll in
+    its order (see :meth:`Enumerator._afford_readings`), and afforded as it goes."""
+
+    def __init__(self, enum: Enumerator, env: dict, budget: Budget, reads: RollReads | None,
+                 exprs: dict[str, Expr], read_by: dict[str, list[str]]) -> None:
+        self.enum, self.env, self.budget, self.reads = enum, env, budget, reads
+        self.exprs, self.read_by = exprs, read_by
+        self.order = list(exprs)
+        group = {n: n for n in self.order}
+
+        def root(n: str) -> str:
+            while group[n] != n:
+                n = group[n]
+            return n
+
+        for n, read in read_by.items():
+            for r in read:
+                group[root(r)] = root(n)
+        self.group = {n: root(n) for n in self.order}
+        self.parts: dict[str, _Component] = {}
+        self.listed: set[str] = set()  # rolls whose values are known here (those that read none)
+        self.steps = 0  # charged at least, from here on
+        self.keys: dict[tuple, tuple | None] = {}
+        self.done = 0  # rolls gone through
+
+    def _later(self) -> set[str]:
+        """The rolls a roll still to come reads."""
+        return {r for n in self.order[self.done:] for r in self.read_by[n]}
+
+    def _stage(self) -> int:
+        return math.prod(c.size() for c in self.parts.values())
+
+    def _afford(self, e: Expr, what: str = "") -> bool:
+        try:
+            self.budget.afford(self.steps)
+        except BudgetExceeded:
+            raise self.enum.resolver.too_big(e, what) from None
+        return True
+
+    def known(self, name: str, values: list[Any], count: int, stage: bool = True) -> None:
+        """A roll that reads none (or a value a gate fixed): ``values`` its values a later
+        roll may read (not those the depth cut), ``count`` its values in the joint."""
+        part = self.parts.setdefault(self.group[name], _Component())
+        self.done += 1
+        if name in self._later():
+            part.pending[name] = values
+            self.listed.add(name)
+        else:
+            part.scale *= count
+        if stage:
+            self.steps += self._stage()
+            self._afford(self.exprs[name])
+
+    def reading(self, name: str) -> bool:
+        """A roll that reads earlier ones: one step for each reading of them, at least the
+        steps of its distributions, and at least their values for each joint value. False
+        where it can't be floored (the caller stops here)."""
+        e, read = self.exprs[name], self.read_by[name]
+        part = self.parts.setdefault(self.group[name], _Component())
+        self.done += 1
+        if not all(r in self.listed for r in read):  # it reads a roll that reads others
+            self.steps += 1 + self._stage()
+            return self._afford(e)
+        count = math.prod(len(part.pending[r]) if r in part.pending else 1 for r in read)
+        at = [i for i, n in enumerate(part.names) if n in read]
+        if at:
+            count *= len({tuple(k[i] for i in at) for k in part.table})
+        # Before listing them: one step for each reading, at least one value for each joint value.
+        rows = self._stage()
+        self.steps += count
+        try:
+            self.budget.afford(self.steps + rows)
+        except BudgetExceeded:
+            raise self.enum.resolver.too_big(e, _readings_text(name, read, count, rows)) from None
+        part.listed(read)
+        at = [part.names.index(r) for r in read]
+        limits = self.enum.runtime.limits
+        floors: dict[Any, ViewFloor] = {}
+        by_seen: dict[tuple, ViewFloor] = {}
+        exact = self.enum.exact
+        for k in part.table:
+            seen = tuple(k[i] for i in at)
+            if seen in by_seen:
+                continue
+            local = {**self.env, **dict(zip(read, seen, strict=True))}
+            key = exact.reading_key(name, e, tuple(read), local, self.budget)
+            self.keys[(name, seen)] = key
+            memo = (key,) if key is not None else ("seen", seen)
+            if memo not in floors:
+                floors[memo] = roll_floor(exact, name, e, local, self.reads)
+                self.steps += floors[memo].steps
+            by_seen[seen] = floors[memo]
+            if by_seen[seen].values > limits.max_outcomes:
+                return False  # refused for its values when it is worked out (max_outcomes)
+        part.table = {k: c * by_seen[tuple(k[i] for i in at)].values for k, c in part.table.items()}
+        part.forget(self._later())
+        rows = self._stage()
+        self.steps += rows
+        ways = f"{len(floors):,} ways, for " if len(floors) < count else "for "
+        return self._afford(e, f"'{name}' ({ways}{count:,} readings of {', '.join(read)}): at least "
+                               f"{rows:,} joint values, {self.steps:,} steps; max_states is {limits.max_states:,}")
