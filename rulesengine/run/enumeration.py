@@ -14,7 +14,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from ..dice.beyond import UNDETERMINED, AtLeast, cut_value
-from ..dice.dist import Budget, BudgetExceeded, Dist
+from ..dice.dist import Budget, BudgetExceeded, Dist, shared_budget
 from ..dice.pool_odds import ViewFloor
 from ..dice.expectation import RollMean, exact_mean, roll_mean
 from ..dice.values import Rolled
@@ -23,12 +23,14 @@ from ..errors import LimitError, Location, RulesEngineError
 from ..records import replace
 from ..rules.model import Check, Expr
 from .exact import ExactRolls, RollReads
+from .marginals import ReportPasses, report_passes
 from .readings import roll_floor
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
 from .runtime import Runtime
 from .tally import OddsTally
 
+_UNSET = object()
 Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each with its weight
 
 
@@ -41,6 +43,7 @@ class Enumerator:
         self.check: Check = resolver.check
         self.exact = exact
         self._odds_token = object()  # this check's part of cache.CHECK_ODDS (a new one forgets it)
+        self._passes: ReportPasses | None | object = _UNSET  # report_passes(check), once asked
 
     def forget(self) -> None:
         """Empty the odds remembered and the compiled exact evaluators (with their pools'
@@ -54,20 +57,50 @@ class Enumerator:
         cached = CHECK_ODDS.get(key)
         if cached is not None:
             return cached
-        acc = OddsTally()
-        outcomes, joint_denom = self.resolutions(values, cut=True)
-        total_weight = 0
-        for res, _env, w in outcomes:
-            acc.add(res, w, 1)
-            total_weight += w
-        rt = self.runtime
-        odds = acc.finish(rt.model, self.check, values, joint_denom, total_weight, rt.limits.max_states)
+        odds = self._odds_in_passes(values)
+        if odds is None:
+            odds = self._tally(values)
         if odds.result_truncated:
             mean = self._unbounded_mean(values)
             if mean is not None:
                 odds = replace(odds, unbounded_mean=mean)
         CHECK_ODDS.put(key, odds, odds.size)
         return odds
+
+    def _tally(self, values: dict[str, Any], reads: RollReads | None = None) -> CheckOdds:
+        """The odds of every resolution, with ``reads`` (see :meth:`resolutions`)."""
+        acc = OddsTally()
+        outcomes, joint_denom = self.resolutions(values, reads, cut=True)
+        total_weight = 0
+        for res, _env, w in outcomes:
+            acc.add(res, w, 1)
+            total_weight += w
+        rt = self.runtime
+        return acc.finish(rt.model, self.check, values, joint_denom, total_weight, rt.limits.max_states)
+
+    def _odds_in_passes(self, values: dict[str, Any]) -> CheckOdds | None:
+        """The odds with the reported values that nothing else reads worked out apart (see
+        :mod:`.marginals`): a pass for the outcome, result, tags and tiers, and one for each
+        of those values, over one work budget. None where the check can't be split so, or a
+        pass meets what it can't split (a roll cut by the depth) or runs out of work: the
+        caller then works out every reading in one pass."""
+        if self._passes is _UNSET:
+            self._passes = report_passes(self.check)
+        passes = self._passes
+        if not isinstance(passes, ReportPasses):
+            return None
+        with shared_budget(self.runtime.limits.max_states) as total:
+            try:
+                odds = self._tally(values, RollReads(passes.core))
+                apart = {name: self._tally(values, RollReads(views)) for name, views in passes.apart}
+            except LimitError:
+                if total.timed_out or (total.total is not None and total.total.exhausted):
+                    raise  # a budget shared beyond this check ran out: nothing is left to fall back on
+                return None
+        if any(o.truncated or o.result_truncated or any(o.values_truncated.values())
+               for o in (odds, *apart.values())):
+            return None
+        return replace(odds, values={k: apart[k].values[k] if k in apart else v for k, v in odds.values.items()})
 
     def _unbounded_mean(self, values: dict[str, Any]) -> Fraction | None:
         """The result's mean with explosions followed forever, where it has a closed form
