@@ -201,7 +201,7 @@ class Enumerator:
         return [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
 
     def _join_reading(self, joint: Joint, name: str, e: Expr, reads_rolls: list[str], env: dict, budget: Budget,
-                      reads: RollReads | None, cut: bool, keys: Mapping[tuple, tuple | None] | None = None
+                      reads: RollReads | None, cut: bool, keys: Mapping[str, dict[tuple, Any]] | None = None
                       ) -> tuple[Joint, int]:
         """The joint values so far, each with each value of a roll made after seeing earlier
         ones (``reads_rolls``): its odds for each value they came to, over one common
@@ -223,13 +223,16 @@ class Enumerator:
         by_key: dict[tuple, list[tuple[Any, int, int]]] = {}
         read = tuple(reads_rolls)
         worked = 0  # distributions worked out
+        known = keys.get(name, {}) if keys else {}
         for seen in readings:
-            local = {**env, **dict(zip(reads_rolls, seen, strict=True))}
-            key = keys[(name, seen)] if keys and (name, seen) in keys else \
-                self.exact.reading_key(name, e, read, local, budget)
+            key = known.get(seen, _UNSET)
+            if key is _UNSET:
+                key = self.exact.reading_key(name, e, read, {**env, **dict(zip(reads_rolls, seen, strict=True))},
+                                             budget)
             if key is not None and key in by_key:
                 by_seen[seen] = by_key[key]
                 continue
+            local = {**env, **dict(zip(reads_rolls, seen, strict=True))}
             what = f"'{name}' is worked out for each of {len(readings):,} readings of {', '.join(reads_rolls)}: " \
                 f"the work ran past max_states ({self.runtime.limits.max_states:,}) with {worked:,} of its " \
                 "distributions worked out"
@@ -249,7 +252,7 @@ class Enumerator:
                 for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
 
     def _afford_readings(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None,
-                         cut: bool) -> tuple[dict[str, Dist], dict[tuple, tuple | None]]:
+                         cut: bool) -> tuple[dict[str, Dist], dict[str, dict[tuple, Any]]]:
         """Charge, before any joint value is made or any roll that reads earlier rolls is
         worked out, at least what :meth:`joint_rolls` will charge (see :mod:`.readings`):
         for each roll, the joint values of the rolls up to it and, for a roll that reads
@@ -382,7 +385,7 @@ class _Floors:
         self.parts: dict[str, _Component] = {}
         self.listed: set[str] = set()  # rolls whose values are known here (those that read none)
         self.steps = 0  # charged at least, from here on
-        self.keys: dict[tuple, tuple | None] = {}
+        self.keys: dict[str, dict[tuple, Any]] = {}  # reading_key's, by roll and reading
         self.done = 0  # rolls gone through
 
     def _later(self) -> set[str]:
@@ -440,13 +443,15 @@ class _Floors:
         floors: dict[Any, ViewFloor] = {}
         by_seen: dict[tuple, ViewFloor] = {}
         exact = self.enum.exact
+        keys = self.keys.setdefault(name, {})
+        whole = at == list(range(len(part.names)))  # the table lists just what it reads
         for k in part.table:
-            seen = tuple(k[i] for i in at)
+            seen = k if whole else tuple(k[i] for i in at)
             if seen in by_seen:
                 continue
             local = {**self.env, **dict(zip(read, seen, strict=True))}
             key = exact.reading_key(name, e, tuple(read), local, self.budget)
-            self.keys[(name, seen)] = key
+            keys[seen] = key
             memo = (key,) if key is not None else ("seen", seen)
             if memo not in floors:
                 floors[memo] = roll_floor(exact, name, e, local, self.reads)
@@ -454,7 +459,7 @@ class _Floors:
             by_seen[seen] = floors[memo]
             if by_seen[seen].values > limits.max_outcomes:
                 return False  # refused for its values when it is worked out (max_outcomes)
-        part.table = {k: c * by_seen[tuple(k[i] for i in at)].values for k, c in part.table.items()}
+        part.table = {k: c * by_seen[k if whole else tuple(k[i] for i in at)].values for k, c in part.table.items()}
         part.forget(self._later())
         rows = self._stage()
         self.steps += rows
