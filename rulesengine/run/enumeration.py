@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from ..dice.beyond import UNDETERMINED, AtLeast, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist, shared_budget
-from ..dice.pool_odds import ViewFloor
+from ..dice.view_floor import ViewFloor
 from ..dice.expectation import RollMean, exact_mean, roll_mean
 from ..dice.values import Rolled
 from ..cache import CHECK_ODDS

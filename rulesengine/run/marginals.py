@@ -50,16 +50,11 @@ def _closure(check: Check, name: str) -> list[Expr]:
     return out
 
 
-def report_passes(check: Check) -> ReportPasses | None:
-    """How the check's odds may be worked out in passes (see the module), or None."""
-    if check.choose is not None or len(check.view_sources) != 1 or not check.face_views:
-        return None
-    if any(view is None for _, view in check.face_views):
-        return None
-    exprs = [e for e in check.view_sources[0][0] if e is not None]
-    apart = [let.name for let in check.lets if let.after_roll and let.name in check.report
-             and let.name not in {"result", "outcome", "success"}]
-    while apart:  # a let read by anything else (another let read apart too) is read with it
+def _apart(check: Check, exprs: list[Expr]) -> list[str]:
+    """The reported lets nothing else reads: not the check's other expressions, nor another
+    of them (a let read by another is read with it, in the outcome's pass)."""
+    apart = [let.name for let in check.lets if let.after_roll and let.name in check.report]
+    while apart:
         own = {id(e) for name in apart for e in _let_exprs(check, name)}
         read = set().union(*(e.names for e in exprs if id(e) not in own))
         for name in apart:
@@ -68,21 +63,38 @@ def report_passes(check: Check) -> ReportPasses | None:
         if kept == apart:
             break
         apart = kept
+    return apart
+
+
+def _views_of(check: Check, source: list[Expr]) -> dict[str, PoolView | None] | None:
+    """What ``source`` reads of the check's rolls (a roll it doesn't read by its dice, its
+    total), or None where that can't be told in advance."""
+    views = face_views(check, list(source))
+    if any(v is None for v in views.values()):
+        return None
+    for name, _ in check.face_views:
+        views.setdefault(name, PoolView(total=True))  # its dice are not read here
+    return views
+
+
+def report_passes(check: Check) -> ReportPasses | None:
+    """How the check's odds may be worked out in passes (see the module), or None."""
+    if check.choose is not None or len(check.view_sources) != 1 or not check.face_views:
+        return None
+    if any(view is None for _, view in check.face_views):
+        return None
+    exprs = [e for e in check.view_sources[0][0] if e is not None]
+    apart = _apart(check, exprs)
     if not apart:
         return None
     own = {id(e) for name in apart for e in _let_exprs(check, name)}
-    full = dict(check.face_views)
-
-    def views_of(source: list[Expr]) -> dict[str, PoolView | None] | None:
-        views = face_views(check, list(source))
-        if any(v is None for v in views.values()):
-            return None
-        for name in full:
-            views.setdefault(name, PoolView(total=True))  # its dice are not read here
-        return views
-
-    core = views_of([e for e in exprs if id(e) not in own])
-    passes = [(name, views_of(_closure(check, name) + [e for _, e in check.rolls])) for name in apart]
-    if core is None or core == full or any(v is None for _, v in passes):
+    core = _views_of(check, [e for e in exprs if id(e) not in own])
+    if core is None or core == dict(check.face_views):
         return None
-    return ReportPasses(core, tuple((name, v) for name, v in passes if v is not None))
+    passes = []
+    for name in apart:
+        views = _views_of(check, _closure(check, name) + [e for _, e in check.rolls])
+        if views is None:
+            return None
+        passes.append((name, views))
+    return ReportPasses(core, tuple(passes))

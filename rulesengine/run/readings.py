@@ -24,7 +24,8 @@ from ..dice.dist import Budget, BudgetExceeded
 from ..dice.evaluate import compile_conditions, compile_expression
 from ..dice.exact import Exact
 from ..dice.pool import PoolSpec
-from ..dice.pool_odds import PoolView, ViewFloor, view_floor
+from ..dice.pool_odds import PoolView
+from ..dice.view_floor import ViewFloor, view_floor
 from ..errors import DiceEvalError, RulesEngineError
 from ..rules.model import Expr
 from .exact import ExactRolls, RollReads

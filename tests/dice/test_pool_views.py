@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from rulesengine.dice.dist import Budget
 from rulesengine.dice.parser import parse
 from rulesengine.dice.pool import PoolSpec
-from rulesengine.dice.pool_odds import PoolView, faces_dist, view_dist, view_floor
+from rulesengine.dice.pool_odds import PoolView, faces_dist, view_dist
+from rulesengine.dice.view_floor import view_floor
 from rulesengine.limits import DEFAULT_LIMITS
 from rulesengine.ruleset import loads
 
