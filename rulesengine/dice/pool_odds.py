@@ -316,11 +316,7 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     d = die_dist(spec, "chain" if view.initial else "values", limits, budget)
     budget.spend(max(0, len(d.weights) - spec.die.size) * view.reads)
 
-    def reading(values: tuple, cut: tuple = ()) -> tuple:
-        return (sum(spec.score(v) for v in values) if view.total else 0,
-                *(_tally(c, values) for c in view.counts), *(_tally(c, values[:1]) for c in view.initial),
-                *view.symbol_reads(spec.symbols_of(values)), *cut,
-                max(values) if view.highest else 0, min(values) if view.lowest else 0)
+    reading = view_reading(spec, view)
 
     def fold(b: Budget) -> list[tuple[int, list]]:
         return _fold([_readings(d, reading)] * count, view, d.denom.bit_length(), b)
@@ -341,19 +337,44 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     return flattened(fold(budget), budget)
 
 
+def view_reading(spec: PoolSpec, view: PoolView) -> Callable[..., tuple]:
+    """What ``view`` reads of one die's values (its face and the dice its explosions added),
+    with ``cut`` (a yes/no part, before highest and lowest) where it is given: the sum, each
+    count, each sum of symbols, then highest and lowest. Sums and counts add from die to die."""
+
+    def reading(values: tuple, cut: tuple = ()) -> tuple:
+        return (sum(spec.score(v) for v in values) if view.total else 0,
+                *(_tally(c, values) for c in view.counts), *(_tally(c, values[:1]) for c in view.initial),
+                *view.symbol_reads(spec.symbols_of(values)), *cut,
+                max(values) if view.highest else 0, min(values) if view.lowest else 0)
+
+    return reading
+
+
 def _rolls_of(spec: PoolSpec, states: list[tuple[int, list]], view: PoolView, denom: int) -> Dist:
     """The rolls of :func:`view_dist`'s states, each state's dice flattened into one roll;
     a state with a cut chain among them is a cut roll (:class:`CutRoll`), in the tail."""
     out: dict = {}
     tail: dict = {}
+    scores: dict[int, int] = {}  # each value's score, worked out once (a condition per value)
+
+    def total(faces: tuple) -> int:
+        t = 0
+        for v in faces:
+            s = scores.get(v)
+            if s is None:
+                s = scores[v] = spec.score(v)
+            t += s
+        return t
+
     for w, reps in states:
         faces = tuple(sorted((v for rep in reps for v in rep), reverse=True))
         initial = tuple(sorted((rep[0] for rep in reps), reverse=True)) if view.initial else None
         if any(isinstance(rep, _CutChain) for rep in reps):
-            key: Any = CutRoll(sum(spec.score(v) for v in faces), faces, initial)
+            key: Any = CutRoll(total(faces), faces, initial)
             tail[key] = tail.get(key, 0) + w
             continue
-        rolled = Rolled(sum(spec.score(v) for v in faces), faces, initial=initial, symbols=spec.symbols_of(faces),
+        rolled = Rolled(total(faces), faces, initial=initial, symbols=spec.symbols_of(faces),
                         shows=spec.shows_of(faces))
         out[rolled] = out.get(rolled, 0) + w
     return Dist(out, denom, tail or NO_TAIL).reduced()

@@ -16,7 +16,8 @@ from typing import Any
 from collections.abc import Iterator, Mapping
 
 from ..dice.beyond import UNDETERMINED, AtLeast, cut_value
-from ..dice.dist import Budget, BudgetExceeded, Dist
+from ..dice.dist import Budget, BudgetExceeded, Dist, shared_budget
+from ..dice.view_floor import ViewFloor
 from ..dice.expectation import RollMean, exact_mean, roll_mean
 from ..dice.values import Rolled
 from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
@@ -26,11 +27,14 @@ from ..records import replace
 from ..rules.model import Check, Expr
 from .exact import ExactRolls, RollReads
 from .groups import ResolutionGroups
+from .marginals import ReportPasses, report_passes
+from .readings import roll_floor
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
 from .runtime import Runtime
 from .tally import OddsTally
 
+_UNSET = object()
 Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each with its weight
 
 _SHARED_ROLLS: ContextVar[SizedCache | None] = ContextVar("rulesengine_shared_rolls", default=None)
@@ -75,6 +79,7 @@ class Enumerator:
         self.exact = exact
         self._odds_token = object()  # this check's part of cache.CHECK_ODDS (a new one forgets it)
         self.groups = ResolutionGroups(runtime, resolver, self.check)
+        self._passes: ReportPasses | None | object = _UNSET  # report_passes(check), once asked
 
     def forget(self) -> None:
         """Empty the odds remembered and the compiled exact evaluators (with their pools'
@@ -88,21 +93,51 @@ class Enumerator:
         cached = CHECK_ODDS.get(key)
         if cached is not None:
             return cached
-        acc = OddsTally()
-        shared = self._shared_resolutions(values) if _SHARED_ROLLS.get() is not None else None
-        outcomes, joint_denom = shared if shared is not None else self.resolutions(values, cut=True)
-        total_weight = 0
-        for res, _env, w in outcomes:
-            acc.add(res, w, 1)
-            total_weight += w
-        rt = self.runtime
-        odds = acc.finish(rt.model, self.check, values, joint_denom, total_weight, rt.limits.max_states)
+        odds = self._odds_in_passes(values)
+        if odds is None:
+            odds = self._tally(values)
         if odds.result_truncated:
             mean = self._unbounded_mean(values)
             if mean is not None:
                 odds = replace(odds, unbounded_mean=mean)
         CHECK_ODDS.put(key, odds, odds.size)
         return odds
+
+    def _tally(self, values: dict[str, Any], reads: RollReads | None = None) -> CheckOdds:
+        """The odds of every resolution, with ``reads`` (see :meth:`resolutions`)."""
+        acc = OddsTally()
+        shared = self._shared_resolutions(values) if reads is None and _SHARED_ROLLS.get() is not None else None
+        outcomes, joint_denom = shared if shared is not None else self.resolutions(values, reads, cut=True)
+        total_weight = 0
+        for res, _env, w in outcomes:
+            acc.add(res, w, 1)
+            total_weight += w
+        rt = self.runtime
+        return acc.finish(rt.model, self.check, values, joint_denom, total_weight, rt.limits.max_states)
+
+    def _odds_in_passes(self, values: dict[str, Any]) -> CheckOdds | None:
+        """The odds with the reported values that nothing else reads worked out apart (see
+        :mod:`.marginals`): a pass for the outcome, result, tags and tiers, and one for each
+        of those values, over one work budget. None where the check can't be split so, or a
+        pass meets what it can't split (a roll cut by the depth) or runs out of work: the
+        caller then works out every reading in one pass."""
+        if self._passes is _UNSET:
+            self._passes = report_passes(self.check)
+        passes = self._passes
+        if not isinstance(passes, ReportPasses):
+            return None
+        with shared_budget(self.runtime.limits.max_states) as total:
+            try:
+                odds = self._tally(values, RollReads(passes.core))
+                apart = {name: self._tally(values, RollReads(views)) for name, views in passes.apart}
+            except LimitError:
+                if total.timed_out or (total.total is not None and total.total.exhausted):
+                    raise  # a budget shared beyond this check ran out: nothing is left to fall back on
+                return None
+        if any(o.truncated or o.result_truncated or any(o.values_truncated.values())
+               for o in (odds, *apart.values())):
+            return None
+        return replace(odds, values={k: apart[k].values[k] if k in apart else v for k, v in odds.values.items()})
 
     def _unbounded_mean(self, values: dict[str, Any]) -> Fraction | None:
         """The result's mean with explosions followed forever, where it has a closed form
@@ -235,7 +270,7 @@ class Enumerator:
     def _joint(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None, cut: bool
                ) -> tuple[Joint, int]:
         """Every joint value of the rolls, with its weight over the denominator returned."""
-        built = self._afford_readings(env, fixed, budget, reads, cut)
+        built, keys = self._afford_readings(env, fixed, budget, reads, cut)
         joint: Joint = [({}, 1)]
         denom = 1
         for name, e in self.check.rolls:
@@ -247,7 +282,7 @@ class Enumerator:
                 dist = built.pop(name) if name in built else self._roll_dist(name, e, env, budget, reads)
                 joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
             else:
-                joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut)
+                joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut, keys)
             denom *= d
         return joint, denom
 
@@ -261,7 +296,8 @@ class Enumerator:
         return [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
 
     def _join_reading(self, joint: Joint, name: str, e: Expr, reads_rolls: list[str], env: dict, budget: Budget,
-                      reads: RollReads | None, cut: bool) -> tuple[Joint, int]:
+                      reads: RollReads | None, cut: bool, keys: Mapping[str, dict[tuple, Any]] | None = None
+                      ) -> tuple[Joint, int]:
         """The joint values so far, each with each value of a roll made after seeing earlier
         ones (``reads_rolls``): its odds for each value they came to, over one common
         denominator (returned beside them)."""
@@ -281,13 +317,22 @@ class Enumerator:
         by_seen: dict[tuple, list[tuple[Any, int, int]]] = {}
         by_key: dict[tuple, list[tuple[Any, int, int]]] = {}
         read = tuple(reads_rolls)
+        worked = 0  # distributions worked out
+        known = keys.get(name, {}) if keys else {}
         for seen in readings:
-            local = {**env, **dict(zip(reads_rolls, seen, strict=True))}
-            key = self.exact.reading_key(name, e, read, local, budget)
+            key = known.get(seen, _UNSET)
+            if key is _UNSET:
+                key = self.exact.reading_key(name, e, read, {**env, **dict(zip(reads_rolls, seen, strict=True))},
+                                             budget)
             if key is not None and key in by_key:
                 by_seen[seen] = by_key[key]
                 continue
-            dist = self._roll_dist(name, e, local, budget, reads)
+            local = {**env, **dict(zip(reads_rolls, seen, strict=True))}
+            what = f"'{name}' is worked out for each of {len(readings):,} readings of {', '.join(reads_rolls)}: " \
+                f"the work ran past max_states ({self.runtime.limits.max_states:,}) with {worked:,} of its " \
+                "distributions worked out"
+            worked += 1
+            dist = self._roll_dist(name, e, local, budget, reads, what)
             by_seen[seen] = [(v, w, dist.denom) for v, w in self._outcomes(dist, cut)]
             if key is not None:
                 by_key[key] = by_seen[seen]
@@ -296,48 +341,37 @@ class Enumerator:
         try:
             budget.spend(made)
         except BudgetExceeded:
-            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values") from None
+            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values, past max_states "
+                                           f"({self.runtime.limits.max_states:,})") from None
         return [({**d, name: v}, w * wv * (common // dv))
                 for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
 
     def _afford_readings(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None,
-                         cut: bool) -> dict[str, Dist]:
-        """Charge, before any joint value is made, what :meth:`joint_rolls` will charge up to
-        the first roll that reads earlier ones, where that roll is: the joint values of the
-        rolls before it (the product of their sizes) and, for it, one distribution for each
-        reading of the rolls it reads and at least one value for each joint value. What is
-        refused here would be refused there, only after building those joint values and
-        distributions. Returns the distributions of the rolls before it, built once."""
+                         cut: bool) -> tuple[dict[str, Dist], dict[str, dict[tuple, Any]]]:
+        """Charge, before any joint value is made or any roll that reads earlier rolls is
+        worked out, at least what :meth:`joint_rolls` will charge (see :mod:`.readings`):
+        for each roll, the joint values of the rolls up to it and, for a roll that reads
+        earlier ones, one step for each reading of them and at least the steps and values
+        of its distributions. What is refused here would be refused there, only later.
+        Returns the distributions of the rolls that read none, built once, and the reading
+        keys worked out on the way (by roll and reading, see ExactRolls.reading_key)."""
         rolls = self.check.rolls
-        if not any(e.names & {n for n, _ in rolls[:i]} for i, (_, e) in enumerate(rolls)):
-            return {}  # no roll reads another: each join is charged before it is made
+        names = [n for n, _ in rolls]
+        read_by = {n: sorted(e.names & set(names[:i])) for i, (n, e) in enumerate(rolls)}
+        if not any(read_by.values()):
+            return {}, {}  # no roll reads another: each join is charged before it is made
+        floors = _Floors(self, env, budget, reads, {n: e for n, e in rolls}, read_by)
         built: dict[str, Dist] = {}
-        sizes: dict[str, tuple[int, int]] = {}  # each roll's values, and those not cut off
-        rows, charged = 1, 0
         for name, e in rolls:
             if name in fixed:
-                sizes[name] = (1, 0 if isinstance(fixed[name], AtLeast) else 1)
-                continue
-            read = sorted(e.names & set(sizes))
-            if not read:
+                floors.known(name, [] if isinstance(fixed[name], AtLeast) else [fixed[name]], 1, stage=False)
+            elif not read_by[name]:
                 dist = built[name] = self._roll_dist(name, e, env, budget, reads)
                 outcomes = self._outcomes(dist, cut)
-                sizes[name] = (len(outcomes), sum(1 for v, _ in outcomes if not isinstance(v, AtLeast)))
-                rows *= len(outcomes)
-                charged += rows
-                try:
-                    budget.afford(charged)
-                except BudgetExceeded:
-                    raise self.resolver.too_big(e) from None
-                continue
-            readings = math.prod(sizes[n][1] for n in read)
-            rows = math.prod(size[1] if n in read else size[0] for n, size in sizes.items())
-            try:
-                budget.afford(charged + readings + rows)
-            except BudgetExceeded:
-                raise self.resolver.too_big(e, _readings_text(name, read, readings, rows)) from None
-            break
-        return built
+                floors.known(name, [v for v, _ in outcomes if not isinstance(v, AtLeast)], len(outcomes))
+            elif not floors.reading(name):
+                break  # past what can be floored: the rest is charged as it is worked out
+        return built, floors.keys
 
     @staticmethod
     def _outcomes(dist: Dist, cut: bool) -> list[tuple[Any, int]]:
@@ -358,7 +392,8 @@ class Enumerator:
             raise self.runtime.relocate(exc, e) from None
         return self._listable(dist, e)
 
-    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None) -> Dist:
+    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None,
+                   what: str = "") -> Dist:
         shared = _SHARED_ROLLS.get()
         key = self.exact.share_key(name, e, env, reads) if shared is not None else None
         if key is not None:
@@ -368,13 +403,13 @@ class Enumerator:
                 try:
                     budget.spend_here(steps)
                 except BudgetExceeded:
-                    raise self.resolver.too_big(e) from None
+                    raise self.resolver.too_big(e, what) from None
                 return dist
         before = budget.used
         try:
             dist = self.exact.roll_dist(name, e, env, budget, reads)
         except BudgetExceeded:
-            raise self.resolver.too_big(e) from None
+            raise self.resolver.too_big(e, what) from None
         except RulesEngineError as exc:
             raise self.runtime.relocate(exc, e) from None
         dist = self._listable(dist, e)
@@ -399,3 +434,146 @@ class Enumerator:
 
 def _readings_text(name: str, read: list[str], readings: int, rows: int) -> str:
     return f"'{name}' is worked out for each of {readings:,} readings of {', '.join(read)} ({rows:,} joint values)"
+
+
+class _Component:
+    """The joint values, counted, of a group of rolls that read one another (rolls of
+    different groups join as a product): the values of the rolls a later roll reads, each
+    combination with how many joint values it stands for at least; the rolls that read none
+    wait (``pending``) until a roll reads them, so only what is read is ever listed."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []  # the rolls the table lists, in its keys' order
+        self.table: dict[tuple, int] = {(): 1}
+        self.pending: dict[str, list[Any]] = {}  # values of rolls read later, not listed yet
+        self.scale = 1  # joint values for each: rolls read by none
+
+    def size(self) -> int:
+        return self.scale * sum(self.table.values()) * math.prod(len(v) for v in self.pending.values())
+
+    def listed(self, read: list[str]) -> None:
+        """List the rolls of ``read`` still pending."""
+        for name in read:
+            values = self.pending.pop(name, None)
+            if values is not None:
+                self.table = {k + (v,): c for k, c in self.table.items() for v in values}
+                self.names.append(name)
+
+    def forget(self, keep: set[str]) -> None:
+        """Stop listing the rolls outside ``keep`` (no roll to come reads them)."""
+        for name in [n for n in self.pending if n not in keep]:
+            self.scale *= len(self.pending.pop(name))
+        if all(n in keep for n in self.names):
+            return
+        at = [i for i, n in enumerate(self.names) if n in keep]
+        table: dict[tuple, int] = {}
+        for k, c in self.table.items():
+            kept = tuple(k[i] for i in at)
+            table[kept] = table.get(kept, 0) + c
+        self.names, self.table = [self.names[i] for i in at], table
+
+
+class _Floors:
+    """What :meth:`Enumerator.joint_rolls` will charge at least, added up roll by roll in
+    its order (see :meth:`Enumerator._afford_readings`), and afforded as it goes."""
+
+    def __init__(self, enum: Enumerator, env: dict, budget: Budget, reads: RollReads | None,
+                 exprs: dict[str, Expr], read_by: dict[str, list[str]]) -> None:
+        self.enum, self.env, self.budget, self.reads = enum, env, budget, reads
+        self.exprs, self.read_by = exprs, read_by
+        self.order = list(exprs)
+        group = {n: n for n in self.order}
+
+        def root(n: str) -> str:
+            while group[n] != n:
+                n = group[n]
+            return n
+
+        for n, read in read_by.items():
+            for r in read:
+                group[root(r)] = root(n)
+        self.group = {n: root(n) for n in self.order}
+        self.parts: dict[str, _Component] = {}
+        self.listed: set[str] = set()  # rolls whose values are known here (those that read none)
+        self.steps = 0  # charged at least, from here on
+        self.keys: dict[str, dict[tuple, Any]] = {}  # reading_key's, by roll and reading
+        self.done = 0  # rolls gone through
+
+    def _later(self) -> set[str]:
+        """The rolls a roll still to come reads."""
+        return {r for n in self.order[self.done:] for r in self.read_by[n]}
+
+    def _stage(self) -> int:
+        return math.prod(c.size() for c in self.parts.values())
+
+    def _afford(self, e: Expr, what: str = "") -> bool:
+        try:
+            self.budget.afford(self.steps)
+        except BudgetExceeded:
+            raise self.enum.resolver.too_big(e, what) from None
+        return True
+
+    def known(self, name: str, values: list[Any], count: int, stage: bool = True) -> None:
+        """A roll that reads none (or a value a gate fixed): ``values`` its values a later
+        roll may read (not those the depth cut), ``count`` its values in the joint."""
+        part = self.parts.setdefault(self.group[name], _Component())
+        self.done += 1
+        if name in self._later():
+            part.pending[name] = values
+            self.listed.add(name)
+        else:
+            part.scale *= count
+        if stage:
+            self.steps += self._stage()
+            self._afford(self.exprs[name])
+
+    def reading(self, name: str) -> bool:
+        """A roll that reads earlier ones: one step for each reading of them, at least the
+        steps of its distributions, and at least their values for each joint value. False
+        where it can't be floored (the caller stops here)."""
+        e, read = self.exprs[name], self.read_by[name]
+        part = self.parts.setdefault(self.group[name], _Component())
+        self.done += 1
+        if not all(r in self.listed for r in read):  # it reads a roll that reads others
+            self.steps += 1 + self._stage()
+            return self._afford(e)
+        count = math.prod(len(part.pending[r]) if r in part.pending else 1 for r in read)
+        at = [i for i, n in enumerate(part.names) if n in read]
+        if at:
+            count *= len({tuple(k[i] for i in at) for k in part.table})
+        # Before listing them: one step for each reading, at least one value for each joint value.
+        rows = self._stage()
+        self.steps += count
+        try:
+            self.budget.afford(self.steps + rows)
+        except BudgetExceeded:
+            raise self.enum.resolver.too_big(e, _readings_text(name, read, count, rows)) from None
+        part.listed(read)
+        at = [part.names.index(r) for r in read]
+        limits = self.enum.runtime.limits
+        floors: dict[Any, ViewFloor] = {}
+        by_seen: dict[tuple, ViewFloor] = {}
+        exact = self.enum.exact
+        keys = self.keys.setdefault(name, {})
+        whole = at == list(range(len(part.names)))  # the table lists just what it reads
+        for k in part.table:
+            seen = k if whole else tuple(k[i] for i in at)
+            if seen in by_seen:
+                continue
+            local = {**self.env, **dict(zip(read, seen, strict=True))}
+            key = exact.reading_key(name, e, tuple(read), local, self.budget)
+            keys[seen] = key
+            memo = (key,) if key is not None else ("seen", seen)
+            if memo not in floors:
+                floors[memo] = roll_floor(exact, name, e, local, self.reads)
+                self.steps += floors[memo].steps
+            by_seen[seen] = floors[memo]
+            if by_seen[seen].values > limits.max_outcomes:
+                return False  # refused for its values when it is worked out (max_outcomes)
+        part.table = {k: c * by_seen[k if whole else tuple(k[i] for i in at)].values for k, c in part.table.items()}
+        part.forget(self._later())
+        rows = self._stage()
+        self.steps += rows
+        ways = f"{len(floors):,} ways, for " if len(floors) < count else "for "
+        return self._afford(e, f"'{name}' ({ways}{count:,} readings of {', '.join(read)}): at least "
+                               f"{rows:,} joint values, {self.steps:,} steps; max_states is {limits.max_states:,}")

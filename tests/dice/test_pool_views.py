@@ -21,6 +21,7 @@ from rulesengine.dice.dist import Budget
 from rulesengine.dice.parser import parse
 from rulesengine.dice.pool import PoolSpec
 from rulesengine.dice.pool_odds import PoolView, faces_dist, view_dist
+from rulesengine.dice.view_floor import view_floor
 from rulesengine.limits import DEFAULT_LIMITS
 from rulesengine.ruleset import loads
 
@@ -92,6 +93,41 @@ def test_two_counts_on_thirty_dice_match_the_multinomial():
         want = F(math.factorial(30), math.factorial(hits) * math.factorial(ones) * math.factorial(rest)) \
             * F(2, 6) ** hits * F(1, 6) ** ones * F(3, 6) ** rest
         assert p == want
+
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(TERMS), st.integers(0, 6), VIEWS)
+def test_the_floor_of_a_view_is_never_more_than_it_makes_and_charges(term, n, view):
+    """What a push is charged before it is worked out (issue 33, item 3) is a floor: the
+    rolls a view gives (those the depth cut aside) and the steps it charges are never fewer."""
+    spec = spec_of(term)
+    limits = dataclasses.replace(DEFAULT_LIMITS, explode_depth=3)
+    budget = Budget(10 ** 9)
+    seen = view_dist(spec, n, view, limits, budget)
+    assert seen is not None
+    floor = view_floor(spec, n, view, limits)
+    assert 1 <= floor.values <= len(seen.weights) or (floor.values == 1 and not seen.weights)
+    assert floor.steps <= budget.used
+
+
+@pytest.mark.parametrize("n", [1, 5, 12, 40])
+def test_the_floor_of_dice_read_by_bands_is_every_way_they_fall_into_the_bands(n):
+    # 1s, 2..4, 5 and 6 on d6: the floor counts the readings exactly, as splitting n dice
+    # among four bands does (by enumeration here).
+    ways = sum(1 for split in itertools.product(range(n + 1), repeat=3) if sum(split) <= n)
+    floor = view_floor(spec_of("d6"), n, PoolView(counts=((1, 1), (5, 5), (6, 6))), DEFAULT_LIMITS)
+    assert floor.values == ways
+
+
+def test_the_floor_of_symbols_counted_is_every_sum_of_the_symbols_shown():
+    # Each die shows -1, 0, +1 or +2 of a net and 0 or 1 of another symbol: the sums of
+    # five dice, by enumeration.
+    spec = spec_of("d{[], [a], [a, a], [b], [c, b]}")
+    view = PoolView(symbols=((("a", 1), ("c", -1)), (("b", 1),)))
+    one = [(0, 0), (1, 0), (2, 0), (0, 1), (-1, 1)]
+    sums = {tuple(map(sum, zip(*dice, strict=True))) for dice in itertools.product(one, repeat=5)}
+    assert view_floor(spec, 5, view, DEFAULT_LIMITS).values == len(sums)
 
 
 POOL = """
