@@ -17,7 +17,7 @@ def load(name_or_path, limits: Limits = DEFAULT_LIMITS):
     """Load a ruleset: a shipped id or a path (see :func:`rulesengine.ruleset.load`).
 
     Args:
-        name_or_path: a shipped id (``"gurps-4e"``, see ``rulesengine list``), or a path to a
+        name_or_path: a shipped id (see ``rulesengine list``), or a path to a
             ``.yaml``/``.yml`` file.
         limits: the limits the file is read with and its checks run with.
 

@@ -269,7 +269,7 @@ def load(name_or_path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Ru
     """Load a shipped ruleset by id (its file name under rulesets/) or a ruleset file by path.
 
     Args:
-        name_or_path: a shipped id (``"gurps-4e"``), or a path: anything with a ``/`` or
+        name_or_path: a shipped id (see ``rulesengine list``), or a path: anything with a ``/`` or
             ending in ``.yaml``/``.yml``.
         limits: the limits the file is read with and its checks run with.
 
