@@ -1,0 +1,192 @@
+"""The icepool program beside bench/pools/pools.yaml: the same figures, worked out by icepool.
+
+    python bench/pools_icepool.py CHECK name=value ...     (a value LO..HI sweeps that input)
+
+takes the words ``rulesengine odds bench/pools/pools.yaml CHECK ...`` takes and prints, as
+JSON, one entry per input value: the chance of each outcome, of each result and of each
+reported value, as exact fractions ("p/q"). Explosions go 10 extra dice deep, as
+rulesengine's default ``explode_depth``; a chain cut there keeps its last die (icepool's
+default), which decides every outcome asked here the same way a deeper chain would (each
+outcome's threshold is reached before the cut). Step dice (``step``) and the refusals
+(``push_three``, ``push_apart``) have no program here: bench/pools.py says why.
+
+icepool is a bench-only dependency (``pip install -e ".[bench]"``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+
+import icepool
+from icepool import Vector, d
+
+DEPTH = 10  # rulesengine's default explode_depth: extra dice one die may add
+
+# The narrative dice of pools.yaml: the symbols on each face.
+SYMBOL_DICE = {
+    "ability": [[], ["success"], ["success"], ["success", "success"], ["advantage"], ["advantage"],
+                ["success", "advantage"], ["advantage", "advantage"]],
+    "proficiency": [[], ["success"], ["success"], ["success", "success"], ["success", "success"], ["advantage"],
+                    ["success", "advantage"], ["success", "advantage"], ["success", "advantage"],
+                    ["advantage", "advantage"], ["advantage", "advantage"], ["triumph"]],
+    "difficulty": [[], ["failure"], ["failure", "failure"], ["threat"], ["threat"], ["threat"],
+                   ["threat", "threat"], ["failure", "threat"]],
+    "challenge": [[], ["failure"], ["failure"], ["failure", "failure"], ["failure", "failure"], ["threat"],
+                  ["threat"], ["failure", "threat"], ["failure", "threat"], ["threat", "threat"],
+                  ["threat", "threat"], ["despair"]],
+}
+
+Figures = dict[str, dict]  # {"outcomes": {name: p}, "result": {value: p}, "values": {name: {value: p}}}
+
+
+def dist(die: icepool.Die) -> dict:
+    den = die.denominator()
+    return {o: Fraction(q, den) for o, q in die.items() if q}
+
+
+def tally(joint: dict, judge: Callable) -> Figures:
+    """Outcomes and result from a joint distribution: ``judge(key)`` gives (outcome, result)."""
+    outcomes: dict = defaultdict(Fraction)
+    result: dict = defaultdict(Fraction)
+    for key, p in joint.items():
+        name, value = judge(key)
+        outcomes[name] += p
+        result[value] += p
+    return {"outcomes": dict(outcomes), "result": dict(result), "values": {}}
+
+
+def chain(success_at: int, sides: int, depth: int = DEPTH) -> icepool.Die:
+    """The successes of one die that explodes on its top face (``dS!cs>=K``), ``depth`` extra
+    dice deep. Each face is ``successes + 100 * (top face)`` so that the chain's sum over 100
+    counts the explosions and ``% 100`` its successes (at most depth + 1 < 100)."""
+    enc = d(sides).map(lambda f: int(f >= success_at) + 100 * int(f == sides))
+    return enc.explode([100 + int(sides >= success_at)], depth=depth).map(lambda t: t % 100)
+
+
+def threshold(pool: int, double: int) -> Figures:
+    die = d(10).map(lambda f: Vector((int(f >= 7) + int(f >= double), int(f == 1))))
+    return tally(dist(pool @ die), lambda k: (
+        "botch" if k[0] == 0 and k[1] >= 1 else "success" if k[0] >= 1 else "failure", k[0]))
+
+
+def push(base: int, stress: int) -> Figures:
+    sixes_ones = d(6).map(lambda f: Vector((int(f == 6), int(f == 1))))
+
+    def judge(result: int, stress_ones: int) -> str:
+        name = "panic" if result == 0 and stress_ones >= 1 else "success" if result >= 1 else "failure"
+        return f"{name}|{result}"
+
+    def first(b: Vector, s: Vector):
+        if b[0] + s[0] == 0 and b[1] + s[1] == 0:  # no 6 and no 1: every die (2..5) is rolled again
+            return icepool.map(lambda pb, ps: judge(pb[0] + ps[0], ps[1]), base @ sixes_ones, stress @ sixes_ones)
+        return judge(b[0] + s[0], s[1])
+
+    joint = dist(icepool.map(first, base @ sixes_ones, stress @ sixes_ones))
+    return tally(joint, lambda k: (k.split("|")[0], int(k.split("|")[1])))
+
+
+def push_sixes(pool: int) -> Figures:
+    again = chain(5, 6)  # (count(pool_dice, 6))d6!cs>=5: one exploding d6 for each 6
+    die = d(6).map(lambda f: again + 1 if f == 6 else int(f >= 5))
+    return tally(dist(pool @ die), lambda r: ("great" if r >= 8 else "success" if r >= 3 else "failure", r))
+
+
+def symbols(**counts: int) -> Figures:
+    """Each figure asked for is a sum over the dice: the net successes (the outcome and the
+    result), the net advantage, the triumphs and the despairs, each worked out on its own."""
+    weights = {"net": {"success": 1, "triumph": 1, "failure": -1, "despair": -1},
+               "advantage": {"advantage": 1, "threat": -1},
+               "triumphs": {"triumph": 1}, "despairs": {"despair": 1}}
+    sums = {}
+    for figure, weight in weights.items():
+        total: icepool.Die | None = None
+        for kind, n in counts.items():
+            if n:
+                die = icepool.Die([sum(weight.get(s, 0) for s in face) for face in SYMBOL_DICE[kind]])
+                total = n @ die if total is None else total + n @ die
+        sums[figure] = dist(total if total is not None else icepool.Die([0]))
+    figures = tally(sums.pop("net"), lambda net: ("success" if net >= 1 else "failure", net))
+    figures["values"] = sums
+    return figures
+
+
+def difficulty(dice: int, difficulty: int) -> Figures:
+    return _difficulty(dice)(difficulty)
+
+
+def _difficulty(dice: int) -> Callable[[int], Figures]:
+    joint = dist(dice @ d(10).map(lambda f: Vector((int(f >= 8) + int(f == 10), int(f == 1)))))
+    return lambda diff: tally(joint, lambda k: (
+        "botch" if k[0] == 0 and k[1] >= 1 else "success" if k[0] >= diff else "failure", k[0]))
+
+
+def percentile(skill: int) -> Figures:
+    return _percentile()(skill)
+
+
+def _percentile() -> Callable[[int], Figures]:
+    digit = d(10) - 1
+    tens = digit.highest(3, 1)  # the tens die and two penalty dice: the highest counts
+    value = dist(icepool.map(lambda t, o: 100 if 10 * t + o == 0 else 10 * t + o, tens, digit))
+
+    def judge(skill: int, v: int) -> str:
+        if v == 100 or (skill < 50 and v >= 96):
+            return "fumble"
+        return "extreme" if 5 * v <= skill else "hard" if 2 * v <= skill else "regular" if v <= skill else "failure"
+    return lambda skill: tally(value, lambda v: (judge(skill, v), v))
+
+
+def exploding(pool: int, need: int) -> Figures:
+    rest = chain(8, 10, DEPTH - 1)  # a 10 rolls one more die, whose chain may add DEPTH - 1
+    die = d(10).map(lambda f: Vector((0, 1)) if f == 1
+                    else rest.map(lambda c: Vector((1 + c, 0))) if f == 10 else Vector((int(f >= 8), 0)))
+    return tally(dist(pool @ die), lambda k: (
+        "success" if k[0] >= need else "botch" if k[0] == 0 and k[1] > 0 else "failure", k[0]))
+
+
+PROGRAMS: dict[str, Callable[..., Figures]] = {
+    "threshold": threshold, "threshold_if": threshold, "push": push, "push_sixes": push_sixes,
+    "symbols": symbols, "difficulty": difficulty, "percentile": percentile, "exploding": exploding,
+}
+# Programs whose work does not depend on the swept input: worked out once for a sweep.
+SHARED = {"difficulty": (_difficulty, ("dice",)), "percentile": (_percentile, ())}
+
+
+def values_of(word: str) -> list[int]:
+    lo, _, hi = word.partition("..")
+    return list(range(int(lo), int(hi) + 1)) if hi else [int(lo)]
+
+
+def figures(check: str, words: Iterable[str]) -> list[dict]:
+    """The figures of ``check`` for every combination of the inputs' values."""
+    inputs = dict(w.split("=", 1) for w in words)
+    names = list(inputs)
+    program = PROGRAMS[check]
+    if check in SHARED:
+        make, fixed = SHARED[check]
+        once = make(*(int(inputs[n]) for n in fixed))
+        program = lambda **kw: once(*(v for k, v in kw.items() if k not in fixed))  # noqa: E731
+    out = []
+    for combo in itertools.product(*(values_of(inputs[n]) for n in names)):
+        given = dict(zip(names, combo))
+        figs = program(**given)
+        out.append({"inputs": given, **{k: encode(v) for k, v in figs.items()}})
+    return out
+
+
+def encode(part: dict) -> dict:
+    return {str(k): (encode(v) if isinstance(v, dict) else f"{v.numerator}/{v.denominator}")
+            for k, v in part.items()}
+
+
+def main() -> None:
+    print(json.dumps(figures(sys.argv[1], sys.argv[2:])))
+
+
+if __name__ == "__main__":
+    main()
