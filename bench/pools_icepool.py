@@ -7,8 +7,9 @@ JSON, one entry per input value: the chance of each outcome, of each result and 
 reported value, as exact fractions ("p/q"). Explosions go 10 extra dice deep, as
 rulesengine's default ``explode_depth``; a chain cut there keeps its last die (icepool's
 default), which decides every outcome asked here the same way a deeper chain would (each
-outcome's threshold is reached before the cut). Step dice (``step``) and the refusals
-(``push_three``, ``push_apart``) have no program here: bench/pools.py says why.
+outcome's threshold is reached before the cut). Step dice (``step``) are listed throw by
+throw, so only for a few dice; the refusals (``push_three``, ``push_apart``) have no program
+here: bench/pools.py says why.
 
 icepool is a bench-only dependency (``pip install -e ".[bench]"``).
 """
@@ -66,6 +67,10 @@ def chain(success_at: int, sides: int, depth: int = DEPTH) -> icepool.Die:
     counts the explosions and ``% 100`` its successes (at most depth + 1 < 100)."""
     enc = d(sides).map(lambda f: int(f >= success_at) + 100 * int(f == sides))
     return enc.explode([100 + int(sides >= success_at)], depth=depth).map(lambda t: t % 100)
+
+
+def floor() -> Figures:
+    return tally(dist(d(6)), lambda r: ("success" if r >= 4 else "failure", r))
 
 
 def threshold(pool: int, double: int) -> Figures:
@@ -149,17 +154,47 @@ def exploding(pool: int, need: int) -> Figures:
         "success" if k[0] >= need else "botch" if k[0] == 0 and k[1] > 0 else "failure", k[0]))
 
 
+def step(pool: str, difficulty: int) -> Figures:
+    """Step dice by brute force: every throw of the pool's dice (``icepool.map`` over them),
+    the 1s set aside, the two kept that give the largest total and then the largest effect
+    (the largest die left, at least a d4; a d4 if none is left). The throws multiply with
+    each die, so this is for a few dice only."""
+    sizes = [int(s.removeprefix("d")) for s in pool.split("/")]
+    if len(sizes) > 6:
+        raise SystemExit(f"step: {len(sizes)} dice are too many throws to list (at most 6 here)")
+
+    def best(*faces: int) -> tuple[int, int]:
+        kept = [(f, size) for f, size in zip(faces, sizes) if f != 1]
+        ways = []
+        for chosen in itertools.combinations(range(len(kept)), min(2, len(kept))):
+            rest = [kept[i][1] for i in range(len(kept)) if i not in chosen]
+            ways.append((sum(kept[i][0] for i in chosen), max(4, *rest) if rest else 4))
+        return max(ways)
+
+    joint = dist(icepool.map(best, *(d(size) for size in sizes)))
+    figures = tally(joint, lambda k: ("success" if k[0] >= difficulty else "failure", k[0]))
+    effect: dict = defaultdict(Fraction)
+    for (_, e), p in joint.items():
+        effect[e] += p
+    figures["values"] = {"effect": dict(effect)}
+    return figures
+
+
 PROGRAMS: dict[str, Callable[..., Figures]] = {
+    "floor": floor,
     "threshold": threshold, "threshold_if": threshold, "push": push, "push_sixes": push_sixes,
-    "symbols": symbols, "difficulty": difficulty, "percentile": percentile, "exploding": exploding,
+    "symbols": symbols, "difficulty": difficulty, "percentile": percentile, "exploding": exploding, "step": step,
 }
 # Programs whose work does not depend on the swept input: worked out once for a sweep.
 SHARED = {"difficulty": (_difficulty, ("dice",)), "percentile": (_percentile, ())}
 
 
-def values_of(word: str) -> list[int]:
+def values_of(word: str) -> list:
+    """An input's values: ``LO..HI`` a sweep, a number, or a word (a dice pool)."""
     lo, _, hi = word.partition("..")
-    return list(range(int(lo), int(hi) + 1)) if hi else [int(lo)]
+    if hi:
+        return list(range(int(lo), int(hi) + 1))
+    return [int(word)] if word.lstrip("-").isdigit() else [word]
 
 
 def figures(check: str, words: Iterable[str]) -> list[dict]:
