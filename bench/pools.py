@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -260,12 +261,44 @@ def growth(reps: int, bare: float) -> list[str]:
     return lines
 
 
+SECTION = "<!-- bench/pools.py -->"  # bench/run.py --write keeps what follows it
+NOTES = "<!-- notes: kept by bench/pools.py --write -->"
+
+
+def write(path: Path, started: str, load_start: tuple, lines: list[str]) -> None:
+    """Put this run's tables in ``path`` as its last section (after ``SECTION``), keeping
+    the notes written by hand below ``NOTES``."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    head, _, section = old.partition(SECTION)
+    notes = section[section.find(NOTES):] if NOTES in section else NOTES + "\n"
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=BENCH).stdout.strip()
+    load_end = os.getloadavg()
+    import icepool  # the bench extra
+
+    text = (f"{SECTION}\n## Issue 33: pools at table sizes against icepool — `bench/pools.py`\n\n"
+            f"The latest output of `python bench/pools.py --write bench/RESULTS.md` (bench/README.md, "
+            f"\"Pools at table sizes\", explains the rows). CPU is user + system of each whole process, "
+            f"best of the timed runs after an untimed one.\n\n"
+            f"- date: {started}\n- machine: `{' '.join(os.uname()[i] for i in (0, 2, 4))}`, "
+            f"{os.cpu_count()} logical CPUs; load average at start {' '.join(f'{x:.2f}' for x in load_start)}, "
+            f"at the end {' '.join(f'{x:.2f}' for x in load_end)}\n"
+            f"- Python {sys.version.split()[0]}; icepool {icepool.__version__} in the same environment; "
+            f"rulesengine at commit {commit}\n- " + "\n".join(lines) + "\n\n" + notes)
+    path.write_text(head.rstrip("\n") + "\n\n" + text, encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reps", type=int, default=3, help="timed runs per process (best of), after an untimed one")
     parser.add_argument("--only", default="", help="items to run, e.g. 1,4 (default: all)")
     parser.add_argument("--no-growth", action="store_true")
+    parser.add_argument("--write", type=Path, metavar="FILE",
+                        help="also write the tables as the last section of FILE (bench/RESULTS.md), keeping "
+                             "the section's hand-written notes")
     args = parser.parse_args()
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load_start = os.getloadavg()
     store = tempfile.mkdtemp(prefix="rulesengine-bench-store-")
     CHILD_ENV["RULESENGINE_CACHE_DIR"] = store
     try:
@@ -286,8 +319,11 @@ def main() -> int:
             print(line, file=sys.stderr, flush=True)
         if not args.no_growth:
             lines += ["", *growth(args.reps, bare)]
+        lines.append(f"\nfigures {'agree' if all_agree else 'DISAGREE'}; "
+                     f"targets {'all hold' if all_hold else 'not all hold'}")
         print("\n".join(lines))
-        print(f"\nfigures {'agree' if all_agree else 'DISAGREE'}; targets {'all hold' if all_hold else 'not all hold'}")
+        if args.write:
+            write(args.write, started, load_start, lines)
         return 0 if all_agree else 1
     finally:
         shutil.rmtree(store, ignore_errors=True)
