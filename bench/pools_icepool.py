@@ -6,8 +6,10 @@ takes the words ``rulesengine odds bench/pools/pools.yaml CHECK ...`` takes and 
 JSON, one entry per input value: the chance of each outcome, of each result and of each
 reported value, as exact fractions ("p/q"). Explosions go 10 extra dice deep, as
 rulesengine's default ``explode_depth``; a chain cut there keeps its last die (icepool's
-default), which decides every outcome asked here the same way a deeper chain would (each
-outcome's threshold is reached before the cut). Step dice (``step``) are listed throw by
+default) and is tallied apart ("cut": the outcomes of the dice so far, which decide
+every outcome asked here as a deeper chain would: each threshold is reached before the
+cut), so that the figures can be compared with rulesengine's whether it decides those
+outcomes or leaves them out as ``truncated``. Step dice (``step``) are listed throw by
 throw, so only for a few dice; the refusals (``push_three``, ``push_apart``) have no program
 here: bench/pools.py says why.
 
@@ -58,15 +60,45 @@ def tally(joint: dict, judge: Callable) -> Figures:
         name, value = judge(key)
         outcomes[name] += p
         result[value] += p
-    return {"outcomes": dict(outcomes), "result": dict(result), "values": {}}
+    return {"outcomes": dict(outcomes), "result": dict(result), "values": {}, "cut": {}}
+
+
+def with_botch(successes: dict, quiet: Fraction, judge: Callable[[int], str]) -> Figures:
+    """A pool's figures from the distribution of its successes alone: a botch (no success
+    and a 1) is P(no success) less the chance that every die shows neither a success nor a
+    1 (``quiet``), so the 1s need no dimension of their own."""
+    figures = tally(successes, lambda s: (judge(s), s))
+    figures["outcomes"]["botch"] = successes.get(0, Fraction(0)) - quiet
+    figures["outcomes"]["failure"] = figures["outcomes"].get("failure", Fraction(0)) + quiet - successes.get(0, 0)
+    return figures
+
+
+def neither(n: int, success: Callable[[int], bool]) -> Fraction:
+    """The chance that each of ``n`` d10s shows neither a success nor a 1."""
+    return Fraction(sum(1 for f in range(2, 11) if not success(f)), 10) ** n
 
 
 def chain(success_at: int, sides: int, depth: int = DEPTH) -> icepool.Die:
     """The successes of one die that explodes on its top face (``dS!cs>=K``), ``depth`` extra
-    dice deep. Each face is ``successes + 100 * (top face)`` so that the chain's sum over 100
-    counts the explosions and ``% 100`` its successes (at most depth + 1 < 100)."""
+    dice deep. Each face is ``successes + 100 * (top face)``, so the chain's sum over 100
+    counts its top faces and ``% 100`` its successes (at most depth + 1 < 100); a chain cut
+    at the depth (every die showed the top face) is the outcome ``CUT``."""
     enc = d(sides).map(lambda f: int(f >= success_at) + 100 * int(f == sides))
-    return enc.explode([100 + int(sides >= success_at)], depth=depth).map(lambda t: t % 100)
+    return enc.explode([100 + int(sides >= success_at)], depth=depth, end=CUT).map(
+        lambda t: CUT if t >= CUT else t % 100)
+
+
+CUT = 10**6  # a sentinel outcome: an explosion the depth cut (more than any pool's successes)
+
+
+def uncut_pool(n: int, die: icepool.Die) -> tuple[dict, Fraction]:
+    """The successes of ``n`` such dice over the throws none of whose chains was cut, and the
+    chance that one was: each die is conditioned on its chain not being cut (icepool's
+    ``reroll``), and the pool's distribution scaled by the chance that none was."""
+    q = Fraction(die.quantity(CUT), die.denominator())
+    whole = dist(n @ die.reroll([CUT], depth="inf"))
+    scale = (1 - q) ** n
+    return {v: p * scale for v, p in whole.items()}, 1 - scale
 
 
 def floor() -> Figures:
@@ -74,9 +106,9 @@ def floor() -> Figures:
 
 
 def threshold(pool: int, double: int) -> Figures:
-    die = d(10).map(lambda f: Vector((int(f >= 7) + int(f >= double), int(f == 1))))
-    return tally(dist(pool @ die), lambda k: (
-        "botch" if k[0] == 0 and k[1] >= 1 else "success" if k[0] >= 1 else "failure", k[0]))
+    successes = dist(pool @ d(10).map(lambda f: int(f >= 7) + int(f >= double)))
+    quiet = neither(pool, lambda f: f >= 7)
+    return with_botch(successes, quiet, lambda s: "success" if s >= 1 else "failure")
 
 
 def push(base: int, stress: int) -> Figures:
@@ -97,8 +129,12 @@ def push(base: int, stress: int) -> Figures:
 
 def push_sixes(pool: int) -> Figures:
     again = chain(5, 6)  # (count(pool_dice, 6))d6!cs>=5: one exploding d6 for each 6
-    die = d(6).map(lambda f: again + 1 if f == 6 else int(f >= 5))
-    return tally(dist(pool @ die), lambda r: ("great" if r >= 8 else "success" if r >= 3 else "failure", r))
+    six = again.map(lambda a: CUT if a == CUT else a + 1)  # the 6 itself is a success
+    die = d(6).map(lambda f: six if f == 6 else int(f >= 5))
+    successes, cut = uncut_pool(pool, die)
+    figures = tally(successes, lambda r: ("great" if r >= 8 else "success" if r >= 3 else "failure", r))
+    figures["cut"] = {"great": cut}  # a cut chain has DEPTH + 2 successes so far
+    return figures
 
 
 def symbols(**counts: int) -> Figures:
@@ -125,9 +161,9 @@ def difficulty(dice: int, difficulty: int) -> Figures:
 
 
 def _difficulty(dice: int) -> Callable[[int], Figures]:
-    joint = dist(dice @ d(10).map(lambda f: Vector((int(f >= 8) + int(f == 10), int(f == 1)))))
-    return lambda diff: tally(joint, lambda k: (
-        "botch" if k[0] == 0 and k[1] >= 1 else "success" if k[0] >= diff else "failure", k[0]))
+    successes = dist(dice @ d(10).map(lambda f: int(f >= 8) + int(f == 10)))
+    quiet = neither(dice, lambda f: f >= 8)
+    return lambda diff: with_botch(successes, quiet, lambda s: "success" if s >= diff else "failure")
 
 
 def percentile(skill: int) -> Figures:
@@ -148,10 +184,12 @@ def _percentile() -> Callable[[int], Figures]:
 
 def exploding(pool: int, need: int) -> Figures:
     rest = chain(8, 10, DEPTH - 1)  # a 10 rolls one more die, whose chain may add DEPTH - 1
-    die = d(10).map(lambda f: Vector((0, 1)) if f == 1
-                    else rest.map(lambda c: Vector((1 + c, 0))) if f == 10 else Vector((int(f >= 8), 0)))
-    return tally(dist(pool @ die), lambda k: (
-        "success" if k[0] >= need else "botch" if k[0] == 0 and k[1] > 0 else "failure", k[0]))
+    die = d(10).map(lambda f: rest.map(lambda c: CUT if c == CUT else 1 + c) if f == 10 else int(f >= 8))
+    successes, cut = uncut_pool(pool, die)
+    quiet = neither(pool, lambda f: f >= 8)
+    figures = with_botch(successes, quiet, lambda s: "success" if s >= need else "failure")
+    figures["cut"] = {"success": cut}  # a cut chain has DEPTH + 1 successes so far (need <= 11 here)
+    return figures
 
 
 def step(pool: str, difficulty: int) -> Figures:
