@@ -86,6 +86,7 @@ RULESETS_DIR = ROOT / "rulesets"
 # shell with PYTHONDONTWRITEBYTECODE=1 would otherwise recompile rulesengine's sources
 # (50 KB of parser tables among them) in every process and time the compiler.
 PYCACHE = BENCH / ".pycache"
+POOLS_SECTION = "<!-- bench/pools.py -->"  # where bench/pools.py's section of RESULTS.md starts
 CHILD_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "RULESENGINE_CACHE")}
 CHILD_ENV["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
 # The store of parsed expressions (rulesengine/dice/tree_store.py) the children share: the
@@ -1114,9 +1115,12 @@ def main(argv: list[str] | None = None) -> int:
     body = t.markdown() + "\n\n" + "\n\n".join(summary) + "\n"
     print(body)
     if args.write:
+        # bench/pools.py keeps its own section at the end of the same file: carried over as it is
+        old = args.write.read_text(encoding="utf-8") if args.write.exists() else ""
+        kept = old[old.find(POOLS_SECTION):] if POOLS_SECTION in old else ""
         args.write.write_text("# Benchmark results\n\nThe latest output of `python bench/run.py` "
                               "(bench/README.md explains every row).\n\n" + "\n".join(header)
-                              + "\n\n" + body)
+                              + "\n\n" + body + ("\n" + kept if kept else ""), encoding="utf-8")
         log(f"wrote {args.write}")
     if t.mismatches:
         return 1
