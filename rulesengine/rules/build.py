@@ -320,7 +320,7 @@ class Builder:
         lets, after, full_scope, pre_scope = self.check_lets(spec, ptr, scope, roll_names)
         rolls = self.check_rolls(raw_rolls, roll_ptr, scope, pre_scope)
         gates = self.check_gates(spec, ptr, roll_names, full_scope, pre_scope, after)
-        choose, scope_after_choose = self.check_choose(spec, ptr, roll_names, full_scope)
+        choose, scope_after_choose = self.check_choose(spec, ptr, roll_names, full_scope, after)
         result = self.expr(spec["result"], f"{ptr}/result", scope_after_choose, what="the result") \
             if "result" in spec else None
         outcome_scope = scope_after_choose.with_names(result="the result")
@@ -443,7 +443,7 @@ class Builder:
         return gates
 
     def check_choose(self, spec: dict, ptr: str, roll_names: list[str],
-                     full_scope: Scope) -> tuple[Choose | None, Scope]:
+                     full_scope: Scope, after: set[str]) -> tuple[Choose | None, Scope]:
         """The optional ``choose`` block and the scope after it (its values become names)."""
         scope_after_choose = Scope(dict(full_scope.names))
         if "choose" not in spec:
@@ -467,7 +467,25 @@ class Builder:
             if o not in dict(values):
                 self.error(E_UNKNOWN_REFERENCE, f"order by '{o}', which is not one of the chosen values",
                            f"{cptr}/order")
-        return Choose(c["from"], c.get("pick", 2), tuple(values), prefer, order, cptr), scope_after_choose
+        pick = self.check_pick(c.get("pick", 2), f"{cptr}/pick", full_scope, after)
+        return Choose(c["from"], pick, tuple(values), prefer, order, cptr), scope_after_choose
+
+    def check_pick(self, pick: Any, pointer: str, full_scope: Scope, after: set[str]) -> int | Expr:
+        """How many dice ``choose`` picks: a number 1 to 10 (the schema says so), or an
+        expression of values known before the roll (``pick: ring``), which must give 1 to 10
+        for every input allowed (the resolver says so where it does not; validate tries the
+        inputs' bounds)."""
+        if not isinstance(pick, str):
+            return pick
+        e = self.expr(pick, pointer, full_scope, what="'pick'")
+        if e is None:
+            return 2
+        if e.names & after:
+            self.error(E_BAD_CHOOSE, "how many dice to choose is decided before the roll, but 'pick' reads the dice",
+                       pointer, "use values known before the roll: inputs and lets that read no roll, e.g. "
+                       "pick: min(ring, 10)")
+            return 2
+        return e
 
     def check_outcomes(self, name: str, spec: dict, ptr: str,
                        outcome_scope: Scope) -> tuple[list[OutcomeRule], dict[str, str]]:

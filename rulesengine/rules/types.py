@@ -429,6 +429,7 @@ def check_problems(check: Check, tables: Mapping[str, Table]) -> Iterator[Proble
     yield from expect(check.secret, env, (YES_NO,), "secret")
     if check.choose is not None:
         yield from expect(check.choose.prefer, env, (YES_NO,), "prefer")
+        yield from expect(check.choose.pick_expr, env, NUMERIC, "pick")
     yield from expect(check.result, env, results, "the result")
     for rule in check.outcomes:
         yield from expect(rule.when, env, (YES_NO,), f"the condition of outcome '{rule.name}'")
@@ -450,6 +451,7 @@ def check_expressions(check: Check) -> Iterator[Expr]:
     if check.choose is not None:
         yield from (e for _, e in check.choose.values)
         yield from [check.choose.prefer] if check.choose.prefer is not None else []
+        yield from [check.choose.pick_expr] if check.choose.pick_expr is not None else []
     for gate in check.gates:
         yield from [gate.when] + ([gate.result] if gate.result is not None else [])
     yield from (e for e in (check.secret, check.result) if e is not None)
