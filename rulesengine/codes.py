@@ -138,7 +138,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code(E_BAD_DEFAULT, "RulesetError", "an input default or bound that is out of range or of the wrong type"),
     Code(E_DICE_OUTSIDE_ROLL, "RulesetError", "dice outside a check's roll/rolls"),
     Code(E_GATE_AFTER_ROLL, "RulesetError", "a gate (or secret) that reads the dice"),
-    Code(E_BAD_CHOOSE, "RulesetError", "choose from something that is not a roll of the check"),
+    Code(E_BAD_CHOOSE, "RulesetError", "choose from something that is not a roll of the check, or a bad pick"),
     Code(E_PROCEDURE, "RulesetError", "a procedure that is incomplete or cannot be decided"),
     Code(E_NOT_A_CONDITION, "RulesetError", "(when running) a condition that is not true or false"),
     Code(E_NO_OUTCOME, "RulesetError", "(when running) no outcome rule matched"),

@@ -52,7 +52,8 @@ class Builtin(Record):
     arguments after them (None: none), ``fewest`` how many must be given; ``result`` the kind
     of its value. ``reads`` says what it reads of the dice of its first argument (None: it
     reads a roll as its total, like any number). ``rounding``: how a division written
-    directly inside it rounds (``ceil(7 / 2)`` is 4).
+    directly inside it rounds (``ceil(7 / 2)`` is 4). ``limited``: its implementation is
+    given the limit on a result's size as ``limit=`` (``pow()``).
     """
 
     name: str
@@ -63,6 +64,9 @@ class Builtin(Record):
     rest: str | None = None
     reads: str | None = None
     rounding: Callable[[int, int], int] | None = None
+    # Whether its implementation takes ``limit``, the largest size a result may have
+    # (``max_magnitude``), given by the evaluator: pow() refuses a power past it unworked.
+    limited: bool = False
 
     @property
     def most(self) -> int | None:
@@ -89,6 +93,7 @@ _DECLARED = (
     Builtin("min", f.smallest, 1, (NUMBER,), NUMBER, rest=NUMBER),
     Builtin("max", f.largest, 1, (NUMBER,), NUMBER, rest=NUMBER),
     Builtin("abs", f.absolute, 1, (NUMBER,), NUMBER),
+    Builtin("pow", f.power, 2, (NUMBER, NUMBER), NUMBER, limited=True),
     Builtin("floor", f.whole("floor"), 1, (NUMBER,), NUMBER, rounding=f.floor_div),
     Builtin("ceil", f.whole("ceil"), 1, (NUMBER,), NUMBER, rounding=f.ceil_div),
     Builtin("round", f.whole("round"), 1, (NUMBER,), NUMBER, rounding=f.round_div),

@@ -19,6 +19,7 @@ can never do something the odds don't know about.
 
 from __future__ import annotations
 
+import functools
 from types import MappingProxyType
 from typing import Any
 from collections.abc import Callable, Mapping
@@ -70,7 +71,8 @@ def compile_expression(node: ast.Node, domain: Sampling | Exact, limits: Limits,
 
     ``functions`` is the table of callable names: the built-ins, plus (in a ruleset) one
     function per table."""
-    return _Compiler(domain, functions, text, _checked_multiply(limits.max_magnitude)).build(node)
+    return _Compiler(domain, functions, text, _checked_multiply(limits.max_magnitude),
+                     limits.max_magnitude).build(node)
 
 
 def compile_conditions(node: ast.Dice, domain: Sampling | Exact, limits: Limits, text: str,
@@ -80,7 +82,7 @@ def compile_conditions(node: ast.Dice, domain: Sampling | Exact, limits: Limits,
     written in: what the evaluator compiles, and what a check's exact driver reads a roll's
     faces with. The numbers must be known before the roll and whole; the term is then
     checked like one written with them."""
-    compiler = _Compiler(domain, functions, text, _checked_multiply(limits.max_magnitude))
+    compiler = _Compiler(domain, functions, text, _checked_multiply(limits.max_magnitude), limits.max_magnitude)
     exprs = ast.condition_exprs(node)
     return compiler.written_in(node, exprs, [compiler.build(e) for e in exprs])
 
@@ -89,11 +91,12 @@ class _Compiler:
     """One compilation: what every node kind's compiling method needs, and the table from
     node type to that method (:data:`_COMPILE`), so adding a node kind adds one entry."""
 
-    __slots__ = ("domain", "functions", "text", "multiply")
+    __slots__ = ("domain", "functions", "text", "multiply", "magnitude")
 
     def __init__(self, domain: Sampling | Exact, functions: Functions, text: str,
-                 multiply: Callable[[Any, Any], int]) -> None:
+                 multiply: Callable[[Any, Any], int], magnitude: int) -> None:
         self.domain, self.functions, self.text, self.multiply = domain, functions, text, multiply
+        self.magnitude = magnitude  # the largest size a result may have (max_magnitude)
 
     def build(self, n: ast.Node) -> Compiled:
         return _COMPILE[type(n)](self, n)
@@ -238,6 +241,8 @@ class _Compiler:
         div = _unwrap(n.args[0]) if rounding is not None else None
         if isinstance(div, ast.Binary) and div.op == "/" and rounding is not None:
             return self.domain.lift(division(rounding), [build(div.left), build(div.right)], div)
+        if builtin is not None and builtin.limited:
+            fn = functools.partial(fn, limit=self.magnitude)
         return self.domain.lift(fn, [build(a) for a in n.args], n)
 
     def function(self, n: ast.Call) -> Callable[..., Any]:

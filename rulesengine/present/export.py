@@ -93,7 +93,7 @@ def _check(m: RulesetModel, c: Check) -> dict[str, Any]:
         "secret": _expr(c.secret),
         "rolls": {n: _expr(e) for n, e in c.rolls},
         "choose": None if c.choose is None else {
-            "from": c.choose.source, "pick": c.choose.pick,
+            "from": c.choose.source, "pick": c.choose.pick if c.choose.pick_expr is None else _expr(c.choose.pick_expr),
             "values": {k: _expr(e) for k, e in c.choose.values}, "prefer": _expr(c.choose.prefer),
             "order": list(c.choose.order)},
         "result": _expr(c.result),

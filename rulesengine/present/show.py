@@ -141,7 +141,8 @@ def _choose_text(m, c) -> list[str]:
     ch = c.choose
     if ch is None:
         return []
-    lines = [f"choose {ch.pick} dice of {ch.source}: " + ", ".join(f"{k} = {e.text}" for k, e in ch.values)]
+    pick = ch.pick if ch.pick_expr is None else ch.pick_expr.text
+    lines = [f"choose {pick} dice of {ch.source}: " + ", ".join(f"{k} = {e.text}" for k, e in ch.values)]
     if ch.prefer is not None:
         lines.append(f"  preferring choices where {ch.prefer.text}, then the largest {', '.join(ch.order)}")
     return lines

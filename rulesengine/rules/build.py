@@ -14,7 +14,7 @@ from ..records import replace
 from typing import Any
 from collections.abc import Callable
 
-from ..codes import (E_BAD_CHOOSE, E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
+from ..codes import (E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
                      E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_LITERAL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
                      E_UNKNOWN_VARIABLE, W_DEPRECATED_REPORT_NAME, W_UNREACHABLE)
 from ..errors import DiceEvalError, Diagnostic, Location, RulesEngineError
@@ -25,9 +25,10 @@ from ..dice.builtins import FUNCTIONS, SYMBOL_COUNTS, reads
 from ..dice.dialects import Translation, translate
 from ..dice.parser import check_modifiers, closest, locate, parse
 from ..limits import DEFAULT_LIMITS, Limits
-from .model import (RESULT_KEYS, Candidate, Check, Choose, Expr, Gate, Input, Let,
+from .model import (RESULT_KEYS, Candidate, Check, Expr, Gate, Input, Let,
                     OutcomeRule, Procedure, RulesetModel, Source, Table, TagRule,
                     Tiers)
+from .choose import build_choose
 from .document import Document
 from .faces import face_views, faces_needed, initial_needed
 from .procedures import build_procedure, party_expressions
@@ -320,7 +321,7 @@ class Builder:
         lets, after, full_scope, pre_scope = self.check_lets(spec, ptr, scope, roll_names)
         rolls = self.check_rolls(raw_rolls, roll_ptr, scope, pre_scope)
         gates = self.check_gates(spec, ptr, roll_names, full_scope, pre_scope, after)
-        choose, scope_after_choose = self.check_choose(spec, ptr, roll_names, full_scope)
+        choose, scope_after_choose = build_choose(self, spec, ptr, roll_names, full_scope, after)
         result = self.expr(spec["result"], f"{ptr}/result", scope_after_choose, what="the result") \
             if "result" in spec else None
         outcome_scope = scope_after_choose.with_names(result="the result")
@@ -441,33 +442,6 @@ class Builder:
             if when is not None:
                 gates.append(Gate(when, g.get("outcome"), result, tuple(grolls), g.get("reason", ""), gptr))
         return gates
-
-    def check_choose(self, spec: dict, ptr: str, roll_names: list[str],
-                     full_scope: Scope) -> tuple[Choose | None, Scope]:
-        """The optional ``choose`` block and the scope after it (its values become names)."""
-        scope_after_choose = Scope(dict(full_scope.names))
-        if "choose" not in spec:
-            return None, scope_after_choose
-        c = spec["choose"]
-        cptr = f"{ptr}/choose"
-        if c["from"] not in roll_names:
-            self.error(E_BAD_CHOOSE, f"choose from '{c['from']}', which is not a roll of this check",
-                       f"{cptr}/from", "rolls: " + ", ".join(roll_names))
-        inner = full_scope.with_names(chosen="the chosen dice", rest="the dice not chosen")
-        values = []
-        for vname, vtext in c["values"].items():
-            e = self.expr(vtext, f"{cptr}/values/{escape_pointer(vname)}", inner, what=f"'{vname}'")
-            if e is not None:
-                values.append((vname, e))
-            inner.names[vname] = "value"
-            scope_after_choose.names[vname] = "value"
-        prefer = self.expr(c["prefer"], f"{cptr}/prefer", inner, what="'prefer'") if "prefer" in c else None
-        order = tuple(c.get("order", [v for v, _ in values]))
-        for o in order:
-            if o not in dict(values):
-                self.error(E_UNKNOWN_REFERENCE, f"order by '{o}', which is not one of the chosen values",
-                           f"{cptr}/order")
-        return Choose(c["from"], c.get("pick", 2), tuple(values), prefer, order, cptr), scope_after_choose
 
     def check_outcomes(self, name: str, spec: dict, ptr: str,
                        outcome_scope: Scope) -> tuple[list[OutcomeRule], dict[str, str]]:

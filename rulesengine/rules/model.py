@@ -150,15 +150,25 @@ class Gate(Record):
     pointer: str = ""
 
 
+MAX_PICK = 10
+"""The most dice ``choose`` picks (the schema's maximum for a number; an expression's value
+past it is an error of the rules, E509)."""
+
+
 class Choose(Record):
     """Choose ``pick`` dice of a roll: the values they give, which choice is preferred."""
 
     source: str  # the roll to choose from
-    pick: int
+    pick: int | Expr  # how many: 1 to 10, or an expression known before the roll (``ring``)
     values: tuple[tuple[str, Expr], ...]
     prefer: Expr | None
     order: tuple[str, ...]
     pointer: str = ""
+
+    @property
+    def pick_expr(self) -> Expr | None:
+        """``pick`` when it is an expression (``pick: ring``); None when it is a number."""
+        return self.pick if isinstance(self.pick, Expr) else None
 
 
 class OutcomeRule(Record):

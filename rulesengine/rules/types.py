@@ -344,6 +344,8 @@ def check_env(check: Check, tables: Mapping[str, Table]) -> tuple[Env, list[Prob
     for name, e in check.rolls:
         got, found = infer(e, env)
         problems += found
+        if name in check.faces_needed:
+            problems += _number_branches(name, e, env)
         shown = _symbols_shown(e.tree)
         kinds[name] = SYMBOL_ROLL if shown is not None or got == SYMBOL_ROLL else ROLL
         symbols[name] = shown or ()
@@ -374,6 +376,31 @@ def check_env(check: Check, tables: Mapping[str, Table]) -> tuple[Env, list[Prob
     return env, problems
 
 
+def _number_branches(name: str, e: Expr, env: Env) -> Iterator[Problem]:
+    """The branches of a roll's ``if()`` that give a number where another rolls dice, for a
+    roll whose dice are read (``count(extra)``, ``extra: if(flag, 2d6, 3)``): the number has no
+    dice to read. ``0`` is a roll of no dice, and an earlier roll keeps its own."""
+    tree = ast.bare(e.tree)
+    if conditional(tree) is None or not any(isinstance(n, ast.Dice) for n in ast.walk(tree)):
+        return
+    stack = [tree]
+    while stack:
+        node = ast.bare(stack.pop())
+        parts = conditional(node)
+        if parts is not None:
+            stack += [parts[2], parts[1]]
+            continue
+        if any(isinstance(n, ast.Dice) for n in ast.walk(node)) or (isinstance(node, ast.Num) and node.value == 0):
+            continue
+        inf = _Infer(e, env)
+        if inf.kind(node) != NUMBER:
+            continue
+        text = inf.text(node)
+        yield Problem(E_BAD_OPERAND, f"roll '{name}' may be the number {text}, not dice, but its dice are read "
+                      "(count(), largest_die(), initial(), ...)",
+                      "write 0 (a roll of no dice, like 0d6) or a dice term, e.g. 1d6", e, node.span)
+
+
 def _symbols_shown(tree: ast.Node) -> tuple[str, ...] | None:
     """The symbols a roll's dice show, if every die it rolls is a symbol die; None if not."""
     dice = [n.die for n in ast.walk(tree) if isinstance(n, ast.Dice)]
@@ -402,6 +429,7 @@ def check_problems(check: Check, tables: Mapping[str, Table]) -> Iterator[Proble
     yield from expect(check.secret, env, (YES_NO,), "secret")
     if check.choose is not None:
         yield from expect(check.choose.prefer, env, (YES_NO,), "prefer")
+        yield from expect(check.choose.pick_expr, env, NUMERIC, "pick")
     yield from expect(check.result, env, results, "the result")
     for rule in check.outcomes:
         yield from expect(rule.when, env, (YES_NO,), f"the condition of outcome '{rule.name}'")
@@ -423,6 +451,7 @@ def check_expressions(check: Check) -> Iterator[Expr]:
     if check.choose is not None:
         yield from (e for _, e in check.choose.values)
         yield from [check.choose.prefer] if check.choose.prefer is not None else []
+        yield from [check.choose.pick_expr] if check.choose.pick_expr is not None else []
     for gate in check.gates:
         yield from [gate.when] + ([gate.result] if gate.result is not None else [])
     yield from (e for e in (check.secret, check.result) if e is not None)

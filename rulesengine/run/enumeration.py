@@ -190,7 +190,7 @@ class Enumerator:
         if choose is not None and joint:
             rolled = joint[0][0].get(choose.source)
             n = len(rolled.faces) if isinstance(rolled, Rolled) else 1
-            cost *= 1 + math.comb(n, min(choose.pick, n))
+            cost *= 1 + math.comb(n, min(self.resolver.pick(choose, env), n))
         try:
             budget = Budget(self.runtime.limits.max_states)
             if resolved is None:

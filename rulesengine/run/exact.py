@@ -25,7 +25,7 @@ from ..errors import DiceEvalError, RulesEngineError
 from ..limits import Limits
 from ..rules.faces import face_views
 from ..rules.model import Check, Expr
-from .whole import addends, as_rolled, whole_dice
+from .whole import addends, as_rolled, empty_roll, no_dice, whole_dice
 
 
 class RollReads(NamedTuple):
@@ -286,6 +286,8 @@ class ExactRolls:
             return self._faces_dist(tree, e, env, budget, domain, view, initial)
         if isinstance(tree, ast.Name):
             return Dist.point(as_rolled(env[tree.name]))
+        if no_dice(tree):  # the `0` branch of an if(): a roll of no dice, as (0)d6 is seen
+            return Dist.point(empty_roll(initial or (view is not None and bool(view.initial))))
         if isinstance(tree, ast.Binary):  # several rolls added up, read as one: all at once
             return joined_dist([self._whole_dist(t, e, env, budget, domain, view, initial)
                                 for t in addends(tree)], view, budget)

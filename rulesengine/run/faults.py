@@ -68,6 +68,8 @@ class _Graph:
             deps[name] = set(e.names)
         if check.choose is not None:
             chosen = {check.choose.source}
+            if check.choose.pick_expr is not None:  # how many are chosen: chosen and rest read it
+                chosen |= check.choose.pick_expr.names
             for name, e in check.choose.values:
                 deps[name] = set(e.names) | chosen
             deps["chosen"] = deps["rest"] = chosen
@@ -121,7 +123,8 @@ def sites(check: Check) -> list[frozenset[str]]:
     for name, _ in check.rolls:
         out.append(after | g.inputs_of({name}))
     if check.choose is not None:
-        out.append(after | g.inputs_of(_reads([e for _, e in check.choose.values] + [check.choose.prefer])))
+        out.append(after | g.inputs_of(_reads([e for _, e in check.choose.values] + [check.choose.prefer,
+                                                                                     check.choose.pick_expr])))
     out.append(after | g.inputs_of(_reads([check.result])))
     earlier: set[str] = set()
     for rule in check.outcomes:
@@ -178,6 +181,8 @@ def _expressions(check: Check) -> Iterator[Expr]:
     yield from (e for _, e in check.rolls)
     if check.choose is not None:
         yield from (e for _, e in check.choose.values)
+        if check.choose.pick_expr is not None:
+            yield check.choose.pick_expr
     for e in (check.result, check.secret, check.result_sign):
         if e is not None:
             yield e

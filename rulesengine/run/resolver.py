@@ -18,9 +18,9 @@ from collections.abc import Iterable, Mapping
 from ..dice.beyond import AtLeast, Undetermined
 from ..dice.dist import Budget, BudgetExceeded
 from ..dice.values import Rolled, counted
-from ..codes import E_NO_OUTCOME
+from ..codes import E_BAD_CHOOSE, E_NO_OUTCOME
 from ..errors import InputError, LimitError, Location, RulesetError
-from ..rules.model import Check, Choose, Expr, Let
+from ..rules.model import MAX_PICK, Check, Choose, Expr, Let
 from .json_parts import jsonable
 from .results import NOT_ALLOWED, Choice, Resolution, signed_text, value_order
 from .runtime import Runtime
@@ -166,7 +166,7 @@ class Resolver:
         # and the symbols on it, where the roll's dice show symbols (``symbols(chosen, …)``)
         shows = rolled.shows if isinstance(rolled, Rolled) and rolled.shows else ((),) * len(faces)
         dice = sorted(zip(faces, sizes, shows, strict=True), reverse=True)
-        k = min(spec.pick, len(faces))
+        k = min(self.pick(spec, env), len(faces))
         self._charge_choosing(spec, len(faces), k, budget)
         choices = self._choices(spec, env, dice, k, any(sizes))
 
@@ -181,6 +181,20 @@ class Resolver:
             raise InputError(f"cannot choose {list(player_choice)} from the dice {list(faces)}",
                              hint=f"choose {k} of the faces rolled", field=("choose",))
         return choices, max(choices, key=rank)
+
+    def pick(self, spec: Choose, env: Mapping[str, Any]) -> int:
+        """How many dice ``spec`` chooses with the values of ``env``: its ``pick``, a number or
+        an expression of values known before the roll, which must give 1 to 10."""
+        e = spec.pick_expr
+        if e is None:
+            return spec.pick  # type: ignore[return-value]
+        n = self.runtime.evaluate(e, env)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_PICK:
+            raise self.runtime.relocate(RulesetError(
+                f"'pick' gives {n!r}: choose picks 1 to {MAX_PICK} dice", code=E_BAD_CHOOSE,
+                hint=f"keep pick 1 to {MAX_PICK} for every input allowed, e.g. pick: max(1, min({e.text}, "
+                     f"{MAX_PICK}))"), e)
+        return n
 
     def _charge_choosing(self, spec: Choose, n: int, k: int, budget: Budget | None) -> None:
         """Refuse choosing ``k`` of ``n`` dice in more ways than ``max_choices``, and charge

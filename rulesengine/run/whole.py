@@ -2,10 +2,11 @@
 
 A roll is seen whole (its total and its dice: :class:`~rulesengine.dice.values.Rolled`) when
 its value is nothing but dice: a dice term, an ``if()`` choosing between such rolls (only
-the branch taken is rolled), a roll listed before it taken again, or several of these added
-up (``2d{ability} + 1d{difficulty}``: one pool of mixed dice, its symbols counted
-together). Rolling reads it off the dice rolled (:func:`rolled_whole`); exact odds build its
-distribution the same way (:meth:`run.exact.ExactRolls.roll_dist`).
+the branch taken is rolled; a branch written ``0`` is a roll of no dice), a roll listed
+before it taken again, or several of these added up (``2d{ability} + 1d{difficulty}``: one
+pool of mixed dice, its symbols counted together). Rolling reads it off the dice rolled
+(:func:`rolled_whole`); exact odds build its distribution the same way
+(:meth:`run.exact.ExactRolls.roll_dist`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def whole_dice(tree: ast.Node, earlier: frozenset[str] = frozenset()) -> tuple[a
     if isinstance(tree, ast.Name) and tree.name in earlier:
         return ()
     if parts is not None:
-        then, other = whole_dice(parts[1], earlier), whole_dice(parts[2], earlier)
+        then, other = _branch_dice(parts[1], earlier), _branch_dice(parts[2], earlier)
         if then is not None and other is not None:
             return then + other
     if isinstance(tree, ast.Binary) and tree.op == "+":
@@ -37,6 +38,23 @@ def whole_dice(tree: ast.Node, earlier: frozenset[str] = frozenset()) -> tuple[a
         if left is not None and right is not None:
             return left + right
     return None
+
+
+def no_dice(node: ast.Node) -> bool:
+    """Whether ``node`` is a branch of ``if()`` written ``0``: a roll of no dice
+    (``if(flag, 2d6, 0)``), which the functions reading dice read as an empty roll."""
+    node = ast.bare(node)
+    return isinstance(node, ast.Num) and node.value == 0
+
+
+def empty_roll(initial: bool) -> Rolled:
+    """A roll of no dice (see :func:`no_dice`), as a dice term of no dice is seen whole."""
+    return Rolled(0, (), initial=() if initial else None)
+
+
+def _branch_dice(node: ast.Node, earlier: frozenset[str]) -> tuple[ast.Dice, ...] | None:
+    """The dice terms of a branch of ``if()`` seen whole: none for a ``0`` (no dice)."""
+    return () if no_dice(node) else whole_dice(node, earlier)
 
 
 def addends(tree: ast.Binary) -> list[ast.Node]:
@@ -81,14 +99,16 @@ def rolled_whole(tree: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str
         return None if pool is None else pool_rolled(pool, initial)
     if isinstance(tree, ast.Name):
         return as_rolled(env[tree.name])
+    if no_dice(tree):  # the `0` branch of an if(): a roll of no dice
+        return empty_roll(initial)
     if isinstance(tree, ast.Binary):
         parts = [rolled_whole(t, pools, env, initial, earlier) for t in addends(tree)]
         return None if any(p is None for p in parts) else joined(parts)  # type: ignore[arg-type]
     assert isinstance(tree, ast.Call), "whole_dice() admits dice terms, earlier rolls, if() and sums only"
     then, other = tree.args[1], tree.args[2]
-    taken = [b for b in (then, other) if any(id(n) in pools for n in whole_dice(b, earlier) or ())]
+    taken = [b for b in (then, other) if any(id(n) in pools for n in _branch_dice(b, earlier) or ())]
     if not taken:  # neither branch rolled dice: the one without dice was taken
-        taken = [b for b in (then, other) if not whole_dice(b, earlier)]
+        taken = [b for b in (then, other) if not _branch_dice(b, earlier)]
         if len(taken) != 1:
             return None
     return rolled_whole(taken[0], pools, env, initial, earlier)

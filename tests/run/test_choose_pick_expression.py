@@ -1,0 +1,76 @@
+"""``choose``'s ``pick`` from an expression known before the roll (issue #34): roll ring +
+skill dice, keep as many as the ring; one check for every ring value, rolled and in exact
+odds by the one resolver, its bounds (1 to 10) found by validate at the inputs' bounds."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from rulesengine import loads
+from rulesengine.errors import RulesEngineError
+from rulesengine.validate import validate_text
+
+RULESET = """\
+ruleset: ring
+name: Ring and skill
+version: "1"
+source: tests
+checks:
+  roll:
+    inputs:
+      ring: {type: integer, default: 2, min: 1, max: 4}
+      skill: {type: integer, default: 1, min: 0, max: 2}
+    roll: (ring + skill)d6
+    choose:
+      from: roll
+      pick: PICK
+      values:
+        total: sum(chosen)
+    result: total
+    outcomes:
+      - {name: any, success: true}
+"""
+
+
+def kept_best(ring: int, skill: int) -> dict[int, Fraction]:
+    """The sum of the ``ring`` highest of ``ring + skill`` d6, every throw enumerated."""
+    throws = list(itertools.product(range(1, 7), repeat=ring + skill))
+    tally = Counter(sum(sorted(t, reverse=True)[:ring]) for t in throws)
+    return {v: Fraction(n, len(throws)) for v, n in tally.items()}
+
+
+@pytest.mark.parametrize("ring, skill", [(1, 0), (1, 2), (2, 1), (3, 0)])
+def test_the_dice_kept_are_as_many_as_the_ring_in_exact_odds(ring, skill):
+    odds = loads(RULESET.replace("PICK", "ring")).check("roll").odds({"ring": ring, "skill": skill})
+    assert dict(odds.result_distribution) == kept_best(ring, skill)
+
+
+def test_rolling_keeps_as_many_dice_as_the_ring():
+    rolled = loads(RULESET.replace("PICK", "ring")).check("roll").roll({"ring": 2, "skill": 2}, faces=[2, 6, 3, 5])
+    assert rolled.result == 6 + 5
+
+
+def test_pick_may_be_any_expression_of_the_inputs():
+    odds = loads(RULESET.replace("PICK", "max(1, ring - skill)")).check("roll").odds({"ring": 3, "skill": 1})
+    # ring 3 less skill 1: the two highest of 3 + 1 dice, which kept_best(2, 2) enumerates
+    assert dict(odds.result_distribution) == kept_best(2, 2)
+
+
+def test_a_pick_an_input_allows_outside_1_to_10_is_found_by_validate_at_its_line():
+    text = RULESET.replace("PICK", "ring - 1")
+    report = validate_text(text, "ring.yaml")
+    found = [(d.code, d.location.line) for d in report.diagnostics if d.severity == "error"]
+    assert ("E509", 13) in found  # the line of pick
+    with pytest.raises(RulesEngineError) as caught:  # and at the table, with ring 1
+        loads(text).check("roll").odds({"ring": 1, "skill": 0})
+    assert caught.value.code == "E509"
+
+
+def test_a_pick_that_reads_the_roll_is_refused():
+    with pytest.raises(RulesEngineError) as caught:
+        loads(RULESET.replace("PICK", "roll"))
+    assert caught.value.code == "E509" and "before the roll" in caught.value.message
