@@ -165,6 +165,9 @@ class Dist:
     weights: dict[Any, int]
     denom: int
     tail: Mapping[Any, int] = field(default_factory=lambda: NO_TAIL)
+    # Followed forever in closed form (.open_ended): (S,) one dS! exploding on its top face,
+    # (S, T) a dS! minus a dT!; None for anything else. Operations that don't know it drop it.
+    open_ended: tuple[int, ...] | None = None
 
     # ---- construction -------------------------------------------------------------------
     @staticmethod
