@@ -202,7 +202,7 @@ def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], o
         s, t = a.open_ended[0], b.open_ended[0]
         values = sorted(v for v in out.weights if type(v) is int)
         if not values or len(values) != len(out.weights) or not _afford(ctx, s, t, values):
-            return out
+            return replace(out, open_ended=(s, t))  # the depth's rows; a comparison is still exact
         at_least = {v: open_ended.at_least(s, t, v) for v in (*values, values[-1] + 1)}
         exact = {v: at_least[v] - (at_least[v + 1] if v + 1 in at_least else open_ended.at_least(s, t, v + 1))
                  for v in values}

@@ -179,6 +179,17 @@ def test_the_difference_closed_form_agrees_with_a_deep_enumeration_within_its_le
     assert abs(difference_at_least(s, t, k) - counted) <= left_out
 
 
+def test_rows_too_costly_for_the_budget_keep_the_depths_answer_and_comparisons_stay_exact():
+    """`1d25! - 1d24!`: working out every row in closed form would take more than half the
+    budget, so the rows are the depth's (each at most the closed form's); one comparison
+    is cheap and exact."""
+    rows = dice.odds("1d25! - 1d24!")
+    assert rows.truncated > 0
+    assert rows.probability(0) < difference_at_least(25, 24, 0) - difference_at_least(25, 24, 1)
+    odds = dice.odds("1d25! - 1d24! >= 3")
+    assert odds.truncated == 0 and odds.probability(True) == difference_at_least(25, 24, 3)
+
+
 def test_a_difference_of_dice_that_are_not_plain_open_ended_keeps_the_depths_answer():
     """Explode on 5 or 6, two dice in a term, a penetrating die: no closed form here, the
     cut mass is still reported as before."""
