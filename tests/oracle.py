@@ -736,3 +736,48 @@ class OIf(ONode):
         a, b = self.then.deep(env, depth), self.other.deep(env, depth)
         return self.cond.deep(env, depth).bind(
             lambda k: a if k is True else b if k is False else a.combine(b, lambda x, y: o_hull([x, y])))
+
+
+# ---- a difference of two open-ended dice, in closed form ------------------------------------
+#
+# One dS! exploding on its top face S ends on a·S + b (a ≥ 0 tops, then 0 < b < S) with
+# probability (1/S)^(a+1). X − Y ≥ t for X a dS!, Y a dT! is then a sum over the last faces
+# (b, e) of a double geometric series over the tops (a, c): Σ_c (1/T)^c Σ_{a ≥ a0(c)} (1/S)^a
+# with a0(c) = max(0, ⌈(t − b + e + c·T) / S⌉); once positive, c → c + S/g raises a0 by T/g
+# (g = gcd(S, T)), so the sum over c is geometric by blocks of S/g.
+
+
+def open_difference_at_least(s: int, t: int, threshold: int) -> Fraction:
+    """P(dS! − dT! ≥ threshold), both followed forever, summed by hand over the last faces."""
+    x, y = Fraction(1, s), Fraction(1, t)
+    g = math.gcd(s, t)
+    block, rise = s // g, t // g
+    total = Fraction(0)
+    for b in range(1, s):
+        for e in range(1, t):
+            u = threshold - b + e  # need a·S − c·T ≥ u
+            first = 0 if u > 0 else (-u) // t + 1  # from here on u + c·T > 0, so a0 ≥ 1
+            series = sum((y ** c / (1 - x) for c in range(first)), Fraction(0))
+            head = sum((y ** c * x ** -((-(u + c * t)) // s) / (1 - x) for c in range(first, first + block)),
+                       Fraction(0))
+            series += head / (1 - y ** block * x ** rise)
+            total += x * y * series
+    return total
+
+
+def open_difference(node: Any, env: dict) -> tuple[int, int] | None:
+    """(S, T) where ``node`` is one plain dS! minus one plain dT! (exploding on the top face
+    alone, nothing else), else None."""
+    if not (isinstance(node, OBinary) and node.op == "-"):
+        return None
+    sizes = []
+    for term in (node.a, node.b):
+        if not isinstance(term, OTerm):
+            return None
+        spec, n = term.spec, term.count if not isinstance(term.count, str) else env[term.count]
+        size = len(spec.faces)
+        if n != 1 or spec.faces != tuple(range(1, size + 1)) or spec.explode not in ("!", "!!") \
+                or spec.explodes_on != frozenset({size}) or (spec.low, spec.high, spec.success) != (None, None, None):
+            return None
+        sizes.append(size)
+    return sizes[0], sizes[1]

@@ -28,6 +28,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 import time
 from fractions import Fraction
+from itertools import product
 from math import gcd, isqrt
 from types import MappingProxyType
 from typing import Any
@@ -164,6 +165,9 @@ class Dist:
     weights: dict[Any, int]
     denom: int
     tail: Mapping[Any, int] = field(default_factory=lambda: NO_TAIL)
+    # Followed forever in closed form (.open_ended): (S,) one dS! exploding on its top face,
+    # (S, T) a dS! minus a dT!; None for anything else. Operations that don't know it drop it.
+    open_ended: tuple[int, ...] | None = None
 
     # ---- construction -------------------------------------------------------------------
     @staticmethod
@@ -425,19 +429,24 @@ def with_tails(f: Callable[..., Any], dists: list[Dist], result: Dist, budget: B
     is worked out (a number, a yes/no, or a new lower bound); elsewhere it stays truncated.
     ``errors``: the caller's errors that mean "not the same for every value" (a number
     compared with a text is refused whatever the number)."""
-    if not any(d.tail for d in dists) or len(dists) > 2:
+    if not any(d.tail for d in dists):
         return result
     sides = [[*d.weights.items(), *((cut_value(lo), w) for lo, w in d.tail.items())] for d in dists]
-    budget.spend(sum(len(d.tail) for d in dists) * max(len(s) for s in sides))
-    weights: dict[Any, int] = defaultdict(int, result.weights)
-    tail: dict[int, int] = defaultdict(int)
     cut = [[(cut_value(lo), w) for lo, w in d.tail.items()] for d in dists]
-    combos: list[tuple[tuple, int]]
+    combos: Iterable[tuple[tuple, int]]
+    if len(dists) <= 2:
+        budget.spend(sum(len(d.tail) for d in dists) * max(len(s) for s in sides))
+    else:
+        budget.spend(sum(_cut_combinations(dists, sides)))
     if len(dists) == 1:
         combos = [((x,), w) for x, w in cut[0]]
-    else:  # a cut path on the left with anything on the right, or a cut one on the right only
+    elif len(dists) == 2:  # a cut path on the left with anything on the right, or a cut one on the right only
         combos = [((x, y), wx * wy) for x, wx in cut[0] for y, wy in sides[1]] + \
                  [((x, y), wx * wy) for x, wx in dists[0].weights.items() for y, wy in cut[1]]
+    else:  # max(a, b, c), min(...) of three or more: the first cut operand at each place
+        combos = _with_a_cut(dists, sides, cut)
+    weights: dict[Any, int] = defaultdict(int, result.weights)
+    tail: dict[int, int] = defaultdict(int)
     for args, w in combos:
         known, value = try_value(f, *args, errors=errors)
         if not known:
@@ -447,3 +456,32 @@ def with_tails(f: Callable[..., Any], dists: list[Dist], result: Dist, budget: B
         else:
             weights[value] += w
     return Dist(dict(weights), result.denom, capped(tail) if tail else NO_TAIL)
+
+
+def _cut_combinations(dists: list[Dist], sides: list[list[tuple[Any, int]]]) -> list[int]:
+    """How many combinations :func:`_with_a_cut` goes through, by the place of the first cut
+    operand: the operands before it uncut, it cut, those after it anything."""
+    counts = []
+    for i, d in enumerate(dists):
+        n = len(d.tail)
+        for j, other in enumerate(dists):
+            if j != i:
+                n *= len(other.weights) if j < i else len(sides[j])
+        counts.append(n)
+    return counts
+
+
+def _with_a_cut(dists: list[Dist], sides: list[list[tuple[Any, int]]],
+                cut: list[list[tuple[Any, int]]]) -> Iterator[tuple[tuple, int]]:
+    """Every combination of the operands' outcomes with at least one cut path in it, once:
+    grouped by the first operand that is cut (those before it are not, those after it may
+    be), with its weight."""
+    for i in range(len(dists)):
+        if not cut[i]:
+            continue
+        places = [list(d.weights.items()) for d in dists[:i]] + [cut[i]] + sides[i + 1:]
+        for combo in product(*places):
+            w = 1
+            for _, wv in combo:
+                w *= wv
+            yield tuple(v for v, _ in combo), w

@@ -6,14 +6,19 @@ everything means; this decides only how values flow."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
+from math import lcm
 from typing import Any
 from collections.abc import Callable
 
 from ..cache import POOL_DISTS, weights_size
 from . import ast
 from .context import Compiled, Context, check_count, dynamic_spec, eval_error, too_big, unknown_name
-from .dist import Budget, BudgetExceeded, Dist, combine, combine2, mixture, with_tails
-from .functions import OpError, keep_sum, logic_and, logic_or
+from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, combine, combine2, mixture, with_tails
+from .functions import ARITHMETIC, COMPARISONS, OpError, keep_sum, logic_and, logic_or
+from . import open_ended
+from .open_ended import open_chain
 from .pool import PoolSpec
 from .pool_odds import pool_dist
 
@@ -92,8 +97,14 @@ class Exact:
              sides: Compiled | None) -> Compiled:
         def run(ctx: Context) -> Dist:
             side_dist = sides(ctx) if spec is None else None  # type: ignore[misc]
-            return dice_term_dist(ctx, node, spec, count(ctx), side_dist,
+            counts = count(ctx)
+            dist = dice_term_dist(ctx, node, spec, counts, side_dist,
                                   lambda rule, n: self._pool(ctx, node, rule, n))
+            if spec is not None and dist.tail and counts.is_point():
+                size = open_chain(spec, next(iter(counts.weights)))
+                if size is not None:  # one dS!: its difference with another is known for ever
+                    return replace(dist, open_ended=(size,))
+            return dist
 
         return run
 
@@ -165,8 +176,74 @@ def _apply(ctx: Context, node: ast.Node, fn: Callable[..., Any], dists: list[Dis
         else:
             out = combine(fn, dists, ctx.budget)  # type: ignore[arg-type]
         # What explosions cut off, worked out where the operator decides it (.beyond).
-        return with_tails(fn, dists, out, ctx.budget, (OpError,))  # type: ignore[arg-type]
+        out = with_tails(fn, dists, out, ctx.budget, (OpError,))  # type: ignore[arg-type]
+        return _followed_forever(ctx, fn, dists, out)
     except OpError as exc:
         raise eval_error(ctx, node.span, exc) from None
     except BudgetExceeded:
         raise too_big(ctx, node) from None
+
+
+_SUBTRACT = ARITHMETIC["-"]
+_COMPARISON_OF = {fn: op for op, fn in COMPARISONS.items()}
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], out: Dist) -> Dist:
+    """``out`` made exact where :mod:`.open_ended` has the closed form: one ``dS!`` minus one
+    ``dT!`` (each value's probability; the values the depth reached are listed, the rest is
+    ``truncated``), and such a difference compared with a number (nothing truncated). Where
+    the closed form would cost more than the budget has left, ``out`` as the depth gave it."""
+    if len(dists) != 2:
+        return out
+    a, b = dists
+    if fn is _SUBTRACT and a.open_ended is not None and b.open_ended is not None \
+            and len(a.open_ended) == len(b.open_ended) == 1:
+        s, t = a.open_ended[0], b.open_ended[0]
+        values = sorted(v for v in out.weights if type(v) is int)
+        if not values or len(values) != len(out.weights) or not _afford(ctx, s, t, values):
+            return replace(out, open_ended=(s, t))  # the depth's rows; a comparison is still exact
+        at_least = {v: open_ended.at_least(s, t, v) for v in (*values, values[-1] + 1)}
+        exact = {v: at_least[v] - (at_least[v + 1] if v + 1 in at_least else open_ended.at_least(s, t, v + 1))
+                 for v in values}
+        # The values above those listed: a bound, as a cut path's (.beyond); those below stay out.
+        return _from_fractions(exact, (s, t), (values[-1] + 1, at_least[values[-1] + 1]))
+    op = _COMPARISON_OF.get(fn)
+    if op is None:
+        return out
+    if b.open_ended is not None and len(b.open_ended) == 2 and a.is_point():
+        a, b, op = b, a, _FLIPPED[op]
+    if a.open_ended is None or len(a.open_ended) != 2 or not b.is_point():
+        return out
+    k = next(iter(b.weights))
+    if type(k) is not int or not _afford(ctx, *a.open_ended, [k]):
+        return out
+    p = open_ended.compare(*a.open_ended, op, k)
+    return _from_fractions({True: p, False: 1 - p})
+
+
+def _afford(ctx: Context, s: int, t: int, thresholds: list[int]) -> bool:
+    """Charge the closed form's work for ``thresholds`` where it fits in half the budget left
+    (the depth's answer stands otherwise); False where it doesn't."""
+    costs = [open_ended.cost(s, t, k) for k in (min(thresholds), max(thresholds) + 1)]
+    if None in costs:
+        return False
+    # a term is a few Fraction operations, each several multiply-adds of the budget's kind
+    steps = 16 * len(thresholds) * max(c for c in costs if c is not None)
+    budget = ctx.budget
+    assert budget is not None
+    if steps > (budget.limit - budget.used) // 2:
+        return False
+    budget.spend(steps)  # a shared budget it charges may still refuse: as for any other work
+    return True
+
+
+def _from_fractions(probabilities: dict[Any, Fraction], law: tuple[int, ...] | None = None,
+                    above: tuple[int, Fraction] | None = None) -> Dist:
+    """A distribution over a common denominator, values of probability 0 left out; ``above``:
+    (a bound, the mass of the values from it up), kept as its tail."""
+    chances = [*probabilities.values(), *([above[1]] if above else [])]
+    denom = lcm(*(p.denominator for p in chances))
+    tail = {above[0]: above[1].numerator * (denom // above[1].denominator)} if above and above[1] else NO_TAIL
+    return Dist({v: p.numerator * (denom // p.denominator) for v, p in probabilities.items() if p},
+                denom, tail, open_ended=law)
