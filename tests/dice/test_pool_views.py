@@ -37,10 +37,17 @@ def read(view: PoolView, rolled, spec: PoolSpec) -> tuple:
     """What ``view`` reads of a roll, restated here from the functions' meaning."""
     faces = rolled.faces
     firsts = rolled.initial or ()
+    caps = dict(view.caps)  # a capped count reads as at most its cap
+
+    def count(c, first: bool) -> int:
+        dice = firsts if first else faces
+        seen = len(dice) if c is None else sum(c[0] <= f <= c[1] for f in dice)
+        return min(seen, caps[(first, c)]) if (first, c) in caps else seen
+
     return ((rolled.total if view.total else None),
-            tuple(len(faces) if c is None else sum(c[0] <= f <= c[1] for f in faces) for c in view.counts),
+            tuple(count(c, False) for c in view.counts),
             max(faces) if view.highest and faces else None, min(faces) if view.lowest and faces else None,
-            tuple(len(firsts) if c is None else sum(c[0] <= f <= c[1] for f in firsts) for c in view.initial),
+            tuple(count(c, True) for c in view.initial),
             tuple(sum(sign * sum(spec.die.symbols_on(f).count(name) for f in faces) for name, sign in net)
                   for net in view.symbols))
 
@@ -60,7 +67,19 @@ COUNTS = st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 4), st.integers(
 NETS = st.lists(st.lists(st.tuples(st.sampled_from("ab"), st.sampled_from([1, -1])), min_size=1, max_size=2,
                          unique_by=lambda x: x[0]).map(lambda r: tuple(sorted(r))), max_size=2).map(tuple)
 # the last two: counts among the first throw's dice, symbols counted
-VIEWS = st.builds(PoolView, st.booleans(), COUNTS, st.booleans(), st.booleans(), COUNTS, NETS)
+
+
+@st.composite
+def views(draw) -> PoolView:
+    """A view, some of its counts capped (read as at most 1..3: counts only compared with numbers)."""
+    view = draw(st.builds(PoolView, st.booleans(), COUNTS, st.booleans(), st.booleans(), COUNTS, NETS,
+                          caps=st.just(())))
+    keys = list(dict.fromkeys([(False, c) for c in view.counts] + [(True, c) for c in view.initial]))
+    caps = tuple((k, draw(st.integers(1, 3))) for k in keys if draw(st.booleans()))
+    return view._replace(caps=caps)
+
+
+VIEWS = views()
 
 
 @settings(max_examples=150, deadline=None)
