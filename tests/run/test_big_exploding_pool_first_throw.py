@@ -8,7 +8,6 @@ closed forms (7/10)^n and (6/10)^n."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from fractions import Fraction as F
 
@@ -114,3 +113,33 @@ def test_forty_dice_are_exact_within_the_default_budget():
     odds = loads(BOTCH, "wod.yaml").check("check").odds({"pool": 40})
     assert odds.truncated == 0
     assert odds.outcomes == closed_form(40)
+
+
+def steps_spent(monkeypatch, text: str, pool: int) -> tuple[int, F]:
+    """The work (budget steps) one exact-odds call spends, and its outcomes' truncated mass."""
+    from rulesengine.dice import dist
+
+    spent = [0]
+    spend = dist.Budget.spend
+
+    def counted(self, amount):
+        spent[0] += amount
+        return spend(self, amount)
+
+    monkeypatch.setattr(dist.Budget, "spend", counted)
+    odds = loads(text, "wod.yaml").check("check").odds({"pool": pool})
+    return spent[0], odds.truncated
+
+
+def test_forty_dice_take_under_half_the_work_budget(monkeypatch):
+    """Following the cut rolls is tried with half the budget left: the 1s only compared with
+    1 are read as "none" or "some", so 40 dice fit in it."""
+    steps, truncated = steps_spent(monkeypatch, BOTCH, 40)
+    assert truncated == 0
+    assert steps < DEFAULT_LIMITS.max_states // 2
+
+
+def test_a_count_only_compared_costs_less_than_one_read_whole(monkeypatch):
+    capped, _ = steps_spent(monkeypatch, BOTCH, 12)
+    whole, _ = steps_spent(monkeypatch, BOTCH_READ_WHOLE, 12)
+    assert capped < whole
