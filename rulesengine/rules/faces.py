@@ -83,8 +83,9 @@ class _ViewWalk:
         self.compared: dict[int, int] = {}
 
     def expr(self, e: Expr) -> None:
-        bound = None if self.settle is None else _bound_in(self.settle, e)
-        self.compared = _compared(_live(e, self.settle), bound)
+        # Only numbers written out: a number known from the inputs would make each value of a
+        # sweep read the roll its own way, where they share one distribution now.
+        self.compared = _compared(_live(e, self.settle))
         for node in _live(e, self.settle):
             if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in self.counted_first \
                     and self._net_symbols(node):
@@ -197,9 +198,9 @@ def _live(e: Expr, settle: Settle | None) -> Iterator[ast.Node]:
         stack.extend(reversed(ast.children(n)))
 
 
-def _compared(nodes: Iterator[ast.Node], bound: Callable[[ast.Node], Any] | None) -> dict[int, int]:
-    """The calls among ``nodes`` that are compared with a number written out (or one ``bound``
-    knows), ``count(roll, 6) >= 2`` or ``1 <= count(roll, 6)``: each call's id, with the largest
+def _compared(nodes: Iterator[ast.Node]) -> dict[int, int]:
+    """The calls among ``nodes`` that are compared with a number written out,
+    ``count(roll, 6) >= 2`` or ``1 <= count(roll, 6)``: each call's id, with the largest
     number it is compared with."""
     out: dict[int, int] = {}
     for node in nodes:
@@ -207,7 +208,7 @@ def _compared(nodes: Iterator[ast.Node], bound: Callable[[ast.Node], Any] | None
             continue
         for side, other in ((node.left, node.right), (node.right, node.left)):
             call = ast.bare(side)
-            k = _number(other, bound)
+            k = _number(other, None)
             if isinstance(call, ast.Call) and k is not None:
                 out[id(call)] = max(out.get(id(call), k), k)
     return out
