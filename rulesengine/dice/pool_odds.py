@@ -11,6 +11,7 @@ charges the exact-odds :class:`Budget` before it does the work.
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections import defaultdict
 from collections.abc import Callable
@@ -353,9 +354,12 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     def fold_cut(b: Budget) -> list[tuple[int, list]]:
         # Chains the depth cut (each with the dice it had, more to come) are read alike, with
         # one more part: whether a die of the roll was cut. A roll with one is a cut roll.
-        step = _readings(d, lambda v: reading(v, (0,))) + \
-            [(k, w, _CutChain(rep)) for k, w, rep in _readings(Dist(dict(d.tail), d.denom), lambda v: reading(v, (1,)))]
-        return _fold([step] * count, view, d.denom.bit_length(), b, flag=True)
+        uncut = _readings(d, lambda v: reading(v, (0,)))
+        cut = [(k, w, _CutChain(rep))
+               for k, w, rep in _readings(Dist(dict(d.tail), d.denom), lambda v: reading(v, (1,)))]
+        if len(cut) == 1 and not (view.highest or view.lowest):
+            return _fold_one_cut(uncut, cut[0], count, view, d.denom.bit_length(), b)
+        return _fold([uncut + cut] * count, view, d.denom.bit_length(), b, flag=True)
 
     def flattened(states: list[tuple[int, list]], b: Budget) -> Dist:
         b.spend(len(states) * count)  # flattening each state's roll
@@ -514,6 +518,62 @@ def _fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag
             reps.append(rep)
         out.append((w, reps))
     return out
+
+
+def _fold_one_cut(uncut: Readings, cut: tuple[Any, int, Any], count: int, view: PoolView, bits: int,
+                  budget: Budget) -> list[tuple[int, list]]:
+    """:func:`_fold` of ``count`` alike dice with the flag, where the depth cuts the die one
+    way (one reading, ``cut``): the rolls with j dice cut are C(count, j) · cut^j joined with
+    the rolls of the other count - j dice, none of them cut, whose states the fold of the
+    uncut dice alone made on its way. So only the uncut dice are folded, and the cut rolls
+    are added to each of its steps' states once, not folded die by die with them."""
+    n = len(view.counts) + len(view.initial) + len(view.symbols) + 2  # the sum, each count, the flag
+    caps = [None, *view.count_caps()] if view.caps else None
+    join, settle, packed = _packed([uncut + [cut]] * count, n, True, caps)
+    items, (kc, wc, rc) = packed[0][:len(uncut)], packed[0][len(uncut)]
+
+    def joined(a: int, b: int) -> int:
+        k = join(a, b)
+        return settle(k) if settle is not None else k
+
+    levels: list[dict[Any, list]] = [{0: [1, None]}]  # the states of 0, 1, … uncut dice
+    states: dict[Any, list] = {k: [w, (None, rep)] for k, w, rep in items}
+    levels.append(states)
+    for i in range(2, count + 1):
+        budget.spend(len(states) * len(items) * step_cost(i * bits))
+        nxt: dict[Any, list] = {}
+        for key, (w, chain) in states.items():
+            for k2, w2, rep in items:
+                k = joined(key, k2)
+                entry = nxt.get(k)
+                if entry is None:
+                    nxt[k] = [w * w2, (chain, rep)]
+                else:
+                    entry[0] += w * w2
+        states = nxt
+        levels.append(states)
+    out: dict[Any, list] = {k: [w, chain, 0] for k, (w, chain) in states.items()}
+    key_cut, weight_cut = 0, 1
+    for j in range(1, count + 1):  # j dice cut, in any C(count, j) places
+        key_cut, weight_cut = joined(key_cut, kc), weight_cut * wc
+        rest = levels[count - j]
+        budget.spend(len(rest) * step_cost(count * bits))
+        ways = math.comb(count, j) * weight_cut
+        for key, (w, chain) in rest.items():
+            k = joined(key, key_cut)
+            entry = out.get(k)
+            if entry is None:
+                out[k] = [ways * w, chain, j]
+            else:
+                entry[0] += ways * w
+    result = []
+    for w, chain, j in out.values():
+        reps = [rc] * j
+        while chain is not None:
+            chain, rep = chain
+            reps.append(rep)
+        result.append((w, reps))
+    return result
 
 
 def _extremes_join(n: int, flag: bool) -> Callable[[Any, Any], Any]:

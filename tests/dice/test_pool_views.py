@@ -12,6 +12,7 @@ import itertools
 import math
 from collections import defaultdict
 from fractions import Fraction as F
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -59,6 +60,14 @@ def readings(dist, view: PoolView, spec: PoolSpec) -> dict:
     return dict(out)
 
 
+def cut_readings(dist, view: PoolView, spec: PoolSpec) -> dict:
+    """The rolls the explode depth cut (their dice so far, their total so far), read alike."""
+    out: dict = defaultdict(F)
+    for cut, w in dist.tail.items():
+        out[read(view, SimpleNamespace(faces=cut.faces, initial=cut.initial, total=cut.low), spec)] += F(w, dist.denom)
+    return dict(out)
+
+
 TERMS = ["d6", "d4", "d6r1", "d6ro<2", "d6!", "d4!>=3", "d6!!", "d6!p", "d6cs>=5", "d6cs>=5cf1", "d{1,1,2,3}",
          "d6min2", "d4!cs4",
          # symbol dice: faces numbered by place; reads count symbols, some netted (a - b)
@@ -91,6 +100,7 @@ def test_reading_a_pool_through_a_view_gives_the_same_odds_as_enumerating_its_fa
     seen = view_dist(spec, n, view, limits, Budget(10 ** 9))
     assert seen is not None
     assert readings(seen, view, spec) == readings(whole, view, spec)
+    assert cut_readings(seen, view, spec) == cut_readings(whole, view, spec)
     assert seen.denom == whole.denom or sum(seen.weights.values()) * whole.denom == \
         sum(whole.weights.values()) * seen.denom  # the same mass is truncated
 
