@@ -76,7 +76,11 @@ def _one_die_readings(spec: PoolSpec, view: PoolView, limits: Limits) -> tuple[t
     reading = view_reading(spec, view)
     full = {reading(v) for v in d.weights}
     parts = len(view.counts) + len(view.initial) + len(view.symbols) + 1
-    summed = tuple(sorted({r[:parts] for r in full}))
+    # A capped count (PoolView.caps) does not add from die to die: left out, the sums counted
+    # are those of the other parts, never more than the readings there are.
+    caps = [None, *view.count_caps()]
+    kept = [j for j in range(parts) if j >= len(caps) or caps[j] is None]
+    summed = tuple(sorted({tuple(r[j] for j in kept) for r in full}))
     return summed, len(full), max(0, len(d.weights) - spec.die.size), d.denom.bit_length()
 
 

@@ -80,8 +80,12 @@ class _ViewWalk:
         self.settle = settle
         self.plain: dict[int, str] = {}
         self.counted_first: set[int] = set()
+        self.compared: dict[int, int] = {}
 
     def expr(self, e: Expr) -> None:
+        # Only numbers written out: a number known from the inputs would make each value of a
+        # sweep read the roll its own way, where they share one distribution now.
+        self.compared = _compared(_live(e, self.settle))
         for node in _live(e, self.settle):
             if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in self.counted_first \
                     and self._net_symbols(node):
@@ -124,6 +128,10 @@ class _ViewWalk:
         seen = _observation(node, None if self.settle is None else _bound_in(self.settle, e))
         if first_throw and seen is not None:  # count(initial(roll), 1): counts of the first throw
             seen = PoolView(initial=seen.counts)
+        if seen is not None and id(node) in self.compared and len(seen.counts + seen.initial) == 1:
+            # only compared with a number: read as at most one past it (see PoolView.caps)
+            key = (first_throw, (seen.initial or seen.counts)[0])
+            seen = seen._replace(caps=((key, max(self.compared[id(node)] + 1, 1)),))
         for roll in _carried(node.args[0], self.carries):
             self._merge(roll, seen)
 
@@ -190,6 +198,37 @@ def _live(e: Expr, settle: Settle | None) -> Iterator[ast.Node]:
         stack.extend(reversed(ast.children(n)))
 
 
+def _compared(nodes: Iterator[ast.Node]) -> dict[int, int]:
+    """The calls among ``nodes`` that are compared with a number written out,
+    ``count(roll, 6) >= 2`` or ``1 <= count(roll, 6)``: each call's id, with the largest
+    number it is compared with."""
+    out: dict[int, int] = {}
+    for node in nodes:
+        if not isinstance(node, ast.Compare):
+            continue
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            call = ast.bare(side)
+            k = _number(other, None)
+            if isinstance(call, ast.Call) and k is not None:
+                out[id(call)] = max(out.get(id(call), k), k)
+    return out
+
+
+def _number(arg: ast.Node, bound: Callable[[ast.Node], Any] | None) -> int | None:
+    """The whole number ``arg`` is written as (``-2``, ``(3)``), or one ``bound`` knows; else None."""
+    sign = 1
+    while isinstance(arg, (ast.Group, ast.Neg)):
+        if isinstance(arg, ast.Neg):
+            sign = -sign
+            arg = arg.operand
+        else:
+            arg = arg.inner
+    value = arg.value if isinstance(arg, ast.Num) else bound(arg) if bound is not None else None
+    if not (isinstance(value, int) and not isinstance(value, bool)):
+        return None
+    return sign * value
+
+
 def _observation(call: ast.Call, bound: Callable[[ast.Node], Any] | None = None) -> PoolView | None:
     """What one call of a pool function reads of its roll; None unless its bounds are
     whole numbers written out, or known numbers (``bound`` of them: see :func:`face_views`)."""
@@ -199,17 +238,10 @@ def _observation(call: ast.Call, bound: Callable[[ast.Node], Any] | None = None)
         return None if one is None else PoolView(symbols=(tuple(sorted(one[1].items())),))
     bounds = []
     for arg in call.args[1:]:
-        sign = 1
-        while isinstance(arg, (ast.Group, ast.Neg)):
-            if isinstance(arg, ast.Neg):
-                sign = -sign
-                arg = arg.operand
-            else:
-                arg = arg.inner
-        value = arg.value if isinstance(arg, ast.Num) else bound(arg) if bound is not None else None
-        if not (isinstance(value, int) and not isinstance(value, bool)):
+        value = _number(arg, bound)
+        if value is None:
             return None
-        bounds.append(sign * value)
+        bounds.append(value)
     if read in (SIZES, FIRST_THROW):
         return None  # the sizes of dice, the dice before explosions: the roll's every die
     if read == COUNTS:

@@ -12,6 +12,7 @@ import itertools
 import math
 from collections import defaultdict
 from fractions import Fraction as F
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -37,10 +38,17 @@ def read(view: PoolView, rolled, spec: PoolSpec) -> tuple:
     """What ``view`` reads of a roll, restated here from the functions' meaning."""
     faces = rolled.faces
     firsts = rolled.initial or ()
+    caps = dict(view.caps)  # a capped count reads as at most its cap
+
+    def count(c, first: bool) -> int:
+        dice = firsts if first else faces
+        seen = len(dice) if c is None else sum(c[0] <= f <= c[1] for f in dice)
+        return min(seen, caps[(first, c)]) if (first, c) in caps else seen
+
     return ((rolled.total if view.total else None),
-            tuple(len(faces) if c is None else sum(c[0] <= f <= c[1] for f in faces) for c in view.counts),
+            tuple(count(c, False) for c in view.counts),
             max(faces) if view.highest and faces else None, min(faces) if view.lowest and faces else None,
-            tuple(len(firsts) if c is None else sum(c[0] <= f <= c[1] for f in firsts) for c in view.initial),
+            tuple(count(c, True) for c in view.initial),
             tuple(sum(sign * sum(spec.die.symbols_on(f).count(name) for f in faces) for name, sign in net)
                   for net in view.symbols))
 
@@ -52,6 +60,14 @@ def readings(dist, view: PoolView, spec: PoolSpec) -> dict:
     return dict(out)
 
 
+def cut_readings(dist, view: PoolView, spec: PoolSpec) -> dict:
+    """The rolls the explode depth cut (their dice so far, their total so far), read alike."""
+    out: dict = defaultdict(F)
+    for cut, w in dist.tail.items():
+        out[read(view, SimpleNamespace(faces=cut.faces, initial=cut.initial, total=cut.low), spec)] += F(w, dist.denom)
+    return dict(out)
+
+
 TERMS = ["d6", "d4", "d6r1", "d6ro<2", "d6!", "d4!>=3", "d6!!", "d6!p", "d6cs>=5", "d6cs>=5cf1", "d{1,1,2,3}",
          "d6min2", "d4!cs4",
          # symbol dice: faces numbered by place; reads count symbols, some netted (a - b)
@@ -60,7 +76,19 @@ COUNTS = st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 4), st.integers(
 NETS = st.lists(st.lists(st.tuples(st.sampled_from("ab"), st.sampled_from([1, -1])), min_size=1, max_size=2,
                          unique_by=lambda x: x[0]).map(lambda r: tuple(sorted(r))), max_size=2).map(tuple)
 # the last two: counts among the first throw's dice, symbols counted
-VIEWS = st.builds(PoolView, st.booleans(), COUNTS, st.booleans(), st.booleans(), COUNTS, NETS)
+
+
+@st.composite
+def views(draw) -> PoolView:
+    """A view, some of its counts capped (read as at most 1..3: counts only compared with numbers)."""
+    view = draw(st.builds(PoolView, st.booleans(), COUNTS, st.booleans(), st.booleans(), COUNTS, NETS,
+                          caps=st.just(())))
+    keys = list(dict.fromkeys([(False, c) for c in view.counts] + [(True, c) for c in view.initial]))
+    caps = tuple((k, draw(st.integers(1, 3))) for k in keys if draw(st.booleans()))
+    return view._replace(caps=caps)
+
+
+VIEWS = views()
 
 
 @settings(max_examples=150, deadline=None)
@@ -72,6 +100,7 @@ def test_reading_a_pool_through_a_view_gives_the_same_odds_as_enumerating_its_fa
     seen = view_dist(spec, n, view, limits, Budget(10 ** 9))
     assert seen is not None
     assert readings(seen, view, spec) == readings(whole, view, spec)
+    assert cut_readings(seen, view, spec) == cut_readings(whole, view, spec)
     assert seen.denom == whole.denom or sum(seen.weights.values()) * whole.denom == \
         sum(whole.weights.values()) * seen.denom  # the same mass is truncated
 
