@@ -224,22 +224,6 @@ def test_a_value_too_big_alone_is_refused_in_a_sweep_that_shares_its_roll():
     assert info.value.limit == "max_states" and info.value.message == f"at bonus={first}: {refused[first]}"
 
 
-@pytest.fixture
-def resolved(monkeypatch):
-    """Counts the joint values of rolls the one resolver resolves."""
-    from rulesengine.run.resolver import Resolver
-
-    made = [0]
-    resolve = Resolver.resolve
-
-    def counted(self, *args, **kwargs):
-        made[0] += 1
-        return resolve(self, *args, **kwargs)
-
-    monkeypatch.setattr(Resolver, "resolve", counted)
-    return made
-
-
 def test_a_sweep_resolves_each_reading_of_the_shared_roll_once_after_the_first_value(resolved):
     """The rules read the four dice only through ``value``: the first skill resolves every
     throw (10,000), each other skill each value the dice can read once (100 of them),

@@ -123,17 +123,7 @@ def convolve(dists: list[dict[int, Fraction]]) -> dict[int, Fraction]:
     return out
 
 
-def test_thirty_symbol_dice_of_four_kinds_are_answered_over_each_value_read_apart(monkeypatch):
-    from rulesengine.run.resolver import Resolver
-
-    resolved = [0]
-    resolve = Resolver.resolve
-
-    def counted(self, *args, **kwargs):
-        resolved[0] += 1
-        return resolve(self, *args, **kwargs)
-
-    monkeypatch.setattr(Resolver, "resolve", counted)
+def test_thirty_symbol_dice_of_four_kinds_are_answered_over_each_value_read_apart(resolved):
     counts = {"ability": 8, "proficiency": 7, "difficulty": 8, "challenge": 7}
     dice = [KINDS[k] for k, n in counts.items() for _ in range(n)]
     parts = [convolve([one_die(kind, i) for kind in dice]) for i in range(4)]
