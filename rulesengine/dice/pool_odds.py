@@ -11,17 +11,16 @@ charges the exact-odds :class:`Budget` before it does the work.
 from __future__ import annotations
 
 import itertools
-import math
-import operator
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from .beyond import CutRoll
 from .die_odds import die_dist, face_dist
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, step_cost, sum_of
 from .pool import PoolSpec
 from .values import DicePool, Rolled, joined
+from .view_fold import CutChain, PoolView, fold, fold_one_cut, readings
 from ..limits import Limits
 
 
@@ -251,70 +250,6 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
     return rolls(budget, False)
 
 
-class PoolView(NamedTuple):
-    """What rules read of a roll's dice, when that is all they read: its total (the term's
-    value), how many dice show a value in each range (``count(roll, lo, hi)``; None for
-    ``count(roll)``, every die), its highest and its lowest die. Rolls that agree on all of
-    these are the same to the rules, so exact odds need only these, not every multiset of
-    faces (:func:`view_dist`)."""
-
-    total: bool = False
-    counts: tuple[tuple[int, int] | None, ...] = ()
-    highest: bool = False
-    lowest: bool = False
-    initial: tuple[tuple[int, int] | None, ...] = ()  # counts among the first throw's dice
-    # Symbols counted, each read a signed sum of symbols: ``(('failure', -1), ('success', 1))``
-    # for ``symbols(roll, 'success') - symbols(roll, 'failure')``.
-    symbols: tuple[tuple[tuple[str, int], ...], ...] = ()
-    # Counts the rules only compare with numbers written out (``count(initial(roll), 1) >= 1``):
-    # each as ((first throw?, its range), cap), read as at most ``cap``: rolls whose count is
-    # ``cap`` or more answer every such comparison alike (cap is one past the largest number).
-    caps: tuple[tuple[tuple[bool, tuple[int, int] | None], int], ...] = ()
-
-    @property
-    def reads(self) -> int:
-        """Steps charged for reading one outcome through this view: one, and one for each
-        thing it reads (its total, each count, each sum of symbols, its highest, its lowest)."""
-        return 1 + self.total + len(self.counts) + len(self.initial) + len(self.symbols) + self.highest + self.lowest
-
-    def merge(self, other: PoolView) -> PoolView:
-        """What both read."""
-        counts = self.counts + tuple(c for c in other.counts if c not in self.counts)
-        initial = self.initial + tuple(c for c in other.initial if c not in self.initial)
-        symbols = self.symbols + tuple(c for c in other.symbols if c not in self.symbols)
-        caps = []
-        for key in [(False, c) for c in counts] + [(True, c) for c in initial]:
-            mine, theirs = self.cap_of(*key), other.cap_of(*key)
-            if self.reads_count(*key) and other.reads_count(*key):
-                cap = None if mine is None or theirs is None else max(mine, theirs)
-            else:
-                cap = mine if self.reads_count(*key) else theirs
-            if cap is not None:
-                caps.append((key, cap))
-        return PoolView(self.total or other.total, counts, self.highest or other.highest,
-                        self.lowest or other.lowest, initial, symbols, tuple(caps))
-
-    def reads_count(self, first: bool, c: tuple[int, int] | None) -> bool:
-        """Whether this view reads the count ``c`` (of the first throw's dice if ``first``)."""
-        return c in (self.initial if first else self.counts)
-
-    def cap_of(self, first: bool, c: tuple[int, int] | None) -> int | None:
-        """The most a count is read as (see ``caps``), None where it is read whole."""
-        for key, cap in self.caps:
-            if key == (first, c):
-                return cap
-        return None
-
-    def count_caps(self) -> list[int | None]:
-        """The cap of each count read, in reading order (the counts, then the first throw's)."""
-        return [self.cap_of(False, c) for c in self.counts] + [self.cap_of(True, c) for c in self.initial]
-
-    def symbol_reads(self, counts: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
-        """Each signed sum of symbols this view reads, of dice showing ``counts``."""
-        have = dict(counts)
-        return tuple(sum(sign * have.get(name, 0) for name, sign in read) for read in self.symbols)
-
-
 def _tally(c: tuple[int, int] | None, values: tuple) -> int:
     """What a view's count ``c`` reads of these values: those in its range (all of them for None)."""
     return len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1])
@@ -348,26 +283,26 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
 
     reading = view_reading(spec, view)
 
-    def fold(b: Budget) -> list[tuple[int, list]]:
-        return _fold([_readings(d, reading)] * count, view, d.denom.bit_length(), b)
+    def folded(b: Budget) -> list[tuple[int, list]]:
+        return fold([readings(d, reading)] * count, view, d.denom.bit_length(), b)
 
-    def fold_cut(b: Budget) -> list[tuple[int, list]]:
+    def folded_with_cut(b: Budget) -> list[tuple[int, list]]:
         # Chains the depth cut (each with the dice it had, more to come) are read alike, with
         # one more part: whether a die of the roll was cut. A roll with one is a cut roll.
-        uncut = _readings(d, lambda v: reading(v, (0,)))
-        cut = [(k, w, _CutChain(rep))
-               for k, w, rep in _readings(Dist(dict(d.tail), d.denom), lambda v: reading(v, (1,)))]
+        uncut = readings(d, lambda v: reading(v, (0,)))
+        cut = [(k, w, CutChain(rep))
+               for k, w, rep in readings(Dist(dict(d.tail), d.denom), lambda v: reading(v, (1,)))]
         if len(cut) == 1 and not (view.highest or view.lowest):
-            return _fold_one_cut(uncut, cut[0], count, view, d.denom.bit_length(), b)
-        return _fold([uncut + cut] * count, view, d.denom.bit_length(), b, flag=True)
+            return fold_one_cut(uncut, cut[0], count, view, d.denom.bit_length(), b)
+        return fold([uncut + cut] * count, view, d.denom.bit_length(), b, flag=True)
 
     def flattened(states: list[tuple[int, list]], b: Budget) -> Dist:
         b.spend(len(states) * count)  # flattening each state's roll
         return _rolls_of(spec, states, view, d.denom ** count)
 
     if d.tail:
-        return _afford(budget, lambda b: flattened(fold_cut(b), b), lambda b: flattened(fold(b), b))
-    return flattened(fold(budget), budget)
+        return _afford(budget, lambda b: flattened(folded_with_cut(b), b), lambda b: flattened(folded(b), b))
+    return flattened(folded(budget), budget)
 
 
 def view_reading(spec: PoolSpec, view: PoolView) -> Callable[..., tuple]:
@@ -407,7 +342,7 @@ def _rolls_of(spec: PoolSpec, states: list[tuple[int, list]], view: PoolView, de
     for w, reps in states:
         faces = tuple(sorted(itertools.chain.from_iterable(reps), reverse=True))
         initial = tuple(sorted((rep[0] for rep in reps), reverse=True)) if view.initial else None
-        if any(isinstance(rep, _CutChain) for rep in reps):
+        if any(isinstance(rep, CutChain) for rep in reps):
             key: Any = CutRoll(total(faces), faces, initial)
             tail[key] = tail.get(key, 0) + w
             continue
@@ -449,212 +384,6 @@ def _afford(budget: Budget, dearer: Callable[[Budget], _T], cheaper: Callable[[B
     return out
 
 
-class _CutChain(tuple):
-    """A die's chain of values that the depth cut (more dice were to come)."""
-
-    __slots__ = ()
-
-
-Readings = list[tuple[Any, int, Any]]  # (a reading, its weight, what reads so), for one part
-
-
-def _readings(d: Dist, reading: Callable[[Any], tuple]) -> Readings:
-    """The outcomes of ``d`` grouped by what ``reading`` makes of them: each reading's weight,
-    and the first outcome that reads so."""
-    one: dict[tuple, list] = {}
-    for outcome, w in d.weights.items():
-        key = reading(outcome)
-        if key in one:
-            one[key][0] += w
-        else:
-            one[key] = [w, outcome]
-    return [(k, w, rep) for k, (w, rep) in one.items()]
-
-
-def _fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag: bool = False
-          ) -> list[tuple[int, list]]:
-    """The readings of several independent parts read together: ``steps`` lists, for each
-    part (a die, or a whole roll), its readings as (reading, weight, what reads so). Sums and
-    counts add, highest and lowest take the max and min; each state keeps the first parts
-    that reached it. Returns (weight, [one part of each step]) for each distinct reading.
-    ``flag``: the readings carry one more part, before highest and lowest, a yes/no (0 or 1)
-    that is yes where any part's is (whether a die of the roll was cut by the depth)."""
-    n = len(view.counts) + len(view.initial) + len(view.symbols) + 1 + flag  # the sum, each count, the flag
-    caps = [None, *view.count_caps()] if view.caps else None
-    settle = None
-    if view.highest or view.lowest:
-        join, packed = (_capped_join(n, flag, caps) if caps else _extremes_join(n, flag)), steps
-    else:
-        join, settle, packed = _packed(steps, n, flag, caps)
-    states: dict[Any, list] = {k: [w, (None, rep)] for k, w, rep in packed[0]}
-    for i, items in enumerate(packed[1:], 2):
-        budget.spend(len(states) * len(items) * step_cost(i * bits))
-        nxt: dict[Any, list] = {}
-        adding = join is operator.add
-        for key, (w, chain) in states.items():
-            for k2, w2, rep in items:
-                k = key + k2 if adding else join(key, k2)
-                entry = nxt.get(k)
-                if entry is None:
-                    nxt[k] = [w * w2, (chain, rep)]
-                else:
-                    entry[0] += w * w2
-        if settle is not None:  # capped counts taken back to their caps
-            states = {}
-            for k, entry in nxt.items():
-                k = settle(k)
-                have = states.get(k)
-                if have is None:
-                    states[k] = entry
-                else:
-                    have[0] += entry[0]
-        else:
-            states = nxt
-    out = []
-    for w, chain in states.values():
-        reps = []
-        while chain is not None:
-            chain, rep = chain
-            reps.append(rep)
-        out.append((w, reps))
-    return out
-
-
-def _fold_one_cut(uncut: Readings, cut: tuple[Any, int, Any], count: int, view: PoolView, bits: int,
-                  budget: Budget) -> list[tuple[int, list]]:
-    """:func:`_fold` of ``count`` alike dice with the flag, where the depth cuts the die one
-    way (one reading, ``cut``): the rolls with j dice cut are C(count, j) · cut^j joined with
-    the rolls of the other count - j dice, none of them cut, whose states the fold of the
-    uncut dice alone made on its way. So only the uncut dice are folded, and the cut rolls
-    are added to each of its steps' states once, not folded die by die with them."""
-    n = len(view.counts) + len(view.initial) + len(view.symbols) + 2  # the sum, each count, the flag
-    caps = [None, *view.count_caps()] if view.caps else None
-    join, settle, packed = _packed([uncut + [cut]] * count, n, True, caps)
-    items, (kc, wc, rc) = packed[0][:len(uncut)], packed[0][len(uncut)]
-
-    def joined(a: int, b: int) -> int:
-        k = join(a, b)
-        return settle(k) if settle is not None else k
-
-    levels: list[dict[Any, list]] = [{0: [1, None]}]  # the states of 0, 1, … uncut dice
-    states: dict[Any, list] = {k: [w, (None, rep)] for k, w, rep in items}
-    levels.append(states)
-    for i in range(2, count + 1):
-        budget.spend(len(states) * len(items) * step_cost(i * bits))
-        nxt: dict[Any, list] = {}
-        for key, (w, chain) in states.items():
-            for k2, w2, rep in items:
-                k = joined(key, k2)
-                entry = nxt.get(k)
-                if entry is None:
-                    nxt[k] = [w * w2, (chain, rep)]
-                else:
-                    entry[0] += w * w2
-        states = nxt
-        levels.append(states)
-    out: dict[Any, list] = {k: [w, chain, 0] for k, (w, chain) in states.items()}
-    key_cut, weight_cut = 0, 1
-    for j in range(1, count + 1):  # j dice cut, in any C(count, j) places
-        key_cut, weight_cut = joined(key_cut, kc), weight_cut * wc
-        rest = levels[count - j]
-        budget.spend(len(rest) * step_cost(count * bits))
-        ways = math.comb(count, j) * weight_cut
-        for key, (w, chain) in rest.items():
-            k = joined(key, key_cut)
-            entry = out.get(k)
-            if entry is None:
-                out[k] = [ways * w, chain, j]
-            else:
-                entry[0] += ways * w
-    result = []
-    for w, chain, j in out.values():
-        reps = [rc] * j
-        while chain is not None:
-            chain, rep = chain
-            reps.append(rep)
-        result.append((w, reps))
-    return result
-
-
-def _extremes_join(n: int, flag: bool) -> Callable[[Any, Any], Any]:
-    """Joining two readings with a highest and a lowest (after ``n`` sums and counts, the
-    last of them the flag if ``flag``): sums and counts add, the flag is either's, highest
-    and lowest take the max and min."""
-    s = n - 1 if flag else n
-
-    def join(a: Any, b: Any) -> Any:
-        return (*(x + y for x, y in zip(a[:s], b[:s], strict=True)), *((a[s] | b[s],) if flag else ()),
-                max(a[n], b[n]), min(a[n + 1], b[n + 1]))
-
-    return join
-
-
-def _capped_join(n: int, flag: bool, caps: list[int | None]) -> Callable[[Any, Any], Any]:
-    """Joining two readings some of whose counts are capped (``caps``, by position: None for
-    a sum or count read whole): as :func:`_extremes_join`, a capped count taken back to its cap."""
-    s = n - 1 if flag else n
-    tops = caps + [None] * (s - len(caps))
-
-    def join(a: Any, b: Any) -> Any:
-        return (*(x + y if top is None else min(x + y, top) for x, y, top in zip(a[:s], b[:s], tops, strict=True)),
-                *((a[s] | b[s],) if flag else ()), max(a[n], b[n]), min(a[n + 1], b[n + 1]))
-
-    return join
-
-
-def _packed(steps: list[Readings], n: int, flag: bool, caps: list[int | None] | None = None
-            ) -> tuple[Callable[[Any, Any], Any], Callable[[int], int] | None, list[Readings]]:
-    """Sums and counts only: each reading packed into one whole number (a digit per sum or
-    count, each wide enough for every part together), so joining two readings is adding;
-    the join, what takes each new state back where counts are capped (else None), and the
-    steps with their readings packed. ``caps`` (by position, None for a digit read whole): a
-    capped count's digit, from 0, wide enough for twice the cap, is taken back to its cap
-    after each step, and the flag's to 1 with it."""
-    tops = (caps or []) + [None] * n
-    lows = [sum(min(k[j] for k, _, _ in step) for step in steps) for j in range(n)]
-    highs = [sum(max(k[j] for k, _, _ in step) for step in steps) for j in range(n)]
-    for j in range(n):
-        cap = tops[j]
-        if cap is not None:
-            lows[j], highs[j] = 0, 2 * cap
-    places = [1]
-    for lo, hi in zip(lows[:-1], highs[:-1], strict=True):
-        places.append(places[-1] * (hi - lo + 1))
-    part_lows = [[0 if tops[j] is not None else min(k[j] for k, _, _ in step) for j in range(n)] for step in steps]
-    if flag:  # the flag is the last digit, from 0: past 1 it is taken back to 1
-        for low in part_lows:
-            low[-1] = 0
-
-    def pack(k: tuple, low: list[int]) -> int:
-        return sum((k[j] - low[j]) * places[j] for j in range(n))
-
-    join: Callable[[Any, Any], Any] = operator.add
-    settle: Callable[[int], int] | None = None
-    capped: list[tuple[int, int, int | None]] = [(places[j], top, 2 * top + 1) for j, top in enumerate(tops[:n])
-                                                 if top is not None]
-    if flag:
-        capped.append((places[-1], 1, None))  # the top digit: no width
-    if caps and capped:
-        # Adding two readings leaves a capped digit at most twice its cap: each state the
-        # adding made is taken back once, after the step (the flag with them).
-        def settle(k: int) -> int:
-            for place, cap, width in capped:
-                d = k // place if width is None else k // place % width
-                if d > cap:
-                    k -= (d - cap) * place
-            return k
-    elif flag:
-        top = places[-1]
-        twice = 2 * top
-
-        def join(a: Any, b: Any) -> Any:
-            k = a + b
-            return k - top if k >= twice else k
-
-    packed = [[(pack(k, low), w, rep) for k, w, rep in step] for step, low in zip(steps, part_lows, strict=True)]
-    return join, settle, packed
-
-
 def rolled_reading(view: PoolView, rolled: Rolled) -> tuple:
     """What ``view`` reads of a whole roll, as :func:`view_dist` reads it of one die."""
     first = rolled.initial or ()
@@ -678,9 +407,9 @@ def joined_dist(parts: list[Dist], view: PoolView | None, budget: Budget) -> Dis
             every = combine2(lambda a, b: joined([a, b]), every, p, budget)
         return every.reduced()
     budget.spend(sum(len(p.weights) for p in parts) * view.reads)  # reading each part's rolls, before
-    steps = [_readings(p, lambda r: rolled_reading(view, r)) for p in parts]
+    steps = [readings(p, lambda r: rolled_reading(view, r)) for p in parts]
     bits = max(p.denom.bit_length() for p in parts)
-    states = _fold(steps, view, bits, budget)
+    states = fold(steps, view, bits, budget)
     budget.spend(len(states) * len(parts))
     out: dict = {}
     for w, reps in states:

@@ -44,7 +44,7 @@ def view_floor(spec: PoolSpec, count: int, view: PoolView, limits: Limits) -> Vi
     readings, counted exactly as the bits of one integer (each reading a shift, each sum of
     readings an OR of shifted copies). Highest and lowest are left out, and chains the depth
     cuts too: fewer readings, never more. The steps are those of the fold that does without
-    the cut chains (``pool_odds._fold``, then flattening each state): the least of the two ways
+    the cut chains (``view_fold.fold``, then flattening each state): the least of the two ways
     ``view_dist`` may take."""
     if count == 0:
         return ViewFloor(1, 0)
@@ -67,7 +67,7 @@ def view_floor(spec: PoolSpec, count: int, view: PoolView, limits: Limits) -> Vi
 def _one_die_readings(spec: PoolSpec, view: PoolView, limits: Limits) -> tuple[tuple[tuple, ...], int, int, int] | None:
     """One die of ``spec`` read through ``view``, as ``view_dist`` reads it: its
     distinct readings without highest and lowest (those the depth cuts left out), how many
-    distinct readings :func:`_fold` steps over, how many outcomes past its faces explosions
+    distinct readings :func:`.view_fold.fold` steps over, how many outcomes past its faces explosions
     add, and its weights' bits. None when reading the die is itself too much work."""
     try:
         d = die_dist(spec, "chain" if view.initial else "values", limits, Budget(FLOOR_FACES * 8))
