@@ -15,10 +15,13 @@ import io
 import json
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
 from .arguments import assignments, build_parser, is_assignment, is_input_word, party_list, split_inputs
+
+if TYPE_CHECKING:  # only for types: each command imports what it runs when it runs (start-up)
+    from .run.odds_value import OddsValue
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 
@@ -385,7 +388,7 @@ def _odds_view(args: argparse.Namespace, swept: bool) -> str:
 
 
 def _compared_cases(args: argparse.Namespace, rs: Any, plain: dict[str, str],
-                    parties: dict[int, dict[str, str]]) -> list[tuple[str, Any]]:
+                    parties: dict[int, dict[str, str]]) -> list[tuple[str, OddsValue]]:
     """``odds RULESET NAME inputs --compare WORDS …``: each group's name=value words are its
     inputs, a word without '=' the ruleset it is under (run/compare.py decides the rest)."""
     from .errors import UsageError
@@ -401,7 +404,7 @@ def _compared_cases(args: argparse.Namespace, rs: Any, plain: dict[str, str],
         over_plain, over_parties = split_inputs([w for w in words if is_input_word(w)])
         others.append(Case(refs[0] if refs else None, over_plain, over_parties))
 
-    def odds_of(case: Case) -> Any:
+    def odds_of(case: Case) -> OddsValue:
         ruleset = rs if case.ruleset is None else load(case.ruleset, _limits(args))
         party_inputs = {n: dict(p) for n, p in case.parties.items()}
         return ruleset.runnable(args.name).odds(dict(case.inputs), parties=party_list(party_inputs),
@@ -410,7 +413,7 @@ def _compared_cases(args: argparse.Namespace, rs: Any, plain: dict[str, str],
     return compared_cases(Case(None, plain, parties), others, args.ruleset, odds_of)
 
 
-def _print_comparison(args: argparse.Namespace, cases: list[tuple[str, Any]], view: str) -> None:
+def _print_comparison(args: argparse.Namespace, cases: list[tuple[str, OddsValue]], view: str) -> None:
     from .present.compare_table import comparison_csv, comparison_json, format_comparison
     from .present.plots import compare_plot
 

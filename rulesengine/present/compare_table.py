@@ -52,7 +52,8 @@ class ChartColumn:
                           if not isinstance(v, (bool, str)) and v >= value), Fraction(0))
 
 
-def _columns(cases: Sequence[Case]) -> list[tuple[str, ChartColumn]]:
+def chart_columns(cases: Sequence[Case]) -> list[tuple[str, ChartColumn]]:
+    """Each case's charted distribution as a column, with its label."""
     return [(label, ChartColumn(odds)) for label, odds in cases]
 
 
@@ -63,8 +64,9 @@ def outcome_rows(cases: Sequence[Case]) -> list[dict[str, Any]]:
     return [{"name": n, "probability": [odds.outcomes.get(n) for _, odds in cases]} for n in names]
 
 
-def _charts_numbers(cases: Sequence[Case]) -> bool:
-    return any(ChartColumn(odds).summary.mean is not None for _, odds in cases)
+def charts_numbers(charts: Sequence[tuple[str, ChartColumn]]) -> bool:
+    """Whether any case charts numbers (then its rows are values; else only outcomes compare)."""
+    return any(column.summary.mean is not None for _, column in charts)
 
 
 def comparison_json(cases: Sequence[Case]) -> dict[str, Any]:
@@ -74,7 +76,7 @@ def comparison_json(cases: Sequence[Case]) -> dict[str, Any]:
     null per case), ``chart`` (what the value rows are of: ``result``), ``rows`` (one per
     value: ``probability``, ``at_least``, ``at_most``) and ``stats`` (``mean``, ``sd``,
     ``min``, ``max``) — the shape of `dice --odds A B --json` (schemas/odds-comparison.schema.json)."""
-    charts = _columns(cases)
+    charts = chart_columns(cases)
     rows = [{"value": r["value"], **{view: [None if x is None else float(x) for x in r[view]]
                                      for view in ("probability", "at_least", "at_most")}}
             for r in shared_rows(charts)]
@@ -104,7 +106,7 @@ def comparison_csv(cases: Sequence[Case], view: str = "normal") -> str:
         w.writerow(["outcome", r["name"]] + [cell(p) for p in r["probability"]])
     if any(odds.success is not None for _, odds in cases):
         w.writerow(["success", "P(success)"] + [cell(odds.success) for _, odds in cases])
-    charts = _columns(cases)
+    charts = chart_columns(cases)
     key = "probability" if view == "normal" else view
     for r in shared_rows(charts):
         w.writerow(["result", format_value(r["value"])] + [cell(x) for x in r[key]])
@@ -132,8 +134,8 @@ def format_comparison(cases: Sequence[Case], view: str = "normal", exact: bool =
 
     lines = [f"{first.ruleset} / {first.name}: compared", "% of each outcome", line(header)]
     lines += [line(c) for c in cells]
-    if _charts_numbers(cases):
-        charts = _columns(cases)
+    charts = chart_columns(cases)
+    if charts_numbers(charts):
         table = format_comparison_table(charts, view, exact=exact).splitlines()
         lines += ["", f"{charts[0][1].title}: {VIEW_TITLES[view]}", *table[1:]]
     return "\n".join(lines)

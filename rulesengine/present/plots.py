@@ -13,7 +13,7 @@ from ..dice.trace import format_value
 from ..errors import UsageError
 from ..run.json_parts import jsonable
 from ..run.sweep import Sweep
-from .compare_table import ChartColumn, outcome_rows
+from .compare_table import chart_columns, charts_numbers, outcome_rows
 from .dice_table import VIEW_TITLES, shared_rows
 from .svg import Series, bar_chart, line_chart
 from .sweep_table import sweep_columns
@@ -39,8 +39,8 @@ def compare_plot(cases: Sequence[tuple[str, Any]], view: str = "normal") -> str:
     """`odds … --compare … --plot FILE.svg`: one series per case — bars of the distribution
     the odds chart (a check's result) in ``view``, or of the outcomes where none charts numbers."""
     first = cases[0][1]
-    charts = [(label, ChartColumn(odds)) for label, odds in cases]
-    if any(column.summary.mean is not None for _, column in charts):
+    charts = chart_columns(cases)
+    if charts_numbers(charts):
         rows = shared_rows(charts)
         key = "probability" if view == "normal" else view
         series: list[Series] = [(label, [_percent(r[key][k]) for r in rows]) for k, (label, _) in enumerate(charts)]
