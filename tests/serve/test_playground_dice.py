@@ -101,3 +101,20 @@ def test_a_checks_result_chart_has_the_same_views(server, browser):
     pick_view(browser, "#chart", "show", "table")
     pick_view(browser, "#chart", "view", "at_most")
     assert_drawn(cells(browser, "#chart", 0), {v: at_most(result, v) for v in result})
+
+
+def test_overlaid_series_show_at_least_and_at_most_of_values_only_the_other_takes(server, browser):
+    """1d6 over 2d6: 1d6 never takes 7..12 and 2d6 never takes 1, yet "at most 9" of 1d6 is 1 and
+    "at least 1" of 2d6 is 1 (found in review: they were drawn as 0, labelled exact 0/1)."""
+    browser.open(server.url + "/")
+    wait_for_dice(browser, ["2d6"])
+    browser.click("#dice-add")
+    browser.type("#dice-exprs .expr-row:nth-child(2) input", "1d6\n")
+    wait_for_dice(browser, ["2d6", "1d6"])
+    two_d6 = product_dist([D6, D6], lambda a, b: a + b)
+    one_d6 = product_dist([D6], lambda a: a)
+    values = range(1, 13)
+    for view, of in (("at_least", at_least), ("at_most", at_most)):
+        pick_view(browser, "#dice-chart", "view", view)
+        assert_drawn(cells(browser, "#dice-chart", 0), {v: of(two_d6, v) for v in values}, exact=False)
+        assert_drawn(cells(browser, "#dice-chart", 1), {v: of(one_d6, v) for v in values}, exact=False)

@@ -69,7 +69,24 @@ function cell(node, p, i) {
 export function distribution(series, state, title) {
   const values = orderedValues(series);
   const lookup = series.map((s) => new Map(s.rows.map((r) => [String(r.value), r])));
-  const chance = (i, v) => { const r = lookup[i].get(String(v)); return r ? pick(r, state.view) : { probability: 0, exact: "0/1" }; };
+  const numbers = series.map((s) => s.rows.filter((r) => typeof r.value === "number")
+    .sort((a, b) => a.value - b.value));
+  const chance = (i, v) => {
+    const r = lookup[i].get(String(v));
+    if (r) return pick(r, state.view);
+    if (state.view === "normal") return { probability: 0, exact: "0/1" };  // a value the series never takes
+    if (typeof v !== "number") return { probability: 0, exact: null };
+    // A number the series doesn't take: no mass lies between its neighbours, so "at least v" is
+    // its next row's and "at most v" its previous row's (past its ends: 0; above its last row
+    // "at least" is left without an exact figure, for mass an explosion cut may lie there).
+    const rows = numbers[i];
+    if (state.view === "at_least") {
+      const next = rows.find((row) => row.value > v);
+      return next ? next.at_least : { probability: 0, exact: null };
+    }
+    const before = rows.filter((row) => row.value < v).pop();
+    return before ? before.at_most : { probability: 0, exact: "0/1" };
+  };
   const table = el("table", { className: "odds dist" });
   const head = table.insertRow();
   const headings = state.show === "bars" ? [title, VIEWS[state.view]] : [title, ...series.map((s) => s.name)];
