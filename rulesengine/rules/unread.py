@@ -97,7 +97,8 @@ def _roots(check: Check, by_procedures: set[str]) -> tuple[set[str], set[str]]:
         answers |= names_read([g.when, g.result, *(e for _, e in g.rolls)])
     everything = set(answers)
     if check.choose is not None:
-        everything |= names_read([e for _, e in check.choose.values] + [check.choose.prefer]) | {check.choose.source}
+        everything |= names_read([e for _, e in check.choose.values] + [check.choose.prefer, check.choose.pick_expr]
+                                 ) | {check.choose.source}
     return everything, answers
 
 

@@ -74,3 +74,13 @@ def test_a_pick_that_reads_the_roll_is_refused():
     with pytest.raises(RulesEngineError) as caught:
         loads(RULESET.replace("PICK", "roll"))
     assert caught.value.code == "E509" and "before the roll" in caught.value.message
+
+
+def test_a_value_only_pick_reads_is_read_and_warns_nothing():
+    """Found in review: a value read only by ``pick`` (``kept: min(ring, 3)``) was reported
+    unread (W525), and the input it reads too (W521), though the odds change with it."""
+    text = RULESET.replace("    roll: (ring", "    let:\n      kept: min(ring, 3)\n    roll: (ring").replace("PICK", "kept")
+    report = validate_text(text, "ring.yaml")
+    assert [(d.code, d.message) for d in report.diagnostics] == []
+    odds = loads(text).check("roll").odds({"ring": 4, "skill": 1})
+    assert dict(odds.result_distribution) == kept_best(3, 2)  # min(4, 3) of 4 + 1 dice
