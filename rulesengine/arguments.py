@@ -5,6 +5,7 @@ which runs the commands."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -81,6 +82,11 @@ def plot_option(text: str) -> str:
     if not text.lower().endswith(".svg"):
         raise argparse.ArgumentTypeError(f"invalid file {text!r}: --plot writes SVG, give a name ending in .svg, "
                                          "e.g. --plot chart.svg")
+    # Checked before any odds are worked out (writing can still fail later: _write_plot says so).
+    folder = os.path.dirname(text) or "."
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: {folder!r} is not a folder you may write to "
+                                         "(give a path in a folder that exists)")
     return text
 
 

@@ -29,7 +29,7 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 def _in_words(exc) -> None:
     """A hint that shows what to give (``exc.example``) in the command line's words:
     ``give party1.skill=... party2.skill=...``, not Python's ``parties=[...]``."""
-    example = getattr(exc, "example", None)
+    example = exc.example
     if example is not None:
         shown = " ".join(" ".join(f"party{i}.{name}=..." for name in names) if names else f"party{i}.name=value"
                          for i, names in enumerate(example.parties, 1))
@@ -377,6 +377,9 @@ def _odds_view(args: argparse.Namespace, swept: bool) -> str:
     from .errors import UsageError
 
     view = "at_most" if args.at_most else "at_least" if any(not g for g in args.at_least) else "normal"
+    if args.compare and any(g for g in args.at_least):
+        raise UsageError("--at-least N is for a sweep, and --compare compares one set of inputs",
+                         hint="give --at-least without a number for the 'at least' view of each value")
     if view != "normal" and not args.compare:
         flag = "--at-most" if args.at_most else "--at-least"
         raise UsageError(f"{flag} without a number is for --compare",

@@ -164,6 +164,8 @@ def test_plot_writes_one_series_per_compared_case(capsys, tmp_path):
     (["rating=2", "--at-most"], "--at-most without a number is for --compare"),
     (["rating=2", "--compare", "gurps-4e", "fate-core"], "name one ruleset to compare with, not 2"),
     (["rating=2", "--compare", "rating=3", "--at-least", "--at-most"], "two views: give one"),
+    # found in review: the number was dropped and the plain table printed
+    (["rating=2", "--compare", "rating=3", "--at-least", "9"], "--at-least N is for a sweep"),
 ])
 def test_a_comparison_asked_for_wrongly_is_a_one_line_usage_error(capsys, words, message):
     assert main(["odds", "blades-in-the-dark", "action", *words]) == 2

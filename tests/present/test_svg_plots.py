@@ -121,3 +121,11 @@ def test_plot_is_refused_without_odds_or_an_svg_name(tmp_path, capsys):
     assert "ending in .svg" in capsys.readouterr().err
     assert main(["odds", "gurps-4e", "success_roll", "skill=12", "--plot", str(tmp_path / "no" / "x.svg")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_a_plot_to_a_folder_that_cannot_be_written_is_refused_before_the_odds_are_worked_out(tmp_path, capsys):
+    """Found in review: a sweep printed its table (all its odds worked out) before the plot's
+    folder was found missing."""
+    assert main(["odds", "gurps-4e", "success_roll", "skill=3..18", "--plot", str(tmp_path / "no" / "x.svg")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "cannot write" in err.splitlines()[-1] and "Traceback" not in err
