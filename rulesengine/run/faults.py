@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 from typing import Any, NamedTuple
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from ..codes import (E_BAD_COUNT, E_BAD_MODIFIER, E_DIVISION_BY_ZERO, E_EVAL)
 from ..dice import ast
@@ -41,6 +41,7 @@ from ..limits import (FAULT_MAX_RUNS, SITE_MAX_SETS)
 from ..rules.document import Document
 from ..rules.model import Check, Expr, Input, Ranges, RulesetModel
 from ..rules.table_functions import outside_table
+from ..rules.unread import check_expressions
 from .check import CheckRunner
 from .reach import every_value, resting_integer
 
@@ -156,41 +157,13 @@ def landmarks(model: RulesetModel, check: Check) -> set[int]:
                 for v in (row.low, row.high):
                     if v is not None:
                         out |= {v - 1, v, v + 1}
-    for e in _expressions(check):
+    for e in check_expressions(check):
         for node in ast.walk(e.tree):
             if isinstance(node, ast.Num):
                 out |= {node.value - 1, node.value, node.value + 1}
             elif isinstance(node, ast.Dice) and node.die is not None and node.die.sides:
                 out |= {node.die.sides, node.die.sides + 1}
     return out
-
-
-def _expressions(check: Check) -> Iterator[Expr]:
-    for let in check.lets:
-        if let.expr is not None:
-            yield let.expr
-        for c in let.best_of:
-            yield c.value
-            if c.when is not None:
-                yield c.when
-    for gate in check.gates:
-        yield gate.when
-        if gate.result is not None:
-            yield gate.result
-        yield from (e for _, e in gate.rolls)
-    yield from (e for _, e in check.rolls)
-    if check.choose is not None:
-        yield from (e for _, e in check.choose.values)
-        if check.choose.pick_expr is not None:
-            yield check.choose.pick_expr
-    for e in (check.result, check.secret, check.result_sign):
-        if e is not None:
-            yield e
-    for rule in check.outcomes:
-        for e in (rule.when, rule.result, rule.success if isinstance(rule.success, Expr) else None):
-            if e is not None:
-                yield e
-    yield from (t.when for t in check.tags)
 
 
 def edge_values(spec: Input, marks: set[int]) -> list[Any]:

@@ -25,6 +25,7 @@ from ..dice.context import Context
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..rules.model import Check, Expr, Let
+from ..rules.unread import let_exprs
 from .resolver import Resolver
 from .runtime import Runtime
 
@@ -35,12 +36,6 @@ _PASSES_VALUES = (ast.Binary, ast.Compare, ast.Logic, ast.Neg, ast.Not, ast.Grou
 _MADE = frozenset({"result", "outcome", "success"})  # names the resolver sets
 
 
-def _let_exprs(let: Let) -> list[Expr]:
-    if let.expr is not None:
-        return [let.expr]
-    return [e for c in let.best_of for e in (c.when, c.value) if e is not None]
-
-
 def _lets_of_rolls(check: Check, fixed: set[str]) -> tuple[list[Let], list[Expr]]:
     """The lets worked out from the rolls alone (their names added to ``fixed``), and the
     expressions of the other lets worked out after the roll."""
@@ -49,7 +44,7 @@ def _lets_of_rolls(check: Check, fixed: set[str]) -> tuple[list[Let], list[Expr]
     for let in check.lets:
         if not let.after_roll:
             continue
-        own = _let_exprs(let)
+        own = let_exprs(let)
         if all(ast.names(e.tree) <= fixed for e in own):
             fixed.add(let.name)
             shared.append(let)
@@ -110,7 +105,7 @@ class ResolutionGroups:
         fixed = set(rolls)
         shared, exprs = _lets_of_rolls(check, fixed)
         exprs += _rules(check)
-        if any(isinstance(n, ast.Dice) for e in exprs + [x for let in shared for x in _let_exprs(let)]
+        if any(isinstance(n, ast.Dice) for e in exprs + [x for let in shared for x in let_exprs(let)]
                for n in ast.walk(e.tree)):
             return None
         limits, functions = self.runtime.limits, self.runtime.functions

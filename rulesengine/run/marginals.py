@@ -21,6 +21,7 @@ from typing import NamedTuple
 from ..dice.pool_odds import PoolView
 from ..rules.faces import face_views
 from ..rules.model import Check, Expr
+from ..rules.unread import check_expressions, let_exprs
 
 
 class ReportPasses(NamedTuple):
@@ -32,8 +33,7 @@ class ReportPasses(NamedTuple):
 
 
 def _let_exprs(check: Check, name: str) -> list[Expr]:
-    let = next(let for let in check.lets if let.name == name)
-    return ([let.expr] if let.expr is not None else []) + [c.value for c in let.best_of]
+    return let_exprs(next(let for let in check.lets if let.name == name))
 
 
 def _closure(check: Check, name: str) -> list[Expr]:
@@ -83,7 +83,8 @@ def report_passes(check: Check) -> ReportPasses | None:
         return None
     if any(view is None for _, view in check.face_views):
         return None
-    exprs = [e for e in check.view_sources[0][0] if e is not None]
+    # every expression the resolver reads: outcome rules' `success:`, `best_of` conditions too
+    exprs = list(check_expressions(check))
     apart = _apart(check, exprs)
     if not apart:
         return None

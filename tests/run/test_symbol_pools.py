@@ -135,3 +135,44 @@ def test_thirty_symbol_dice_of_four_kinds_are_answered_over_each_value_read_apar
     # their values, then one for each value of each count only reported (advantage,
     # despairs); not one for each joint reading of all four (over a hundred thousand).
     assert resolved[0] <= len(parts[0]) * len(parts[2]) + len(parts[1]) + len(parts[3])
+
+
+SUCCESS_READS_A_REPORT = NARRATIVE.replace(
+    '''      - {name: triumph, when: "net >= 1 and triumphs >= 1", success: true}
+      - {name: success, when: "net >= 1", success: true}''',
+    '''      - {name: success, when: "net >= 1", success: "despairs == 0"}''')
+BEST_OF_READS_A_REPORT = NARRATIVE.replace("      despairs: symbols(roll, 'despair')\n", "").replace(
+    "      net: symbols(roll, 'success', 'triumph') - symbols(roll, 'failure', 'despair')",
+    """      despairs: symbols(roll, 'despair')
+      net:
+        best_of:
+          - {value: "symbols(roll, 'success', 'triumph') - symbols(roll, 'failure', 'despair') + 10", when: "despairs > 0"}
+          - {value: "symbols(roll, 'success', 'triumph') - symbols(roll, 'failure', 'despair')"}""")
+
+
+@pytest.mark.parametrize("counts", [{"ability": 0, "proficiency": 2, "difficulty": 0, "challenge": 2},
+                                    {"ability": 1, "proficiency": 1, "difficulty": 1, "challenge": 1}])
+def test_a_reported_value_an_outcomes_success_reads_is_read_with_the_outcome(counts):
+    """Found in review: a reported value read only by an outcome rule's ``success:`` was worked
+    out apart, and P(success) came out wrong (2135/5184 where every face says 2345/6912)."""
+    dice = [KINDS[k] for k, n in counts.items() for _ in range(n)]
+    throws = list(itertools.product(*dice))
+    wins = 0
+    for throw in throws:
+        net, _, _, despairs = read(Counter(s for face in throw for s in face))
+        wins += net >= 1 and despairs == 0
+    odds = loads(SUCCESS_READS_A_REPORT, "narrative.yaml").check("narrative").odds(counts)
+    assert odds.success == Fraction(wins, len(throws))
+
+
+@pytest.mark.parametrize("counts", [{"ability": 0, "proficiency": 2, "difficulty": 0, "challenge": 2}])
+def test_a_reported_value_a_best_of_condition_reads_is_read_with_the_outcome(counts):
+    """Found in review: ``best_of``'s ``when:`` reading a reported value was not counted as a read."""
+    dice = [KINDS[k] for k, n in counts.items() for _ in range(n)]
+    throws = list(itertools.product(*dice))
+    wins = 0
+    for throw in throws:
+        net, _, _, despairs = read(Counter(s for face in throw for s in face))
+        wins += (net + 10 if despairs > 0 else net) >= 1
+    odds = loads(BEST_OF_READS_A_REPORT, "narrative.yaml").check("narrative").odds(counts)
+    assert sum(p for name, p in odds.outcomes.items() if name != "failure") == Fraction(wins, len(throws))
