@@ -321,6 +321,25 @@ def with_examples(name: str, sub: argparse.ArgumentParser) -> None:
     sub.epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) + f"\n\nmore: {docs_pointer(topic)}"
 
 
+def odds_view(args: argparse.Namespace, swept: bool) -> str:
+    """The view of ``odds --compare``: "normal", or "at_least" (``--at-least`` with no N) or
+    "at_most" (``--at-most``), refused where nothing is compared."""
+    from .errors import UsageError
+
+    view = "at_most" if args.at_most else "at_least" if any(not g for g in args.at_least) else "normal"
+    if args.compare and any(g for g in args.at_least):
+        raise UsageError("--at-least N is for a sweep, and --compare compares one set of inputs",
+                         hint="give --at-least without a number for the 'at least' view of each value")
+    if view != "normal" and not args.compare:
+        flag = "--at-most" if args.at_most else "--at-least"
+        raise UsageError(f"{flag} without a number is for --compare",
+                         hint=(f"compare it with other inputs (--compare name=value) {flag}" if not swept
+                               else "in a sweep, give the number: --at-least 5"))
+    if args.at_most and any(not g for g in args.at_least):
+        raise UsageError("--at-least and --at-most are two views: give one", hint="leave one out")
+    return view
+
+
 # ---- the inputs the words give -------------------------------------------------------------
 
 

@@ -18,7 +18,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
-from .arguments import assignments, build_parser, is_assignment, is_input_word, party_list, split_inputs
+from .arguments import assignments, build_parser, odds_view, is_assignment, is_input_word, party_list, split_inputs
 
 if TYPE_CHECKING:  # only for types: each command imports what it runs when it runs (start-up)
     from .run.odds_value import OddsValue
@@ -332,7 +332,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     plain, parties = split_inputs(args.assign)
     at_least = [n for group in args.at_least for n in group]
     swept = any(is_swept(v) for v in plain.values()) or any(is_swept(v) for p in parties.values() for v in p.values())
-    view = _odds_view(args, swept)
+    view = odds_view(args, swept)
     if args.compare:
         if swept:
             raise UsageError("--compare is for one set of inputs, not a sweep",
@@ -369,25 +369,6 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     if args.plot:
         _write_plot(args.plot, odds_plot(result))
     return EXIT_OK
-
-
-def _odds_view(args: argparse.Namespace, swept: bool) -> str:
-    """The view of ``odds --compare``: "normal", or "at_least" (``--at-least`` with no N) or
-    "at_most" (``--at-most``), refused where nothing is compared."""
-    from .errors import UsageError
-
-    view = "at_most" if args.at_most else "at_least" if any(not g for g in args.at_least) else "normal"
-    if args.compare and any(g for g in args.at_least):
-        raise UsageError("--at-least N is for a sweep, and --compare compares one set of inputs",
-                         hint="give --at-least without a number for the 'at least' view of each value")
-    if view != "normal" and not args.compare:
-        flag = "--at-most" if args.at_most else "--at-least"
-        raise UsageError(f"{flag} without a number is for --compare",
-                         hint=(f"compare it with other inputs (--compare name=value) {flag}" if not swept
-                               else "in a sweep, give the number: --at-least 5"))
-    if args.at_most and any(not g for g in args.at_least):
-        raise UsageError("--at-least and --at-most are two views: give one", hint="leave one out")
-    return view
 
 
 def _compared_cases(args: argparse.Namespace, rs: Any, plain: dict[str, str],
