@@ -107,6 +107,22 @@ def value_reads(check: Check) -> dict[str, set[str]]:
     return reads
 
 
+def name_reads(check: Check) -> dict[str, set[str]]:
+    """What every name of ``check`` reads, for following a name back to the inputs it depends
+    on: each value and roll (:func:`value_reads`); what ``choose`` makes (the chosen dice and
+    each chosen value read the dice chosen from, how many are picked and the preference); and
+    ``result``, ``outcome`` and ``success``, which read the result and every outcome rule."""
+    deps = value_reads(check)
+    if check.choose is not None:
+        chosen = {check.choose.source} | names_read([check.choose.pick_expr, check.choose.prefer])
+        for vname, e in check.choose.values:
+            deps[vname] = set(e.names) | chosen
+        deps["chosen"] = deps["rest"] = chosen
+    deps["result"] = deps["outcome"] = deps["success"] = names_read(
+        [check.result] + [x for o in check.outcomes for x in (o.when, o.result, o.success)])
+    return deps
+
+
 def _read_by_procedures(model: RulesetModel) -> dict[str, set[str]]:
     """For each check, the names of it that a procedure's expressions read (by any alias)."""
     out: dict[str, set[str]] = {}

@@ -41,7 +41,7 @@ from ..limits import (FAULT_MAX_RUNS, SITE_MAX_SETS)
 from ..rules.document import Document
 from ..rules.model import Check, Expr, Input, Ranges, RulesetModel
 from ..rules.table_functions import outside_table
-from ..rules.unread import check_expressions
+from ..rules.unread import check_expressions, name_reads, names_read
 from .check import CheckRunner
 from .reach import every_value, resting_integer
 
@@ -49,36 +49,12 @@ from .reach import every_value, resting_integer
 # ---- what an expression reads --------------------------------------------------------------
 
 
-def _reads(exprs: Iterable[Expr | None]) -> set[str]:
-    out: set[str] = set()
-    for e in exprs:
-        if e is not None:
-            out |= e.names
-    return out
-
-
 class _Graph:
     """Which inputs each name of a check depends on, through its values and rolls."""
 
     def __init__(self, check: Check) -> None:
         self.inputs = {i.name for i in check.inputs}
-        deps: dict[str, set[str]] = {}
-        for let in check.lets:
-            deps[let.name] = _reads([let.expr] + [c.value for c in let.best_of] + [c.when for c in let.best_of])
-        for name, e in check.rolls:
-            deps[name] = set(e.names)
-        if check.choose is not None:
-            chosen = {check.choose.source}
-            if check.choose.pick_expr is not None:  # how many are chosen: chosen and rest read it
-                chosen |= check.choose.pick_expr.names
-            for name, e in check.choose.values:
-                deps[name] = set(e.names) | chosen
-            deps["chosen"] = deps["rest"] = chosen
-        rules = _reads([o.when for o in check.outcomes] + [o.result for o in check.outcomes]
-                       + [o.success for o in check.outcomes if isinstance(o.success, Expr)])
-        deps["result"] = _reads([check.result]) | rules
-        deps["outcome"] = deps["success"] = deps["result"]
-        self.deps = deps
+        self.deps = name_reads(check)
         self._memo: dict[str, frozenset[str]] = {}
 
     def inputs_of(self, names: Iterable[str]) -> frozenset[str]:
@@ -113,25 +89,26 @@ def sites(check: Check) -> list[frozenset[str]]:
     out: list[frozenset[str]] = []
     for let in check.lets:
         reads = g.inputs_of(g.deps[let.name])
-        out.append(reads if not let.after_roll else reads | g.inputs_of(_reads([gate.when for gate in check.gates])))
+        gated = g.inputs_of(names_read([gate.when for gate in check.gates])) if let.after_roll else frozenset()
+        out.append(reads | gated)
     if check.secret is not None:
         out.append(g.inputs_of(check.secret.names))
     guard: set[str] = set()
     for gate in check.gates:
         guard |= g.inputs_of(gate.when.names)
-        out.append(frozenset(guard) | g.inputs_of(_reads([gate.result, *(e for _, e in gate.rolls)])))
+        out.append(frozenset(guard) | g.inputs_of(names_read([gate.result, *(e for _, e in gate.rolls)])))
     after = frozenset(guard)
     for name, _ in check.rolls:
         out.append(after | g.inputs_of({name}))
     if check.choose is not None:
-        out.append(after | g.inputs_of(_reads([e for _, e in check.choose.values] + [check.choose.prefer,
+        out.append(after | g.inputs_of(names_read([e for _, e in check.choose.values] + [check.choose.prefer,
                                                                                      check.choose.pick_expr])))
-    out.append(after | g.inputs_of(_reads([check.result])))
+    out.append(after | g.inputs_of(names_read([check.result])))
     earlier: set[str] = set()
     for rule in check.outcomes:
-        rule_reads = _reads([rule.when, rule.result, rule.success if isinstance(rule.success, Expr) else None])
+        rule_reads = names_read([rule.when, rule.result, rule.success if isinstance(rule.success, Expr) else None])
         out.append(after | g.inputs_of(earlier | rule_reads))
-        earlier |= _reads([rule.when])
+        earlier |= names_read([rule.when])
     for tag in check.tags:
         out.append(after | g.inputs_of(tag.when.names))
     if check.result_sign is not None:

@@ -23,8 +23,8 @@ from ..limits import REACH_DECIDE_TRIES, REACH_MAX_TRIES, REACH_SEARCH_STATES, L
 from ..rules.document import Document
 from ..rules.model import Check, RulesetModel, TagRule
 from ..rules.table_functions import ruleset_functions
+from ..rules.unread import name_reads, names_read
 from .check import CheckRunner
-from ..rules.unread import names_read, value_reads
 from .reach import base_inputs, every_input_set
 
 
@@ -109,13 +109,7 @@ def _input_sets(check: Check, tag: TagRule) -> list[dict[str, Any]] | None:
 def _inputs_of(check: Check, names: Iterable[str]) -> set[str]:
     """The inputs ``names`` depend on, through values, rolls, chosen values and the
     outcome (``result``, ``outcome`` and ``success`` read every outcome rule)."""
-    deps = value_reads(check)
-    if check.choose is not None:
-        for vname, e in check.choose.values:
-            deps[vname] = set(e.names) | {check.choose.source} | names_read([check.choose.prefer])
-        deps["chosen"] = deps["rest"] = {check.choose.source}
-    outcome = names_read([check.result] + [x for o in check.outcomes for x in (o.when, o.result, o.success)])
-    deps["result"] = deps["outcome"] = deps["success"] = outcome
+    deps = name_reads(check)
     inputs = {i.name for i in check.inputs}
     found: set[str] = set()
     seen: set[str] = set()

@@ -84,3 +84,18 @@ def test_a_value_only_pick_reads_is_read_and_warns_nothing():
     assert [(d.code, d.message) for d in report.diagnostics] == []
     odds = loads(text).check("roll").odds({"ring": 4, "skill": 1})
     assert dict(odds.result_distribution) == kept_best(3, 2)  # min(4, 3) of 4 + 1 dice
+
+
+def test_a_tag_that_only_more_dice_picked_can_set_is_not_said_never_set():
+    """Found in review: W523 said a tag on the chosen total "can never be set" because the
+    tag search did not follow pick back to its input (with ring = 4 it is set 35/648)."""
+    text = RULESET.replace("(ring + skill)d6", "4d6").replace("PICK", "ring").replace(
+        "      - {name: any, success: true}\n", "      - {name: any, success: true}\n    tags:\n"
+        "      - {name: high, when: \"total >= 20\"}\n").replace("default: 2, min: 1", "default: 1, min: 1")
+    report = validate_text(text, "ring.yaml")
+    assert [d.code for d in report.diagnostics if d.code == "W523"] == []
+    # all four d6 kept at ring = 4: every throw counted here
+    throws = list(itertools.product(range(1, 7), repeat=4))
+    high = Fraction(sum(1 for t in throws if sum(t) >= 20), len(throws))
+    odds = loads(text).check("roll").odds({"ring": 4, "skill": 0})
+    assert dict(odds.view().named)["tags"] == {"high": high}
