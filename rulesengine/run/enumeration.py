@@ -241,7 +241,10 @@ class Enumerator:
             entry = _SharedJoint(joint, denom, budget.used - before)
             store.put(key, entry, weights_size(len(joint) * (1 + len(self.check.rolls)), denom.bit_length()))
             return self._resolve(env, joint, True), denom
-        budget.spend_here(entry.steps)  # as a call alone is charged: it fitted then, it fits now
+        try:  # charged as a call alone is: it fitted then; settled reads may have cost more now
+            budget.spend_here(entry.steps)
+        except BudgetExceeded:
+            raise self.resolver.too_big(self.check.rolls[0][1]) from None
         if entry.groups is False:
             total = budget.total
             try:
