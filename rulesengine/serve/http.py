@@ -82,8 +82,10 @@ class Readiness:
     def warm(self, service: Service) -> None:
         try:
             service.warm()
-        except Exception as exc:  # a shipped or folder ruleset that no longer loads: never ready, and why
+        except RulesEngineError as exc:  # a shipped or folder ruleset that no longer loads: never ready, and why
             self.failure = str(exc)[:300]
+        except Exception as exc:  # a bug: its kind only, as internal problems say it (its text may hold paths)
+            self.failure = f"internal error while loading the rulesets: {type(exc).__name__}"
         else:
             self.ready.set()
 

@@ -106,11 +106,7 @@ class Service:
     def file_name(self, rs: Ruleset) -> str:
         """The name a client sees for the file ``rs`` came from (as errors name it): a shipped
         ruleset's ``ID.yaml``, a folder file's name, ``request.yaml`` for inline text."""
-        path = rs.document.path or INLINE_NAME
-        name = self._public_names.get(path)
-        if name is None:
-            return os.path.basename(path)
-        return f"{name}.yaml" if name in shipped_ids() else name
+        return os.path.basename(rs.document.path or INLINE_NAME)  # shipped files are ID.yaml
 
     def _public(self, exc: RulesEngineError, request: Mapping[str, Any]) -> RulesEngineError:
         """``exc`` naming no path of the server: a ruleset file of its own by its public name
@@ -154,7 +150,10 @@ class Service:
     def warm(self) -> None:
         """Load every ruleset the service serves (what ``/readyz`` waits for)."""
         for rid in self.ids():
-            self.ruleset({"ruleset": rid})
+            try:
+                self.ruleset({"ruleset": rid})
+            except RulesEngineError as exc:  # said on the public /readyz: no path of the server
+                raise self._public(exc, {}) from None
 
     def handle(self, op: Any, request: Mapping[str, Any],
                on_work: Callable[[str, int], None] | None = None) -> Any:

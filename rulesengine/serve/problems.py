@@ -18,7 +18,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..codes import CODES, E_BODY_TOO_LARGE, E_NOT_FOUND, E_NOT_READY, E_UNCLASSIFIED
-from ..errors import Diagnostic, Field, LimitError, PartiesExample, RequestError, RulesEngineError
+from ..errors import Diagnostic, LimitError, PartiesExample, RequestError, RulesEngineError
+from ..rules.yaml_positions import to_pointer
 
 PROBLEM_TYPE = "urn:ttrpg-rulesengine:error:"
 """A problem's ``type`` is this followed by its code (docs/errors.md lists each)."""
@@ -53,16 +54,10 @@ def _in_request_terms(exc: RulesEngineError) -> Diagnostic:
     diagnostic = exc.diagnostic()
     loc = exc.location
     if loc.field is not None and loc.path is None and loc.pointer is None:
-        diagnostic = replace(diagnostic, location=replace(loc, pointer=request_pointer(loc.field)))
+        diagnostic = replace(diagnostic, location=replace(loc, pointer=to_pointer(loc.field)))
     if exc.example is not None:
         diagnostic = replace(diagnostic, hint=json_hint(exc.example))
     return diagnostic
-
-
-def request_pointer(field: Field) -> str:
-    """The JSON pointer (RFC 6901) of a field of a request: ``("parties", 1, "skill")`` is
-    ``/parties/1/skill``."""
-    return "".join("/" + str(key).replace("~", "~0").replace("/", "~1") for key in field)
 
 
 def json_hint(example: PartiesExample) -> str:

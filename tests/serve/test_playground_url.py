@@ -73,3 +73,11 @@ def test_a_link_pasted_into_the_same_tab_applies_its_state(server, browser):
     wait_for_form(browser, "gurps-4e", "success_roll")
     assert headline(browser) == str(success(14))
     wait_for_dice(browser, ["1d20"])
+
+
+def test_a_link_asks_for_at_most_twelve_dice_expressions(server, browser):
+    """Found in review: a shared link with thousands of dice= entries sent as many requests."""
+    browser.open(server.url + "/#" + "&".join(f"dice={n}d6" for n in range(1, 41)))
+    browser.wait_for(lambda: browser.script("return document.querySelectorAll('#dice-exprs input').length") > 1,
+                     "the dice box restored from the link")
+    assert browser.script("return document.querySelectorAll('#dice-exprs input').length") == 12

@@ -117,4 +117,3 @@ export function setUpDiceBox(seedOf) {
   $("dice-odds").addEventListener("click", refresh);
 }
 
-export function redrawDice() { draw(); }

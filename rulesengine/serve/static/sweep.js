@@ -42,7 +42,7 @@ function inputOf(key) {
 }
 
 // A range around the input's value, within its bounds.
-export function suggestRange() {
+function suggestRange() {
   const input = inputOf($("sweep-input").value);
   if (!input) return;
   const min = input.dataset.min === undefined ? -Infinity : Number(input.dataset.min);

@@ -5,12 +5,14 @@
 import { SHOWS, VIEWS } from "./chart.js";
 
 const CHART_DEFAULTS = { view: "normal", show: "bars" };
+// A link is anyone's text: it may ask for at most this many dice expressions (each is a request).
+export const MAX_DICE_EXPRESSIONS = 12;
 const oneOf = (value, choices) => (value in choices ? value : Object.keys(choices)[0]);
 
 export function readState(hash = location.hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
   const state = { ruleset: params.get("ruleset"), check: params.get("check"), inputs: {}, parties: [],
-                  odds: params.get("odds") === "1", dice: params.getAll("dice"),
+                  odds: params.get("odds") === "1", dice: params.getAll("dice").slice(0, MAX_DICE_EXPRESSIONS),
                   chart: { view: oneOf(params.get("view"), VIEWS), show: oneOf(params.get("show"), SHOWS) },
                   diceChart: { view: oneOf(params.get("dice.view"), VIEWS), show: oneOf(params.get("dice.show"), SHOWS) },
                   sweep: params.get("sweep"), from: params.get("from"), to: params.get("to") };
