@@ -46,10 +46,18 @@ class ChartColumn:
                 for v, p in sorted(self._dist.items(), key=lambda vp: value_order(vp[0]))]
 
     def at_least(self, value: int) -> Fraction:
-        """The chance of ``value`` or more, the cut-off mass counted in up to ``cut_from``."""
-        cut = self.truncated if self.cut_from is not None and value <= self.cut_from else Fraction(0)
-        return cut + sum((p for v, p in self._dist.items()
-                          if not isinstance(v, (bool, str)) and v >= value), Fraction(0))
+        """The chance of ``value`` (a number the column doesn't take) or more: the next number's
+        "at least" as the odds give it (``Shown.views``, where a kind knows it better than
+        summing its rows), with the cut-off mass counted in up to ``cut_from``."""
+        cut_here = self.cut_from is not None and value <= self.cut_from
+        later = [v for v in self._views if v >= value]
+        if not later:
+            return self.truncated if cut_here else Fraction(0)
+        following = min(later)
+        at_least = self._views[following][0]
+        if cut_here and self.cut_from is not None and following > self.cut_from:
+            at_least += self.truncated  # the next row is past cut_from: its figure leaves the cut mass out
+        return at_least
 
 
 def chart_columns(cases: Sequence[Case]) -> list[tuple[str, ChartColumn]]:
