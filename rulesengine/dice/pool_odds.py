@@ -427,9 +427,10 @@ def dice_pool_dist(pool: DicePool, budget: Budget) -> Dist:
     for i, s in enumerate(pool.sides):
         budget.spend(len(states) * s * (i + 1))  # each new state sorts a tuple of i + 1 dice
         nxt: dict[tuple, int] = defaultdict(int)
+        playing = [(f, pool.in_play(f)) for f in range(1, s + 1)]  # the keep's conditions: once a face
         for t, w in states.items():
-            for f in range(1, s + 1):
-                nxt[tuple(sorted(t + ((f, s),), reverse=True)) if pool.in_play(f) else t] += w
+            for f, kept in playing:
+                nxt[tuple(sorted(t + ((f, s),), reverse=True)) if kept else t] += w
         states, denom = nxt, denom * s
     return Dist({Rolled(sum(f for f, _ in t), tuple(f for f, _ in t), tuple(s for _, s in t)): w
                  for t, w in states.items()}, denom).reduced()
