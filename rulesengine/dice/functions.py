@@ -214,7 +214,7 @@ POW_EXPONENTS = range(0, 65)
 one outside is an error of the rules, which validate finds at an input's bound."""
 
 
-def power(base: Any, exponent: Any, *, limit: int) -> int:
+def power(base: Any, exponent: Any, *, limit: int | None = None) -> int:
     """pow(b, e): ``b`` multiplied by itself ``e`` times (``pow(2, 3)`` is 8, ``pow(b, 0)`` is
     1), ``e`` from 0 to 64. ``limit``: the largest size a result may have (``max_magnitude``),
     charged before the work: a power sure to pass it is refused without being worked out."""
@@ -224,14 +224,17 @@ def power(base: Any, exponent: Any, *, limit: int) -> int:
     if e not in POW_EXPONENTS:
         raise OpError(f"pow() takes an exponent from {POW_EXPONENTS[0]} to {POW_EXPONENTS[-1]}, not {e}",
                       "bound the exponent, e.g. pow(2, max(0, min(n, 10)))")
-    # |b| >= 2**(bits - 1), so |b ** e| >= 2**((bits - 1) * e): past the limit, not worked out
-    if abs(b) >= 2 and (abs(b).bit_length() - 1) * e > limit.bit_length():
-        raise OpError(f"pow({b}, {e}) is too large", f"results are limited to ±{limit:,}", limit="max_magnitude")
-    r = b ** e
-    if not -limit <= r <= limit:
-        raise OpError(f"pow({b}, {e}) = {str(r)[:24]}… is too large", f"results are limited to ±{limit:,}",
-                      limit="max_magnitude")
-    return r
+    if limit is not None:
+        # |b| >= 2**(bits - 1), so |b ** e| >= 2**((bits - 1) * e): past the limit, not worked out
+        if abs(b) >= 2 and (abs(b).bit_length() - 1) * e > limit.bit_length():
+            raise OpError(f"pow({b}, {e}) is too large", f"results are limited to ±{limit:,}",
+                          limit="max_magnitude")
+        r = b ** e
+        if not -limit <= r <= limit:
+            raise OpError(f"pow({b}, {e}) = {str(r)[:24]}… is too large", f"results are limited to ±{limit:,}",
+                          limit="max_magnitude")
+        return r
+    return b ** e
 
 
 def whole(name: str) -> Callable[[Any], int]:
