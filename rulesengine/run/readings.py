@@ -14,7 +14,8 @@ saying how big, and nothing the driver would answer is refused, since it is a fl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..dice import ast
@@ -27,6 +28,7 @@ from ..dice.pool import PoolSpec
 from ..dice.pool_odds import PoolView
 from ..dice.view_floor import ViewFloor, view_floor
 from ..errors import DiceEvalError, RulesEngineError
+from ..limits import Limits
 from ..rules.model import Expr
 from .exact import ExactRolls, RollReads
 from .whole import addends, whole_dice
@@ -92,3 +94,152 @@ def _dice_floor(exact: ExactRolls, node: ast.Dice, e: Expr, ctx: Context, view: 
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= exact.limits.max_dice:
         return NO_FLOOR
     return view_floor(PoolSpec.of(node), n, view, exact.limits)
+
+
+def readings_text(name: str, read: list[str], readings: int, rows: int) -> str:
+    return f"'{name}' is worked out for each of {readings:,} readings of {', '.join(read)} ({rows:,} joint values)"
+
+
+class _Component:
+    """The joint values, counted, of a group of rolls that read one another (rolls of
+    different groups join as a product): the values of the rolls a later roll reads, each
+    combination with how many joint values it stands for at least; the rolls that read none
+    wait (``pending``) until a roll reads them, so only what is read is ever listed."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []  # the rolls the table lists, in its keys' order
+        self.table: dict[tuple, int] = {(): 1}
+        self.pending: dict[str, list[Any]] = {}  # values of rolls read later, not listed yet
+        self.scale = 1  # joint values for each: rolls read by none
+
+    def size(self) -> int:
+        return self.scale * sum(self.table.values()) * math.prod(len(v) for v in self.pending.values())
+
+    def listed(self, read: list[str]) -> None:
+        """List the rolls of ``read`` still pending."""
+        for name in read:
+            values = self.pending.pop(name, None)
+            if values is not None:
+                self.table = {k + (v,): c for k, c in self.table.items() for v in values}
+                self.names.append(name)
+
+    def forget(self, keep: set[str]) -> None:
+        """Stop listing the rolls outside ``keep`` (no roll to come reads them)."""
+        for name in [n for n in self.pending if n not in keep]:
+            self.scale *= len(self.pending.pop(name))
+        if all(n in keep for n in self.names):
+            return
+        at = [i for i, n in enumerate(self.names) if n in keep]
+        table: dict[tuple, int] = {}
+        for k, c in self.table.items():
+            kept = tuple(k[i] for i in at)
+            table[kept] = table.get(kept, 0) + c
+        self.names, self.table = [self.names[i] for i in at], table
+
+
+class Floors:
+    """What :meth:`.enumeration.Enumerator.joint_rolls` will charge at least, added up roll by roll in
+    its order (see ``Enumerator._afford_readings``), and afforded as it goes."""
+
+    def __init__(self, exact: ExactRolls, limits: Limits, too_big: Callable[[Expr, str], RulesEngineError],
+                 env: dict, budget: Budget, reads: RollReads | None, exprs: dict[str, Expr],
+                 read_by: dict[str, list[str]]) -> None:
+        self.exact, self.limits, self.too_big = exact, limits, too_big  # the check's exact driver's
+        self.env, self.budget, self.reads = env, budget, reads
+        self.exprs, self.read_by = exprs, read_by
+        self.order = list(exprs)
+        group = {n: n for n in self.order}
+
+        def root(n: str) -> str:
+            while group[n] != n:
+                n = group[n]
+            return n
+
+        for n, read in read_by.items():
+            for r in read:
+                group[root(r)] = root(n)
+        self.group = {n: root(n) for n in self.order}
+        self.parts: dict[str, _Component] = {}
+        self.listed: set[str] = set()  # rolls whose values are known here (those that read none)
+        self.steps = 0  # charged at least, from here on
+        self.keys: dict[str, dict[tuple, Any]] = {}  # reading_key's, by roll and reading
+        self.done = 0  # rolls gone through
+
+    def _later(self) -> set[str]:
+        """The rolls a roll still to come reads."""
+        return {r for n in self.order[self.done:] for r in self.read_by[n]}
+
+    def _stage(self) -> int:
+        return math.prod(c.size() for c in self.parts.values())
+
+    def _afford(self, e: Expr, what: str = "") -> bool:
+        try:
+            self.budget.afford(self.steps)
+        except BudgetExceeded:
+            raise self.too_big(e, what) from None
+        return True
+
+    def known(self, name: str, values: list[Any], count: int, stage: bool = True) -> None:
+        """A roll that reads none (or a value a gate fixed): ``values`` its values a later
+        roll may read (not those the depth cut), ``count`` its values in the joint."""
+        part = self.parts.setdefault(self.group[name], _Component())
+        self.done += 1
+        if name in self._later():
+            part.pending[name] = values
+            self.listed.add(name)
+        else:
+            part.scale *= count
+        if stage:
+            self.steps += self._stage()
+            self._afford(self.exprs[name])
+
+    def reading(self, name: str) -> bool:
+        """A roll that reads earlier ones: one step for each reading of them, at least the
+        steps of its distributions, and at least their values for each joint value. False
+        where it can't be floored (the caller stops here)."""
+        e, read = self.exprs[name], self.read_by[name]
+        part = self.parts.setdefault(self.group[name], _Component())
+        self.done += 1
+        if not all(r in self.listed for r in read):  # it reads a roll that reads others
+            self.steps += 1 + self._stage()
+            return self._afford(e)
+        count = math.prod(len(part.pending[r]) if r in part.pending else 1 for r in read)
+        at = [i for i, n in enumerate(part.names) if n in read]
+        if at:
+            count *= len({tuple(k[i] for i in at) for k in part.table})
+        # Before listing them: one step for each reading, at least one value for each joint value.
+        rows = self._stage()
+        self.steps += count
+        try:
+            self.budget.afford(self.steps + rows)
+        except BudgetExceeded:
+            raise self.too_big(e, readings_text(name, read, count, rows)) from None
+        part.listed(read)
+        at = [part.names.index(r) for r in read]
+        limits = self.limits
+        floors: dict[Any, ViewFloor] = {}
+        by_seen: dict[tuple, ViewFloor] = {}
+        exact = self.exact
+        keys = self.keys.setdefault(name, {})
+        whole = at == list(range(len(part.names)))  # the table lists just what it reads
+        for k in part.table:
+            seen = k if whole else tuple(k[i] for i in at)
+            if seen in by_seen:
+                continue
+            local = {**self.env, **dict(zip(read, seen, strict=True))}
+            key = exact.reading_key(name, e, tuple(read), local, self.budget)
+            keys[seen] = key
+            memo = (key,) if key is not None else ("seen", seen)
+            if memo not in floors:
+                floors[memo] = roll_floor(exact, name, e, local, self.reads)
+                self.steps += floors[memo].steps
+            by_seen[seen] = floors[memo]
+            if by_seen[seen].values > limits.max_outcomes:
+                return False  # refused for its values when it is worked out (max_outcomes)
+        part.table = {k: c * by_seen[k if whole else tuple(k[i] for i in at)].values for k, c in part.table.items()}
+        part.forget(self._later())
+        rows = self._stage()
+        self.steps += rows
+        ways = f"{len(floors):,} ways, for " if len(floors) < count else "for "
+        return self._afford(e, f"'{name}' ({ways}{count:,} readings of {', '.join(read)}): at least "
+                               f"{rows:,} joint values, {self.steps:,} steps; max_states is {limits.max_states:,}")
