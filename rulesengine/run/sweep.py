@@ -20,6 +20,7 @@ from ..errors import LimitError, RulesEngineError, UsageError
 from ..limits import MAX_SWEEP
 from ..exact_text import fraction_text
 from .calls import Runnable, refuse_given_in_sweep
+from .results import RunOdds
 from .enumeration import sharing_rolls
 from .json_parts import probability_json
 
@@ -42,7 +43,7 @@ class ResultFigures:
                 "at_least": [{"value": n, **probability_json(p)} for n, p in self.at_least]}
 
 
-def result_figures(odds: Any, at_least: Sequence[int] = ()) -> ResultFigures | None:
+def result_figures(odds: RunOdds, at_least: Sequence[int] = ()) -> ResultFigures | None:
     """The mean of the distribution the odds chart and its chance of each of ``at_least`` or
     more; None where that distribution is not of numbers (outcomes only, text)."""
     title, chart = odds.view().chart
@@ -61,7 +62,7 @@ def result_figures(odds: Any, at_least: Sequence[int] = ()) -> ResultFigures | N
 @dataclass(frozen=True)
 class Sweep:
     variables: tuple[str, ...]
-    rows: tuple[tuple[tuple[Any, ...], Any], ...]  # (values, odds)
+    rows: tuple[tuple[tuple[Any, ...], RunOdds], ...]  # (values, odds)
 
     def figures(self, at_least: Sequence[int] = ()) -> list[ResultFigures | None]:
         """Each row's :class:`ResultFigures` (None in a row whose result is not a number)."""
