@@ -310,23 +310,13 @@ def view_reading(spec: PoolSpec, view: PoolView) -> Callable[..., tuple]:
     with ``cut`` (a yes/no part, before highest and lowest) where it is given: the sum, each
     count, each sum of symbols, then highest and lowest. Sums and counts add from die to die."""
 
-    caps = view.count_caps()
-    if not view.caps:
-        def reading(values: tuple, cut: tuple = ()) -> tuple:
-            return (sum(spec.score(v) for v in values) if view.total else 0,
-                    *(_tally(c, values) for c in view.counts), *(_tally(c, values[:1]) for c in view.initial),
-                    *view.symbol_reads(spec.symbols_of(values)), *cut,
-                    max(values) if view.highest else 0, min(values) if view.lowest else 0)
-        return reading
-
-    def capped(values: tuple, cut: tuple = ()) -> tuple:
-        counts = [_tally(c, values) for c in view.counts] + [_tally(c, values[:1]) for c in view.initial]
+    def reading(values: tuple, cut: tuple = ()) -> tuple:
         return (sum(spec.score(v) for v in values) if view.total else 0,
-                *(t if cap is None else min(t, cap) for t, cap in zip(counts, caps, strict=True)),
+                *view.capped([_tally(c, values) for c in view.counts] + [_tally(c, values[:1]) for c in view.initial]),
                 *view.symbol_reads(spec.symbols_of(values)), *cut,
                 max(values) if view.highest else 0, min(values) if view.lowest else 0)
 
-    return capped
+    return reading
 
 
 def _rolls_of(spec: PoolSpec, states: list[tuple[int, list]], view: PoolView, denom: int) -> Dist:
@@ -387,9 +377,8 @@ def _afford(budget: Budget, dearer: Callable[[Budget], _T], cheaper: Callable[[B
 def rolled_reading(view: PoolView, rolled: Rolled) -> tuple:
     """What ``view`` reads of a whole roll, as :func:`view_dist` reads it of one die."""
     first = rolled.initial or ()
-    counts = [_tally(c, rolled.faces) for c in view.counts] + [_tally(c, first) for c in view.initial]
     return (rolled.total if view.total else 0,
-            *(t if cap is None else min(t, cap) for t, cap in zip(counts, view.count_caps(), strict=True)),
+            *view.capped([_tally(c, rolled.faces) for c in view.counts] + [_tally(c, first) for c in view.initial]),
             *view.symbol_reads(rolled.symbols),
             max(rolled.faces, default=0) if view.highest else 0, min(rolled.faces, default=0) if view.lowest else 0)
 

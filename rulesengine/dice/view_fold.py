@@ -73,6 +73,12 @@ class PoolView(NamedTuple):
         """The cap of each count read, in reading order (the counts, then the first throw's)."""
         return [self.cap_of(False, c) for c in self.counts] + [self.cap_of(True, c) for c in self.initial]
 
+    def capped(self, counts: list[int]) -> tuple[int, ...]:
+        """The counts read (in :meth:`count_caps`' order), each at most its cap."""
+        if not self.caps:
+            return tuple(counts)
+        return tuple(t if cap is None else min(t, cap) for t, cap in zip(counts, self.count_caps(), strict=True))
+
     def symbol_reads(self, counts: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
         """Each signed sum of symbols this view reads, of dice showing ``counts``."""
         have = dict(counts)
