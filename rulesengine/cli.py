@@ -105,7 +105,6 @@ def _dice_odds(args: argparse.Namespace, expr: Any, env: dict[str, Any]) -> int:
     """``dice EXPR --odds``: one expression's table (or ``--json``, ``--csv``; ``--plot``)."""
     from .errors import UsageError
     from .present.dice_table import comparison_csv
-    from .present.plots import dice_plot
     from .present.text import format_dice_odds
 
     if args.faces is not None or args.seed is not None:
@@ -119,6 +118,8 @@ def _dice_odds(args: argparse.Namespace, expr: Any, env: dict[str, Any]) -> int:
     else:
         print(format_dice_odds(result, exact=args.exact))
     if args.plot:
+        from .present.plots import dice_plot  # only for --plot: a fifth of the start-up
+
         _write_plot(args.plot, dice_plot([(args.expression, result)], args.view or "normal"))
     return EXIT_OK
 
@@ -166,7 +167,6 @@ def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str
     ``dice --odds "1d20 + bonus >= 15" bonus=0..10``: each value of one swept name on a line."""
     from .errors import UsageError
     from .present.dice_table import comparison_csv, comparison_json, format_comparison_table
-    from .present.plots import dice_plot
     from .present.text import format_comparison
 
     if len(swept) > 1 or (swept and len(texts) > 1):
@@ -186,6 +186,8 @@ def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str
     else:
         print(format_comparison_table(cases, args.view or "normal", exact=args.exact))
     if args.plot:
+        from .present.plots import dice_plot
+
         _write_plot(args.plot, dice_plot(cases, args.view or "normal"))
     return EXIT_OK
 
@@ -321,7 +323,6 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
 def _cmd_odds(args: argparse.Namespace) -> int:
     from .errors import UsageError
-    from .present.plots import odds_plot, sweep_plot
     from .present.sweep_table import sweep_chart
     from .present.text import format_odds, format_sweep
     from .run.sweep import is_swept, sweep
@@ -355,6 +356,8 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             if chart:
                 print("\n" + chart)
         if args.plot:
+            from .present.plots import sweep_plot  # only for --plot: it is a fifth of the start-up
+
             _write_plot(args.plot, sweep_plot(rows, at_least))
         return EXIT_OK
     if at_least:
@@ -367,6 +370,8 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     else:
         print(format_odds(result, csv_out=args.csv, exact=args.exact))
     if args.plot:
+        from .present.plots import odds_plot
+
         _write_plot(args.plot, odds_plot(result))
     return EXIT_OK
 

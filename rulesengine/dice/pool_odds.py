@@ -20,7 +20,7 @@ from .die_odds import die_dist, face_dist
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, step_cost, sum_of
 from .pool import PoolSpec
 from .values import DicePool, Rolled, joined
-from .view_fold import CutChain, PoolView, fold, fold_one_cut, readings
+from .view_fold import CutChain, PoolView, fold, fold_one_cut, readings, tally
 from ..limits import Limits
 
 
@@ -250,11 +250,6 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
     return rolls(budget, False)
 
 
-def _tally(c: tuple[int, int] | None, values: tuple) -> int:
-    """What a view's count ``c`` reads of these values: those in its range (all of them for None)."""
-    return len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1])
-
-
 def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget: Budget) -> Dist | None:
     """A dice term seen through ``view``: ``Rolled(total, faces)`` values, one for each
     distinct reading (total, counts, highest, lowest), its faces one roll that reads so.
@@ -312,8 +307,8 @@ def view_reading(spec: PoolSpec, view: PoolView) -> Callable[..., tuple]:
 
     def reading(values: tuple, cut: tuple = ()) -> tuple:
         return (sum(spec.score(v) for v in values) if view.total else 0,
-                *view.capped([_tally(c, values) for c in view.counts] + [_tally(c, values[:1]) for c in view.initial]),
-                *view.symbol_reads(spec.symbols_of(values)), *cut,
+                *view.capped([tally(c, values) for c in view.counts] + [tally(c, values[:1]) for c in view.initial]),
+                *view.symbol_reads(spec.symbols_of(values)), *view.count_sums(values), *cut,
                 max(values) if view.highest else 0, min(values) if view.lowest else 0)
 
     return reading
@@ -378,8 +373,8 @@ def rolled_reading(view: PoolView, rolled: Rolled) -> tuple:
     """What ``view`` reads of a whole roll, as :func:`view_dist` reads it of one die."""
     first = rolled.initial or ()
     return (rolled.total if view.total else 0,
-            *view.capped([_tally(c, rolled.faces) for c in view.counts] + [_tally(c, first) for c in view.initial]),
-            *view.symbol_reads(rolled.symbols),
+            *view.capped([tally(c, rolled.faces) for c in view.counts] + [tally(c, first) for c in view.initial]),
+            *view.symbol_reads(rolled.symbols), *view.count_sums(rolled.faces),
             max(rolled.faces, default=0) if view.highest else 0, min(rolled.faces, default=0) if view.lowest else 0)
 
 

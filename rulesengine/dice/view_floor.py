@@ -75,7 +75,7 @@ def _one_die_readings(spec: PoolSpec, view: PoolView, limits: Limits) -> tuple[t
         return None
     reading = view_reading(spec, view)
     full = {reading(v) for v in d.weights}
-    parts = len(view.counts) + len(view.initial) + len(view.symbols) + 1
+    parts = view.parts
     # A capped count (PoolView.caps) does not add from die to die: left out, the sums counted
     # are those of the other parts, never more than the readings there are.
     caps = [None, *view.count_caps()]

@@ -34,18 +34,31 @@ class PoolView(NamedTuple):
     # each as ((first throw?, its range), cap), read as at most ``cap``: rolls whose count is
     # ``cap`` or more answer every such comparison alike (cap is one past the largest number).
     caps: tuple[tuple[tuple[bool, tuple[int, int] | None], int], ...] = ()
+    # Counts read only added together, each a signed sum of counts of ranges with whole-number
+    # weights: ``((7, 10), 1), ((9, 10), 1)`` for ``count(roll, 7, 10) + count(roll, 9, 10)``
+    # (successes, a 9 or 10 counting twice). One number a die adds to, where the two counts
+    # would be a pair: the states of a pool grow with the sum's range, not the counts' product.
+    sums: tuple[tuple[tuple[tuple[int, int] | None, int], ...], ...] = ()
 
     @property
     def reads(self) -> int:
         """Steps charged for reading one outcome through this view: one, and one for each
-        thing it reads (its total, each count, each sum of symbols, its highest, its lowest)."""
-        return 1 + self.total + len(self.counts) + len(self.initial) + len(self.symbols) + self.highest + self.lowest
+        thing it reads (its total, each count, each sum of symbols or of counts, its highest,
+        its lowest)."""
+        return 1 + self.parts + self.highest + self.lowest
+
+    @property
+    def parts(self) -> int:
+        """How many numbers of a reading add up from die to die: the total, each count (the
+        first throw's too), each sum of symbols, each sum of counts."""
+        return 1 + len(self.counts) + len(self.initial) + len(self.symbols) + len(self.sums)
 
     def merge(self, other: PoolView) -> PoolView:
         """What both read."""
         counts = self.counts + tuple(c for c in other.counts if c not in self.counts)
         initial = self.initial + tuple(c for c in other.initial if c not in self.initial)
         symbols = self.symbols + tuple(c for c in other.symbols if c not in self.symbols)
+        sums = self.sums + tuple(c for c in other.sums if c not in self.sums)
         caps = []
         for key in [(False, c) for c in counts] + [(True, c) for c in initial]:
             mine, theirs = self.cap_of(*key), other.cap_of(*key)
@@ -56,7 +69,7 @@ class PoolView(NamedTuple):
             if cap is not None:
                 caps.append((key, cap))
         return PoolView(self.total or other.total, counts, self.highest or other.highest,
-                        self.lowest or other.lowest, initial, symbols, tuple(caps))
+                        self.lowest or other.lowest, initial, symbols, tuple(caps), sums)
 
     def reads_count(self, first: bool, c: tuple[int, int] | None) -> bool:
         """Whether this view reads the count ``c`` (of the first throw's dice if ``first``)."""
@@ -83,6 +96,15 @@ class PoolView(NamedTuple):
         """Each signed sum of symbols this view reads, of dice showing ``counts``."""
         have = dict(counts)
         return tuple(sum(sign * have.get(name, 0) for name, sign in read) for read in self.symbols)
+
+    def count_sums(self, values: tuple) -> tuple[int, ...]:
+        """Each weighted sum of counts this view reads (``sums``), of dice showing ``values``."""
+        return tuple(sum(weight * tally(c, values) for c, weight in read) for read in self.sums)
+
+
+def tally(c: tuple[int, int] | None, values: tuple) -> int:
+    """How many of ``values`` are in the range ``c`` (inclusive; None: all of them)."""
+    return len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1])
 
 
 class CutChain(tuple):
@@ -115,7 +137,7 @@ def fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag:
     that reached it. Returns (weight, [one part of each step]) for each distinct reading.
     ``flag``: the readings carry one more part, before highest and lowest, a yes/no (0 or 1)
     that is yes where any part's is (whether a die of the roll was cut by the depth)."""
-    n = len(view.counts) + len(view.initial) + len(view.symbols) + 1 + flag  # the sum, each count, the flag
+    n = view.parts + flag  # the sum, each count, the flag
     caps = [None, *view.count_caps()] if view.caps else None
     settle = None
     if view.highest or view.lowest:
@@ -163,7 +185,7 @@ def fold_one_cut(uncut: Readings, cut: tuple[Any, int, Any], count: int, view: P
     the rolls of the other count - j dice, none of them cut, whose states the fold of the
     uncut dice alone made on its way. So only the uncut dice are folded, and the cut rolls
     are added to each of its steps' states once, not folded die by die with them."""
-    n = len(view.counts) + len(view.initial) + len(view.symbols) + 2  # the sum, each count, the flag
+    n = view.parts + 1  # the sum, each count, the flag
     caps = [None, *view.count_caps()] if view.caps else None
     join, settle, packed = _packed([uncut + [cut]] * count, n, True, caps)
     items, (kc, wc, rc) = packed[0][:len(uncut)], packed[0][len(uncut)]

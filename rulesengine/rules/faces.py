@@ -88,7 +88,7 @@ class _ViewWalk:
         self.compared = _compared(_live(e, self.settle))
         for node in _live(e, self.settle):
             if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in self.counted_first \
-                    and self._net_symbols(node):
+                    and (self._net_symbols(node) or self._count_sum(node, e)):
                 continue
             if isinstance(node, ast.Call) and node.name in READERS and node.args \
                     and id(node) not in self.counted_first:
@@ -112,6 +112,21 @@ class _ViewWalk:
             self.plain[id(ast.bare(call.args[0]))] = name
         for roll in _carried(calls[0].args[0], self.carries):
             self._merge(roll, PoolView(symbols=(read,)))
+        return True
+
+    def _count_sum(self, node: ast.Node, e: Expr) -> bool:
+        """``count(roll, 7, 10) + count(roll, 9, 10)``: one read, the counts' weighted sum
+        (whether ``node`` is one: two or more counts of one roll, added or taken away, each
+        bound a number written out or known from the inputs)."""
+        found = _count_sum(node, None if self.settle is None else _bound_in(self.settle, e))
+        if found is None:
+            return False
+        name, read, calls = found
+        self.counted_first.update(id(c) for c in ast.walk(node))
+        for call in calls:
+            self.plain[id(ast.bare(call.args[0]))] = name
+        for roll in _carried(calls[0].args[0], self.carries):
+            self._merge(roll, PoolView(sums=(read,)))
         return True
 
     def _reader(self, node: ast.Call, e: Expr) -> None:
@@ -172,6 +187,66 @@ def _symbol_sum(node: ast.Node) -> tuple[str, tuple[tuple[str, int], ...], list[
                 net[symbol] = net.get(symbol, 0) + sign * k
     assert name is not None
     return name, tuple(sorted((s, k) for s, k in net.items() if k)), calls
+
+
+def _weighted_terms(node: ast.Node, bound: Callable[[ast.Node], Any] | None) -> list[tuple[ast.Node, int]] | None:
+    """The terms of a sum and difference (``a + b - c``, ``-(a - b)``, ``2 * a``), each with
+    its whole-number weight, seeing through an ``if()`` whose condition ``bound`` knows (its
+    taken branch); None where a product has no number known before rolling on either side."""
+    out: list[tuple[ast.Node, int]] = []
+    terms: list[tuple[ast.Node, int]] = [(node, 1)]
+    while terms:
+        n, weight = terms.pop()
+        while isinstance(n, ast.Group):
+            n = n.inner
+        parts = conditional(n) if bound is not None else None
+        taken = bound(parts[0]) if parts is not None and bound is not None else None
+        if parts is not None and isinstance(taken, bool):
+            terms.append((parts[1] if taken else parts[2], weight))
+        elif isinstance(n, ast.Neg):
+            terms.append((n.operand, -weight))
+        elif isinstance(n, ast.Binary) and n.op in "+-":
+            terms += [(n.left, weight), (n.right, weight if n.op == "+" else -weight)]
+        elif isinstance(n, ast.Binary) and n.op == "*":
+            left, right = _number(n.left, bound), _number(n.right, bound)
+            if left is None and right is None:
+                return None
+            terms.append((n.right, weight * left) if left is not None else (n.left, weight * (right or 0)))
+        else:
+            out.append((n, weight))
+    return out
+
+
+def _count_sum(node: ast.Node, bound: Callable[[ast.Node], Any] | None
+               ) -> tuple[str, tuple[tuple[tuple[int, int] | None, int], ...], list[ast.Call]] | None:
+    """A weighted sum of two or more ``count()`` calls of one roll, by name, each of its dice
+    (not ``initial()``) in a range of whole numbers (see :func:`_observation`), and numbers
+    known before rolling: the name, each range with its weight (a range counted twice weighs
+    2), and the calls; None for anything else."""
+    terms = _weighted_terms(node, bound)
+    if terms is None:
+        return None
+    name: str | None = None
+    weights: dict[tuple[int, int] | None, int] = {}
+    calls: list[ast.Call] = []
+    for n, weight in terms:
+        if _number(n, bound) is not None:
+            continue  # the same for every roll: added when the rules are worked out
+        if not (isinstance(n, ast.Call) and reads(n) == COUNTS and n.args):
+            return None
+        arg = ast.bare(n.args[0])
+        if not isinstance(arg, ast.Name) or (name is not None and arg.name != name):
+            return None
+        seen = _observation(n, bound)
+        if seen is None or len(seen.counts) != 1:
+            return None
+        name = arg.name
+        calls.append(n)
+        weights[seen.counts[0]] = weights.get(seen.counts[0], 0) + weight
+    if name is None or len(calls) < 2 and all(k == 1 for k in weights.values()):
+        return None  # one count as written: read as a count
+    read = tuple((c, k) for c, k in weights.items() if k)
+    return (name, read, calls) if read else None
 
 
 def _bound_in(settle: Settle, e: Expr) -> Callable[[ast.Node], Any]:
