@@ -13,6 +13,12 @@ and the caller leaves that path's mass truncated, as before.
 So "how exact" is decided by the same operators and functions that roll the dice (the
 functions module accepts an ``AtLeast`` wherever it takes a number), and a mechanic the
 class does not know simply stays truncated: it can make the odds more exact, never wrong.
+
+A difference turns a lower bound into an upper one: ``5 - AtLeast(11)`` is at most -6
+(:class:`AtMost`), and ``AtMost(-6) >= 2`` is false whatever the explosions went on to. So a
+difference of open-ended rolls (a swerve: ``pos - neg``) decides every comparison the cut
+paths of one side can't change, and a difference ``dS! - dT!`` whose values below those
+listed are cut keeps them as at most the lowest bound (:class:`CutBelow` in a tail).
 """
 
 from __future__ import annotations
@@ -30,7 +36,25 @@ class Undetermined(Exception):
 UNDETERMINED: tuple[type[Exception], ...] = (Undetermined, TypeError, ArithmeticError)
 
 
-class AtLeast:
+class Beyond:
+    """A value explosions cut, known only by a bound (:class:`AtLeast`, :class:`AtMost`):
+    never a key, a truth value or a plain int."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        raise Undetermined
+
+    def __bool__(self) -> bool:
+        raise Undetermined
+
+    def __index__(self) -> int:
+        raise Undetermined
+
+    __int__ = __index__
+
+
+class AtLeast(Beyond):
     """A whole number of at least ``low``, the rest unknown."""
 
     __slots__ = ("low",)
@@ -50,16 +74,18 @@ class AtLeast:
     __radd__ = __add__
 
     def __sub__(self, other: Any) -> AtLeast:
+        if isinstance(other, AtMost):  # at least low, less at most high: at least low - high
+            return AtLeast(self.low - other.high)
         if isinstance(other, AtLeast):
             raise Undetermined
         return AtLeast(self.low - _whole(other))
 
-    def __rsub__(self, other: Any) -> Any:
-        raise Undetermined
+    def __rsub__(self, other: Any) -> AtMost:
+        return AtMost(_whole(other) - self.low)
 
     def __mul__(self, other: Any) -> Any:
-        if isinstance(other, AtLeast):
-            if self.low >= 0 and other.low >= 0:
+        if isinstance(other, Beyond):
+            if isinstance(other, AtLeast) and self.low >= 0 and other.low >= 0:
                 return AtLeast(self.low * other.low)
             raise Undetermined
         k = _whole(other)
@@ -67,20 +93,20 @@ class AtLeast:
             return 0
         if k > 0:
             return AtLeast(self.low * k)
-        raise Undetermined
+        return AtMost(self.low * k)
 
     __rmul__ = __mul__
 
     def __floordiv__(self, other: Any) -> AtLeast:
-        if isinstance(other, AtLeast) or _whole(other) <= 0:
+        if isinstance(other, Beyond) or _whole(other) <= 0:
             raise Undetermined
         return AtLeast(self.low // other)
 
     def __rfloordiv__(self, other: Any) -> Any:
         raise Undetermined
 
-    def __neg__(self) -> Any:
-        raise Undetermined
+    def __neg__(self) -> AtMost:
+        return AtMost(-self.low)
 
     def __abs__(self) -> AtLeast:
         if self.low >= 0:
@@ -116,17 +142,97 @@ class AtLeast:
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    # ---- nothing else: a cut value cannot be a key, a truth value or a plain int ---------------
-    def __hash__(self) -> int:
+    __hash__ = Beyond.__hash__  # defining __eq__ would clear it: a cut value is never a key
+
+
+class AtMost(Beyond):
+    """A whole number of at most ``high``, the rest unknown: what is left of a cut lower
+    bound taken away (``5 - AtLeast(11)``) or negated, and the values a difference of
+    open-ended dice has below those listed. The mirror of :class:`AtLeast`."""
+
+    __slots__ = ("high",)
+
+    def __init__(self, high: int) -> None:
+        self.high = high
+
+    def __repr__(self) -> str:
+        return f"AtMost({self.high})"
+
+    def __add__(self, other: Any) -> AtMost:
+        if isinstance(other, AtMost):
+            return AtMost(self.high + other.high)
+        if isinstance(other, AtLeast):
+            raise Undetermined
+        return AtMost(self.high + _whole(other))
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> AtMost:
+        if isinstance(other, AtLeast):  # at most high, less at least low: at most high - low
+            return AtMost(self.high - other.low)
+        if isinstance(other, AtMost):
+            raise Undetermined
+        return AtMost(self.high - _whole(other))
+
+    def __rsub__(self, other: Any) -> AtLeast:
+        return AtLeast(_whole(other) - self.high)
+
+    def __mul__(self, other: Any) -> Any:
+        if isinstance(other, Beyond):
+            raise Undetermined
+        k = _whole(other)
+        if k == 0:
+            return 0
+        return AtMost(self.high * k) if k > 0 else AtLeast(self.high * k)
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, other: Any) -> AtMost:
+        if isinstance(other, Beyond) or _whole(other) <= 0:
+            raise Undetermined
+        return AtMost(self.high // other)
+
+    def __rfloordiv__(self, other: Any) -> Any:
         raise Undetermined
 
-    def __bool__(self) -> bool:
+    def __neg__(self) -> AtLeast:
+        return AtLeast(-self.high)
+
+    def __abs__(self) -> AtLeast:
+        if self.high <= 0:
+            return AtLeast(-self.high)
         raise Undetermined
 
-    def __index__(self) -> int:
+    # ---- comparisons: decided where every value from ``high`` down gives one answer -----------
+    def __le__(self, other: Any) -> bool:
+        if self.high <= _whole(other):
+            return True
         raise Undetermined
 
-    __int__ = __index__
+    def __lt__(self, other: Any) -> bool:
+        if self.high < _whole(other):
+            return True
+        raise Undetermined
+
+    def __ge__(self, other: Any) -> bool:
+        if self.high < _whole(other):
+            return False
+        raise Undetermined
+
+    def __gt__(self, other: Any) -> bool:
+        if self.high <= _whole(other):
+            return False
+        raise Undetermined
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, int) and not isinstance(other, bool) and self.high < other:
+            return False
+        raise Undetermined
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = Beyond.__hash__
 
 
 class RollAtLeast(AtLeast):
@@ -160,22 +266,49 @@ class CutRoll(NamedTuple):
         return RollAtLeast(self.low, self.faces, self.initial)
 
 
-def cut_value(key: Any) -> AtLeast:
-    """The value a tail's key stands for: a lower bound (a whole number) or a cut roll."""
-    return key.value() if isinstance(key, CutRoll) else AtLeast(key)
+class CutBelow(NamedTuple):
+    """Cut paths a distribution's tail keeps as at most ``high`` (:class:`AtMost` can't be a key)."""
+
+    high: int
+
+    def value(self) -> AtMost:
+        return AtMost(self.high)
+
+
+def cut_value(key: Any) -> Beyond:
+    """The value a tail's key stands for: a lower bound (a whole number), an upper one
+    (:class:`CutBelow`) or a cut roll."""
+    return key.value() if isinstance(key, (CutRoll, CutBelow)) else AtLeast(key)
+
+
+def tail_key(value: Beyond) -> Any:
+    """How a distribution's tail keeps a cut value (see :func:`cut_value`)."""
+    return CutBelow(value.high) if isinstance(value, AtMost) else value.low  # type: ignore[attr-defined]
 
 
 def highest_of(values: list[Any]) -> Any:
-    """``max`` of whole numbers some of which are :class:`AtLeast`: at least the highest of
-    their bounds and numbers (each value is at least its bound, so their highest is too)."""
-    return AtLeast(max(v.low if isinstance(v, AtLeast) else _whole(v) for v in values))
+    """``max`` of whole numbers some of which are cut (:class:`AtLeast`, :class:`AtMost`): at
+    least the highest of the lower bounds and numbers where there is a lower bound (each
+    value is at least its bound, so their highest is too); else a plain number where it is
+    no less than every upper bound, or at most the highest of them all."""
+    lows = [v.low for v in values if isinstance(v, AtLeast)]
+    numbers = [_whole(v) for v in values if not isinstance(v, Beyond)]
+    if lows:
+        return AtLeast(max(lows + numbers))
+    high = max(v.high for v in values if isinstance(v, AtMost))
+    if numbers and max(numbers) >= high:
+        return max(numbers)
+    return AtMost(max([high, *numbers]))
 
 
 def lowest_of(values: list[Any]) -> Any:
-    """``min`` of whole numbers some of which are :class:`AtLeast`: a plain number where it
-    is no more than every bound (it is the lowest whatever the cut values are), else at
-    least the lowest of their bounds and numbers."""
-    numbers = [_whole(v) for v in values if not isinstance(v, AtLeast)]
+    """``min`` of whole numbers some of which are cut: the mirror of :func:`highest_of` (a
+    plain number where it is no more than every lower bound, else at least the lowest of
+    them; at most the lowest upper bound or number where there is an upper bound)."""
+    highs = [v.high for v in values if isinstance(v, AtMost)]
+    numbers = [_whole(v) for v in values if not isinstance(v, Beyond)]
+    if highs:
+        return AtMost(min(highs + numbers))
     low = min(v.low for v in values if isinstance(v, AtLeast))
     if numbers and min(numbers) <= low:
         return min(numbers)

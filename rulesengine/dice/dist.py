@@ -34,7 +34,7 @@ from types import MappingProxyType
 from typing import Any
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 
-from .beyond import AtLeast, cut_value, try_value
+from .beyond import Beyond, CutBelow, cut_value, tail_key, try_value
 
 
 class BudgetExceeded(Exception):
@@ -354,6 +354,15 @@ far up, where the mass then stays truncated."""
 def capped(tail: Mapping[Any, int]) -> dict[Any, int]:
     """``tail`` with at most :data:`TAIL_BOUNDS` distinct lower bounds (see there); cut rolls
     are kept as they are (as many as the readings of the roll they cut)."""
+    below = {k: w for k, w in tail.items() if isinstance(k, CutBelow)}
+    if below and len(below) < len(tail):
+        return capped({k: w for k, w in tail.items() if not isinstance(k, CutBelow)}) | capped(below)
+    if below and len(below) > TAIL_BOUNDS:  # the mirror: the lowest upper bounds raised onto the 32nd highest
+        highs = sorted((k.high for k in below), reverse=True)
+        top = highs[TAIL_BOUNDS - 1]
+        out = {CutBelow(h): below[CutBelow(h)] for h in highs[:TAIL_BOUNDS - 1]}
+        out[CutBelow(top)] = sum(below[CutBelow(h)] for h in highs[TAIL_BOUNDS - 1:])
+        return out
     if len(tail) <= TAIL_BOUNDS or any(type(lo) is not int for lo in tail):
         return dict(tail)
     bounds = sorted(tail)
@@ -446,13 +455,13 @@ def with_tails(f: Callable[..., Any], dists: list[Dist], result: Dist, budget: B
     else:  # max(a, b, c), min(...) of three or more: the first cut operand at each place
         combos = _with_a_cut(dists, sides, cut)
     weights: dict[Any, int] = defaultdict(int, result.weights)
-    tail: dict[int, int] = defaultdict(int)
+    tail: dict[Any, int] = defaultdict(int)
     for args, w in combos:
         known, value = try_value(f, *args, errors=errors)
         if not known:
             continue
-        if isinstance(value, AtLeast):
-            tail[value.low] += w
+        if isinstance(value, Beyond):
+            tail[tail_key(value)] += w
         else:
             weights[value] += w
     return Dist(dict(weights), result.denom, capped(tail) if tail else NO_TAIL)

@@ -28,7 +28,7 @@ from ..codes import E_EVAL, E_UNKNOWN_FUNCTION, E_UNKNOWN_VARIABLE
 from ..errors import DiceEvalError
 from . import ast
 from .builtins import BUILTINS, FUNCTIONS, conditional
-from .beyond import AtLeast
+from .beyond import AtLeast, AtMost
 from .functions import (ARITHMETIC, COMPARISONS, OpError, describe, division, logic_and, logic_not,
                         logic_or, negate, pool_to_keep)
 from .context import Compiled, Context, eval_error
@@ -44,8 +44,8 @@ def _checked_multiply(limit: int) -> Callable[[Any, Any], int]:
 
     def multiply(a: Any, b: Any) -> int:
         r = mul(a, b)
-        if isinstance(r, AtLeast):  # a cut value times a positive number: a bound, checked
-            if -limit <= r.low <= limit:
+        if isinstance(r, (AtLeast, AtMost)):  # a cut value times a number: a bound, checked
+            if -limit <= (r.low if isinstance(r, AtLeast) else r.high) <= limit:
                 return r
         elif -limit <= r <= limit:
             return r

@@ -17,6 +17,7 @@ from . import ast
 from .context import Compiled, Context, check_count, dynamic_spec, eval_error, too_big, unknown_name
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, combine, combine2, mixture, with_tails
 from .functions import ARITHMETIC, COMPARISONS, OpError, keep_sum, logic_and, logic_or
+from .beyond import CutBelow
 from . import open_ended
 from .open_ended import open_chain
 from .pool import PoolSpec
@@ -206,8 +207,11 @@ def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], o
         at_least = {v: open_ended.at_least(s, t, v) for v in (*values, values[-1] + 1)}
         exact = {v: at_least[v] - (at_least[v + 1] if v + 1 in at_least else open_ended.at_least(s, t, v + 1))
                  for v in values}
-        # The values above those listed: a bound, as a cut path's (.beyond); those below stay out.
-        return _from_fractions(exact, (s, t), (values[-1] + 1, at_least[values[-1] + 1]))
+        # The values above those listed: a lower bound, as a cut path's (.beyond); those below
+        # an upper one (CutBelow): every comparison the cut values can't change is decided.
+        below = 1 - at_least[values[0]]
+        return _from_fractions(exact, (s, t), (values[-1] + 1, at_least[values[-1] + 1]),
+                               (values[0] - 1, below))
     op = _COMPARISON_OF.get(fn)
     if op is None:
         return out
@@ -239,11 +243,17 @@ def _afford(ctx: Context, s: int, t: int, thresholds: list[int]) -> bool:
 
 
 def _from_fractions(probabilities: dict[Any, Fraction], law: tuple[int, ...] | None = None,
-                    above: tuple[int, Fraction] | None = None) -> Dist:
+                    above: tuple[int, Fraction] | None = None, below: tuple[int, Fraction] | None = None) -> Dist:
     """A distribution over a common denominator, values of probability 0 left out; ``above``:
-    (a bound, the mass of the values from it up), kept as its tail."""
-    chances = [*probabilities.values(), *([above[1]] if above else [])]
+    (a bound, the mass of the values from it up), ``below``: (a bound, the mass of the values
+    from it down), kept as its tail."""
+    bounds: list[tuple[Any, Fraction]] = []
+    if above and above[1]:
+        bounds.append(above)
+    if below and below[1]:
+        bounds.append((CutBelow(below[0]), below[1]))
+    chances = [*probabilities.values(), *(p for _, p in bounds)]
     denom = lcm(*(p.denominator for p in chances))
-    tail = {above[0]: above[1].numerator * (denom // above[1].denominator)} if above and above[1] else NO_TAIL
+    tail = {key: p.numerator * (denom // p.denominator) for key, p in bounds} or NO_TAIL
     return Dist({v: p.numerator * (denom // p.denominator) for v, p in probabilities.items() if p},
                 denom, tail, open_ended=law)

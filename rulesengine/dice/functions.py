@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ..codes import E_DIVISION_BY_ZERO
 from ..records import replace
-from .beyond import AtLeast, RollAtLeast, Undetermined, highest_of, lowest_of
+from .beyond import AtLeast, Beyond, RollAtLeast, Undetermined, highest_of, lowest_of
 from .pool import kept_ranks
 from .values import DicePool, Rolled
 
@@ -54,7 +54,7 @@ def _number(value: Any, what: str) -> int:
         return value
     if isinstance(value, Rolled):  # a roll used as a number is its total
         return value.total
-    if isinstance(value, AtLeast):  # what explosions cut, where exact odds try it (.beyond)
+    if isinstance(value, Beyond):  # what explosions cut, where exact odds try it (.beyond)
         return value  # type: ignore[return-value]
     if isinstance(value, bool):
         raise OpError(f"{what} needs a number, not {describe(value)}",
@@ -151,7 +151,7 @@ def _order(op: str) -> Callable[[Any, Any], bool]:
 def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return "bool"
-    if isinstance(value, (int, Rolled, AtLeast)):
+    if isinstance(value, (int, Rolled, Beyond)):
         return "number"
     return type(value).__name__
 
@@ -193,14 +193,14 @@ def logic_not(a: Any) -> bool:
 
 def smallest(*args: Any) -> int:
     numbers = [_number(a, "min()") for a in args]
-    if any(isinstance(n, AtLeast) for n in numbers):  # what explosions cut, with other values
+    if any(isinstance(n, Beyond) for n in numbers):  # what explosions cut, with other values
         return lowest_of(numbers)
     return min(numbers)
 
 
 def largest(*args: Any) -> int:
     numbers = [_number(a, "max()") for a in args]
-    if any(isinstance(n, AtLeast) for n in numbers):
+    if any(isinstance(n, Beyond) for n in numbers):
         return highest_of(numbers)
     return max(numbers)
 
@@ -219,7 +219,7 @@ def power(base: Any, exponent: Any, *, limit: int | None = None) -> int:
     1), ``e`` from 0 to 64. ``limit``: the largest size a result may have (``max_magnitude``),
     charged before the work: a power sure to pass it is refused without being worked out."""
     b, e = _number(base, "pow()"), _number(exponent, "pow()")
-    if isinstance(b, AtLeast) or isinstance(e, AtLeast):  # a power of what explosions cut: cut
+    if isinstance(b, Beyond) or isinstance(e, Beyond):  # a power of what explosions cut: cut
         raise Undetermined
     if e not in POW_EXPONENTS:
         raise OpError(f"pow() takes an exponent from {POW_EXPONENTS[0]} to {POW_EXPONENTS[-1]}, not {e}",

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..dice import ast
-from ..dice.beyond import UNDETERMINED, AtLeast
+from ..dice.beyond import UNDETERMINED, Beyond
 from ..dice.evaluate import compile_expression
 from ..dice.parser import closest, parse
 from ..dice.sampling import Sampling
@@ -49,7 +49,7 @@ def conditional_odds(enumerator: Enumerator, values: dict[str, Any], holds: Expr
     kept = total = 0
     for res, env, w in outcomes:
         local = {**env, **res.env}
-        if any(isinstance(v, AtLeast) for v in local.values()):
+        if any(isinstance(v, Beyond) for v in local.values()):
             try:
                 holds_here = runtime.truth(holds, local)
             except UNDETERMINED + (RulesEngineError,):

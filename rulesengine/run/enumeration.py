@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 from collections.abc import Iterator, Mapping
 
-from ..dice.beyond import UNDETERMINED, AtLeast, cut_value
+from ..dice.beyond import UNDETERMINED, AtLeast, Beyond, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist, shared_budget
 from ..dice.expectation import RollMean, exact_mean, roll_mean
 from ..dice.values import Rolled
@@ -204,7 +204,7 @@ class Enumerator:
         out = []
         for rolls, w in joint if resolved is None else resolved:
             local = {**env, **rolls}
-            if cut and any(isinstance(v, AtLeast) for v in rolls.values()):
+            if cut and any(isinstance(v, Beyond) for v in rolls.values()):
                 try:
                     out.append((resolve(local), local, w))
                 except UNDETERMINED + (RulesEngineError,):
@@ -304,7 +304,7 @@ class Enumerator:
         ones (``reads_rolls``): its odds for each value they came to, over one common
         denominator (returned beside them)."""
         # What explosions cut off an earlier roll is not followed into it: it stays truncated.
-        joint = [(d, w) for d, w in joint if not any(isinstance(d[n], AtLeast) for n in reads_rolls)]
+        joint = [(d, w) for d, w in joint if not any(isinstance(d[n], Beyond) for n in reads_rolls)]
         # Its size is known before any of it is worked out: one distribution for each
         # reading of the rolls it reads, and at least one value for each joint value so
         # far. Charged first, so a refusal comes at once rather than after every one of
@@ -367,11 +367,11 @@ class Enumerator:
         built: dict[str, Dist] = {}
         for name, e in rolls:
             if name in fixed:
-                floors.known(name, [] if isinstance(fixed[name], AtLeast) else [fixed[name]], 1, stage=False)
+                floors.known(name, [] if isinstance(fixed[name], Beyond) else [fixed[name]], 1, stage=False)
             elif not read_by[name]:
                 dist = built[name] = self._roll_dist(name, e, env, budget, reads)
                 outcomes = self._outcomes(dist, cut)
-                floors.known(name, [v for v, _ in outcomes if not isinstance(v, AtLeast)], len(outcomes))
+                floors.known(name, [v for v, _ in outcomes if not isinstance(v, Beyond)], len(outcomes))
             elif not floors.reading(name):
                 break  # past what can be floored: the rest is charged as it is worked out
         return built, floors.keys

@@ -20,7 +20,7 @@ from typing import Any
 from collections.abc import Callable
 
 from ..dice import ast
-from ..dice.beyond import AtLeast
+from ..dice.beyond import Beyond
 from ..dice.context import Context
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
@@ -144,7 +144,7 @@ class ResolutionGroups:
 
     def _key(self, plan: tuple[list[Let], list[Part]], rolls: dict[str, Any]) -> tuple | None:
         """The values of the parts for one joint value; None where one can't be worked out."""
-        if any(isinstance(v, AtLeast) for v in rolls.values()):
+        if any(isinstance(v, Beyond) for v in rolls.values()):
             return None
         shared, parts = plan
         local = dict(rolls)

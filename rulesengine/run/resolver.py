@@ -15,7 +15,7 @@ import math
 from typing import Any, NamedTuple
 from collections.abc import Iterable, Mapping
 
-from ..dice.beyond import AtLeast, Undetermined
+from ..dice.beyond import Beyond, Undetermined
 from ..dice.dist import Budget, BudgetExceeded
 from ..dice.values import Rolled, counted
 from ..codes import E_BAD_CHOOSE, E_NO_OUTCOME
@@ -157,7 +157,7 @@ class Resolver:
     def _choose(self, spec: Choose, env: dict[str, Any], player_choice: Iterable[int] | None,
                 budget: Budget | None = None) -> tuple[tuple[Choice, ...], Choice]:
         rolled = env[spec.source]
-        if isinstance(rolled, AtLeast):  # which dice to choose depends on those the depth cut
+        if isinstance(rolled, Beyond):  # which dice to choose depends on those the depth cut
             raise Undetermined
         faces = rolled.faces if isinstance(rolled, Rolled) else (rolled,)
         # Each die with its size, when the roll is a pool of mixed dice: a d8 showing 3 and a

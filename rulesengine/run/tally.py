@@ -6,7 +6,7 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
-from ..dice.beyond import AtLeast
+from ..dice.beyond import AtLeast, Beyond
 from ..limits import DEFAULT_LIMITS
 from ..rules.model import Check, RulesetModel, Tiers
 from ..rules.table_functions import declared_values
@@ -29,6 +29,7 @@ class OddsTally:
         self.results_cut = 0  # resolutions whose result is only known to be at least a number
         self.values_cut: dict[str, int] = defaultdict(int)  # the same, for each reported value
         self.results_low: int | None = None  # the least of those numbers
+        self.results_below = False  # some result known only to be at most a number: no cut_from
 
     def add(self, res: Resolution, w: int, _denom: int) -> None:
         self.outcomes[res.outcome] += w
@@ -36,6 +37,9 @@ class OddsTally:
             self.results_cut += w
             low = res.result.low
             self.results_low = low if self.results_low is None else min(self.results_low, low)
+        elif isinstance(res.result, Beyond):  # at most a number: its mass is below the rows listed
+            self.results_cut += w
+            self.results_below = True
         elif res.result is not None:
             self.results[jsonable(res.result)] += w
         for t in res.tags:
@@ -43,7 +47,7 @@ class OddsTally:
         if res.tier is not None:
             self.tiers[res.tier] += w
         for k, v in res.values.items():
-            if isinstance(v, AtLeast):
+            if isinstance(v, Beyond):
                 self.values_cut[k] += w
             else:
                 self.values[k][jsonable(v)] += w
@@ -89,7 +93,7 @@ class OddsTally:
             values_truncated={k: Fraction(denom - total + self.values_cut.get(k, 0), denom) for k in self.values},
             # Every cut result known to be at least a number (no resolution left undecided):
             # "at least v" counts that mass in, exactly, for every v up to the least of them.
-            result_cut_from=self.results_low if total == denom else None,
+            result_cut_from=self.results_low if total == denom and not self.results_below else None,
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
             max_states=max_states,
         )

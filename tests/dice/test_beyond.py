@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rulesengine import dice
-from rulesengine.dice.beyond import AtLeast, highest_of, lowest_of, try_value
+from rulesengine.dice.beyond import AtLeast, AtMost, highest_of, lowest_of, try_value
 from rulesengine.ruleset import loads
 
 
@@ -83,7 +83,7 @@ def test_sums_and_comparisons_carry_the_bound():
 
 
 def test_what_really_depends_on_the_depth_stays_truncated():
-    for text in ("1d6! == 70", "10 - 1d6! > 0", "1d6! % 2 == 0"):
+    for text in ("1d6! == 70", "(10 - 1d6!) % 3 == 0", "1d6! % 2 == 0", "1d6! - 1d6! - 1d6! > 0"):
         assert dice.odds(text).truncated > 0, text
 
 
@@ -165,8 +165,33 @@ def test_a_cut_value_never_answers_what_some_value_above_its_bound_would_not(op,
         concrete = fn(k, v) if flipped else fn(v, k)
         if isinstance(value, AtLeast):
             assert concrete >= value.low
+        elif isinstance(value, AtMost):  # a difference or a negative multiple: an upper bound
+            assert concrete <= value.high
         else:
             assert concrete == value, (op, low, k, v)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(sorted(OPS)), st.integers(-40, 20), st.integers(-30, 60), st.booleans(), st.booleans())
+def test_an_upper_bound_never_answers_what_some_value_below_it_would_not(op, high, k, flipped, bounded):
+    """Soundness of AtMost, the mirror: wherever it gives an answer, every whole number from
+    its bound down gives the same one (or one within the bound it gives). ``bounded``: the
+    other operand a lower bound, as in a difference of two cut values."""
+    fn = OPS[op]
+    other: object = AtLeast(k) if bounded else k
+    args = (other, AtMost(high)) if flipped else (AtMost(high), other)
+    known, value = try_value(fn, *args)
+    if not known:
+        return
+    for v in range(high - 120, high + 1):
+        for w in (range(k, k + 40, 7) if bounded else (k,)):
+            concrete = fn(w, v) if flipped else fn(v, w)
+            if isinstance(value, AtLeast):
+                assert concrete >= value.low, (op, high, k, v, w)
+            elif isinstance(value, AtMost):
+                assert concrete <= value.high, (op, high, k, v, w)
+            else:
+                assert concrete == value, (op, high, k, v, w)
 
 
 def below(n: int, x: int) -> F:

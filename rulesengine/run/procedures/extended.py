@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from ...exact_text import fraction_text
 from ...records import replace
-from ...dice.beyond import AtLeast
+from ...dice.beyond import Beyond
 from ...dice.dist import Budget, BudgetExceeded
 from ...codes import E_PROCEDURE
 from ...errors import InputError, LimitError, RulesetError
@@ -284,7 +284,7 @@ class ChainWalk:
                 if res.outcome == NOT_ALLOWED:
                     raise not_allowed(None, res.reason, n)
                 penv = self.extended.party_env(res, e)
-                if any(isinstance(penv.get(name), AtLeast) for name in self.names):
+                if any(isinstance(penv.get(name), Beyond) for name in self.names):
                     continue  # what the round rules read depends on explosions cut off: truncated
                 fp = fingerprint(penv, self.names, self.dice_names)
                 if fp in merged:
