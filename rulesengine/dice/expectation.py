@@ -218,10 +218,6 @@ class _Means:
         return next(iter(d)) if d is not None and len(d) == 1 else None
 
     # ---- the mean and the variance -----------------------------------------------------
-    def mean(self, node: ast.Node) -> Fraction | None:
-        found = self.moments(node)
-        return None if found is None else found.mean
-
     def moments(self, node: ast.Node) -> Moments | None:
         """``node``'s mean and linear form (see the module); None where the mean has no closed
         form here."""
@@ -385,13 +381,6 @@ def _moments_of(d: Mapping[int, Fraction]) -> tuple[Fraction, Fraction]:
     """The mean and the variance of a distribution (value → probability, summing to 1)."""
     mean = sum((v * p for v, p in d.items()), Fraction(0))
     return mean, sum((v * v * p for v, p in d.items()), Fraction(0)) - mean * mean
-
-
-def die_mean(spec: PoolSpec, budget: Budget) -> Fraction | None:
-    """What one die of the term adds on average, explosions followed forever (with no keep
-    by rank: every die counts); None where it has no closed form here."""
-    found = die_moments(spec, budget)
-    return None if found is None else found[0]
 
 
 def die_moments(spec: PoolSpec, budget: Budget) -> tuple[Fraction, Fraction] | None:
