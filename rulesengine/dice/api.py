@@ -33,7 +33,7 @@ from .dialects import translate
 from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
 from .pool import DieRoll, PoolRoll
-from .expectation import exact_mean
+from .expectation import exact_moments
 from .stats import Summary, common_weights, kind_of, summarize, summarize_weights, summary_json, value_order
 from .sources import DiceCounter, dice_source
 from .trace import trace
@@ -102,6 +102,7 @@ class Odds:
     truncated: Fraction = Fraction(0)
     explode_depth: int = DEFAULT_LIMITS.explode_depth
     unbounded_mean: Fraction | None = None  # with truncation: the mean of the roll followed forever
+    unbounded_variance: Fraction | None = None  # and its variance, where it has a closed form too
     cut_from: int | None = None
     max_states: int = field(default=DEFAULT_LIMITS.max_states, compare=False, repr=False)
     work: int = field(default=0, compare=False, repr=False)
@@ -148,8 +149,8 @@ class Odds:
         mass that was not truncated (see :mod:`.stats`); the mean is the exact mean of the
         roll followed forever where explosions were truncated and it has a closed form
         (:mod:`.expectation`), else the mean of the mass worked out (``summary.mean_kind``
-        says which)."""
-        return summarize(self.distribution, self.truncated).with_mean(self.unbounded_mean)
+        says which); the variance likewise (``summary.variance_kind``)."""
+        return summarize(self.distribution, self.truncated).with_mean(self.unbounded_mean, self.unbounded_variance)
 
     @property
     def mean(self) -> Fraction | None:
@@ -163,6 +164,11 @@ class Odds:
         """"exact" (the roll's own mean) or "of_mass_worked_out" (explosions were cut and the
         mean has no closed form here: the mean of what was worked out); None with no mean."""
         return self.summary.mean_kind
+
+    @property
+    def variance_kind(self) -> str | None:
+        """As :attr:`mean_kind`, of the variance (and the standard deviation)."""
+        return self.summary.variance_kind
 
     def _cumulative(self, weighed: tuple[int, list[int], list[int]] | None = None
                     ) -> tuple[int, dict[Any, tuple[int, int]]]:
@@ -224,7 +230,7 @@ class Odds:
             budget.afford(sum(costs))
             weighed = common_weights(items, self.truncated)
             summary = summarize_weights(list(self.distribution), weighed[1], self.truncated
-                                        ).with_mean(self.unbounded_mean)
+                                        ).with_mean(self.unbounded_mean, self.unbounded_variance)
             common, views = self._cumulative(weighed)
             distribution = []
             for (v, p), cost in zip(items, costs, strict=True):
@@ -358,10 +364,10 @@ class Expression:
         result = Odds.from_dist(self.text, self._exact(ctx), limits.explode_depth, limits, budget.used)
         if result.truncated:
             mean_budget = Budget(limits.max_states)
-            mean = exact_mean(self.tree, values, mean_budget, limits=limits, text=self.text)
+            mean, variance = exact_moments(self.tree, values, mean_budget, limits=limits, text=self.text)
             result = replace(result, work=result.work + mean_budget.used)
             if mean is not None:
-                result = replace(result, unbounded_mean=mean)
+                result = replace(result, unbounded_mean=mean, unbounded_variance=variance)
         ODDS.put(key, result, fractions_size(result.distribution.values()))
         return result
 

@@ -28,7 +28,24 @@ term's roll:
   has no keep by rank.
 
 Anything else (a keep over a pool that explosions grow, a product of two rolls, a
-comparison or function of an exploding roll) has no closed form here: None."""
+comparison or function of an exploding roll) has no closed form here: None.
+
+The variance beside the mean (issue 34), from the second moments: one die's chain C = v +
+[it explodes]·C' (C' a fresh chain) gives E[C²] = (E[v²] + 2·E[v·[explodes]]·E[C])/(1 − p),
+and ``!p``, ``!o``, ``!!`` likewise from their first die (``!!``: the second moment of the
+worth, worked out over the partial sums as the mean is). An expression's value is kept as a
+linear form over parts that are uncorrelated with one another (:class:`Part`): each dice
+term, each part nothing truncates, each ``if()`` that reads no roll by name is a part of its
+own; a roll read by name is its own form, so the same roll read twice is one part, not two
+independent ones (``x − x`` has variance 0). The variance of the form is the sum of each
+part's variance times its coefficient squared: ``a + b``, ``a − b``, ``c·a`` by
+bilinearity. ``if(c, a, b)`` on a worked-out condition, by the law of total variance, where
+neither branch reads a roll by name. A dice count that is a roll, N dice each X: the sum is
+E[X]·N + R, with R = the sum − E[X]·N uncorrelated with anything N is made of (given N its
+mean is 0) and of variance E[N]·Var(X), so Var = E[N]·Var(X) + Var(N)·E[X]². Where a term's
+number of sides is rolled (its dice share that roll), or a branch of an ``if()`` reads a roll
+by name, the mean may have its closed form but the variance has none here: the odds keep
+the variance of the mass worked out and say so (``variance_kind``)."""
 
 from __future__ import annotations
 
@@ -53,12 +70,63 @@ from ..limits import DEFAULT_LIMITS, Limits
 MAX_CHAIN_WORK = 20_000
 
 
+class Part:
+    """One source of an expression's randomness, uncorrelated with every other part (a dice
+    term's own dice, say): its variance. Told apart by identity; a value is a linear form
+    over parts (:class:`Moments`)."""
+
+    __slots__ = ("variance",)
+
+    def __init__(self, variance: Fraction) -> None:
+        self.variance = variance
+
+
+Form = Mapping[Part, Fraction]
+"""A value as a linear form over uncorrelated parts (each part's coefficient), its mean apart."""
+
+
+class Moments(NamedTuple):
+    """A value's mean and its linear form over uncorrelated parts (None: the variance has no
+    closed form here), explosions followed forever."""
+
+    mean: Fraction
+    form: Form | None
+
+    @property
+    def variance(self) -> Fraction | None:
+        if self.form is None:
+            return None
+        return sum((c * c * part.variance for part, c in self.form.items()), Fraction(0))
+
+
+def _fresh(mean: Fraction, variance: Fraction | None) -> Moments:
+    """A value that is a part of its own (uncorrelated with everything else)."""
+    return Moments(mean, None if variance is None else {Part(variance): Fraction(1)} if variance else {})
+
+
+def _combine(a: Form | None, b: Form | None, scale: Fraction = Fraction(1)) -> Form | None:
+    """The form a + scale·b."""
+    if a is None or b is None:
+        return None
+    out = dict(a)
+    for part, c in b.items():
+        out[part] = out.get(part, Fraction(0)) + scale * c
+    return out
+
+
+def _scaled(form: Form | None, c: Fraction) -> Form | None:
+    return None if form is None else {part: c * k for part, k in form.items()}
+
+
 class RollMean(NamedTuple):
     """What is known of a roll that an expression reads by name (a check's earlier roll):
-    its mean, explosions followed forever, and a number it is never below (None: unknown)."""
+    its mean, explosions followed forever, a number it is never below (None: unknown), and
+    its linear form over uncorrelated parts (:class:`Moments`; None: its variance has no
+    closed form here), so that an expression reading it twice knows it is one roll."""
 
     mean: Fraction
     lowest: int | None
+    form: Form | None = None
 
 
 def exact_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
@@ -75,6 +143,18 @@ def exact_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
     return None if found is None else found.mean
 
 
+def exact_moments(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
+                  rolls: Mapping[str, RollMean] | None = None, limits: Limits = DEFAULT_LIMITS,
+                  text: str = "", functions: Functions = FUNCTIONS) -> tuple[Fraction | None, Fraction | None]:
+    """The mean and the variance of ``tree``'s value, explosions followed forever, each None
+    where it has no closed form here (the variance is None wherever the mean is); see
+    :func:`exact_mean` and the module."""
+    found = roll_mean(tree, env, budget, rolls=rolls, limits=limits, text=text, functions=functions)
+    if found is None:
+        return None, None
+    return found.mean, Moments(found.mean, found.form).variance
+
+
 def roll_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
               rolls: Mapping[str, RollMean] | None = None, limits: Limits = DEFAULT_LIMITS,
               text: str = "", functions: Functions = FUNCTIONS) -> RollMean | None:
@@ -82,8 +162,8 @@ def roll_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
     check keeps of each of its rolls for the rolls and the result that read it."""
     means = _Means(env, rolls or {}, budget, limits, text, functions)
     try:
-        mean = means.mean(tree)
-        return None if mean is None else RollMean(mean, means.lowest(tree))
+        found = means.moments(tree)
+        return None if found is None else RollMean(found.mean, means.lowest(tree), found.form)
     except BudgetExceeded:
         return None
 
@@ -101,13 +181,17 @@ class _Means:
     def settled(self, node: ast.Node) -> bool:
         """Nothing in ``node`` is cut by the depth or read from a roll by name: the exact
         evaluator works out its whole distribution."""
+        if self.reads_rolls(node):
+            return False
         for n in ast.walk(node):
-            if isinstance(n, ast.Name) and n.name in self.rolls:
-                return False
             if isinstance(n, ast.Dice) and any(isinstance(m, ast.Explode) and m.kind != "once"
                                                for m in n.modifiers):
                 return False
         return True
+
+    def reads_rolls(self, node: ast.Node) -> bool:
+        """``node`` reads a roll by name (its value is then not a part of its own)."""
+        return any(isinstance(n, ast.Name) and n.name in self.rolls for n in ast.walk(node))
 
     def dist(self, node: ast.Node) -> dict[Any, Fraction] | None:
         """The exact distribution of a settled part, None where it can't be worked out here
@@ -133,58 +217,70 @@ class _Means:
         d = self.numbers(node) if self.settled(node) else None
         return next(iter(d)) if d is not None and len(d) == 1 else None
 
-    # ---- the mean -----------------------------------------------------------------------
-    def mean(self, node: ast.Node) -> Fraction | None:
+    # ---- the mean and the variance -----------------------------------------------------
+    def moments(self, node: ast.Node) -> Moments | None:
+        """``node``'s mean and linear form (see the module); None where the mean has no closed
+        form here."""
         if self.settled(node):
             d = self.numbers(node)
-            return None if d is None else sum((v * p for v, p in d.items()), Fraction(0))
+            return None if d is None else _fresh(*_moments_of(d))
         if isinstance(node, (ast.Group, ast.Labeled)):
-            return self.mean(node.inner)
+            return self.moments(node.inner)
         if isinstance(node, ast.Name):
-            return self.rolls[node.name].mean  # settled unless it names a roll
+            roll = self.rolls[node.name]  # settled unless it names a roll
+            return Moments(roll.mean, roll.form)
         if isinstance(node, ast.Neg):
-            inner = self.mean(node.operand)
-            return None if inner is None else -inner
+            inner = self.moments(node.operand)
+            return None if inner is None else Moments(-inner.mean, _scaled(inner.form, Fraction(-1)))
         if isinstance(node, ast.Binary) and node.op in ("+", "-"):
-            left, right = self.mean(node.left), self.mean(node.right)
+            left, right = self.moments(node.left), self.moments(node.right)
             if left is None or right is None:
                 return None
-            return left + right if node.op == "+" else left - right
+            sign = Fraction(1 if node.op == "+" else -1)
+            return Moments(left.mean + sign * right.mean, _combine(left.form, right.form, sign))
         if isinstance(node, ast.Binary) and node.op == "*":
             # linear only where one side is a number known before rolling
             for const, other in ((node.left, node.right), (node.right, node.left)):
                 c = self.number(const)
                 if c is not None:
-                    m = self.mean(other)
-                    return None if m is None else c * m
+                    m = self.moments(other)
+                    return None if m is None else Moments(c * m.mean, _scaled(m.form, Fraction(c)))
             return None
         parts = conditional(node)
         if parts is not None:
-            return self.if_mean(*parts)
+            return self.if_moments(*parts)
         if isinstance(node, ast.Dice):
-            return self.term_mean(node)
+            return self.term_moments(node)
         return None
 
-    def if_mean(self, cond: ast.Node, then: ast.Node, other: ast.Node) -> Fraction | None:
+    def if_moments(self, cond: ast.Node, then: ast.Node, other: ast.Node) -> Moments | None:
         """``if(c, a, b)``: the branches' means mixed by the chance of the condition (its dice
         are rolls of their own, independent of the branches'); only a branch that may be
-        taken is read."""
+        taken is read. The variance by the law of total variance, E[X²] = Σ P·E[branch²],
+        where no branch taken reads a roll by name (the value is then a part of its own)."""
         if not self.settled(cond):
             return None
         d = self.dist(cond)
         if d is None or not all(isinstance(v, bool) for v in d):
             return None
-        total = Fraction(0)
+        total, square = Fraction(0), Fraction(0)
+        spread = True
         for value, p in d.items():
             if not p:
                 continue
-            m = self.mean(then if value else other)
+            branch = then if value else other
+            m = self.moments(branch)
             if m is None:
                 return None
-            total += p * m
-        return total
+            total += p * m.mean
+            variance = m.variance
+            if variance is None or self.reads_rolls(branch):
+                spread = False
+            else:
+                square += p * (variance + m.mean * m.mean)
+        return _fresh(total, square - total * total if spread else None)
 
-    def term_mean(self, node: ast.Dice) -> Fraction | None:
+    def term_moments(self, node: ast.Dice) -> Moments | None:
         """One dice term that explodes without end (or reads a roll by name)."""
         exprs = ast.condition_exprs(node)
         if exprs:  # `!>=(x)`, `cs>=(tn)`: known before rolling, then as if written
@@ -195,16 +291,24 @@ class _Means:
         specs = self.specs(node)
         if specs is None:
             return None
-        per_die = Fraction(0)
+        per_die, square = Fraction(0), Fraction(0)
         for spec, w in specs:
             if spec.reroll_rank is not None or (spec.keeps and not self.keeps_all(spec, node.count)):
                 return None  # which dice count depends on them all (and on the pool explosions grow)
-            m = die_mean(spec, self.budget)
+            m = die_moments(spec, self.budget)
             if m is None:
                 return None
-            per_die += w * m
-        count = self.count_mean(node.count)
-        return None if count is None else count * per_die
+            per_die += w * m[0]
+            square += w * m[1]
+        count = self.count_moments(node.count)
+        if count is None:
+            return None
+        mean = count.mean * per_die
+        if len(specs) > 1:  # its dice share the roll of the sides: not apart from one another
+            return Moments(mean, None)
+        # N dice each X: E[X]·N plus a part of its own, of variance E[N]·Var(X) (the module)
+        own = Part(count.mean * (square - per_die * per_die))
+        return Moments(mean, _combine(_scaled(count.form, per_die), {own: Fraction(1)}))
 
     def keeps_all(self, spec: PoolSpec, count: ast.Node) -> bool:
         """The keeps by rank keep every die: a number of dice known before rolling that no
@@ -228,18 +332,18 @@ class _Means:
         except (RulesEngineError, ValueError):
             return None
 
-    def count_mean(self, count: ast.Node) -> Fraction | None:
-        """The mean number of dice: E[n] (Wald: n is rolled apart from the dice it counts), for
-        a count never below 0."""
+    def count_moments(self, count: ast.Node) -> Moments | None:
+        """The mean number of dice, E[n] (Wald: n is rolled apart from the dice it counts), and
+        its form, for a count never below 0."""
         if self.settled(count):
             d = self.numbers(count)
             if d is None or min(d) < 0:
                 return None
-            return sum((v * p for v, p in d.items()), Fraction(0))
+            return _fresh(*_moments_of(d))
         low = self.lowest(count)
         if low is None or low < 0:
             return None
-        return self.mean(count)
+        return self.moments(count)
 
     # ---- a number the value is never below ---------------------------------------------
     def lowest(self, node: ast.Node) -> int | None:
@@ -273,34 +377,69 @@ def _dice_never_below_zero(spec: PoolSpec) -> bool:
     return smallest >= 0
 
 
-def die_mean(spec: PoolSpec, budget: Budget) -> Fraction | None:
-    """What one die of the term adds on average, explosions followed forever (with no keep
-    by rank: every die counts); None where it has no closed form here."""
+def _moments_of(d: Mapping[int, Fraction]) -> tuple[Fraction, Fraction]:
+    """The mean and the variance of a distribution (value → probability, summing to 1)."""
+    mean = sum((v * p for v, p in d.items()), Fraction(0))
+    return mean, sum((v * v * p for v, p in d.items()), Fraction(0)) - mean * mean
+
+
+def die_moments(spec: PoolSpec, budget: Budget) -> tuple[Fraction, Fraction] | None:
+    """What one die of the term adds: its first and second moments (E[W], E[W²]),
+    explosions followed forever (with no keep by rank: every die counts); None where they
+    have no closed form here.
+
+    A chain of dice each worth v (its face's worth), going on where the face explodes (with
+    chance p), is C = v + [explodes]·C' for C' a fresh chain: E[C] = E[v]/(1 − p) and
+    E[C²] = (E[v²] + 2·E[v·[explodes]]·E[C])/(1 − p). ``!`` is that chain; ``!p`` its first
+    die and, where that explodes, a chain of dice worth one less; ``!o`` its first die and,
+    where that explodes, one die that doesn't."""
     faces = face_dist(spec, budget).probabilities()
     p = sum((q for f, q in faces.items() if spec.explodes(f)), Fraction(0))
     if p >= 1:
         return None  # it never stops exploding
     if spec.explode == "compound":
-        return _compound_mean(spec, faces, p, budget)
-    worth = sum((q * spec.worth(spec.clamp(f)) for f, q in faces.items()), Fraction(0))
+        return _compound_moments(spec, faces, p, budget)
+
+    def sums(shift: int) -> tuple[Fraction, Fraction, Fraction]:
+        """E[v], E[v²] and E[v·[explodes]] of a die worth its face less ``shift``."""
+        one, two, going = Fraction(0), Fraction(0), Fraction(0)
+        for f, q in faces.items():
+            v = spec.worth(spec.clamp(f - shift))
+            one, two = one + q * v, two + q * v * v
+            if spec.explodes(f):
+                going += q * v
+        return one, two, going
+
+    def chain(shift: int) -> tuple[Fraction, Fraction]:
+        one, two, going = sums(shift)
+        mean = one / (1 - p)
+        return mean, (two + 2 * going * mean) / (1 - p)
+
+    worth, square, going = sums(0)
     if spec.explode is None:
-        return worth
+        return worth, square
     if spec.explode == "penetrate":
-        less = sum((q * spec.worth(spec.clamp(f - 1)) for f, q in faces.items()), Fraction(0))
-        return worth + p * less / (1 - p)
-    if spec.explode == "once":  # a die that explodes adds one more, which doesn't
-        return worth * (1 + p)
-    return worth / (1 - p)
+        after = chain(1)
+    elif spec.explode == "once":  # a die that explodes adds one more, which doesn't
+        after = (worth, square)
+    else:
+        return chain(0)
+    # the first die, and where it explodes (E[v·[explodes]] of it: ``going``) what it adds
+    return worth + p * after[0], square + 2 * going * after[0] + p * after[1]
 
 
-def _compound_mean(spec: PoolSpec, faces: Mapping[int, Fraction], p: Fraction, budget: Budget) -> Fraction | None:
-    """The mean of one compounded die's worth: its chain of faces summed, then clamped and
-    scored. g(s), the mean worth of a die whose chain so far sums to s, is the chance of each
-    face times the worth where it stops, or g(s + face) where it goes on. Past a threshold T
-    the worth of a value x ≥ T no longer changes (past a ``max``, or past every condition's
-    number: a constant) or is x itself, and from there g is that constant or s + μ (μ the
-    mean of a whole chain, (Σ q·face)/(1 − p)). Below it the sums are worked out one by one,
-    largest first, each exploding face at least 1 so each sum needs only larger ones."""
+def _compound_moments(spec: PoolSpec, faces: Mapping[int, Fraction], p: Fraction, budget: Budget
+                      ) -> tuple[Fraction, Fraction] | None:
+    """The mean and second moment of one compounded die's worth: its chain of faces summed,
+    then clamped and scored. g(s), the mean worth of a die whose chain so far sums to s, is
+    the chance of each face times the worth where it stops, or g(s + face) where it goes on;
+    h(s), the mean of the worth squared, likewise. Past a threshold T the worth of a value
+    x ≥ T no longer changes (past a ``max``, or past every condition's number: a constant)
+    or is x itself, and from there g is that constant or s + μ (μ the mean of a whole chain,
+    (Σ q·face)/(1 − p)), h that constant squared or s² + 2sμ + E[C²] (E[C²] a whole chain's
+    second moment, (Σ q·face² + 2·μ·Σ_exploding q·face)/(1 − p)). Below it the sums are worked
+    out one by one, largest first, each exploding face at least 1 so each sum needs only
+    larger ones."""
     exploding = [f for f in faces if spec.explodes(f)]
     if any(f < 1 for f in exploding):
         return None  # the chain's sum would not grow: no end to work back from
@@ -315,10 +454,14 @@ def _compound_mean(spec: PoolSpec, faces: Mapping[int, Fraction], p: Fraction, b
     tail_value = spec.worth(spec.clamp(threshold))
     identity = spec.high is None and not spec.counting and spec.in_play(threshold)
     mu = sum((q * f for f, q in faces.items()), Fraction(0)) / (1 - p)
+    going = sum((q * f for f, q in faces.items() if spec.explodes(f)), Fraction(0))
+    mu2 = (sum((q * f * f for f, q in faces.items()), Fraction(0)) + 2 * going * mu) / (1 - p)
     start = threshold - smallest  # from a sum of this on, every value it ends on is past T
 
-    def tail(s: int) -> Fraction:
-        return s + mu if identity else Fraction(tail_value)
+    def tail(s: int) -> tuple[Fraction, Fraction]:
+        if identity:
+            return s + mu, s * s + 2 * s * mu + mu2
+        return Fraction(tail_value), Fraction(tail_value * tail_value)
 
     if start <= 0:
         return tail(0)
@@ -327,10 +470,14 @@ def _compound_mean(spec: PoolSpec, faces: Mapping[int, Fraction], p: Fraction, b
     budget.spend(start * len(faces))
     stops = [(f, q) for f, q in faces.items() if not spec.explodes(f)]
     goes_on = [(f, q) for f, q in faces.items() if spec.explodes(f)]
-    g: list[Fraction] = [Fraction(0)] * start
+    g: list[tuple[Fraction, Fraction]] = [(Fraction(0), Fraction(0))] * start
     for s in range(start - 1, -1, -1):
-        total = sum((q * spec.worth(spec.clamp(s + f)) for f, q in stops), Fraction(0))
+        one, two = Fraction(0), Fraction(0)
+        for f, q in stops:
+            v = spec.worth(spec.clamp(s + f))
+            one, two = one + q * v, two + q * v * v
         for f, q in goes_on:
-            total += q * (g[s + f] if s + f < start else tail(s + f))
-        g[s] = total
+            a, b = g[s + f] if s + f < start else tail(s + f)
+            one, two = one + q * a, two + q * b
+        g[s] = (one, two)
     return g[0]

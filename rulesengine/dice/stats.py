@@ -9,7 +9,9 @@ out: when explosions were cut at a depth, they are conditioned on not being cut,
 truncated mass is reported beside them (``mass_left_out``). The mean then says which it
 is (``mean_kind``): ``exact``, the mean of the roll followed forever (nothing was cut, or
 :mod:`.expectation` has its closed form), or ``of_mass_worked_out``, the mean of what was
-worked out, which is not the roll's mean (issue 29).
+worked out, which is not the roll's mean (issue 29). The variance says so too
+(``variance_kind``, issue 34), and the standard deviation, its square root, is of the same
+kind: a figure labelled exact is the roll's own.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ class Summary(NamedTuple):
     """The statistics of one distribution. ``kind``: "number" (whole numbers; rolls by their
     total), "yes/no" (then only ``p_true`` is meaningful) or "other" (text: none apply).
     ``left_out``: the probability explosions cut off, which the statistics leave out;
-    ``mean_followed``: the mean is nonetheless the roll's own, followed forever (a closed
-    form, :mod:`.expectation`)."""
+    ``mean_followed``, ``variance_followed``: the mean, the variance is nonetheless the
+    roll's own, followed forever (a closed form, :mod:`.expectation`)."""
 
     kind: str
     mean: Fraction | None = None
@@ -39,6 +41,7 @@ class Summary(NamedTuple):
     p_true: Fraction | None = None
     left_out: Fraction = Fraction(0)
     mean_followed: bool = False
+    variance_followed: bool = False
 
     @property
     def mean_kind(self) -> str | None:
@@ -48,9 +51,24 @@ class Summary(NamedTuple):
             return None
         return MEAN_EXACT if self.mean_followed or not self.left_out else MEAN_OF_MASS_WORKED_OUT
 
-    def with_mean(self, mean: Fraction | None) -> Summary:
-        """These statistics with the roll's own mean (followed forever), where it is known."""
-        return self if mean is None else self._replace(mean=mean, mean_followed=True)
+    @property
+    def variance_kind(self) -> str | None:
+        """As :attr:`mean_kind`, of the variance (and of ``sd``, its square root): "exact" where
+        it is the roll's own, "of_mass_worked_out" where it is only the variance of the mass
+        worked out (explosions were cut and there is no closed form)."""
+        if self.variance is None:
+            return None
+        return MEAN_EXACT if self.variance_followed or not self.left_out else MEAN_OF_MASS_WORKED_OUT
+
+    def with_mean(self, mean: Fraction | None, variance: Fraction | None = None) -> Summary:
+        """These statistics with the roll's own mean (followed forever), where it is known, and
+        its own variance, where that is known too."""
+        if mean is None:
+            return self
+        followed = self._replace(mean=mean, mean_followed=True)
+        if variance is None or self.variance is None:
+            return followed
+        return followed._replace(variance=variance, variance_followed=True)
 
     @property
     def sd(self) -> float | None:
@@ -145,9 +163,9 @@ def ranked_cumulative(ranked: list[tuple[Any, Fraction]]) -> list[tuple[Any, Fra
 
 def summary_json(s: Summary, exact_text: Any) -> dict[str, Any]:
     """A Summary as results' JSON: floats for display and the exact fractions as text
-    (``exact_text``: the project's fraction formatter). ``mean_kind`` says whether the mean
-    is the roll's own; ``mass_left_out``, there only where explosions were cut, what the
-    statistics leave out."""
+    (``exact_text``: the project's fraction formatter). ``mean_kind`` and ``variance_kind``
+    say whether the mean and the variance (and ``sd``) are the roll's own; ``mass_left_out``,
+    there only where explosions were cut, what the statistics leave out."""
     cut = {"mass_left_out": exact_text(s.left_out)} if s.left_out else {}
     if s.kind == "yes/no":
         p_true = s.p_true or Fraction(0)
@@ -155,7 +173,8 @@ def summary_json(s: Summary, exact_text: Any) -> dict[str, Any]:
     if s.kind != "number" or s.mean is None or s.variance is None:
         return {"kind": s.kind} | cut
     return {"kind": s.kind, "mean": float(s.mean), "mean_exact": exact_text(s.mean), "mean_kind": s.mean_kind,
-            "variance_exact": exact_text(s.variance), "sd": s.sd, "min": s.minimum, "max": s.maximum} | cut
+            "variance_exact": exact_text(s.variance), "variance_kind": s.variance_kind,
+            "sd": s.sd, "min": s.minimum, "max": s.maximum} | cut
 
 
 def stats_json(dist: Mapping[Any, Fraction], left_out: Fraction, exact_text: Any) -> dict[str, Any]:

@@ -101,9 +101,11 @@ def summary_line(s: Summary) -> str:
         return f"P(true) {pct(s.p_true)}%"
     if s.mean is None or s.sd is None:
         return ""
-    # explosions cut and no closed form: the mean of what was worked out, not the roll's
+    # explosions cut and no closed form: the mean (the sd) of what was worked out, not the roll's
     worked_out = " (of the mass worked out)" if s.mean_kind == MEAN_OF_MASS_WORKED_OUT else ""
-    return f"mean {float(s.mean):.4g}{worked_out}  sd {s.sd:.4g}  min {s.minimum}  max {s.maximum}"
+    sd_worked_out = " (of the mass worked out)" if s.variance_kind == MEAN_OF_MASS_WORKED_OUT else ""
+    return (f"mean {float(s.mean):.4g}{worked_out}  sd {s.sd:.4g}{sd_worked_out}  "
+            f"min {s.minimum}  max {s.maximum}")
 
 
 def tails(tiny: Sequence[bool]) -> list[tuple[int, int]]:

@@ -72,13 +72,19 @@ export async function refresh() {
   $("dice-chart").dataset.ready = JSON.stringify(answers.map((a) => a.expression));
 }
 
+// explosions cut and no closed form: the figure is of what was worked out, not the roll's
+function worked(kind) {
+  return kind === "of_mass_worked_out" ? " (of the mass worked out)" : "";
+}
+
 function draw() {
   const chart = $("dice-chart");
   if (!answers.length) { chart.replaceChildren(); return; }
   const series = answers.map(({ expression, result }) => ({
     name: expression, rows: normalize(result.distribution),
     note: result.stats && result.stats.sd !== undefined
-      ? `mean ${result.stats.mean.toFixed(3)}, SD ${result.stats.sd.toFixed(3)}` : "" }));
+      ? `mean ${result.stats.mean.toFixed(3)}${worked(result.stats.mean_kind)}, ` +
+        `SD ${result.stats.sd.toFixed(3)}${worked(result.stats.variance_kind)}` : "" }));
   chart.replaceChildren(viewControls(diceBox.state, () => {
     const had = document.activeElement;
     diceBox.onChange();

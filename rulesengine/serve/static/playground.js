@@ -406,7 +406,8 @@ function drawOdds(result) {
   if (stats && stats.mean !== undefined) {
     const p = document.createElement("p");
     const worked = stats.mean_kind === "of_mass_worked_out" ? " (of the mass worked out)" : "";
-    p.textContent = `mean ${stats.mean.toFixed(3)}${worked}, SD ${stats.sd.toFixed(3)}, min ${stats.min}, max ${stats.max}`;
+    const sdWorked = stats.variance_kind === "of_mass_worked_out" ? " (of the mass worked out)" : "";
+    p.textContent = `mean ${stats.mean.toFixed(3)}${worked}, SD ${stats.sd.toFixed(3)}${sdWorked}, min ${stats.min}, max ${stats.max}`;
     chart.append(p);
   }
 }
