@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 
 from ..dice.beyond import UNDETERMINED, AtLeast, Beyond, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist, shared_budget
-from ..dice.expectation import RollMean, exact_mean, roll_mean
+from ..dice.expectation import RollMean, exact_moments, roll_mean
 from ..dice.values import Rolled
 from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
 from ..errors import LimitError, Location, RulesEngineError
@@ -96,9 +96,9 @@ class Enumerator:
         if odds is None:
             odds = self._tally(values)
         if odds.result_truncated:
-            mean = self._unbounded_mean(values)
+            mean, variance = self._unbounded_moments(values)
             if mean is not None:
-                odds = replace(odds, unbounded_mean=mean)
+                odds = replace(odds, unbounded_mean=mean, unbounded_variance=variance)
         CHECK_ODDS.put(key, odds, odds.size)
         return odds
 
@@ -138,28 +138,30 @@ class Enumerator:
             return None
         return replace(odds, values={k: apart[k].values[k] if k in apart else v for k, v in odds.values.items()})
 
-    def _unbounded_mean(self, values: dict[str, Any]) -> Fraction | None:
-        """The result's mean with explosions followed forever, where it has a closed form
+    def _unbounded_moments(self, values: dict[str, Any]) -> tuple[Fraction | None, Fraction | None]:
+        """The result's mean and variance with explosions followed forever, each where it has a closed form
         (:mod:`rulesengine.dice.expectation`): a result worked out from the check's rolls
         (each read by its own mean, and a roll by the rolls before it), inputs and values
         known before rolling, with no gate deciding, no dice chosen and no outcome rule
-        rewriting it. None otherwise: the odds then label the mean of the mass worked out."""
+        rewriting it. None otherwise: the odds then label the mean (the variance) of the mass
+        worked out."""
         check, limits, functions = self.check, self.runtime.limits, self.runtime.functions
         if check.result is None or check.choose is not None or any(o.result is not None for o in check.outcomes):
-            return None
+            return None, None
         env, gated, fixed = self.resolver.before_roll(values)[:3]
         if gated is not None or fixed:
-            return None
+            return None, None
         budget = Budget(limits.max_states)
         rolls: dict[str, RollMean] = {}
         for name, e in check.rolls:
             if name in env:
-                return None  # a roll that hides a value of the same name: not worth the care
+                return None, None  # a roll that hides a value of the same name: not worth the care
             found = roll_mean(e.tree, env, budget, rolls=rolls, limits=limits, text=e.text, functions=functions)
             if found is not None:
                 rolls[name] = found
         result = check.result
-        return exact_mean(result.tree, env, budget, rolls=rolls, limits=limits, text=result.text, functions=functions)
+        return exact_moments(result.tree, env, budget, rolls=rolls, limits=limits, text=result.text,
+                             functions=functions)
 
     def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[list[tuple[Resolution, dict, int]], int]:

@@ -189,6 +189,7 @@ class CheckOdds(Record):
     given_probability: Fraction | None = None  # its own probability
     signed_distribution: dict[str, Fraction] = field(default_factory=dict)  # ranked: ..., "-0", "+0", ...
     unbounded_mean: Fraction | None = None  # with truncated explosions: the result's mean followed forever
+    unbounded_variance: Fraction | None = None  # and its variance, where it has a closed form too
     # What explosions cut from the result's distribution: at least ``truncated``, more where
     # an outcome is known whatever the explosions went on to but the result is not.
     result_truncated: Fraction = Fraction(0)
@@ -224,7 +225,8 @@ class CheckOdds(Record):
         """The result's statistics over the mass worked out, its mean exact where explosions
         were truncated and the result has a closed form (:mod:`rulesengine.dice.expectation`),
         else labelled the mean of the mass worked out (``mean_kind``)."""
-        return summarize(self.result_distribution, self.left_out(self.result_truncated)).with_mean(self.unbounded_mean)
+        return summarize(self.result_distribution, self.left_out(self.result_truncated)).with_mean(
+            self.unbounded_mean, self.unbounded_variance)
 
     def left_out(self, cut: Fraction) -> Fraction:
         """What explosions cut from a distribution of these odds: ``cut``, or all that was

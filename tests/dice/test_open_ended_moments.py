@@ -421,15 +421,16 @@ checks:
 """
 
 
-def test_a_checks_variance_is_labelled_of_the_mass_worked_out_where_explosions_were_cut(tmp_path):
-    """A check's result has its mean in closed form but not yet its variance: that is the
-    variance of the mass worked out, and says so; with nothing cut it is exact."""
+def test_a_checks_result_has_the_closed_form_variance_where_explosions_were_cut(tmp_path):
+    """A check's result has its mean and its variance in closed form, as a dice expression
+    has; with nothing cut both are exact too."""
     path = tmp_path / "moments.yaml"
     path.write_text(RULESET)
     rs = load(path)
     stats = rs.check("damage").odds({}).to_dict()["stats"]["result"]
-    assert (stats["mean_kind"], stats["variance_kind"]) == ("exact", "of_mass_worked_out")
+    assert (stats["mean_kind"], stats["variance_kind"]) == ("exact", "exact")
     assert F(stats["mean_exact"]) == 2 * D6[0]
+    assert F(stats["variance_exact"]) == 2 * D6[1]
     plain = rs.check("plain").odds({}).to_dict()["stats"]["result"]
     assert (F(plain["variance_exact"]), plain["variance_kind"]) == (3 * F(35, 12), "exact")
 
