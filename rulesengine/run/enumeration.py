@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 from collections.abc import Iterator, Mapping
 
-from ..dice.beyond import UNDETERMINED, AtLeast, Beyond, cut_value
+from ..dice.beyond import UNDETERMINED, Beyond, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist, shared_budget
 from ..dice.expectation import RollMean, exact_moments, roll_mean
 from ..dice.values import Rolled
