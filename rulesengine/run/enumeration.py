@@ -39,6 +39,12 @@ Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each w
 _SHARED_ROLLS: ContextVar[SizedCache | None] = ContextVar("rulesengine_shared_rolls", default=None)
 
 
+
+GROUPED_FROM = 1024
+"""The fewest joint values one call's odds try to group (:meth:`Enumerator._grouped_resolutions`)."""
+GROUP_SAMPLE = 256
+"""How many of them are grouped first, to see whether grouping them all is worth it."""
+
 class _SharedJoint:
     """Every joint value of a check's rolls for inputs that give them alike, kept for a
     sweep: the steps they cost, and (once asked for again) their groups (:mod:`.groups`)."""
@@ -106,6 +112,8 @@ class Enumerator:
         """The odds of every resolution, with ``reads`` (see :meth:`resolutions`)."""
         acc = OddsTally()
         shared = self._shared_resolutions(values) if reads is None and _SHARED_ROLLS.get() is not None else None
+        if shared is None and reads is None:
+            shared = self._grouped_resolutions(values)
         outcomes, joint_denom = shared if shared is not None else self.resolutions(values, reads, cut=True)
         total_weight = 0
         for res, _env, w in outcomes:
@@ -178,6 +186,21 @@ class Enumerator:
         if gated is not None:
             return [(gated, env, 1)], 1
         return self._resolve(env, joint, cut), denom
+
+    def _grouped_resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int]:
+        """:meth:`resolutions` (with ``cut``) for the odds of one call, the joint values its
+        rules can't tell apart (:mod:`.groups`) resolved once for all, where that is worth it:
+        many joint values (``GROUPED_FROM``), and the first ``GROUP_SAMPLE`` of them falling
+        into at most a quarter as many groups (a push read only through ``count(b, 6) +
+        again``: tens of thousands of joint values, a hundred sums). Decided by counts alone,
+        so the same inputs take the same path; charged as resolving every joint value is."""
+        env, gated, joint, denom = self.joint_rolls(values, None, True)
+        if gated is not None:
+            return [(gated, env, 1)], 1
+        if len(joint) < GROUPED_FROM or self.groups.plan() is None \
+                or len(self.groups.group(joint[:GROUP_SAMPLE]) or joint) > GROUP_SAMPLE // 4:
+            return self._resolve(env, joint, True), denom
+        return self._resolve(env, joint, True, self.groups.group(joint)), denom
 
     def _resolve(self, env: dict, joint: Joint, cut: bool, resolved: Joint | None = None
                  ) -> list[tuple[Resolution, dict, int]]:

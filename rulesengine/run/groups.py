@@ -143,9 +143,10 @@ class ResolutionGroups:
         return [(rolls, w) for rolls, w in out]
 
     def _key(self, plan: tuple[list[Let], list[Part]], rolls: dict[str, Any]) -> tuple | None:
-        """The values of the parts for one joint value; None where one can't be worked out."""
-        if any(isinstance(v, Beyond) for v in rolls.values()):
-            return None
+        """The values of the parts for one joint value; None where one can't be worked out. A
+        value explosions cut is keyed by what is known of it (its bound; a cut roll's dice so
+        far too): the rules meet that alone, so joint values whose parts are cut alike
+        resolve alike (or are left truncated alike)."""
         shared, parts = plan
         local = dict(rolls)
         limits = self.runtime.limits
@@ -155,9 +156,18 @@ class ResolutionGroups:
                 local[let.name] = self.resolver.let_value(let, local)
             for name, run, text in parts:
                 value = local[name] if name is not None else run(Context(text, local, limits))  # type: ignore[misc]
-                key.append((type(value), value))  # 1, 1.0 and True read differently
+                key.append(_known(value))
             found = tuple(key)
             hash(found)
         except Exception:  # noqa: BLE001 - the resolver says what is wrong, where, resolving it alone
             return None
         return found
+
+
+def _known(value: Any) -> tuple:
+    """What a group's key holds of one part's value: its type and value (1, 1.0 and True
+    read differently), or for a value explosions cut, its kind and what is known of it."""
+    if isinstance(value, Beyond):
+        return (type(value), *(getattr(value, slot) for cls in type(value).__mro__
+                                for slot in getattr(cls, "__slots__", ())))
+    return (type(value), value)

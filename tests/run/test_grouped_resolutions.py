@@ -1,0 +1,108 @@
+"""One call's odds resolve alike the joint values its rules can't tell apart (issue 33,
+items 2 and 7): the rules read the rolls only through parts worked out from rolls alone
+(``value`` of a d100 and its penalty dice; ``count(pool_dice, 5, 6) + again`` of a push), so
+the joint values on which the parts agree are resolved once, their weights added up. A
+value explosions cut is keyed by its bound: cut paths whose parts are cut alike resolve
+alike, and what the depth can't decide stays truncated.
+
+Figures are checked against every throw enumerated here, or the closed form of one
+exploding d6 (P(v) = (1/6)^(q+1) for v = 6q + r, 0 < r < 6); the work is counted in
+resolutions, never a clock.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from fractions import Fraction as F
+
+import pytest
+
+from rulesengine.ruleset import loads
+
+RULES = """
+ruleset: grouped
+name: Grouped
+version: "1"
+source: tests
+checks:
+  percentile:
+    inputs:
+      skill: {type: integer, default: 50, min: 1, max: 100}
+    rolls:
+      ones: d{0,1,2,3,4,5,6,7,8,9}
+      tens: d{0,1,2,3,4,5,6,7,8,9}
+      penalty1: d{0,1,2,3,4,5,6,7,8,9}
+      penalty2: d{0,1,2,3,4,5,6,7,8,9}
+    let:
+      raw: 10 * max(tens, penalty1, penalty2) + ones
+      value: if(raw == 0, 100, raw)
+    result: value
+    outcomes:
+      - {name: fumble, when: "value == 100 or (skill < 50 and value >= 96)", success: false}
+      - {name: extreme, when: "value <= skill / 5", success: true}
+      - {name: hard, when: "value <= skill / 2", success: true}
+      - {name: regular, when: "value <= skill", success: true}
+      - {name: failure, success: false}
+  sum_of_explosions:
+    inputs:
+      need: {type: integer, default: 15, min: 2, max: 40}
+    rolls:
+      a: 1d6!
+      b: 1d6!
+      c: 1d20
+    result: a + b + c
+    outcomes:
+      - {name: hit, when: "result >= need", success: true}
+      - {name: miss, success: false}
+"""
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return loads(RULES, "grouped.yaml")
+
+
+def percentile_by_hand(skill: int) -> tuple[dict, dict]:
+    outcomes: dict = defaultdict(F)
+    results: dict = defaultdict(F)
+    for ones, tens, p1, p2 in itertools.product(range(10), repeat=4):
+        raw = 10 * max(tens, p1, p2) + ones
+        value = 100 if raw == 0 else raw
+        if value == 100 or (skill < 50 and value >= 96):
+            name = "fumble"
+        elif value <= skill / 5:
+            name = "extreme"
+        elif value <= skill / 2:
+            name = "hard"
+        else:
+            name = "regular" if value <= skill else "failure"
+        outcomes[name] += F(1, 10 ** 4)
+        results[value] += F(1, 10 ** 4)
+    return dict(outcomes), dict(sorted(results.items()))
+
+
+@pytest.mark.parametrize("skill", [1, 37, 50, 99])
+def test_ten_thousand_throws_read_through_one_value_are_resolved_once_per_value(rs, resolved, skill):
+    want_outcomes, want_result = percentile_by_hand(skill)
+    odds = rs.check("percentile").odds({"skill": skill})
+    assert {k: v for k, v in odds.outcomes.items() if v} == want_outcomes
+    assert odds.result_distribution == want_result
+    assert resolved[0] == 100  # one resolution for each value of `value`, not 10,000
+
+
+def exploding_d6(v: int) -> F:
+    q, r = divmod(v, 6)
+    return F(1, 6) ** (q + 1) if r else F(0)
+
+
+@pytest.mark.parametrize("need", [2, 15, 30])
+def test_cut_paths_keyed_by_their_bound_decide_what_the_depth_cannot_change(rs, resolved, need):
+    """a + b + c with two exploding d6s: the outcome is exact (a path cut at 66 or more is a
+    hit for any need up to 40) and equals 1 − P(a + b + c < need), a finite sum."""
+    miss = sum((exploding_d6(a) * exploding_d6(b) * F(1, 20)
+                for a in range(1, need) for b in range(1, need) for c in range(1, 21) if a + b + c < need), F(0))
+    odds = rs.check("sum_of_explosions").odds({"need": need})
+    assert odds.truncated == 0
+    assert odds.outcomes == {"hit": 1 - miss, "miss": miss}
+    assert resolved[0] < 300  # the sums and the cut bounds, where the joint values are some 70,000
