@@ -106,12 +106,7 @@ class _ViewWalk:
         net = _symbol_sum(node)
         if net is None or not net[2]:
             return False
-        name, read, calls = net
-        self.counted_first.update(id(c) for c in ast.walk(node))
-        for call in calls:
-            self.plain[id(ast.bare(call.args[0]))] = name
-        for roll in _carried(calls[0].args[0], self.carries):
-            self._merge(roll, PoolView(symbols=(read,)))
+        self._read_as_one(node, net[0], net[2], PoolView(symbols=(net[1],)))
         return True
 
     def _count_sum(self, node: ast.Node, e: Expr) -> bool:
@@ -121,13 +116,17 @@ class _ViewWalk:
         found = _count_sum(node, None if self.settle is None else _bound_in(self.settle, e))
         if found is None:
             return False
-        name, read, calls = found
+        self._read_as_one(node, found[0], found[2], PoolView(sums=(found[1],)))
+        return True
+
+    def _read_as_one(self, node: ast.Node, name: str, calls: list[ast.Call], seen: PoolView) -> None:
+        """The pool functions ``calls`` in ``node``, all of roll ``name``, read as the one
+        number ``seen`` reads: none of them is read again on its own."""
         self.counted_first.update(id(c) for c in ast.walk(node))
         for call in calls:
             self.plain[id(ast.bare(call.args[0]))] = name
         for roll in _carried(calls[0].args[0], self.carries):
-            self._merge(roll, PoolView(sums=(read,)))
-        return True
+            self._merge(roll, seen)
 
     def _reader(self, node: ast.Call, e: Expr) -> None:
         """A function that reads single dice, of the rolls its first argument may hold."""
@@ -165,26 +164,20 @@ def _symbol_sum(node: ast.Node) -> tuple[str, tuple[tuple[str, int], ...], list[
     """A sum and difference of ``symbols()`` counts of one roll (``symbols(r, 'success') -
     symbols(r, 'failure')``): the roll's name, the net read (each symbol with its sign) and
     the calls; None for anything else."""
-    terms: list[tuple[ast.Node, int]] = [(node, 1)]
+    terms = _weighted_terms(node, None)
+    if terms is None:
+        return None
     name: str | None = None
     net: dict[str, int] = {}
     calls: list[ast.Call] = []
-    while terms:
-        n, sign = terms.pop()
-        while isinstance(n, ast.Group):
-            n = n.inner
-        if isinstance(n, ast.Neg):
-            terms.append((n.operand, -sign))
-        elif isinstance(n, ast.Binary) and n.op in "+-":
-            terms += [(n.left, sign), (n.right, sign if n.op == "+" else -sign)]
-        else:
-            one = _symbols_call(n)
-            if one is None or (name is not None and one[0] != name):
-                return None
-            name = one[0]
-            calls.append(n)  # type: ignore[arg-type]
-            for symbol, k in one[1].items():
-                net[symbol] = net.get(symbol, 0) + sign * k
+    for n, sign in terms:
+        one = _symbols_call(n)
+        if one is None or (name is not None and one[0] != name):
+            return None
+        name = one[0]
+        calls.append(n)  # type: ignore[arg-type]
+        for symbol, k in one[1].items():
+            net[symbol] = net.get(symbol, 0) + sign * k
     assert name is not None
     return name, tuple(sorted((s, k) for s, k in net.items() if k)), calls
 
