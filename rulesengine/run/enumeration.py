@@ -38,12 +38,11 @@ Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each w
 
 _SHARED_ROLLS: ContextVar[SizedCache | None] = ContextVar("rulesengine_shared_rolls", default=None)
 
-
-
 GROUPED_FROM = 1024
 """The fewest joint values one call's odds try to group (:meth:`Enumerator._grouped_resolutions`)."""
 GROUP_SAMPLE = 256
 """How many of them are grouped first, to see whether grouping them all is worth it."""
+
 
 class _SharedJoint:
     """Every joint value of a check's rolls for inputs that give them alike, kept for a
@@ -147,8 +146,8 @@ class Enumerator:
         return replace(odds, values={k: apart[k].values[k] if k in apart else v for k, v in odds.values.items()})
 
     def _unbounded_moments(self, values: dict[str, Any]) -> tuple[Fraction | None, Fraction | None]:
-        """The result's mean and variance with explosions followed forever, each where it has a closed form
-        (:mod:`rulesengine.dice.expectation`): a result worked out from the check's rolls
+        """The result's mean and variance with explosions followed forever, each where it has a
+        closed form (:mod:`rulesengine.dice.expectation`): a result worked out from the check's rolls
         (each read by its own mean, and a roll by the rolls before it), inputs and values
         known before rolling, with no gate deciding, no dice chosen and no outcome rule
         rewriting it. None otherwise: the odds then label the mean (the variance) of the mass
