@@ -428,6 +428,15 @@ def die_moments(spec: PoolSpec, budget: Budget) -> tuple[Fraction, Fraction] | N
     return worth + p * after[0], square + 2 * going * after[0] + p * after[1]
 
 
+def _settled_from(spec: PoolSpec, smallest: int) -> int:
+    """The value from which a compounded die's worth no longer changes as its chain grows:
+    one past every condition's number and clamp (the first face, where there are none)."""
+    marks = [c.high if c.high is not None else c.value
+             for c in (*spec.successes, *spec.failures, *spec.keep_faces, *spec.drop_faces)]
+    marks += [v for v in (spec.low, spec.high) if v is not None]
+    return max(marks) + 1 if marks else smallest  # no marks: the worth is the value itself
+
+
 def _compound_moments(spec: PoolSpec, faces: Mapping[int, Fraction], p: Fraction, budget: Budget
                       ) -> tuple[Fraction, Fraction] | None:
     """The mean and second moment of one compounded die's worth: its chain of faces summed,
@@ -443,14 +452,8 @@ def _compound_moments(spec: PoolSpec, faces: Mapping[int, Fraction], p: Fraction
     exploding = [f for f in faces if spec.explodes(f)]
     if any(f < 1 for f in exploding):
         return None  # the chain's sum would not grow: no end to work back from
-    marks = [c.high if c.high is not None else c.value
-             for c in (*spec.successes, *spec.failures, *spec.keep_faces, *spec.drop_faces)]
-    marks += [v for v in (spec.low, spec.high) if v is not None]
     smallest = min(faces)
-    if not marks:
-        threshold = smallest  # worth is the value itself from the first face on
-    else:
-        threshold = max(marks) + 1
+    threshold = _settled_from(spec, smallest)
     tail_value = spec.worth(spec.clamp(threshold))
     identity = spec.high is None and not spec.counting and spec.in_play(threshold)
     mu = sum((q * f for f, q in faces.items()), Fraction(0)) / (1 - p)
