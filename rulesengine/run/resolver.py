@@ -252,7 +252,8 @@ def _dice_value(dice: Iterable[Die], mixed: bool) -> Rolled:
     """Dice chosen from a roll, or left: their total and faces, their sizes for a pool of
     mixed dice, and the symbols they show for symbol dice."""
     dice = list(dice)
+    faces = tuple(f for f, _, _ in dice)
     shows = tuple(on for _, _, on in dice)
-    return Rolled(sum(f for f, _, _ in dice), tuple(f for f, _, _ in dice),
-                  tuple(s for _, s, _ in dice) if mixed else (), symbols=counted(shows),
-                  shows=shows if any(shows) else ())
+    if not any(shows):  # no symbols to count (the common case, worked out for every choice tried)
+        return Rolled(sum(faces), faces, tuple(s for _, s, _ in dice) if mixed else (), None, (), ())
+    return Rolled(sum(faces), faces, tuple(s for _, s, _ in dice) if mixed else (), None, counted(shows), shows)
