@@ -48,7 +48,7 @@ class Budget:
     computations that make their own budgets (each check's odds, each procedure's) then
     add up to one total, without every caller having to pass a budget down."""
 
-    __slots__ = ("limit", "used", "total", "deadline", "next_look", "timed_out")
+    __slots__ = ("limit", "used", "total", "deadline", "next_look", "timed_out", "made")
 
     def __init__(self, limit: int, deadline: float | None = None) -> None:
         self.limit = limit
@@ -57,6 +57,10 @@ class Budget:
         self.deadline = deadline
         self.next_look = 0
         self.timed_out = False
+        # What this computation has worked out and may use again at no further charge (the
+        # sums of 1, 2, … n dice of one kind, :func:`.exact.sums_of_dice`): its own work, so
+        # what it is charged never depends on what another computation left behind.
+        self.made: dict[Hashable, Any] = {}
 
     def spend(self, amount: int) -> None:
         self.used += amount

@@ -13,15 +13,17 @@ from typing import Any
 from collections.abc import Callable
 
 from ..cache import POOL_DISTS, weights_size
+from ..limits import Limits
 from . import ast
 from .context import Compiled, Context, check_count, dynamic_spec, eval_error, too_big, unknown_name
-from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, combine, combine2, mixture, with_tails
+from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine, combine2, mixture, with_tails
 from .functions import ARITHMETIC, COMPARISONS, OpError, keep_sum, logic_and, logic_or
 from .beyond import CutBelow
 from . import open_ended
 from .open_ended import open_chain
 from .pool import PoolSpec
-from .pool_odds import pool_dist
+from .die_odds import die_dist
+from .pool_odds import pool_dist, sums_whole
 
 
 class Exact:
@@ -116,6 +118,9 @@ class Exact:
         key = (spec, n, ctx.limits)
         budget: Budget = ctx.budget  # type: ignore[assignment]
         try:
+            summed = sums_of_dice(spec, n, ctx.limits, budget)
+            if summed is not None:
+                return summed
             cached = POOL_DISTS.get(key)
             if cached is not None:
                 dist, steps = cached
@@ -127,6 +132,36 @@ class Exact:
             raise too_big(ctx, node) from None
         POOL_DISTS.put(key, (dist, budget.used - before), weights_size(len(dist.weights), dist.denom.bit_length()))
         return dist
+
+
+SUMS_MADE_UP_TO = 64
+"""The most dice whose sums :func:`sums_of_dice` makes one die at a time (a push's pool)."""
+
+
+def sums_of_dice(spec: PoolSpec, n: int, limits: Limits, budget: Budget) -> Dist | None:
+    """The sum of ``n`` dice of ``spec``, one of the sums of 1, 2, … dice this computation
+    makes one die at a time, each from the one before: a roll whose count is read from
+    another (``(count(pool, 6))d6!cs>=5``, a push) asks for every count up to the pool's
+    size, and each is one convolution more, where each alone would be its own few
+    (charged, as a computation alone would be: a ladder of 30 exploding dice's sums ran
+    past two million steps, whose work is some tens of thousands). Charged for its own
+    convolutions only, once, to this computation (``Budget.made``), so its cost never
+    depends on another call. None where the dice are not worth the sum of each alone, are
+    too many, or are a die of two outcomes (its sums have a closed form, :func:`.dist.sum_of`)."""
+    if not 2 <= n <= SUMS_MADE_UP_TO or not sums_whole(spec, n):
+        return None
+    made = budget.made.setdefault(("sums", spec, limits), [])
+    if not made:
+        die = die_dist(spec, "total", limits, budget)
+        if len(die.weights) <= 2 and not die.tail:
+            made.append(None)  # two outcomes: the closed form, each count on its own
+        else:
+            made += [Dist.point(0), die]
+    if made[0] is None:
+        return None
+    while len(made) <= n:
+        made.append(add(made[-1], made[1], budget).reduced())
+    return made[n]
 
 
 def dice_term_dist(ctx: Context, node: ast.Dice, spec: PoolSpec | None, counts: Dist, side_dist: Dist | None,

@@ -42,13 +42,19 @@ def pool_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dis
                 if hi > lo else Dist.point(0)
             return add(stay, sum_of(die_dist(spec, "total", limits, budget), n, budget), budget).reduced()
         return _ranked_values(spec, count, budget).map(lambda t: _kept_score(spec, t))
-    if not spec.keeps or not spec.by_face and spec.kept_range(count) == (0, count) \
-            and spec.explode in (None, "compound"):
+    if sums_whole(spec, count):
         return sum_of(die_dist(spec, "total", limits, budget), count, budget)
     if spec.explode in (None, "compound") and not spec.by_face:
         lo, hi = spec.kept_range(count)
         return _keep_dp(die_dist(spec, "value", limits, budget), count, lo, hi, spec.score, budget)
     return _keep_multiset(spec, die_dist(spec, "values", limits, budget), count, budget)
+
+
+def sums_whole(spec: PoolSpec, count: int) -> bool:
+    """Whether ``count`` dice of ``spec`` are worth the sum of their dice, each die alone
+    (no keep that drops dice, no reroll of the lowest or highest): a sum of copies of one die."""
+    return spec.reroll_rank is None and (not spec.keeps or not spec.by_face and spec.kept_range(count) == (0, count)
+                                         and spec.explode in (None, "compound"))
 
 
 def _ranked_values(spec: PoolSpec, count: int, budget: Budget) -> Dist:
