@@ -147,27 +147,7 @@ def fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag:
     states: dict[Any, list] = {k: [w, (None, rep)] for k, w, rep in packed[0]}
     for i, items in enumerate(packed[1:], 2):
         budget.spend(len(states) * len(items) * step_cost(i * bits))
-        nxt: dict[Any, list] = {}
-        adding = join is operator.add
-        for key, (w, chain) in states.items():
-            for k2, w2, rep in items:
-                k = key + k2 if adding else join(key, k2)
-                entry = nxt.get(k)
-                if entry is None:
-                    nxt[k] = [w * w2, (chain, rep)]
-                else:
-                    entry[0] += w * w2
-        if settle is not None:  # capped counts taken back to their caps
-            states = {}
-            for k, entry in nxt.items():
-                k = settle(k)
-                have = states.get(k)
-                if have is None:
-                    states[k] = entry
-                else:
-                    have[0] += entry[0]
-        else:
-            states = nxt
+        states = _step(states, items, join, settle)
     out = []
     for w, chain in states.values():
         reps = []
@@ -175,6 +155,35 @@ def fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag:
             chain, rep = chain
             reps.append(rep)
         out.append((w, reps))
+    return out
+
+
+def _step(states: dict[Any, list], items: Readings, join: Callable[[Any, Any], Any],
+          settle: Callable[[int], int] | None) -> dict[Any, list]:
+    """One more part read into ``states``: each state with each of the part's readings,
+    joined; then, where counts are capped, each new state taken back to its caps (once per
+    state, not once per pair: adding two readings leaves a capped digit at most twice its cap,
+    which its width holds, see :func:`_packed`)."""
+    nxt: dict[Any, list] = {}
+    adding = join is operator.add
+    for key, (w, chain) in states.items():
+        for k2, w2, rep in items:
+            k = key + k2 if adding else join(key, k2)
+            entry = nxt.get(k)
+            if entry is None:
+                nxt[k] = [w * w2, (chain, rep)]
+            else:
+                entry[0] += w * w2
+    if settle is None:
+        return nxt
+    out: dict[Any, list] = {}
+    for k, entry in nxt.items():
+        k = settle(k)
+        have = out.get(k)
+        if have is None:
+            out[k] = entry
+        else:
+            have[0] += entry[0]
     return out
 
 
@@ -199,16 +208,7 @@ def fold_one_cut(uncut: Readings, cut: tuple[Any, int, Any], count: int, view: P
     levels.append(states)
     for i in range(2, count + 1):
         budget.spend(len(states) * len(items) * step_cost(i * bits))
-        nxt: dict[Any, list] = {}
-        for key, (w, chain) in states.items():
-            for k2, w2, rep in items:
-                k = joined(key, k2)
-                entry = nxt.get(k)
-                if entry is None:
-                    nxt[k] = [w * w2, (chain, rep)]
-                else:
-                    entry[0] += w * w2
-        states = nxt
+        states = _step(states, items, join, settle)
         levels.append(states)
     out: dict[Any, list] = {k: [w, chain, 0] for k, (w, chain) in states.items()}
     key_cut, weight_cut = 0, 1
