@@ -196,10 +196,15 @@ class Enumerator:
         env, gated, joint, denom = self.joint_rolls(values, None, True)
         if gated is not None:
             return [(gated, env, 1)], 1
-        if len(joint) < GROUPED_FROM or self.groups.plan() is None \
-                or len(self.groups.group(joint[:GROUP_SAMPLE]) or joint) > GROUP_SAMPLE // 4:
+        if not self._worth_grouping(joint):
             return self._resolve(env, joint, True), denom
         return self._resolve(env, joint, True, self.groups.group(joint)), denom
+
+    def _worth_grouping(self, joint: Joint) -> bool:
+        """Whether resolving ``joint`` by groups is worth working out the groups: many joint
+        values, the first ``GROUP_SAMPLE`` of them falling into at most a quarter as many."""
+        return len(joint) >= GROUPED_FROM and self.groups.plan() is not None \
+            and len(self.groups.group(joint[:GROUP_SAMPLE]) or joint) <= GROUP_SAMPLE // 4
 
     def _resolve(self, env: dict, joint: Joint, cut: bool, resolved: Joint | None = None
                  ) -> list[tuple[Resolution, dict, int]]:
@@ -240,7 +245,8 @@ class Enumerator:
     def _shared_resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int] | None:
         """:meth:`resolutions` (with ``cut``) inside :func:`sharing_rolls`: the joint values
         of the rolls worked out once for all the inputs that give them alike, and, from the
-        second time they are asked for on, resolved one group at a time (:mod:`.groups`).
+        second time they are asked for on (from the first, where that is worth it, see
+        :meth:`_worth_grouping`), resolved one group at a time (:mod:`.groups`).
         Each computation's own budget is charged as a call alone charges it. None where the
         inputs say nothing to share by (a gate decides, a value is no key)."""
         env, gated, fixed = self.resolver.before_roll(values)[:3]
@@ -263,11 +269,13 @@ class Enumerator:
             joint, denom = self._joint(env, fixed, budget, reads, True)
             entry = _SharedJoint(joint, denom, budget.used - before)
             store.put(key, entry, weights_size(len(joint) * (1 + len(self.check.rolls)), denom.bit_length()))
-            return self._resolve(env, joint, True), denom
-        try:  # charged as a call alone is: it fitted then; settled reads may have cost more now
-            budget.spend_here(entry.steps)
-        except BudgetExceeded:
-            raise self.resolver.too_big(self.check.rolls[0][1]) from None
+            if not self._worth_grouping(joint):
+                return self._resolve(env, joint, True), denom
+        else:
+            try:  # charged as a call alone is: it fitted then; settled reads may have cost more now
+                budget.spend_here(entry.steps)
+            except BudgetExceeded:
+                raise self.resolver.too_big(self.check.rolls[0][1]) from None
         if entry.groups is False:
             total = budget.total
             try:

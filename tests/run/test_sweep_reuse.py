@@ -224,13 +224,13 @@ def test_a_value_too_big_alone_is_refused_in_a_sweep_that_shares_its_roll():
     assert info.value.limit == "max_states" and info.value.message == f"at bonus={first}: {refused[first]}"
 
 
-def test_a_sweep_resolves_each_reading_of_the_shared_roll_once_after_the_first_value(resolved):
-    """The rules read the four dice only through ``value``: the first skill resolves every
-    throw (10,000), each other skill each value the dice can read once (100 of them),
-    where each skill resolved every throw before (1,000,000)."""
+def test_a_sweep_resolves_each_reading_of_the_shared_roll_once_for_each_value(resolved):
+    """The rules read the four dice only through ``value``: each skill resolves each value
+    the dice can read once (100 of them), the first skill too (its 10,000 throws fall into
+    those 100), where each skill resolved every throw before (1,000,000)."""
     readings = percentile_values()
     sweep(loads(PERCENTILE).check("percentile"), {"skill": "1..100"}, {})
-    assert resolved[0] == 10 ** 4 + 99 * len(readings)
+    assert resolved[0] == 100 * len(readings)
 
 
 # Rules that read their rolls in ways a group must keep apart: a pool's dice through a
