@@ -230,16 +230,18 @@ class Enumerator:
         except BudgetExceeded:
             raise self.resolver.too_big(self.check.rolls[0][1]) from None
         resolve = self.resolver.resolve
+        carried = self.groups.settled() if resolved is not None else frozenset()
         out = []
         for rolls, w in joint if resolved is None else resolved:
             local = {**env, **rolls}
+            settled = carried if carried and carried <= rolls.keys() else ()  # a group's lets, worked out
             if cut and any(isinstance(v, Beyond) for v in rolls.values()):
                 try:
-                    out.append((resolve(local), local, w))
+                    out.append((resolve(local, settled=settled), local, w))
                 except UNDETERMINED + (RulesEngineError,):
                     pass  # the outcome depends on how deep the explosions went: truncated
                 continue
-            out.append((resolve(local), local, w))
+            out.append((resolve(local, settled=settled), local, w))
         return out
 
     def _shared_resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int] | None:

@@ -123,27 +123,36 @@ class ResolutionGroups:
     def group(self, joint: Joint) -> Joint | None:
         """``joint`` with the joint values its rules resolve alike made one, each at the
         first of them, weighing them all (the order of first appearance kept); None where
-        the check can't be grouped."""
+        the check can't be grouped. A group's joint value carries the lets worked out from
+        the rolls alone too (:meth:`settled`): the resolver need not work them out again."""
         plan = self.plan()
         if plan is None:
             return None
         where: dict[tuple, int] = {}
         out: list[list[Any]] = []
         for rolls, w in joint:
-            key = self._key(plan, rolls)
-            if key is None:
+            found = self._key(plan, rolls)
+            if found is None:
                 out.append([rolls, w])
                 continue
+            key, with_lets = found
             at = where.get(key)
             if at is None:
                 where[key] = len(out)
-                out.append([rolls, w])
+                out.append([with_lets, w])
             else:
                 out[at][1] += w
         return [(rolls, w) for rolls, w in out]
 
-    def _key(self, plan: tuple[list[Let], list[Part]], rolls: dict[str, Any]) -> tuple | None:
-        """The values of the parts for one joint value; None where one can't be worked out. A
+    def settled(self) -> frozenset[str]:
+        """The lets a group's joint value carries (worked out from the rolls alone)."""
+        plan = self.plan()
+        return frozenset(let.name for let in plan[0]) if plan is not None else frozenset()
+
+    def _key(self, plan: tuple[list[Let], list[Part]], rolls: dict[str, Any]
+             ) -> tuple[tuple, dict[str, Any]] | None:
+        """The values of the parts for one joint value, and the joint value with the lets
+        worked out from the rolls alone; None where one can't be worked out. A
         value explosions cut is keyed by what is known of it (its bound; a cut roll's dice so
         far too): the rules meet that alone, so joint values whose parts are cut alike
         resolve alike (or are left truncated alike)."""
@@ -161,7 +170,7 @@ class ResolutionGroups:
             hash(found)
         except Exception:  # noqa: BLE001 - the resolver says what is wrong, where, resolving it alone
             return None
-        return found
+        return found, local
 
 
 def _known(value: Any) -> tuple:

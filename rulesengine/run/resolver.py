@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 from typing import Any, NamedTuple
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from ..dice.beyond import Beyond, Undetermined
 from ..dice.dist import Budget, BudgetExceeded
@@ -92,12 +92,14 @@ class Resolver:
         return PreRoll(env, None, fixed, secret, "")
 
     def resolve(self, env: dict[str, Any], player_choice: Iterable[int] | None = None,
-                budget: Budget | None = None) -> Resolution:
+                budget: Budget | None = None, settled: Collection[str] = ()) -> Resolution:
         """The one resolver: roll values are in ``env``; everything else follows. ``budget``
-        (exact odds) is charged for the choices tried when the check chooses dice."""
+        (exact odds) is charged for the choices tried when the check chooses dice;
+        ``settled``: lets ``env`` already holds, worked out from its rolls alone (a group of
+        joint values, :mod:`.groups`)."""
         rt, check = self.runtime, self.check
         for let in check.lets:
-            if let.after_roll:
+            if let.after_roll and let.name not in settled:
                 env[let.name] = self._let(let, env)
         choices: tuple[Choice, ...] = ()
         chosen = None
