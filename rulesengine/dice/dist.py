@@ -150,6 +150,18 @@ def step_cost(bits: int) -> int:
     return 1 + k * isqrt(k)
 
 
+def held_cost(entries: int, width: int) -> int:
+    """Steps charged for making and keeping ``entries`` entries that each hold ``width``
+    values (a joint value of four rolls holds four; a roll of ten dice, ten faces): one a
+    value held, at least one an entry.
+
+    A step was one entry whatever it held, so a computation inside the budget could keep
+    millions of wide entries alive (a dictionary of every roll's value for each joint value,
+    a roll of ten symbol dice for each of its throws) and run out of memory before it was
+    refused (issue 34). Charged before the entries are made, from sizes known by then."""
+    return entries * max(1, width)
+
+
 NO_TAIL: Mapping[Any, int] = MappingProxyType({})
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from collections.abc import Iterator, Mapping
 
 from ..dice.beyond import UNDETERMINED, AtLeast, cut_value
-from ..dice.dist import Budget, BudgetExceeded, Dist, shared_budget
+from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
 from ..dice.expectation import RollMean, exact_mean, roll_mean
 from ..dice.values import Rolled
 from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
@@ -35,6 +35,11 @@ from .tally import OddsTally
 
 _UNSET = object()
 Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each with its weight
+
+
+def _width(joint: Joint) -> int:
+    """The values each joint value holds (every one holds the same rolls)."""
+    return len(joint[0][0]) if joint else 0
 
 _SHARED_ROLLS: ContextVar[SizedCache | None] = ContextVar("rulesengine_shared_rolls", default=None)
 
@@ -183,13 +188,18 @@ class Enumerator:
         the groups ``resolved`` of them (:mod:`.groups`), each resolved once. Charged as
         ``joint`` alone, and to a sweep's budget the resolutions made."""
         # Charge the whole enumeration before doing it: every joint outcome is resolved,
-        # and where the check chooses dice, every way of choosing is tried.
-        cost = len(joint)
+        # and where the check chooses dice, every way of choosing is tried (of each joint
+        # value's own dice: an exploding roll has more dice in some than in others). Each
+        # resolution is kept, with the names it was resolved with and its copy of them
+        # (``Resolution.env``): what is held is charged too (``held_cost``).
+        cost = held_cost(len(joint), 2 * (len(env) + _width(joint)))
         choose = self.check.choose
         if choose is not None and joint:
-            rolled = joint[0][0].get(choose.source)
-            n = len(rolled.faces) if isinstance(rolled, Rolled) else 1
-            cost *= 1 + math.comb(n, min(self.resolver.pick(choose, env), n))
+            pick = self.resolver.pick(choose, env)
+            dice = [len(r.faces) if isinstance(r, Rolled) else 1 for r in (d.get(choose.source) for d, _ in joint)]
+            cost += sum(1 + math.comb(n, min(pick, n)) for n in dice)
+        else:
+            cost += len(joint)
         try:
             budget = Budget(self.runtime.limits.max_states)
             if resolved is None:
@@ -291,8 +301,8 @@ class Enumerator:
     def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
         """The joint values so far, each with each value of a roll that reads none of them."""
         outcomes = self._outcomes(dist, cut)
-        try:
-            budget.spend(len(joint) * len(outcomes))
+        try:  # each new joint value holds the values of the rolls so far and this one
+            budget.spend(held_cost(len(joint) * len(outcomes), _width(joint) + 1))
         except BudgetExceeded:
             raise self.resolver.too_big(e) from None
         return [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
@@ -341,7 +351,7 @@ class Enumerator:
         common = math.lcm(*(x[0][2] for x in by_seen.values() if x)) if by_seen else 1
         made = sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint)
         try:
-            budget.spend(made)
+            budget.spend(held_cost(made, _width(joint) + 1))
         except BudgetExceeded:
             raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values, past max_states "
                                            f"({self.runtime.limits.max_states:,})") from None
