@@ -558,8 +558,8 @@ def _main(argv: Sequence[str] | None) -> int:
     # Out of the handler, the computation's frames and what they held are freed first.
     from .errors import out_of_memory
 
-    exc = out_of_memory()
-    _print_json_error(exc) if as_json else _print_error(exc)
+    refusal = out_of_memory()
+    _print_json_error(refusal) if as_json else _print_error(refusal)
     return EXIT_INVALID
 
 
