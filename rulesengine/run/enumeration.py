@@ -189,17 +189,14 @@ class Enumerator:
         ``joint`` alone, and to a sweep's budget the resolutions made."""
         # Charge the whole enumeration before doing it: every joint outcome is resolved,
         # and where the check chooses dice, every way of choosing is tried (of each joint
-        # value's own dice: an exploding roll has more dice in some than in others). Each
-        # resolution is kept, with the names it was resolved with and its copy of them
-        # (``Resolution.env``): what is held is charged too (``held_cost``).
-        cost = held_cost(len(joint), 2 * (len(env) + _width(joint)))
+        # value's own dice: an exploding roll has more dice in some than in others). What
+        # the resolutions hold was charged with the joint values (``_joint``).
+        cost = len(joint)
         choose = self.check.choose
         if choose is not None and joint:
             pick = self.resolver.pick(choose, env)
             dice = [len(r.faces) if isinstance(r, Rolled) else 1 for r in (d.get(choose.source) for d, _ in joint)]
-            cost += sum(1 + math.comb(n, min(pick, n)) for n in dice)
-        else:
-            cost += len(joint)
+            cost = sum(1 + math.comb(n, min(pick, n)) for n in dice)
         try:
             budget = Budget(self.runtime.limits.max_states)
             if resolved is None:
@@ -296,6 +293,13 @@ class Enumerator:
             else:
                 joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut, keys)
             denom *= d
+        # Each joint value is resolved and kept, with the names it is resolved with and its
+        # resolution's copy of them (``Resolution.env``): held, so charged before (issue 34).
+        try:
+            budget.spend(held_cost(len(joint), 2 * (len(env) + _width(joint))))
+        except BudgetExceeded:
+            raise self.resolver.too_big(self.check.rolls[-1][1], f"{len(joint):,} joint values to resolve and keep, "
+                                        f"past max_states ({self.runtime.limits.max_states:,})") from None
         return joint, denom
 
     def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
@@ -350,10 +354,12 @@ class Enumerator:
                 by_key[key] = by_seen[seen]
         common = math.lcm(*(x[0][2] for x in by_seen.values() if x)) if by_seen else 1
         made = sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint)
+        width = _width(joint) + 1
         try:
-            budget.spend(held_cost(made, _width(joint) + 1))
+            budget.spend(held_cost(made, width))
         except BudgetExceeded:
-            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values, past max_states "
+            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values"
+                                           f"{f' of {width} rolls each' if width > 1 else ''}, past max_states "
                                            f"({self.runtime.limits.max_states:,})") from None
         return [({**d, name: v}, w * wv * (common // dv))
                 for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
