@@ -122,7 +122,7 @@ def _refused_in_a_child(text: str, tmp_path, *extra: str, memory_mb: int = MEMOR
 
 def test_a_joined_roll_of_symbol_dice_is_charged_for_its_dice_before_they_are_joined(monkeypatch, tmp_path):
     """5d{ring} + 5d{skill} read whole (for ``choose``): 252 × 4,368 joined rolls of ten dice
-    each, one step apiece, fitted the budget; charged a step a die held, it is refused
+    each, one step apiece, fitted the budget; charged for the dice each holds, it is refused
     before any is made (before: 1,100,988 joined rolls made, 14 s and 729 MB)."""
     made = [0]
     joined = pool_odds.joined
@@ -142,7 +142,7 @@ def test_a_joined_roll_of_symbol_dice_is_charged_for_its_dice_before_they_are_jo
 
 def test_joint_values_are_charged_for_the_rolls_they_hold(tmp_path):
     """Explosions as later rolls: a million joint values of four rolls each, one step each,
-    fitted; each holds four values and is charged for them (before: 2 million dictionaries
+    fitted; each holds four values and is charged for them too (before: 2 million dictionaries
     made, 361 MB)."""
     with pytest.raises(LimitError) as info:
         loads(EXPLOSIONS_AS_ROLLS).check("check").odds(BIG)
