@@ -187,3 +187,15 @@ def test_small_throws_are_still_answered_exactly(ring, skill, tn):
     as every throw enumerated says."""
     odds = loads(KEEP).check("check").odds({"ring": ring, "skill": skill, "tn": tn})
     assert odds.outcomes["success"] == _kept_successes_oracle(ring, skill, tn)
+
+
+def test_resolutions_of_exact_odds_keep_the_way_chosen_not_every_way():
+    """A roll's result lists every way of choosing (a player may pick another); the odds
+    read only the one chosen, so the resolutions they keep hold no others (keep 2 of 7
+    dice: 21 ways for each of 91,728 throws held 500 MB). The way chosen is still there."""
+    runner = loads(KEEP).check("check").runner
+    inputs = runner.coerce_inputs({"ring": 2, "skill": 1})
+    outs, _ = runner.resolutions(inputs)
+    assert outs and all(res.choices == () and res.chosen is not None for res, _env, _w in outs)
+    rolled = loads(KEEP).check("check").roll({"ring": 2, "skill": 1}, seed=1)
+    assert len(rolled.choices) >= 1  # a roll still lists its ways of choosing
