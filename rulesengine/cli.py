@@ -555,9 +555,22 @@ def _main(argv: Sequence[str] | None) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    as_json = bool(getattr(args, "json", False))
+    try:
+        return _run(args, as_json)
+    except MemoryError:  # a backstop: the budget charges what is held (docs/limits.md)
+        pass
+    # Out of the handler, the computation's frames and what they held are freed first.
+    from .errors import out_of_memory
+
+    refusal = out_of_memory()
+    _print_json_error(refusal) if as_json else _print_error(refusal)
+    return EXIT_INVALID
+
+
+def _run(args: argparse.Namespace, as_json: bool) -> int:
     from .errors import RulesEngineError, UsageError
 
-    as_json = bool(getattr(args, "json", False))
     try:
         return COMMANDS[args.command](args)
     except UsageError as exc:
@@ -578,6 +591,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except RecursionError:  # pragma: no cover - limits exist so that this cannot happen
         print("rulesengine: error: input nests too deeply", file=sys.stderr)
         return EXIT_INVALID
+    except MemoryError:
+        raise  # answered by _main, once this frame is gone
     except Exception as exc:  # pragma: no cover - a bug: still no traceback for the user
         from .echo import echo
 

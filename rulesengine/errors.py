@@ -256,3 +256,14 @@ class UsageError(RulesEngineError):
     """A command-line usage error (exit status 2)."""
 
     code = E_USAGE
+
+
+def out_of_memory(what: str = "this") -> LimitError:
+    """The refusal a ``MemoryError`` becomes where the command line and the service meet it:
+    a backstop, never a traceback or an "internal error". The work budget charges what a
+    computation holds (``dice.dist.held_cost``), so within the default ``max_states`` memory
+    stays in the low hundreds of megabytes; a budget raised 50-fold (``--max-states``) allows
+    more than a small machine may have, and then this is what the user sees (issue 34)."""
+    return LimitError(f"ran out of memory working {what} out: the work budget allowed more than "
+                      "this machine could hold", "max_states",
+                      hint="lower --max-states (max_states), or use fewer dice")

@@ -154,6 +154,26 @@ def step_cost(bits: int) -> int:
     return 1 + k * isqrt(k)
 
 
+HELD_PER_STEP = 4
+"""Values an entry may hold for one step; each ``HELD_PER_STEP`` more cost one step more (see
+:func:`held_cost`). An entry with its first few values is about 100 bytes, a value more about
+25 (a slot of a dictionary or a tuple, and the small number in it), which is what a step of
+the caches is reckoned at (``limits.MAX_CACHED_WEIGHTS``)."""
+
+
+def held_cost(entries: int, width: int) -> int:
+    """Steps charged for making and keeping ``entries`` entries that each hold ``width``
+    values (a joint value of four rolls holds four; a roll of ten dice, ten faces): one an
+    entry, and one more for each :data:`HELD_PER_STEP` values it holds.
+
+    A step was one entry whatever it held, so a computation inside the budget could keep
+    millions of wide entries alive (a dictionary of every roll's value for each joint value,
+    a roll of ten symbol dice for each of its throws) and run out of memory before it was
+    refused (issue 34). Charged before the entries are made, from sizes known by then, as
+    :func:`step_cost` charges big weights."""
+    return entries * (1 + max(0, width) // HELD_PER_STEP)
+
+
 NO_TAIL: Mapping[Any, int] = MappingProxyType({})
 
 

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from .beyond import CutRoll
 from .die_odds import die_dist, face_dist
-from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, step_cost, sum_of
+from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, held_cost, step_cost, sum_of
 from .pool import PoolSpec
 from .values import DicePool, Rolled, joined
 from .view_fold import CutChain, PoolView, fold, fold_one_cut, readings, tally
@@ -394,6 +394,9 @@ def joined_dist(parts: list[Dist], view: PoolView | None, budget: Budget) -> Dis
     if view is None:
         every = parts[0].map(lambda r: joined([r]))
         for p in parts[1:]:
+            # Each new roll holds the dice of both: charged for them before any is made.
+            dice = _most_dice(every) + _most_dice(p)
+            budget.spend(held_cost(len(every.weights) * len(p.weights), dice))
             every = combine2(lambda a, b: joined([a, b]), every, p, budget)
         return every.reduced()
     budget.spend(sum(len(p.weights) for p in parts) * view.reads)  # reading each part's rolls, before
@@ -406,6 +409,11 @@ def joined_dist(parts: list[Dist], view: PoolView | None, budget: Budget) -> Dis
         r = joined(reps)
         out[r] = out.get(r, 0) + w
     return Dist(out, denom).reduced()
+
+
+def _most_dice(d: Dist) -> int:
+    """The most dice one roll of ``d`` holds (a value that is no roll: one)."""
+    return max((len(r.faces) if isinstance(r, Rolled) else 1 for r in d.weights), default=1)
 
 
 def dice_pool_dist(pool: DicePool, budget: Budget) -> Dist:

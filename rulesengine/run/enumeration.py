@@ -13,10 +13,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 
 from ..dice.beyond import UNDETERMINED, Beyond, cut_value
-from ..dice.dist import Budget, BudgetExceeded, Dist, shared_budget
+from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
 from ..dice.expectation import RollMean, exact_moments, roll_mean
 from ..dice.values import Rolled
 from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
@@ -35,6 +35,11 @@ from .tally import OddsTally
 
 _UNSET = object()
 Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each with its weight
+
+
+def _width(joint: Joint) -> int:
+    """The values each joint value holds (every one holds the same rolls)."""
+    return len(joint[0][0]) if joint else 0
 
 _SHARED_ROLLS: ContextVar[SizedCache | None] = ContextVar("rulesengine_shared_rolls", default=None)
 
@@ -212,13 +217,15 @@ class Enumerator:
         the groups ``resolved`` of them (:mod:`.groups`), each resolved once. Charged as
         ``joint`` alone, and to a sweep's budget the resolutions made."""
         # Charge the whole enumeration before doing it: every joint outcome is resolved,
-        # and where the check chooses dice, every way of choosing is tried.
+        # and where the check chooses dice, every way of choosing is tried (of each joint
+        # value's own dice: an exploding roll has more dice in some than in others). What
+        # the resolutions hold was charged with the joint values (``_joint``).
         cost = len(joint)
         choose = self.check.choose
         if choose is not None and joint:
-            rolled = joint[0][0].get(choose.source)
-            n = len(rolled.faces) if isinstance(rolled, Rolled) else 1
-            cost *= 1 + math.comb(n, min(self.resolver.pick(choose, env), n))
+            pick = self.resolver.pick(choose, env)
+            dice = [len(r.faces) if isinstance(r, Rolled) else 1 for r in (d.get(choose.source) for d, _ in joint)]
+            cost = sum(1 + math.comb(n, min(pick, n)) for n in dice)
         try:
             budget = Budget(self.runtime.limits.max_states)
             if resolved is None:
@@ -229,7 +236,7 @@ class Enumerator:
                     budget.total.spend(len(resolved))
         except BudgetExceeded:
             raise self.resolver.too_big(self.check.rolls[0][1]) from None
-        resolve = self.resolver.resolve
+        resolve = self.resolver.resolve if choose is None else self._resolve_chosen
         carried = self.groups.settled() if resolved is not None else frozenset()
         out = []
         for rolls, w in joint if resolved is None else resolved:
@@ -243,6 +250,14 @@ class Enumerator:
                 continue
             out.append((resolve(local, settled=settled), local, w))
         return out
+
+    def _resolve_chosen(self, local: dict[str, Any], settled: Collection[str] = ()) -> Resolution:
+        """A resolution of a check that chooses dice, kept without its other ways of
+        choosing: they are listed for a roll's result (a player may pick another), odds read
+        only the one chosen (C(7, 2) = 21 of them for each of 91,728 throws of seven dice
+        held 500 MB, issue 34)."""
+        res = self.resolver.resolve(local, settled=settled)
+        return replace(res, choices=()) if res.choices else res
 
     def _shared_resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int] | None:
         """:meth:`resolutions` (with ``cut``) inside :func:`sharing_rolls`: the joint values
@@ -320,13 +335,24 @@ class Enumerator:
             else:
                 joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut, keys)
             denom *= d
+        # Each joint value is resolved and kept with the names it is resolved with: those
+        # known before the roll, the rolls, and what the check adds to them (its lets, the
+        # chosen values, result, outcome and success; ``Resolution.env``). Held, so charged
+        # before (issue 34).
+        check = self.check
+        names = len(env) + _width(joint) + len(check.lets) + (len(check.choose.values) if check.choose else 0) + 3
+        try:
+            budget.spend(held_cost(len(joint), names))
+        except BudgetExceeded:
+            raise self.resolver.too_big(self.check.rolls[-1][1], f"{len(joint):,} joint values to resolve and keep, "
+                                        f"past max_states ({self.runtime.limits.max_states:,})") from None
         return joint, denom
 
     def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
         """The joint values so far, each with each value of a roll that reads none of them."""
         outcomes = self._outcomes(dist, cut)
-        try:
-            budget.spend(len(joint) * len(outcomes))
+        try:  # each new joint value holds the values of the rolls so far and this one
+            budget.spend(held_cost(len(joint) * len(outcomes), _width(joint) + 1))
         except BudgetExceeded:
             raise self.resolver.too_big(e) from None
         return [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
@@ -374,10 +400,12 @@ class Enumerator:
                 by_key[key] = by_seen[seen]
         common = math.lcm(*(x[0][2] for x in by_seen.values() if x)) if by_seen else 1
         made = sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint)
+        width = _width(joint) + 1
         try:
-            budget.spend(made)
+            budget.spend(held_cost(made, width))
         except BudgetExceeded:
-            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values, past max_states "
+            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values"
+                                           f"{f' of {width} rolls each' if width > 1 else ''}, past max_states "
                                            f"({self.runtime.limits.max_states:,})") from None
         return [({**d, name: v}, w * wv * (common // dv))
                 for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common

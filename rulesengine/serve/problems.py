@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..codes import CODES, E_BODY_TOO_LARGE, E_NOT_FOUND, E_NOT_READY, E_UNCLASSIFIED
-from ..errors import Diagnostic, LimitError, PartiesExample, RequestError, RulesEngineError
+from ..errors import Diagnostic, LimitError, PartiesExample, RequestError, RulesEngineError, out_of_memory
 from ..rules.yaml_positions import to_pointer
 
 PROBLEM_TYPE = "urn:ttrpg-rulesengine:error:"
@@ -68,7 +68,11 @@ def json_hint(example: PartiesExample) -> str:
 
 
 def internal_problem(exc: BaseException) -> dict[str, Any]:
-    """A bug of the engine (never a client's input): a 500 with the error's kind, no traceback."""
+    """A bug of the engine (never a client's input): a 500 with the error's kind, no traceback.
+    Running out of memory is no bug but a request too big for the machine: the engine's
+    refusal (``errors.out_of_memory``, E210 naming ``max_states``), a 422 as the budget's."""
+    if isinstance(exc, MemoryError):
+        return problem(out_of_memory())
     return {"type": "about:blank", "title": "Internal Server Error", "status": 500,
             "detail": f"internal error (please report): {type(exc).__name__}", "code": E_UNCLASSIFIED,
             "severity": "error", "message": "internal error (please report)"}
