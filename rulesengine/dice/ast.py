@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 from types import MappingProxyType
+from typing import Any
 from collections.abc import Callable, Collection, Iterator, Mapping
 
 from ..records import Record, replace
@@ -362,8 +363,14 @@ def bare(node: Node) -> Node:
 
 def children(node: Node) -> tuple[Node, ...]:
     """The direct sub-expressions of a node, in reading order."""
+    of_kind = _CHILDREN.get(type(node))
+    return of_kind(node) if of_kind is not None else _children_by_kind(node)
+
+
+def _children_by_kind(node: Node) -> tuple[Node, ...]:
+    """:func:`children` of a node whose class is not one of this module's own (a subclass)."""
     if isinstance(node, (Binary, Compare, Logic)):
-        return (node.left, node.right)
+        return _operands(node)
     if isinstance(node, (Neg, Not)):
         return (node.operand,)
     if isinstance(node, (Group, Labeled)):
@@ -373,10 +380,37 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, SetKeep):
         return node.items
     if isinstance(node, PoolKeep):
-        return (node.inner,) + keep_exprs(node)
+        return _pool_children(node)
     if isinstance(node, Dice):
-        return ((node.count,) if node.sides is None else (node.count, node.sides)) + condition_exprs(node)
+        return _dice_children(node)
     return ()
+
+
+def _operands(node: Binary | Compare | Logic) -> tuple[Node, ...]:
+    return (node.left, node.right)
+
+
+def _pool_children(node: PoolKeep) -> tuple[Node, ...]:
+    return (node.inner,) + keep_exprs(node)
+
+
+def _dice_children(node: Dice) -> tuple[Node, ...]:
+    counted = (node.count,) if node.sides is None else (node.count, node.sides)
+    return counted + condition_exprs(node) if node.modifiers else counted
+
+
+def _leaf(node: Node) -> tuple[Node, ...]:
+    return ()
+
+
+_CHILDREN: Mapping[type, Callable[[Any], tuple[Node, ...]]] = MappingProxyType({
+    Binary: _operands, Compare: _operands, Logic: _operands,
+    Neg: lambda n: (n.operand,), Not: lambda n: (n.operand,), Group: lambda n: (n.inner,),
+    Labeled: lambda n: (n.inner,),
+    Call: operator.attrgetter("args"), SetKeep: operator.attrgetter("items"), PoolKeep: _pool_children,
+    Dice: _dice_children, Num: _leaf, Str: _leaf, Bool: _leaf, Name: _leaf,
+})
+""":func:`children` by the node's class: one look-up instead of a test for each kind."""
 
 
 def condition_exprs(node: Dice) -> tuple[Node, ...]:
@@ -442,13 +476,20 @@ def map_dice(node: Node, fn: Callable[[Dice], Dice]) -> Node:
     return replace(node, **{f: map_dice(getattr(node, f), fn) for f in names})
 
 
-def walk(node: Node):
+def walk(node: Node) -> Iterator[Node]:
     """Every node of the tree, parents before children (iterative: trees may be deep)."""
     stack = [node]
+    pop, push, more = stack.pop, stack.append, stack.extend
+    kinds = _CHILDREN
     while stack:
-        n = stack.pop()
+        n = pop()
         yield n
-        stack.extend(reversed(children(n)))
+        of_kind = kinds.get(type(n))
+        below = of_kind(n) if of_kind is not None else _children_by_kind(n)
+        if len(below) == 1:
+            push(below[0])
+        elif below:
+            more(reversed(below))
 
 
 def arguments(node: Node, functions: Collection[str] | None = None, first: bool = False) -> Iterator[Node]:

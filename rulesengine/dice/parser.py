@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Callable, Iterable
 from typing import cast
 from pathlib import Path
 
@@ -231,27 +232,53 @@ def _fits(tree: object, text: str, limits: Limits) -> bool:
     if not isinstance(tree, tree_store.EXPRESSIONS):
         return False
     stack: list[object] = [tree]
+    pop, more = stack.pop, stack.extend
+    most, length, budget = max(limits.max_magnitude, limits.max_sides), len(text), 4 * limits.max_expression_length
     seen = 0
     while stack:
-        node = stack.pop()
+        node = pop()
         seen += 1
-        if seen > 4 * limits.max_expression_length:
+        if seen > budget:
             return False
-        if isinstance(node, tuple):
-            stack.extend(node)
-        elif isinstance(node, bool) or node is None or isinstance(node, str):
+        kind = type(node)
+        if kind is int:
+            if abs(cast(int, node)) > most:
+                return False
+        elif kind is str or node is None or kind is bool:
             continue
-        elif isinstance(node, int):
-            if abs(node) > max(limits.max_magnitude, limits.max_sides):
+        elif kind is tuple:
+            more(cast(tuple, node))
+        elif kind in _OWN_FITS:  # one of the tree's own classes: only the checks that apply to it
+            record = cast(Record, node)
+            if kind in _SPANNED:  # the usual span at once; any other is looked at by _span_fits
+                span = record.span  # type: ignore[attr-defined]  # a field of the classes in _SPANNED
+                if not (type(span) is tuple and len(span) == 2 and type(span[0]) is int and type(span[1]) is int
+                        and 0 <= span[0] <= span[1] <= length) and not _span_fits(record, text, limits):
+                    return False
+            if not all(fits(record, text, limits) for fits in _OWN_FITS[kind]):
                 return False
-        elif isinstance(node, Record):
-            if not all(fits(node, text, limits) for fits in _RECORD_FITS):
-                return False
-            stack.extend(getattr(node, name) for name in fields(node))
-        else:
+            more(record.__getstate__())  # its fields' values, in order
+        elif not _fits_otherwise(node, text, limits, most, more):
             return False
     nesting, depth = _depths(cast(ast.Node, tree))  # an expression: checked above
     return nesting <= limits.max_nesting_depth and depth <= TREE_DEPTH_PER_NESTING * limits.max_nesting_depth
+
+
+def _fits_otherwise(node: object, text: str, limits: Limits, most: int, more: Callable[[Iterable], None]) -> bool:
+    """:func:`_fits` of a value of none of the types the store decodes into (a subclass)."""
+    if isinstance(node, tuple):
+        more(node)
+    elif isinstance(node, bool) or node is None or isinstance(node, str):
+        return True
+    elif isinstance(node, int):
+        return abs(node) <= most
+    elif isinstance(node, Record):
+        if not all(fits(node, text, limits) for fits in _RECORD_FITS):
+            return False
+        more(getattr(node, name) for name in fields(node))
+    else:
+        return False
+    return True
 
 
 def _span_fits(node: Record, text: str, limits: Limits) -> bool:
@@ -291,6 +318,15 @@ def _dice_fit(node: Record, text: str, limits: Limits) -> bool:
 
 # What a record read back from the store must pass, besides its fields' own checks.
 _RECORD_FITS = (_span_fits, _die_fits, _num_fits, _operands_fit, _dice_fit)
+
+# Those of them that can fail for a record of each class the store decodes into (the span
+# of those that have one is checked first): the others pass whatever its fields hold.
+_OWN_FITS: dict[type, tuple[Callable[[Record, str, Limits], bool], ...]] = {
+    cls: tuple(fits for fits, kinds in ((_die_fits, ast.Die), (_num_fits, ast.Num),
+                                        (_operands_fit, tree_store.EXPRESSIONS), (_dice_fit, ast.Dice))
+               if issubclass(cls, kinds))
+    for cls in tree_store.NODES}
+_SPANNED = frozenset(cls for cls in tree_store.NODES if "span" in fields(cls))
 
 
 def _parse_text(text: str, limits: Limits) -> ast.Node:
