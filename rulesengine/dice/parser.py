@@ -13,7 +13,7 @@ length and depth are checked before and after parsing. Parsed expressions are ca
 from __future__ import annotations
 
 import functools
-import threading
+from _thread import allocate_lock
 from collections.abc import Callable, Iterable
 from typing import cast
 from pathlib import Path
@@ -33,7 +33,7 @@ __all__ = ["parse", "check_modifiers", "write_tables", "stored_tables_match", "l
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
-_PARSE_LOCK = threading.Lock()
+_PARSE_LOCK = allocate_lock()  # threading.Lock, without importing threading (start-up)
 
 
 _LARK_OPTIONS = dict(parser="lalr", lexer="contextual", maybe_placeholders=True)
