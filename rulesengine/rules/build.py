@@ -11,7 +11,7 @@ tables whose ranges overlap or whose labels repeat, and unreachable outcome rule
 from __future__ import annotations
 
 from ..records import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Sequence
 
 from ..codes import (E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
@@ -22,7 +22,6 @@ from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..dice import ast
 from ..dice.builtins import FUNCTIONS, SYMBOL_COUNTS, reads
-from ..dice.dialects import Translation, translate
 from ..dice.parser import check_modifiers, closest, locate, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from .model import (RESULT_KEYS, Candidate, Check, Expr, Gate, Input, Let,
@@ -38,6 +37,9 @@ from .inputs import build_input
 from .lints import expression_lints, symbol_lints
 from .tables import build_table, check_table_keys
 from .types import check_problems, expressions_in, procedure_env, procedure_problems, shared_fine, text_problems
+
+if TYPE_CHECKING:  # the dialects are imported where a file is written in one (start-up)
+    from ..dice.dialects import Translation
 
 __all__ = ["Builder", "RESERVED", "RESULT_KEYS", "ruleset_functions"]  # re-exported for callers
 
@@ -127,6 +129,8 @@ class Builder:
         translation = None
         try:
             if self.dialect is not None and isinstance(value, str):
+                from ..dice.dialects import translate  # only for a file written in a dialect
+
                 translation = translate(text, self.dialect)
                 text = translation.native
             return self.with_named_dice(parse(text, self.limits), text), text, translation

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..codes import W_LABEL_NOT_ON_DICE, W_SYMBOL_NEVER_READ
 from ..dice import ast
-from ..dice.dialects import Translation
 from ..dice.parser import closest
 from ..errors import Diagnostic
 from .scope import escape_pointer
+
+if TYPE_CHECKING:
+    from ..dice.dialects import Translation
 
 
 def expression_lints(builder: Any, value: Any, pointer: str, nodes: Sequence[ast.Node],
