@@ -461,19 +461,38 @@ def map_dice(node: Node, fn: Callable[[Dice], Dice]) -> Node:
     """``node`` with each dice term replaced by ``fn`` of it (the count and sides of a term
     first): a ruleset writes in the faces of the dice it declares by name. Parts without dice
     are kept as they are. Recursive: the parser bounds the depth of a tree."""
-    if not any(isinstance(n, Dice) for n in walk(node)):
+    return _map_dice(node, fn, _holding_dice(node))
+
+
+def _holding_dice(node: Node) -> set[int]:
+    """The ids of the nodes of ``node``'s tree that are or hold a dice term (one walk, children
+    before parents; the tree keeps every node alive while the ids are read)."""
+    held: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(node, False)]
+    while stack:
+        n, done = stack.pop()
+        if not done:
+            stack.append((n, True))
+            stack.extend((c, False) for c in children(n))
+        elif isinstance(n, Dice) or any(id(c) in held for c in children(n)):
+            held.add(id(n))
+    return held
+
+
+def _map_dice(node: Node, fn: Callable[[Dice], Dice], held: set[int]) -> Node:
+    if id(node) not in held:
         return node
     if isinstance(node, Dice):
-        sides = None if node.sides is None else map_dice(node.sides, fn)
-        return fn(replace(node, count=map_dice(node.count, fn), sides=sides))
+        sides = None if node.sides is None else _map_dice(node.sides, fn, held)
+        return fn(replace(node, count=_map_dice(node.count, fn, held), sides=sides))
     if isinstance(node, Call):
-        return replace(node, args=tuple(map_dice(a, fn) for a in node.args))
+        return replace(node, args=tuple(_map_dice(a, fn, held) for a in node.args))
     if isinstance(node, SetKeep):
-        return replace(node, items=tuple(map_dice(i, fn) for i in node.items))
+        return replace(node, items=tuple(_map_dice(i, fn, held) for i in node.items))
     if isinstance(node, PoolKeep):
-        return replace(node, inner=map_dice(node.inner, fn))
+        return replace(node, inner=_map_dice(node.inner, fn, held))
     names = _CHILD_FIELDS.get(type(node), ())
-    return replace(node, **{f: map_dice(getattr(node, f), fn) for f in names})
+    return replace(node, **{f: _map_dice(getattr(node, f), fn, held) for f in names})
 
 
 def walk(node: Node) -> Iterator[Node]:
