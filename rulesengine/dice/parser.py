@@ -25,7 +25,6 @@ from . import ast, tree_store
 from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX
 from .modifier_checks import check_modifiers
 from .syntax_errors import MODIFIER_NAMES, bad_character, closest, locate, unexpected_token
-from .tree_builder import TreeBuilder
 
 __all__ = ["parse", "check_modifiers", "write_tables", "stored_tables_match", "locate", "closest", "MODIFIER_NAMES",
            "TREE_DEPTH_PER_NESTING", "E_DICE_SYNTAX", "E_BAD_DIE", "E_BAD_MODIFIER",
@@ -61,6 +60,8 @@ def _parser():
     stale file can cost time but never correctness. Regenerate it with ``python -m
     rulesengine.dice.parser``; a test checks it is current.
     """
+    from .tree_builder import TreeBuilder  # with the parser: an expression read back from the store needs neither
+
     builder = TreeBuilder()
     text = _grammar()
     try:
