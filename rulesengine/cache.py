@@ -17,7 +17,7 @@ second call could go on past the point where a fresh process refuses (issue 19, 
 
 from __future__ import annotations
 
-import threading
+from _thread import RLock  # threading's own RLock, without importing threading (start-up)
 from collections import OrderedDict
 from typing import Any
 from collections.abc import Hashable
@@ -102,7 +102,7 @@ class SizeAccount:
         self.bound = bound
         self.held = 0
         self.caches: list[SizedCache] = []
-        self.lock = threading.RLock()
+        self.lock = RLock()
 
     def resize(self, bound: int) -> None:
         """Set the bound (an operator's choice: ``serve --max-cached``), dropping entries

@@ -62,7 +62,7 @@ def _print_json_error(exc) -> None:
 def _cmd_dice(args: argparse.Namespace) -> int:
     from . import dice
     from .errors import UsageError
-    from .run.sweep import is_swept
+    from .run.sweep_words import is_swept
 
     if not args.expression:
         raise UsageError("give a dice expression",
@@ -323,9 +323,7 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
 def _cmd_odds(args: argparse.Namespace) -> int:
     from .errors import UsageError
-    from .present.sweep_table import sweep_chart
-    from .present.text import format_odds, format_sweep
-    from .run.sweep import is_swept, sweep
+    from .run.sweep_words import is_swept
     from .ruleset import load
 
     rs = load(args.ruleset, _limits(args))
@@ -343,6 +341,8 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         _print_comparison(args, cases, view)
         return EXIT_OK
     if swept:
+        from .run.sweep import sweep
+
         with _progress():
             rows = sweep(runnable, plain, parties, args.given)
         if at_least and not rows.numeric():
@@ -351,6 +351,9 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(rows.to_dict(at_least), indent=2))
         else:
+            from .present.sweep_table import sweep_chart
+            from .present.text import format_sweep
+
             print(format_sweep(rows, csv_out=args.csv, at_least=at_least))
             chart = "" if args.csv or not sys.stdout.isatty() else sweep_chart(rows, at_least)
             if chart:
@@ -368,6 +371,8 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
+        from .present.text import format_odds  # only for text: JSON is the result's own
+
         print(format_odds(result, csv_out=args.csv, exact=args.exact))
     if args.plot:
         from .present.plots import odds_plot

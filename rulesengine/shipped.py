@@ -5,10 +5,11 @@ read and edit them, and travel inside the wheel and the sdist as the data-only s
 ``rulesengine.rulesets``, ``rulesengine.schemas`` and ``rulesengine.docs`` (``package-dir`` in
 pyproject.toml).
 An installed wheel has them as folders beside this file, which is looked at first (a stat,
-where importing ``importlib.resources`` costs a command's start-up several milliseconds);
-an editable install maps them elsewhere, found through ``importlib.resources`` from any
-working directory. A checkout put on ``sys.path`` without installing (no package mapping)
-falls back to the top-level folders beside the package.
+where importing ``importlib.resources`` costs a command's start-up several milliseconds).
+In a checkout (the package beside ``pyproject.toml``: an editable install, or the checkout
+put on ``sys.path``) they are the top-level folders beside the package, where
+``package-dir`` maps them: looked at next, by a stat again. Anything else is found through
+``importlib.resources``.
 """
 
 from __future__ import annotations
@@ -25,15 +26,19 @@ RULESET_SCHEMA_FILE = "ruleset.schema.json"
 def data_folder(package: str) -> Path:
     """The folder of a data sub-package as a real path (pip installs wheels unzipped, so the
     resources are files; callers glob, stat and name them in messages)."""
-    beside = Path(__file__).resolve().parent / package.rsplit(".", 1)[1]
+    here, name = Path(__file__).resolve().parent, package.rsplit(".", 1)[1]
+    beside = here / name
     if os.path.isfile(beside / "__init__.py"):  # the package's own folder, never a user's path
         return beside
+    checkout = here.parent / name  # pyproject.toml's package-dir: the top-level folder
+    if os.path.isfile(here.parent / "pyproject.toml") and os.path.isfile(checkout / "__init__.py"):
+        return checkout
     import importlib.resources
 
     try:
         return Path(str(importlib.resources.files(package)))
     except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / package.rsplit(".", 1)[1]
+        return checkout
 
 
 def rulesets_folder() -> Path:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 from types import MappingProxyType
+from typing import Any
 from collections.abc import Callable, Collection, Iterator, Mapping
 
 from ..records import Record, replace
@@ -362,8 +363,14 @@ def bare(node: Node) -> Node:
 
 def children(node: Node) -> tuple[Node, ...]:
     """The direct sub-expressions of a node, in reading order."""
+    of_kind = _CHILDREN.get(type(node))
+    return of_kind(node) if of_kind is not None else _children_by_kind(node)
+
+
+def _children_by_kind(node: Node) -> tuple[Node, ...]:
+    """:func:`children` of a node whose class is not one of this module's own (a subclass)."""
     if isinstance(node, (Binary, Compare, Logic)):
-        return (node.left, node.right)
+        return _operands(node)
     if isinstance(node, (Neg, Not)):
         return (node.operand,)
     if isinstance(node, (Group, Labeled)):
@@ -373,10 +380,37 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, SetKeep):
         return node.items
     if isinstance(node, PoolKeep):
-        return (node.inner,) + keep_exprs(node)
+        return _pool_children(node)
     if isinstance(node, Dice):
-        return ((node.count,) if node.sides is None else (node.count, node.sides)) + condition_exprs(node)
+        return _dice_children(node)
     return ()
+
+
+def _operands(node: Binary | Compare | Logic) -> tuple[Node, ...]:
+    return (node.left, node.right)
+
+
+def _pool_children(node: PoolKeep) -> tuple[Node, ...]:
+    return (node.inner,) + keep_exprs(node)
+
+
+def _dice_children(node: Dice) -> tuple[Node, ...]:
+    counted = (node.count,) if node.sides is None else (node.count, node.sides)
+    return counted + condition_exprs(node) if node.modifiers else counted
+
+
+def _leaf(node: Node) -> tuple[Node, ...]:
+    return ()
+
+
+_CHILDREN: Mapping[type, Callable[[Any], tuple[Node, ...]]] = MappingProxyType({
+    Binary: _operands, Compare: _operands, Logic: _operands,
+    Neg: lambda n: (n.operand,), Not: lambda n: (n.operand,), Group: lambda n: (n.inner,),
+    Labeled: lambda n: (n.inner,),
+    Call: operator.attrgetter("args"), SetKeep: operator.attrgetter("items"), PoolKeep: _pool_children,
+    Dice: _dice_children, Num: _leaf, Str: _leaf, Bool: _leaf, Name: _leaf,
+})
+""":func:`children` by the node's class: one look-up instead of a test for each kind."""
 
 
 def condition_exprs(node: Dice) -> tuple[Node, ...]:
@@ -427,28 +461,54 @@ def map_dice(node: Node, fn: Callable[[Dice], Dice]) -> Node:
     """``node`` with each dice term replaced by ``fn`` of it (the count and sides of a term
     first): a ruleset writes in the faces of the dice it declares by name. Parts without dice
     are kept as they are. Recursive: the parser bounds the depth of a tree."""
-    if not any(isinstance(n, Dice) for n in walk(node)):
+    return _map_dice(node, fn, _holding_dice(node))
+
+
+def _holding_dice(node: Node) -> set[int]:
+    """The ids of the nodes of ``node``'s tree that are or hold a dice term (one walk, children
+    before parents; the tree keeps every node alive while the ids are read)."""
+    held: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(node, False)]
+    while stack:
+        n, done = stack.pop()
+        if not done:
+            stack.append((n, True))
+            stack.extend((c, False) for c in children(n))
+        elif isinstance(n, Dice) or any(id(c) in held for c in children(n)):
+            held.add(id(n))
+    return held
+
+
+def _map_dice(node: Node, fn: Callable[[Dice], Dice], held: set[int]) -> Node:
+    if id(node) not in held:
         return node
     if isinstance(node, Dice):
-        sides = None if node.sides is None else map_dice(node.sides, fn)
-        return fn(replace(node, count=map_dice(node.count, fn), sides=sides))
+        sides = None if node.sides is None else _map_dice(node.sides, fn, held)
+        return fn(replace(node, count=_map_dice(node.count, fn, held), sides=sides))
     if isinstance(node, Call):
-        return replace(node, args=tuple(map_dice(a, fn) for a in node.args))
+        return replace(node, args=tuple(_map_dice(a, fn, held) for a in node.args))
     if isinstance(node, SetKeep):
-        return replace(node, items=tuple(map_dice(i, fn) for i in node.items))
+        return replace(node, items=tuple(_map_dice(i, fn, held) for i in node.items))
     if isinstance(node, PoolKeep):
-        return replace(node, inner=map_dice(node.inner, fn))
+        return replace(node, inner=_map_dice(node.inner, fn, held))
     names = _CHILD_FIELDS.get(type(node), ())
-    return replace(node, **{f: map_dice(getattr(node, f), fn) for f in names})
+    return replace(node, **{f: _map_dice(getattr(node, f), fn, held) for f in names})
 
 
-def walk(node: Node):
+def walk(node: Node) -> Iterator[Node]:
     """Every node of the tree, parents before children (iterative: trees may be deep)."""
     stack = [node]
+    pop, push, more = stack.pop, stack.append, stack.extend
+    kinds = _CHILDREN
     while stack:
-        n = stack.pop()
+        n = pop()
         yield n
-        stack.extend(reversed(children(n)))
+        of_kind = kinds.get(type(n))
+        below = of_kind(n) if of_kind is not None else _children_by_kind(n)
+        if len(below) == 1:
+            push(below[0])
+        elif below:
+            more(reversed(below))
 
 
 def arguments(node: Node, functions: Collection[str] | None = None, first: bool = False) -> Iterator[Node]:

@@ -13,7 +13,8 @@ length and depth are checked before and after parsing. Parsed expressions are ca
 from __future__ import annotations
 
 import functools
-import threading
+from _thread import allocate_lock
+from collections.abc import Callable, Iterable
 from typing import cast
 from pathlib import Path
 
@@ -24,7 +25,6 @@ from . import ast, tree_store
 from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPARISON, E_DICE_SYNTAX
 from .modifier_checks import check_modifiers
 from .syntax_errors import MODIFIER_NAMES, bad_character, closest, locate, unexpected_token
-from .tree_builder import TreeBuilder
 
 __all__ = ["parse", "check_modifiers", "write_tables", "stored_tables_match", "locate", "closest", "MODIFIER_NAMES",
            "TREE_DEPTH_PER_NESTING", "E_DICE_SYNTAX", "E_BAD_DIE", "E_BAD_MODIFIER",
@@ -32,7 +32,7 @@ __all__ = ["parse", "check_modifiers", "write_tables", "stored_tables_match", "l
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
-_PARSE_LOCK = threading.Lock()
+_PARSE_LOCK = allocate_lock()  # threading.Lock, without importing threading (start-up)
 
 
 _LARK_OPTIONS = dict(parser="lalr", lexer="contextual", maybe_placeholders=True)
@@ -60,6 +60,8 @@ def _parser():
     stale file can cost time but never correctness. Regenerate it with ``python -m
     rulesengine.dice.parser``; a test checks it is current.
     """
+    from .tree_builder import TreeBuilder  # with the parser: an expression read back from the store needs neither
+
     builder = TreeBuilder()
     text = _grammar()
     try:
@@ -231,27 +233,53 @@ def _fits(tree: object, text: str, limits: Limits) -> bool:
     if not isinstance(tree, tree_store.EXPRESSIONS):
         return False
     stack: list[object] = [tree]
+    pop, more = stack.pop, stack.extend
+    most, length, budget = max(limits.max_magnitude, limits.max_sides), len(text), 4 * limits.max_expression_length
     seen = 0
     while stack:
-        node = stack.pop()
+        node = pop()
         seen += 1
-        if seen > 4 * limits.max_expression_length:
+        if seen > budget:
             return False
-        if isinstance(node, tuple):
-            stack.extend(node)
-        elif isinstance(node, bool) or node is None or isinstance(node, str):
+        kind = type(node)
+        if kind is int:
+            if abs(cast(int, node)) > most:
+                return False
+        elif kind is str or node is None or kind is bool:
             continue
-        elif isinstance(node, int):
-            if abs(node) > max(limits.max_magnitude, limits.max_sides):
+        elif kind is tuple:
+            more(cast(tuple, node))
+        elif kind in _OWN_FITS:  # one of the tree's own classes: only the checks that apply to it
+            record = cast(Record, node)
+            if kind in _SPANNED:  # the usual span at once; any other is looked at by _span_fits
+                span = record.span  # type: ignore[attr-defined]  # a field of the classes in _SPANNED
+                if not (type(span) is tuple and len(span) == 2 and type(span[0]) is int and type(span[1]) is int
+                        and 0 <= span[0] <= span[1] <= length) and not _span_fits(record, text, limits):
+                    return False
+            if not all(fits(record, text, limits) for fits in _OWN_FITS[kind]):
                 return False
-        elif isinstance(node, Record):
-            if not all(fits(node, text, limits) for fits in _RECORD_FITS):
-                return False
-            stack.extend(getattr(node, name) for name in fields(node))
-        else:
+            more(record.__getstate__())  # its fields' values, in order
+        elif not _fits_otherwise(node, text, limits, most, more):
             return False
     nesting, depth = _depths(cast(ast.Node, tree))  # an expression: checked above
     return nesting <= limits.max_nesting_depth and depth <= TREE_DEPTH_PER_NESTING * limits.max_nesting_depth
+
+
+def _fits_otherwise(node: object, text: str, limits: Limits, most: int, more: Callable[[Iterable], None]) -> bool:
+    """:func:`_fits` of a value of none of the types the store decodes into (a subclass)."""
+    if isinstance(node, tuple):
+        more(node)
+    elif isinstance(node, bool) or node is None or isinstance(node, str):
+        return True
+    elif isinstance(node, int):
+        return abs(node) <= most
+    elif isinstance(node, Record):
+        if not all(fits(node, text, limits) for fits in _RECORD_FITS):
+            return False
+        more(getattr(node, name) for name in fields(node))
+    else:
+        return False
+    return True
 
 
 def _span_fits(node: Record, text: str, limits: Limits) -> bool:
@@ -291,6 +319,15 @@ def _dice_fit(node: Record, text: str, limits: Limits) -> bool:
 
 # What a record read back from the store must pass, besides its fields' own checks.
 _RECORD_FITS = (_span_fits, _die_fits, _num_fits, _operands_fit, _dice_fit)
+
+# Those of them that can fail for a record of each class the store decodes into (the span
+# of those that have one is checked first): the others pass whatever its fields hold.
+_OWN_FITS: dict[type, tuple[Callable[[Record, str, Limits], bool], ...]] = {
+    cls: tuple(fits for fits, kinds in ((_die_fits, ast.Die), (_num_fits, ast.Num),
+                                        (_operands_fit, tree_store.EXPRESSIONS), (_dice_fit, ast.Dice))
+               if issubclass(cls, kinds))
+    for cls in tree_store.NODES}
+_SPANNED = frozenset(cls for cls in tree_store.NODES if "span" in fields(cls))
 
 
 def _parse_text(text: str, limits: Limits) -> ast.Node:

@@ -10,8 +10,6 @@ choice into one. :class:`DiceCounter` bounds the dice rolled in one evaluation b
 from __future__ import annotations
 
 import re
-
-import random
 from typing import Any, Protocol
 from collections.abc import Callable
 
@@ -87,7 +85,11 @@ def dice_source(*, rng=None, seed: int | str | None = None, faces=None) -> Rando
         return FacesSource(faces)
     if rng is not None and seed is not None:
         raise InputError("give either rng or seed, not both")
-    return RandomSource(rng if rng is not None else random.Random(seed))
+    if rng is None:
+        import random  # here: a command that rolls no dice need not import it (start-up)
+
+        rng = random.Random(seed)
+    return RandomSource(rng)
 
 
 class FacesError(Exception):

@@ -25,6 +25,9 @@ _NODES: dict[str, type] = {cls.__name__: cls for cls in (
     ast.Compare, ast.Logic, ast.Not, ast.Call, ast.SetKeep, ast.PoolKeep, ast.Group, ast.Labeled)}
 """Every class a stored tree may hold; a name not here makes the entry unreadable."""
 
+NODES: tuple[type, ...] = tuple(_NODES.values())
+"""Those classes (what :mod:`.parser` checks a tree read back for)."""
+
 EXPRESSIONS: tuple[type, ...] = (
     ast.Dice, ast.Num, ast.Str, ast.Bool, ast.Name, ast.Neg, ast.Binary, ast.Compare, ast.Logic, ast.Not,
     ast.Call, ast.SetKeep, ast.PoolKeep, ast.Group, ast.Labeled)
@@ -46,21 +49,37 @@ def encode(node: Any) -> Any:
     return node
 
 
+_ARGUMENTS: dict[type, tuple[str, ...]] = {cls: fields(cls) for cls in _NODES.values()}
+"""Each class's fields in the order its constructor takes them (every field of a node is one)."""
+
+
 def decode(data: Any) -> Any:
     """The tree :func:`encode` wrote; ValueError for anything it could not have written."""
     if isinstance(data, dict):
         cls = _NODES.get(data.get("@", ""))
         if cls is None:
             raise ValueError("not a stored syntax tree")
+        names = _ARGUMENTS[cls]
+        if len(data) == len(names) + 1 and all(name in data for name in names):
+            # what encode writes, every field once besides "@": built from its values in order
+            return cls(*[_decoded(data[name]) for name in names])
         try:
             return cls(**{k: decode(v) for k, v in data.items() if k != "@"})
         except TypeError as exc:
             raise ValueError(str(exc)) from None
     if isinstance(data, list):
-        return tuple(decode(x) for x in data)
+        return tuple([_decoded(x) for x in data])
     if data is None or isinstance(data, (int, str)):
         return data
     raise ValueError("not a stored syntax tree")
+
+
+_PLAIN = frozenset((int, str, bool, type(None)))
+"""What :func:`decode` returns as it is (most of a tree's values: spans, names, numbers)."""
+
+
+def _decoded(data: Any) -> Any:
+    return data if type(data) in _PLAIN else decode(data)
 
 
 MAX_TREES_PER_PROCESS = 256

@@ -9,7 +9,6 @@ twice a second), so no dependency is added for it.
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +24,8 @@ def progress(what: str, stream: TextIO | None = None, delay: float = 1.0,
     if not (hasattr(out, "isatty") and out.isatty()):
         yield
         return
+    import threading  # only at a terminal: start-up
+
     done = threading.Event()
     shown = threading.Event()
     start = time.monotonic()

@@ -11,8 +11,8 @@ tables whose ranges overlap or whose labels repeat, and unreachable outcome rule
 from __future__ import annotations
 
 from ..records import replace
-from typing import Any
-from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
 
 from ..codes import (E_DICE_OUTSIDE_ROLL, E_DUPLICATE,
                      E_EXPRESSION, E_GATE_AFTER_ROLL, E_UNKNOWN_LITERAL, E_UNKNOWN_NAME, E_UNKNOWN_REFERENCE,
@@ -22,7 +22,6 @@ from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..dice import ast
 from ..dice.builtins import FUNCTIONS, SYMBOL_COUNTS, reads
-from ..dice.dialects import Translation, translate
 from ..dice.parser import check_modifiers, closest, locate, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from .model import (RESULT_KEYS, Candidate, Check, Expr, Gate, Input, Let,
@@ -38,6 +37,9 @@ from .inputs import build_input
 from .lints import expression_lints, symbol_lints
 from .tables import build_table, check_table_keys
 from .types import check_problems, expressions_in, procedure_env, procedure_problems, shared_fine, text_problems
+
+if TYPE_CHECKING:  # the dialects are imported where a file is written in one (start-up)
+    from ..dice.dialects import Translation
 
 __all__ = ["Builder", "RESERVED", "RESULT_KEYS", "ruleset_functions"]  # re-exported for callers
 
@@ -105,9 +107,10 @@ class Builder:
             return None
         tree, text, translation = parsed
         at: Callable[[int], int] = translation.source_offset if translation is not None else _same
-        expression_lints(self, value, pointer, tree, translation, at)
-        self._note_symbols(tree, value, pointer, at)
-        if not self._names_known(tree, value, pointer, scope, dice, what, at):
+        nodes = tuple(ast.walk(tree))  # one walk feeds every reading of the tree below
+        expression_lints(self, value, pointer, nodes, translation, at)
+        self._note_symbols(nodes, value, pointer, at)
+        if not self._names_known(nodes, value, pointer, scope, dice, what, at):
             return None
         try:
             run = compile_expression(tree, self._sampling, self.limits, text, self.functions)
@@ -117,7 +120,8 @@ class Builder:
                    if col is not None and isinstance(value, str) else self.doc.location(pointer))
             self.diagnostics.append(Diagnostic(E_EXPRESSION, exc.message, loc, exc.hint, "error"))
             return None
-        return Expr(text, tree, pointer, run, ast.names(tree), translation.source_offset if translation else None)
+        return Expr(text, tree, pointer, run, frozenset(n.name for n in nodes if isinstance(n, ast.Name)),
+                    translation.source_offset if translation else None)
 
     def _parse(self, value: Any, text: str, pointer: str) -> tuple[ast.Node, str, Translation | None] | None:
         """The tree of ``text`` (named dice written in), the text read (this language's) and
@@ -125,6 +129,8 @@ class Builder:
         translation = None
         try:
             if self.dialect is not None and isinstance(value, str):
+                from ..dice.dialects import translate  # only for a file written in a dialect
+
                 translation = translate(text, self.dialect)
                 text = translation.native
             return self.with_named_dice(parse(text, self.limits), text), text, translation
@@ -138,10 +144,10 @@ class Builder:
                                                exc.message, loc, exc.hint, "error", getattr(exc, "limit", None)))
             return None
 
-    def _note_symbols(self, tree: ast.Node, value: Any, pointer: str, at: Callable[[int], int]) -> None:
-        """The symbols ``tree``'s dice show, and those its ``symbols()`` calls name (checked
-        once the whole file is read)."""
-        for node in ast.walk(tree):
+    def _note_symbols(self, nodes: Sequence[ast.Node], value: Any, pointer: str, at: Callable[[int], int]) -> None:
+        """The symbols the dice of a tree (``nodes``, :func:`ast.walk`'s) show, and those its
+        ``symbols()`` calls name (checked once the whole file is read)."""
+        for node in nodes:
             if isinstance(node, ast.Dice) and node.die is not None and node.die.symbols:
                 self.symbols_shown.update(s for f in node.die.symbols for s in f)
             elif isinstance(node, ast.Call) and reads(node) == SYMBOL_COUNTS:
@@ -149,15 +155,15 @@ class Builder:
                                         if isinstance(value, str) else None)
                                        for a in node.args[1:] if isinstance(a, ast.Str)]
 
-    def _names_known(self, tree: ast.Node, value: Any, pointer: str, scope: Scope, dice: bool, what: str,
-                     at: Callable[[int], int]) -> bool:
-        """Whether every name, function and die of ``tree`` may be read where it is written
-        (each one that may not is reported at its column)."""
+    def _names_known(self, nodes: Sequence[ast.Node], value: Any, pointer: str, scope: Scope, dice: bool,
+                     what: str, at: Callable[[int], int]) -> bool:
+        """Whether every name, function and die of a tree (``nodes``, :func:`ast.walk`'s) may
+        be read where it is written (each one that may not is reported at its column)."""
         def where(node: ast.Node, length: int) -> Location | None:
             return self.doc.scalar_column(pointer, at(node.span[0]), length=length) if isinstance(value, str) else None
 
         ok = True
-        for node in ast.walk(tree):
+        for node in nodes:
             if isinstance(node, ast.Name) and node.name not in scope.names:
                 near = closest(node.name, list(scope.names))
                 self.error(E_UNKNOWN_NAME, f"unknown name '{node.name}' in {what}", pointer,

@@ -16,21 +16,24 @@ number, E531, is a kind of value: :mod:`.types`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..codes import W_LABEL_NOT_ON_DICE, W_SYMBOL_NEVER_READ
 from ..dice import ast
-from ..dice.dialects import Translation
 from ..dice.parser import closest
 from ..errors import Diagnostic
 from .scope import escape_pointer
 
+if TYPE_CHECKING:
+    from ..dice.dialects import Translation
 
-def expression_lints(builder: Any, value: Any, pointer: str, tree: ast.Node, translation: Translation | None,
-                     at: Callable[[int], int]) -> None:
-    """What ``builder`` reports of one expression as read: its dialect's notes, and labels
-    after anything but dice. ``at`` maps a position of the text parsed to the text written."""
+
+def expression_lints(builder: Any, value: Any, pointer: str, nodes: Sequence[ast.Node],
+                     translation: Translation | None, at: Callable[[int], int]) -> None:
+    """What ``builder`` reports of one expression as read (``nodes``, its tree as
+    :func:`ast.walk` lists it): its dialect's notes, and labels after anything but dice.
+    ``at`` maps a position of the text parsed to the text written."""
     if not isinstance(value, str):
         return
     doc = builder.doc
@@ -38,7 +41,7 @@ def expression_lints(builder: Any, value: Any, pointer: str, tree: ast.Node, tra
         builder.diagnostics.append(Diagnostic(note.code, note.message, doc.scalar_column(
             pointer, note.start, length=note.end - note.start), note.hint, note.severity))
     text = translation.native if translation is not None else value
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Labeled) and not _on_dice(node.inner):
             start = text.rfind("[", node.inner.span[1], node.span[1])
             start = node.inner.span[1] if start < 0 else start

@@ -17,8 +17,7 @@ values differs.
 from __future__ import annotations
 
 import functools
-import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Mapping
 
 from ..dice.dist import Budget, Dist
@@ -35,6 +34,9 @@ from .resolver import PreRoll, Resolver
 from .results import NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample
 from .runtime import AnyError, Functions, Runtime
 from .sampling import RollPlan, Sampler
+
+if TYPE_CHECKING:  # for the type of rng only: random is imported where a roll makes one
+    import random
 
 __all__ = ["NOT_ALLOWED", "CheckOdds", "CheckResult", "CheckRunner", "Choice", "PreRoll", "RandomSource",
            "Remembered", "Resolution", "Sample", "describe_input"]

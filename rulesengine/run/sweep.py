@@ -9,7 +9,6 @@ runs many exact-odds computations: each value gets the work budget a single call
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,6 +22,7 @@ from .calls import Runnable, refuse_given_in_sweep
 from .results import RunOdds
 from .enumeration import sharing_rolls
 from .json_parts import probability_json
+from .sweep_words import is_swept
 
 
 @dataclass(frozen=True)
@@ -83,18 +83,6 @@ class Sweep:
                 d["sweep_result"] = figures.to_dict()
             out.append(d)
         return out
-
-
-_DIE = re.compile(r"^\s*\d*d\d+\s*$")
-
-
-def is_swept(text: str) -> bool:
-    """Whether an input's value on the command line is a sweep: ``LO..HI``, or a list ``a,b,c``
-    (not a dice pool written with commas, ``d8,d6``, which is one value)."""
-    if ".." in text:
-        return True
-    items = text.split(",")
-    return len(items) > 1 and all(item.strip() for item in items) and not all(_DIE.match(i) for i in items)
 
 
 def sweep_values(name: str, text: str) -> list[Any]:

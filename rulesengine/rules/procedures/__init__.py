@@ -1,41 +1,34 @@
 """Procedures built from checks: one typed spec and one small builder per kind, in a registry.
 
 A procedure kind is one module here (its frozen spec and its builder) and one module in
-:mod:`rulesengine.run.procedures` (its runner); adding a kind adds one line to ``KINDS``.
+:mod:`rulesengine.run.procedures` (its runner); adding a kind adds its name to ``KINDS``.
 What every kind shares — the check it is made of, its own inputs, the names a party's
 check defines — is built once, here."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
-from collections.abc import Callable
 
 from ...dice.parser import closest
 from ...codes import E_UNKNOWN_REFERENCE
 from ..context import BuildContext
 from ..inputs import build_input
-from ..model import Check, Expr, Input, Procedure, ProcedureSpec
+from ..model import Check, Expr, Procedure, ProcedureSpec
 from ..scope import Scope, escape_pointer
-from . import assisted, contest, extended, group, team
 
-KINDS: dict[str, Callable[[BuildContext, str, dict, str, Check, tuple[Input, ...], Scope], ProcedureSpec | None]] = {
-    "contest": contest.build,
-    "extended": extended.build,
-    "team": team.build,
-    "assisted": assisted.build,
-    "group": group.build,
-}
+KINDS: tuple[str, ...] = ("contest", "extended", "team", "assisted", "group")
+"""The procedure kinds, each the module of that name here: its spec, ``build`` (the spec from
+the file) and ``end_scope`` (what its ``report`` may read when it ends, from its spec, its own
+inputs' scope and the names of its check). A kind's module is imported when a file has a
+procedure of that kind (start-up: most files have none)."""
 
 
-END_SCOPES: dict[str, Callable[[Any, Scope, Scope], Scope]] = {
-    "contest": contest.end_scope,
-    "extended": extended.end_scope,
-    "team": team.end_scope,
-    "assisted": assisted.end_scope,
-    "group": group.end_scope,
-}
-"""What a procedure's ``report`` may read when it ends, by kind: from its spec, its own inputs'
-scope and the names of its check."""
+def kind_module(kind: str) -> Any:
+    """The module of procedure kind ``kind`` (KeyError for a kind that is not one)."""
+    if kind not in KINDS:
+        raise KeyError(kind)
+    return importlib.import_module(f"{__name__}.{kind}")
 
 
 def party_scope(check: Check) -> Scope:
@@ -61,11 +54,12 @@ def build_procedure(builder: BuildContext, name: str, spec: dict, ptr: str) -> P
     inputs = tuple(build_input(builder, n, s, f"{ptr}/inputs/{escape_pointer(n)}")
                    for n, s in (spec.get("inputs") or {}).items())
     party = party_scope(check)
-    settings = KINDS[spec["kind"]](builder, name, spec, ptr, check, inputs, party)
+    module = kind_module(spec["kind"])
+    settings: ProcedureSpec | None = module.build(builder, name, spec, ptr, check, inputs, party)
     if settings is None:
         return None
     own = Scope({i.name: "input" for i in inputs})
-    end = END_SCOPES[spec["kind"]](settings, own, party)
+    end = module.end_scope(settings, own, party)
     report = []
     for n, text in (spec.get("report") or {}).items():
         e = builder.expr(text, f"{ptr}/report/{escape_pointer(n)}", end, what=f"report '{n}'")

@@ -1,0 +1,18 @@
+"""Whether an input's value, as written on the command line, sweeps it (``skill=3..18``,
+``stance=low,high``). Apart from :mod:`.sweep`, which works a sweep out, so that a command
+whose inputs sweep nothing does not import that (start-up, issue 33)."""
+
+from __future__ import annotations
+
+import re
+
+_DIE = re.compile(r"^\s*\d*d\d+\s*$")
+
+
+def is_swept(text: str) -> bool:
+    """Whether an input's value on the command line is a sweep: ``LO..HI``, or a list ``a,b,c``
+    (not a dice pool written with commas, ``d8,d6``, which is one value)."""
+    if ".." in text:
+        return True
+    items = text.split(",")
+    return len(items) > 1 and all(item.strip() for item in items) and not all(_DIE.match(i) for i in items)

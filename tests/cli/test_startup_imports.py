@@ -1,0 +1,61 @@
+"""What one command imports (issue 33, "the floor"): every row of bench/pools.py pays for a
+whole ``rulesengine odds … --json`` process, so its start-up imports only what that command
+runs. Counted, never timed: the modules a fresh process holds once the command is done,
+beside those it held before it started (whatever the interpreter and site had loaded)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+_CHILD = """
+import io, json, sys
+before = set(sys.modules)
+from rulesengine.cli import main
+out, sys.stdout = sys.stdout, io.StringIO()
+status = main(sys.argv[1:])
+text, sys.stdout = sys.stdout.getvalue(), out
+print(json.dumps({"status": status, "out": text, "new": sorted(set(sys.modules) - before)}))
+"""
+
+
+def _imported_by(store: Path, *argv: str) -> dict:
+    """What the command imports once its expressions are in the store (as in the bench: one
+    run first, which parses them and fills a store of its own)."""
+    env = {k: v for k, v in os.environ.items() if k != "RULESENGINE_CACHE"}
+    env["RULESENGINE_CACHE_DIR"] = str(store)
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True, text=True, cwd=ROOT,
+                              env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_odds_of_a_check_as_json_import_no_text_presentation_sweep_or_package_resources(tmp_path):
+    """``odds RULESET CHECK --json`` with no swept input: the text tables, the sweep, the dice
+    API's facade, ``importlib.resources`` (the shipped schema is found by a stat in a
+    checkout), ``random`` and ``threading`` are for other commands and options, and the
+    parser with its tree builder for expressions the store does not hold."""
+    seen = _imported_by(tmp_path, "odds", "bench/pools/pools.yaml", "floor", "--json")
+    assert seen["status"] == 0
+    # the oracle: the check "floor" of bench/pools/pools.yaml succeeds on a d6's faces of 4 and up
+    assert Fraction(json.loads(seen["out"])["success"]["exact"]) == Fraction(sum(f >= 4 for f in range(1, 7)), 6)
+    unwanted = {"rulesengine.present.text", "rulesengine.present.sweep_table", "rulesengine.present.dice_table",
+                "rulesengine.run.sweep", "rulesengine.dice.api", "importlib.resources", "csv",
+                "rulesengine.dice.tree_builder", "rulesengine.dice._lalr",  # every expression is in the store
+                "rulesengine.rules.procedures.contest",  # the file has no procedure
+                "random", "threading"}  # no dice are rolled, and no progress line is shown to a pipe
+    assert unwanted.isdisjoint(seen["new"]), sorted(unwanted & set(seen["new"]))
+
+
+def test_a_sweep_and_text_output_still_import_what_they_print_with(tmp_path):
+    """The same command sweeping an input, as text, loads the sweep and its table when it needs them."""
+    seen = _imported_by(tmp_path, "odds", "bench/pools/pools.yaml", "threshold", "pool=3", "double=7..8")
+    assert seen["status"] == 0, seen["out"]
+    assert {"rulesengine.run.sweep", "rulesengine.present.sweep_table"} <= set(seen["new"])
