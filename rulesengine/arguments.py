@@ -421,3 +421,27 @@ def party_list(parties: dict[int, dict[str, str]]) -> list[dict[str, str]] | Non
     if missing:
         raise UsageError(f"party{missing[0]} has no inputs", hint="number parties 1, 2, 3... without gaps")
     return [parties[i] for i in range(1, n + 1)]
+
+
+def protect_leading_minus(argv: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Let ``rulesengine dice -1d6`` mean the expression -1d6.
+
+    argparse reads any word that starts with ``-`` (other than a plain negative number) as
+    an option, so ``-1d6`` failed with "the following arguments are required". The dice
+    command's only short option is ``-h`` and its others start with ``--``, so a word
+    after ``dice`` that starts with one ``-`` is never an option: it is passed to argparse
+    behind a space (which argparse does not read as an option) and given back unchanged
+    afterwards. Returns the words to parse and {protected word: original word}.
+    """
+    if not argv or argv[0] != "dice":
+        return argv, {}
+    words, protected = [argv[0]], {}
+    for i, word in enumerate(argv[1:], start=1):
+        if word == "--":
+            words.extend(argv[i:])
+            break
+        if len(word) > 1 and word[0] == "-" and word[1] != "-" and word != "-h":
+            protected[" " + word] = word
+            word = " " + word
+        words.append(word)
+    return words, protected

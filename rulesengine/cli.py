@@ -18,7 +18,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
-from .arguments import assignments, build_parser, odds_view, is_assignment, is_input_word, party_list, split_inputs
+from .arguments import (assignments, build_parser, odds_view, is_assignment, is_input_word, party_list,
+                        protect_leading_minus, split_inputs)
 
 if TYPE_CHECKING:  # only for types: each command imports what it runs when it runs (start-up)
     from .run.odds_value import OddsValue
@@ -492,30 +493,6 @@ COMMANDS = {"dice": _cmd_dice, "validate": _cmd_validate, "schema": _cmd_schema,
             "serve": _cmd_serve, "new": _cmd_new, "docs": _cmd_docs}
 
 
-def _protect_leading_minus(argv: list[str]) -> tuple[list[str], dict[str, str]]:
-    """Let ``rulesengine dice -1d6`` mean the expression -1d6.
-
-    argparse reads any word that starts with ``-`` (other than a plain negative number) as
-    an option, so ``-1d6`` failed with "the following arguments are required". The dice
-    command's only short option is ``-h`` and its others start with ``--``, so a word
-    after ``dice`` that starts with one ``-`` is never an option: it is passed to argparse
-    behind a space (which argparse does not read as an option) and given back unchanged
-    afterwards. Returns the words to parse and {protected word: original word}.
-    """
-    if not argv or argv[0] != "dice":
-        return argv, {}
-    words, protected = [argv[0]], {}
-    for i, word in enumerate(argv[1:], start=1):
-        if word == "--":
-            words.extend(argv[i:])
-            break
-        if len(word) > 1 and word[0] == "-" and word[1] != "-" and word != "-h":
-            protected[" " + word] = word
-            word = " " + word
-        words.append(word)
-    return words, protected
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Everything it prints goes through :class:`echo.TerminalWriter`, so no
     text from a ruleset or an argument can drive the terminal (docs/errors.md)."""
@@ -537,7 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    words, protected = _protect_leading_minus(list(sys.argv[1:] if argv is None else argv))
+    words, protected = protect_leading_minus(list(sys.argv[1:] if argv is None else argv))
     try:
         args, extra = parser.parse_known_args(words)
         # name=value words after an option (`dice "1d20+b" --odds b=0..5`) are inputs too:
