@@ -765,6 +765,18 @@ def open_difference_at_least(s: int, t: int, threshold: int) -> Fraction:
     return total
 
 
+def _taken(node: Any, env: dict) -> Any:
+    """``node`` with each ``if()`` whose condition is known before rolling (it rolls no dice:
+    one value, worked out with ``env``) replaced by the branch it takes (``if(flag, 1d4!,
+    1d8!)`` with flag true is ``1d4!``)."""
+    while isinstance(node, OIf):
+        known = node.cond.deep(env, 1).weights
+        if len(known) != 1 or not isinstance(next(iter(known)), bool):
+            break
+        node = node.then if next(iter(known)) else node.other
+    return node
+
+
 def open_difference(node: Any, env: dict) -> tuple[int, int] | None:
     """(S, T) where ``node`` is one plain dS! minus one plain dT! (exploding on the top face
     alone, nothing else), else None."""
@@ -772,6 +784,7 @@ def open_difference(node: Any, env: dict) -> tuple[int, int] | None:
         return None
     sizes = []
     for term in (node.a, node.b):
+        term = _taken(term, env)
         if not isinstance(term, OTerm):
             return None
         spec, n = term.spec, term.count if not isinstance(term.count, str) else env[term.count]
