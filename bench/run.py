@@ -1048,7 +1048,7 @@ def machine() -> list[str]:
         f"- CPU: {cpu} ({os.cpu_count()} logical CPUs)"
         + (f"; load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}" if load else ""),
         f"- Python: {platform.python_implementation()} {platform.python_version()} "
-        f"(`{sys.executable}`; the reference virtualenvs are made from the same interpreter)",
+        "(the reference virtualenvs are made from the same interpreter)",
         f"- rulesengine {RULESENGINE_VERSION} at commit {commit}"
         + (" with uncommitted changes under " + ", ".join(dirty_dirs) if dirty_dirs else ""),
         "- seed rulesets: " + ", ".join(
