@@ -74,6 +74,8 @@ def fresh_page(browser: Browser, url: str) -> None:
     browser.open(url + "/")
     browser.script("sessionStorage.clear()")
     browser.open(url + "/")
+    browser.wait_for(lambda: browser.script("return document.readyState === 'complete' && location.origin")
+                     == url.rstrip("/"), "the playground loaded at its own origin")
 
 
 def log_entries(browser: Browser) -> list[dict[str, Any]]:

@@ -122,7 +122,12 @@ class Browser:
         return self.call("POST", "/execute/async", {"script": source, "args": list(args)})
 
     def allow(self, permission: str) -> None:
-        """Grant the page a permission (``clipboard-read``), as a user answering its prompt."""
+        """Grant the page a permission (``clipboard-read``), as a user answering its prompt.
+        A permission is granted to the page's origin: first wait until the page has one
+        (Chrome refuses a grant to an opaque origin, about:blank or a data: page, which a page
+        still being left can have: "Permission can't be granted to opaque origins")."""
+        self.wait_for(lambda: self.script("return document.readyState === 'complete' && location.origin !== 'null'"),
+                      "a loaded page with an origin to grant a permission to")
         self.call("POST", "/permissions", {"descriptor": {"name": permission}, "state": "granted"})
 
     def keys(self, *keys: str) -> None:
