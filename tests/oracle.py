@@ -782,15 +782,53 @@ def open_difference(node: Any, env: dict) -> tuple[int, int] | None:
     alone, nothing else), else None."""
     if not (isinstance(node, OBinary) and node.op == "-"):
         return None
-    sizes = []
-    for term in (node.a, node.b):
-        term = _taken(term, env)
-        if not isinstance(term, OTerm):
-            return None
-        spec, n = term.spec, term.count if not isinstance(term.count, str) else env[term.count]
-        size = len(spec.faces)
-        if n != 1 or spec.faces != tuple(range(1, size + 1)) or spec.explode not in ("!", "!!") \
-                or spec.explodes_on != frozenset({size}) or (spec.low, spec.high, spec.success) != (None, None, None):
-            return None
-        sizes.append(size)
+    sizes = [plain_open_size(term, env) for term in (node.a, node.b)]
+    if sizes[0] is None or sizes[1] is None:
+        return None
     return sizes[0], sizes[1]
+
+
+def plain_open_size(term: Any, env: dict) -> int | None:
+    """S where ``term`` (an ``if()`` on a known condition seen through) is one plain dS!
+    exploding on its top face alone, nothing else; else None."""
+    term = _taken(term, env)
+    if not isinstance(term, OTerm):
+        return None
+    spec, n = term.spec, term.count if not isinstance(term.count, str) else env[term.count]
+    size = len(spec.faces)
+    if n != 1 or spec.faces != tuple(range(1, size + 1)) or spec.explode not in ("!", "!!") \
+            or spec.explodes_on != frozenset({size}) or (spec.low, spec.high, spec.success) != (None, None, None):
+        return None
+    return size
+
+
+def open_extreme_mean(sizes: list[int], highest: bool) -> Fraction:
+    """E[max] (``highest``) or E[min] of one plain dS! for each size, followed forever, written
+    here apart from the engine: E[X] = Σ_{m ≥ 1} P(X ≥ m); P(dS! ≥ m) for m = q·S + r + 1
+    (0 ≤ r < S) is (1/S)^q · (S − r)/S; min: the product over the dice; max: 1 − the product
+    of their chances below m. Past every size's whole tops, each m's term is the one L = lcm
+    earlier times Π (1/S)^(L/S) (for max: expanded over the sets of dice, each geometric)."""
+    def at_least(s: int, m: int) -> Fraction:
+        q, r = divmod(m - 1, s)
+        return Fraction(s - r, s) * Fraction(1, s) ** q
+
+    def series(group: tuple[int, ...]) -> Fraction:
+        period = math.lcm(*group)
+        ratio = Fraction(1)
+        for s in group:
+            ratio *= Fraction(1, s) ** (period // s)
+        block = Fraction(0)
+        for m in range(1, period + 1):
+            term = Fraction(1)
+            for s in group:
+                term *= at_least(s, m)
+            block += term
+        return block / (1 - ratio)
+
+    if not highest:
+        return series(tuple(sizes))
+    total = Fraction(0)
+    for k in range(1, len(sizes) + 1):
+        for group in itertools.combinations(sizes, k):
+            total += series(group) if k % 2 else -series(group)
+    return total

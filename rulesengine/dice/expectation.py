@@ -25,10 +25,12 @@ term's roll:
 * ``if(c, a, b)`` where the condition is worked out exactly: P(c)·E[a] + (1 − P(c))·E[b];
 * a dice count that is itself a roll (``(1d4)d6!``, or an earlier roll of a check): E[n]
   times the mean of one die, where the count is known never to be below 0 and the term
-  has no keep by rank.
+  has no keep by rank;
+* ``max``/``min`` of plain open-ended dice, one ``dS!`` each exploding on its top face
+  alone (``max(1d6!, 1d8!)``), mean and variance: :mod:`.extremes`.
 
 Anything else (a keep over a pool that explosions grow, a product of two rolls, a
-comparison or function of an exploding roll) has no closed form here: None.
+comparison or another function of an exploding roll) has no closed form here: None.
 
 The variance beside the mean (issue 34), from the second moments: one die's chain C = v +
 [it explodes]·C' (C' a fresh chain) gives E[C²] = (E[v²] + 2·E[v·[explodes]]·E[C])/(1 − p),
@@ -61,6 +63,8 @@ from .exact import Exact
 from .builtins import FUNCTIONS, conditional
 from .pool import PoolSpec
 from .die_odds import face_dist
+from .extremes import extreme_moments
+from .open_ended import open_chain
 from ..errors import RulesEngineError
 from ..limits import DEFAULT_LIMITS, Limits
 
@@ -251,7 +255,28 @@ class _Means:
             return self.if_moments(*parts)
         if isinstance(node, ast.Dice):
             return self.term_moments(node)
+        if isinstance(node, ast.Call) and node.name in ("max", "min") and len(node.args) >= 2:
+            return self.extreme_moments(node)
         return None
+
+    def extreme_moments(self, node: ast.Call) -> Moments | None:
+        """``max``/``min`` of plain open-ended dice, one ``dS!`` each (:mod:`.extremes`)."""
+        sizes = []
+        for arg in node.args:
+            arg = ast.bare(arg)
+            if not isinstance(arg, ast.Dice) or ast.condition_exprs(arg):
+                return None
+            counts = {1: Fraction(1)} if arg.count is None else \
+                self.numbers(arg.count) if self.settled(arg.count) else None
+            specs = self.specs(arg)
+            if counts != {1: Fraction(1)} or specs is None or len(specs) != 1:
+                return None
+            size = open_chain(specs[0][0], 1)
+            if size is None:
+                return None
+            sizes.append(size)
+        found = extreme_moments(tuple(sizes), node.name == "max", self.budget)
+        return None if found is None else _fresh(*found)
 
     def if_moments(self, cond: ast.Node, then: ast.Node, other: ast.Node) -> Moments | None:
         """``if(c, a, b)``: the branches' means mixed by the chance of the condition (its dice
