@@ -67,6 +67,9 @@ class Builtin(Record):
     # Whether its implementation takes ``limit``, the largest size a result may have
     # (``max_magnitude``), given by the evaluator: pow() refuses a power past it unworked.
     limited: bool = False
+    # Whether it gives the highest (True) or the lowest (False) of its numbers: max, min
+    # (the closed form of open-ended dice's extremes, dice/extremes.py); None for the rest.
+    highest: bool | None = None
 
     @property
     def most(self) -> int | None:
@@ -90,8 +93,8 @@ _DECLARED = (
     Builtin("symbols", f.count_symbols, 2, (DICE, TEXT), NUMBER, rest=TEXT, reads=SYMBOL_COUNTS),
     Builtin("drop_highest", f.drop_highest, 1, (ANY,), POOL),
     Builtin("drop_lowest", f.drop_lowest, 1, (ANY,), POOL),
-    Builtin("min", f.smallest, 1, (NUMBER,), NUMBER, rest=NUMBER),
-    Builtin("max", f.largest, 1, (NUMBER,), NUMBER, rest=NUMBER),
+    Builtin("min", f.smallest, 1, (NUMBER,), NUMBER, rest=NUMBER, highest=False),
+    Builtin("max", f.largest, 1, (NUMBER,), NUMBER, rest=NUMBER, highest=True),
     Builtin("abs", f.absolute, 1, (NUMBER,), NUMBER),
     Builtin("pow", f.power, 2, (NUMBER, NUMBER), NUMBER, limited=True),
     Builtin("floor", f.whole("floor"), 1, (NUMBER,), NUMBER, rounding=f.floor_div),
@@ -124,6 +127,15 @@ def reads(node: ast.Node) -> str | None:
 def names_reading(what: str) -> frozenset[str]:
     """The built-ins that read ``what`` of a roll's dice (one of :data:`READS`)."""
     return frozenset(b.name for b in _DECLARED if b.reads == what)
+
+
+def extreme(node: ast.Node) -> bool | None:
+    """Whether ``node``, a call of ``max`` (True) or ``min`` (False) of two or more values,
+    gives their highest or their lowest; None for anything else."""
+    if not isinstance(node, ast.Call) or len(node.args) < 2:
+        return None
+    builtin = BUILTINS.get(node.name)
+    return None if builtin is None else builtin.highest
 
 
 def conditional(node: ast.Node) -> tuple[ast.Node, ast.Node, ast.Node] | None:

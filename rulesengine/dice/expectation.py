@@ -60,7 +60,7 @@ from .context import Context, dynamic_spec
 from .dist import Budget, BudgetExceeded, Dist
 from .evaluate import Functions, compile_expression
 from .exact import Exact
-from .builtins import FUNCTIONS, conditional
+from .builtins import FUNCTIONS, conditional, extreme
 from .pool import PoolSpec
 from .die_odds import face_dist
 from .extremes import extreme_moments
@@ -255,11 +255,12 @@ class _Means:
             return self.if_moments(*parts)
         if isinstance(node, ast.Dice):
             return self.term_moments(node)
-        if isinstance(node, ast.Call) and node.name in ("max", "min") and len(node.args) >= 2:
-            return self.extreme_moments(node)
+        highest = extreme(node)
+        if highest is not None:
+            return self.extreme_moments(node, highest)  # type: ignore[arg-type]
         return None
 
-    def extreme_moments(self, node: ast.Call) -> Moments | None:
+    def extreme_moments(self, node: ast.Call, highest: bool) -> Moments | None:
         """``max``/``min`` of plain open-ended dice, one ``dS!`` each (:mod:`.extremes`)."""
         sizes = []
         for arg in node.args:
@@ -275,7 +276,7 @@ class _Means:
             if size is None:
                 return None
             sizes.append(size)
-        found = extreme_moments(tuple(sizes), node.name == "max", self.budget)
+        found = extreme_moments(tuple(sizes), highest, self.budget)
         return None if found is None else _fresh(*found)
 
     def if_moments(self, cond: ast.Node, then: ast.Node, other: ast.Node) -> Moments | None:
