@@ -18,17 +18,15 @@ import math
 from fractions import Fraction
 
 from .dist import Budget
+from .open_ended import more_than
 
 MAX_PERIOD = 100_000
 """The largest block (the sizes' least common multiple) summed here; beyond, no closed form."""
 
 
 def at_least(s: int, m: int) -> Fraction:
-    """P(one dS! ≥ m), followed forever (1 for m ≤ 1)."""
-    if m <= 1:
-        return Fraction(1)
-    a, r = divmod(m - 1, s)
-    return Fraction(s - r, s ** (a + 1))
+    """P(one dS! ≥ m), followed forever (1 for m ≤ 1): more than m − 1 (:mod:`.open_ended`)."""
+    return more_than(s, m - 1)
 
 
 def _series(sizes: tuple[int, ...], budget: Budget) -> tuple[Fraction, Fraction]:

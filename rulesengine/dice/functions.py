@@ -263,7 +263,7 @@ def _rolled(value: Any, what: str) -> Rolled:
 def count_dice(value: Any, low: Any = None, high: Any = None) -> int:
     """count(roll): kept dice; count(roll, v): dice showing v; count(roll, lo, hi): lo..hi."""
     if type(value) is Rolled and type(low) is int and (high is None or type(high) is int):
-        return _in_range(value.faces, low, low if high is None else high)  # the common case, first
+        return in_range(value.faces, low, low if high is None else high)  # the common case, first
     if isinstance(value, DicePool) and low is None:
         return len(_unfiltered(value, "count()").sides)
     faces = _rolled(value, "count()").faces
@@ -272,12 +272,12 @@ def count_dice(value: Any, low: Any = None, high: Any = None) -> int:
     else:
         lo = _number(low, "count()")
         hi = lo if high is None else _number(high, "count()")
-        n = _in_range(faces, lo, hi)
+        n = in_range(faces, lo, hi)
     # A roll the depth cut had these dice and more to come: at least as many.
     return AtLeast(n) if isinstance(value, RollAtLeast) else n  # type: ignore[return-value]
 
 
-def _in_range(faces: tuple, lo: int, hi: int) -> int:
+def in_range(faces: tuple, lo: int, hi: int) -> int:
     """How many ``faces`` are from ``lo`` to ``hi``: a narrow range counted value by value
     (``tuple.count`` runs in C: exact odds read a pool once for each joint value), a wide
     one die by die."""

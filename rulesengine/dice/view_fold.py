@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .dist import Budget, Dist, step_cost
+from .functions import in_range
 
 
 class PoolView(NamedTuple):
@@ -103,8 +104,9 @@ class PoolView(NamedTuple):
 
 
 def tally(c: tuple[int, int] | None, values: tuple) -> int:
-    """How many of ``values`` are in the range ``c`` (inclusive; None: all of them)."""
-    return len(values) if c is None else sum(1 for v in values if c[0] <= v <= c[1])
+    """How many of ``values`` are in the range ``c`` (inclusive; None: all of them), counted
+    as ``count(roll, lo, hi)`` counts them (:func:`.functions.in_range`)."""
+    return len(values) if c is None else in_range(values, c[0], c[1])
 
 
 class CutChain(tuple):
