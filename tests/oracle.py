@@ -680,6 +680,9 @@ class OBinary(ONode):
 
     def deep(self, env: dict, depth: int) -> Deep:
         if self.op in CONDITION_MEANING:
+            decided = _compared_forever(self.op, self.a, self.b, env)
+            if decided is not None:
+                return decided
             fn: Callable[[Any, Any], Any] = lambda x, y: o_compare(self.op, x, y)  # noqa: E731
         else:
             fn = _BINARY[self.op]
@@ -800,6 +803,171 @@ def plain_open_size(term: Any, env: dict) -> int | None:
             or spec.explodes_on != frozenset({size}) or (spec.low, spec.high, spec.success) != (None, None, None):
         return None
     return size
+
+
+# ---- sums and differences of open-ended dice, summed by their own shortest recurrence -------
+#
+# X − Y + R: X a sum of plain dS! (each ends on q·S + r, 0 < r < S, with (1/S)^(q+1)), Y
+# another, R a whole number the deep oracle knows exactly, all independent. P(X − Y + R ≥ t)
+# = Σ_y P(Y = y) · P(X + R ≥ y + t): the oracle lists the series' terms from convolutions of
+# the dice's own probabilities, finds the shortest linear recurrence they satisfy by
+# Berlekamp–Massey (not the engine's formula for it), checks it on enough terms to be sure
+# (a recurrence of length at most B that holds on B consecutive terms of a sequence holds on
+# all of it; B is the product of Y's and X's recurrences' lengths, each at most the sum of
+# its sizes) and sums the series as a rational function at 1.
+
+
+@dataclasses.dataclass(frozen=True)
+class OpenSum:
+    plus: tuple[int, ...]
+    minus: tuple[int, ...]
+    rest: tuple[tuple[int, Fraction], ...] = ((0, Fraction(1)),)
+
+    def __add__(self, other: OpenSum) -> OpenSum:
+        rest: dict[int, Fraction] = defaultdict(Fraction)
+        for a, p in self.rest:
+            for b, q in other.rest:
+                rest[a + b] += p * q
+        return OpenSum(tuple(sorted(self.plus + other.plus)), tuple(sorted(self.minus + other.minus)),
+                       tuple(sorted((v, p) for v, p in rest.items() if p)))
+
+    def __neg__(self) -> OpenSum:
+        return OpenSum(self.minus, self.plus, tuple(sorted((-v, p) for v, p in self.rest)))
+
+    @property
+    def crosses(self) -> bool:
+        return bool(self.plus) and bool(self.minus)
+
+
+def open_sum(node: Any, env: dict) -> OpenSum | None:
+    """``node`` as X − Y + R where it is built with + and − from plain exploding terms
+    (``2d6!``) and parts the deep oracle knows exactly as whole numbers (no cut even one
+    explosion deep: nothing in them explodes); else None."""
+    node = _taken(node, env)
+    if isinstance(node, OBinary) and node.op in ("+", "-"):
+        a, b = open_sum(node.a, env), open_sum(node.b, env)
+        if a is None or b is None:
+            return None
+        return a + (b if node.op == "+" else -b)
+    if isinstance(node, OScale) and node.k == -1:
+        a = open_sum(node.a, env)
+        return None if a is None else -a
+    if isinstance(node, OTerm):
+        found = plain_open_dice(node, env)
+        if found is not None:
+            return OpenSum((found[0],) * found[1], ())
+    known = node.deep(env, 1)  # no cut one explosion deep: nothing explodes, so it is exact
+    if not all(type(v) is int for v in known.weights):
+        return None  # a cut, a yes/no, a roll read die by die
+    return OpenSum((), (), tuple(sorted((v, Fraction(w, known.denom)) for v, w in known.weights.items() if w)))
+
+
+def plain_open_dice(term: Any, env: dict) -> tuple[int, int] | None:
+    """(S, n) where ``term`` is n ≥ 1 plain dS! exploding on the top face alone."""
+    spec, n = term.spec, term.count if not isinstance(term.count, str) else env[term.count]
+    size = len(spec.faces)
+    if not isinstance(n, int) or n < 1 or spec.faces != tuple(range(1, size + 1)) or spec.explode not in ("!", "!!") \
+            or spec.explodes_on != frozenset({size}) or (spec.low, spec.high, spec.success) != (None, None, None):
+        return None
+    return size, n
+
+
+def _sum_of_dice(sizes: tuple[int, ...], cap: int) -> list[Fraction]:
+    """P(the sum of one dS! per size = v) for v < cap, by convolution of whole numbers over
+    one denominator (exact below the cap: every die adds 1 or more)."""
+    top = {s: cap // s + 1 for s in sizes}
+    weights = [1] + [0] * (cap - 1)
+    denom = 1
+    for s in sizes:  # P(dS! = v) = S^(top − v div S) / S^(top + 1) unless S divides v
+        die = [0 if v % s == 0 else s ** (top[s] - v // s) for v in range(cap)]
+        out = [0] * cap
+        for i, x in enumerate(weights):
+            if x:
+                for j in range(cap - i):
+                    if die[j]:
+                        out[i + j] += x * die[j]
+        weights, denom = out, denom * s ** (top[s] + 1)
+    return [Fraction(w, denom) for w in weights]
+
+
+_SUMS: dict[tuple[tuple[int, ...], int], list[Fraction]] = {}
+_RECURRENCES: dict[OpenSum, list[Fraction]] = {}
+
+
+def _sums(sizes: tuple[int, ...], cap: int) -> list[Fraction]:
+    cap = -(-cap // 128) * 128
+    if (sizes, cap) not in _SUMS:
+        _SUMS[sizes, cap] = _sum_of_dice(sizes, cap)
+    return _SUMS[sizes, cap]
+
+
+def shortest_recurrence(seq: list[Fraction]) -> list[Fraction]:
+    """Berlekamp–Massey over the rationals: the shortest c (c[0] = 1) with
+    Σ_j c[j]·seq[n − j] = 0 for every n ≥ len(c) − 1 the sequence reaches."""
+    c, b = [Fraction(1)], [Fraction(1)]
+    length, shift, last = 0, 1, Fraction(1)
+    for n in range(len(seq)):
+        d = sum((c[j] * seq[n - j] for j in range(min(length, len(c) - 1) + 1)), Fraction(0))
+        if d == 0:
+            shift += 1
+            continue
+        coef = d / last
+        new = c + [Fraction(0)] * max(0, len(b) + shift - len(c))
+        for j, x in enumerate(b):
+            new[j + shift] -= coef * x
+        if 2 * length <= n:
+            b, length, last, shift = c, n + 1 - length, d, 1
+        else:
+            shift += 1
+        c = new
+    return (c + [Fraction(0)] * (length + 1))[:length + 1]
+
+
+def _holds(c: list[Fraction], seq: list[Fraction]) -> bool:
+    order = len(c) - 1
+    return all(sum((c[j] * seq[n - j] for j in range(order + 1)), Fraction(0)) == 0 for n in range(order, len(seq)))
+
+
+def open_sum_at_least(law: OpenSum, t: int) -> Fraction:
+    """P(X − Y + R ≥ t), followed forever (``law.crosses``)."""
+    lo, hi = law.rest[0][0], law.rest[-1][0]
+    bound = sum(law.plus) * sum(law.minus)  # B: no recurrence of the terms is longer
+    head = max(0, hi - t + 2)  # before it, X + R ≥ y + t may still read R's first values
+    count = head + 2 * bound + 40
+    cap = count + abs(t) + hi - lo + 2
+    px, py = _sums(law.plus, cap), _sums(law.minus, cap)
+    cdf = {}  # P(X + R <= n), exact while n < cap + lo
+    running = Fraction(0)
+    for n in range(lo, count + t + 1):
+        running += sum((p * px[n - r] for r, p in law.rest if 0 <= n - r < len(px)), Fraction(0))
+        cdf[n] = running
+
+    def x_at_least(m: int) -> Fraction:
+        return Fraction(1) if m <= lo else 1 - cdf[m - 1]
+
+    terms = [py[y] * x_at_least(y + t) for y in range(head, count)]
+    c = _RECURRENCES.get(law)
+    if c is None or not _holds(c, terms[:bound + len(c) + 2]):
+        c = _RECURRENCES[law] = shortest_recurrence(terms)
+        assert 2 * (len(c) - 1) <= len(terms) - 40, "more terms needed to trust the recurrence"
+    assert len(c) - 1 <= bound and _holds(c, terms[:bound + len(c) + 2])
+    order = len(c) - 1
+    numerator = sum((terms[k] * sum(c[:order - k], Fraction(0)) for k in range(order)), Fraction(0))
+    return sum((py[y] * x_at_least(y + t) for y in range(head)), Fraction(0)) + numerator / sum(c, Fraction(0))
+
+
+def _compared_forever(op: str, a: Any, b: Any, env: dict) -> Deep | None:
+    """``a op b`` where ``a − b`` is a sum and difference of open-ended dice with dice on both
+    sides (:func:`open_sum`): asked as ``a − b op 0``, followed forever; else None."""
+    if op not in ("<", "<=", ">", ">=", "==", "!="):
+        return None
+    left, right = open_sum(a, env), open_sum(b, env)
+    if left is None or right is None or not (left + -right).crosses:
+        return None
+    law = left + -right
+    ge = {k: open_sum_at_least(law, k) for k in (0, 1)}
+    p = {">=": ge[0], ">": ge[1], "<": 1 - ge[0], "<=": 1 - ge[1], "==": ge[0] - ge[1], "!=": 1 - ge[0] + ge[1]}[op]
+    return Deep({True: p.numerator, False: p.denominator - p.numerator}, p.denominator)
 
 
 def open_extreme_mean(sizes: list[int], highest: bool) -> Fraction:

@@ -31,10 +31,13 @@ from fractions import Fraction
 from itertools import product
 from math import gcd, isqrt
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 
 from .beyond import Beyond, CutBelow, cut_value, tail_key, try_value
+
+if TYPE_CHECKING:
+    from .open_ended import OpenLaw
 
 
 class BudgetExceeded(Exception):
@@ -189,9 +192,9 @@ class Dist:
     weights: dict[Any, int]
     denom: int
     tail: Mapping[Any, int] = field(default_factory=lambda: NO_TAIL)
-    # Followed forever in closed form (.open_ended): (S,) one dS! exploding on its top face,
-    # (S, T) a dS! minus a dT!; None for anything else. Operations that don't know it drop it.
-    open_ended: tuple[int, ...] | None = None
+    # Followed forever in closed form (.open_ended): a sum or difference of plain exploding
+    # dice and numbers known exactly; None for anything else. Operations that don't know it drop it.
+    open_ended: OpenLaw | None = None
 
     # ---- construction -------------------------------------------------------------------
     @staticmethod

@@ -17,10 +17,10 @@ from ..limits import Limits
 from . import ast
 from .context import Compiled, Context, check_count, dynamic_spec, eval_error, too_big, unknown_name
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine, combine2, mixture, with_tails
-from .functions import ARITHMETIC, COMPARISONS, OpError, keep_sum, logic_and, logic_or
+from .functions import ARITHMETIC, COMPARISONS, OpError, keep_sum, logic_and, logic_or, negate
 from .beyond import CutBelow
 from . import open_ended
-from .open_ended import open_chain
+from .open_ended import OpenLaw, plain_size
 from .pool import PoolSpec
 from .die_odds import die_dist
 from .pool_odds import pool_dist, sums_whole
@@ -104,9 +104,9 @@ class Exact:
             dist = dice_term_dist(ctx, node, spec, counts, side_dist,
                                   lambda rule, n: self._pool(ctx, node, rule, n))
             if spec is not None and dist.tail and counts.is_point():
-                size = open_chain(spec, next(iter(counts.weights)))
-                if size is not None:  # one dS!: its difference with another is known for ever
-                    return replace(dist, open_ended=(size,))
+                size, n = plain_size(spec), next(iter(counts.weights))
+                if size is not None and type(n) is int and n > 0:  # NdS!: known for ever, added to or taken from
+                    return replace(dist, open_ended=OpenLaw.dice(size, n))
             return dist
 
         return run
@@ -220,55 +220,74 @@ def _apply(ctx: Context, node: ast.Node, fn: Callable[..., Any], dists: list[Dis
         raise too_big(ctx, node) from None
 
 
+_ADD = ARITHMETIC["+"]
 _SUBTRACT = ARITHMETIC["-"]
 _COMPARISON_OF = {fn: op for op, fn in COMPARISONS.items()}
-_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _law_of(d: Dist) -> OpenLaw | None:
+    """What :mod:`.open_ended` knows of ``d`` followed forever: its law, or the law of a
+    whole number known exactly (no cut path); None for anything else."""
+    if d.open_ended is not None:
+        return d.open_ended
+    if d.tail or not all(type(v) is int for v in d.weights):
+        return None
+    return OpenLaw.number(d.weights, d.denom)
 
 
 def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], out: Dist) -> Dist:
-    """``out`` made exact where :mod:`.open_ended` has the closed form: one ``dS!`` minus one
-    ``dT!`` (each value's probability; the values the depth reached are listed, the rest is
-    ``truncated``), and such a difference compared with a number (nothing truncated). Where
-    the closed form would cost more than the budget has left, ``out`` as the depth gave it."""
-    if len(dists) != 2:
+    """``out`` made exact where :mod:`.open_ended` has the closed form: sums and differences
+    of plain exploding dice and numbers known exactly carry their law on; where dice are
+    both added and taken away (``2d6! - 1d6!``), each value's probability is the closed
+    form's (the values the depth reached are listed, the rest is ``truncated``, kept as
+    bounds), and a comparison of two such values, or of one with a number, is exact
+    (nothing truncated). Where the closed form would cost more than the budget has left,
+    ``out`` as the depth gave it."""
+    if len(dists) == 1:
+        law = dists[0].open_ended
+        return replace(out, open_ended=-law) if fn is negate and law is not None else out
+    if len(dists) != 2 or (dists[0].open_ended is None and dists[1].open_ended is None):
         return out
-    a, b = dists
-    if fn is _SUBTRACT and a.open_ended is not None and b.open_ended is not None \
-            and len(a.open_ended) == len(b.open_ended) == 1:
-        s, t = a.open_ended[0], b.open_ended[0]
-        values = sorted(v for v in out.weights if type(v) is int)
-        if not values or len(values) != len(out.weights) or not _afford(ctx, s, t, values):
-            return replace(out, open_ended=(s, t))  # the depth's rows; a comparison is still exact
-        at_least = {v: open_ended.at_least(s, t, v) for v in (*values, values[-1] + 1)}
-        exact = {v: at_least[v] - (at_least[v + 1] if v + 1 in at_least else open_ended.at_least(s, t, v + 1))
-                 for v in values}
-        # The values above those listed: a lower bound, as a cut path's (.beyond); those below
-        # an upper one (CutBelow): every comparison the cut values can't change is decided.
-        below = 1 - at_least[values[0]]
-        return _from_fractions(exact, (s, t), (values[-1] + 1, at_least[values[-1] + 1]),
-                               (values[0] - 1, below))
+    a, b = _law_of(dists[0]), _law_of(dists[1])
+    if a is None or b is None:
+        return out
+    if fn is _ADD or fn is _SUBTRACT:
+        law = a.plus_law(b if fn is _ADD else -b)
+        if law is None:
+            return out
+        return _rows(ctx, law, out) if law.crosses else replace(out, open_ended=law)
     op = _COMPARISON_OF.get(fn)
-    if op is None:
+    law = None if op is None else a.plus_law(-b)  # a op b: a − b op 0
+    if op is None or law is None or not law.crosses or not _afford(ctx, law, open_ended.thresholds_of(op, 0)):
         return out
-    if b.open_ended is not None and len(b.open_ended) == 2 and a.is_point():
-        a, b, op = b, a, _FLIPPED[op]
-    if a.open_ended is None or len(a.open_ended) != 2 or not b.is_point():
-        return out
-    k = next(iter(b.weights))
-    if type(k) is not int or not _afford(ctx, *a.open_ended, [k]):
-        return out
-    p = open_ended.compare(*a.open_ended, op, k)
+    p = open_ended.compare(law, op, 0)
     return _from_fractions({True: p, False: 1 - p})
 
 
-def _afford(ctx: Context, s: int, t: int, thresholds: list[int]) -> bool:
+def _rows(ctx: Context, law: OpenLaw, out: Dist) -> Dist:
+    """Every value from the least to the greatest the depth reached, each with its
+    probability followed forever; the values above kept as a lower bound (as a cut path's,
+    :mod:`.beyond`), those below as an upper one (:class:`CutBelow`), so every comparison
+    the cut values can't change is decided."""
+    if not out.weights or not all(type(v) is int for v in out.weights):
+        return replace(out, open_ended=law)
+    values = list(range(min(out.weights), max(out.weights) + 1))
+    if not _afford(ctx, law, [*values, values[-1] + 1]):
+        return replace(out, open_ended=law)  # the depth's rows; a comparison is still exact
+    at_least = open_ended.at_least(law, [*values, values[-1] + 1])
+    exact = {v: at_least[v] - at_least[v + 1] for v in values}
+    above, below = (values[-1] + 1, at_least[values[-1] + 1]), (values[0] - 1, 1 - at_least[values[0]])
+    return _from_fractions(exact, law, above, below)
+
+
+def _afford(ctx: Context, law: OpenLaw, thresholds: list[int]) -> bool:
     """Charge the closed form's work for ``thresholds`` where it fits in half the budget left
     (the depth's answer stands otherwise); False where it doesn't."""
-    costs = [open_ended.cost(s, t, k) for k in (min(thresholds), max(thresholds) + 1)]
-    if None in costs:
+    cost = open_ended.cost(law, thresholds)
+    if cost is None:
         return False
-    # a term is a few Fraction operations, each several multiply-adds of the budget's kind
-    steps = 16 * len(thresholds) * max(c for c in costs if c is not None)
+    # an operation on Fractions is several multiply-adds of the budget's kind
+    steps = 16 * cost
     budget = ctx.budget
     assert budget is not None
     if steps > (budget.limit - budget.used) // 2:
@@ -277,7 +296,7 @@ def _afford(ctx: Context, s: int, t: int, thresholds: list[int]) -> bool:
     return True
 
 
-def _from_fractions(probabilities: dict[Any, Fraction], law: tuple[int, ...] | None = None,
+def _from_fractions(probabilities: dict[Any, Fraction], law: OpenLaw | None = None,
                     above: tuple[int, Fraction] | None = None, below: tuple[int, Fraction] | None = None) -> Dist:
     """A distribution over a common denominator, values of probability 0 left out; ``above``:
     (a bound, the mass of the values from it up), ``below``: (a bound, the mass of the values

@@ -36,7 +36,7 @@ from hypothesis import given, strategies as st
 from dice_grammar import oracle_expressions
 from fuzz_support import case_time_limit, fuzz_settings
 from oracle import (COUNTS, DEEP, MAYBE, Cut, DieSpec, OBinary, OCall, OIf, OLit, OName, OTerm, o_compare,
-                    open_extreme_mean, plain_open_size,
+                    open_extreme_mean, plain_open_size, open_sum, open_sum_at_least,
                     open_difference, open_difference_at_least)
 from rulesengine import dice
 from rulesengine.errors import RulesEngineError
@@ -79,28 +79,21 @@ def _claims(odds) -> list[tuple[str, object, F, object]]:
 
 
 def _followed_forever(node, env: dict, what: str, v) -> F | None:
-    """The closed form's figure (oracle.open_difference_at_least) for a claim on one plain
-    dS! minus one dT!, or on such a difference compared with a number; None elsewhere."""
+    """The closed form's figure for a claim on a value of X − Y + R, sums of plain
+    open-ended dice on both sides (one dS! minus one dT!: oracle.open_difference_at_least,
+    summed by hand; others: oracle.open_sum_at_least, by their own recurrence); None
+    elsewhere. A comparison of such values is the deep oracle's own (oracle._compared_forever)."""
+    if isinstance(v, bool):
+        return None
+    law = open_sum(node, env)
+    if law is None or not law.crosses:
+        return None
     pair = open_difference(node, env)
-    if pair is not None and not isinstance(v, bool):
+    if pair is not None:
         ge = lambda k: open_difference_at_least(*pair, k)  # noqa: E731
-        return {"P": ge(v) - ge(v + 1), "at_least": ge(v), "at_most": 1 - ge(v + 1)}[what]
-    if not (isinstance(node, OBinary) and node.op in _FLIP and what == "P" and isinstance(v, bool)):
-        return None
-    op, diff, lit = node.op, node.a, node.b
-    if isinstance(diff, OLit):
-        op, diff, lit = _FLIP[op], lit, diff
-    pair = open_difference(diff, env)
-    if pair is None or not isinstance(lit, OLit):
-        return None
-    k = lit.value
-    ge = lambda j: open_difference_at_least(*pair, j)  # noqa: E731
-    p_true = {">=": ge(k), ">": ge(k + 1), "<": 1 - ge(k), "<=": 1 - ge(k + 1),
-              "==": ge(k) - ge(k + 1), "!=": 1 - ge(k) + ge(k + 1)}[op]
-    return p_true if v else 1 - p_true
-
-
-_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+    else:
+        ge = lambda k: open_sum_at_least(law, k)  # noqa: E731
+    return {"P": ge(v) - ge(v + 1), "at_least": ge(v), "at_most": 1 - ge(v + 1)}[what]
 
 
 def _mean_followed_forever(node, env: dict) -> F | None:

@@ -1,0 +1,170 @@
+"""Sums and differences of open-ended dice followed forever (issue #34): where dice are both
+added and taken away (`2d6! - 1d6!`, `1d6! + 1d8! - 1d10!`, `1d6! > 1d8!`), every
+comparison with a number is exact (nothing truncated), and so is each value's probability
+in a distribution (the values beyond the depth are `truncated`, kept as bounds).
+
+The oracle here works apart from the engine. A plain `dS!` ends on q·S + r (0 < r < S) with
+probability (1/S)^(q+1), so a sum's probability of each value below any cap is a finite
+convolution (:func:`pmf`). P(X − Y + R ≥ t) = Σ_y P(Y = y) P(X + R ≥ y + t) is an infinite
+series; the oracle (oracle.open_sum_at_least) lists many of its terms exactly, finds the
+shortest linear recurrence they satisfy by Berlekamp–Massey (its own, not the engine's
+formula for it), checks it on enough terms to be sure, and sums the series from it (a
+rational function at 1). It is also checked here against the series cut at a depth, within
+the mass that cut leaves out, and against the worked figures of one die minus another."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from oracle import OpenSum, open_sum_at_least
+from rulesengine import dice
+from rulesengine.ruleset import loads
+
+
+def die_pmf(s: int, cap: int) -> list[F]:
+    """P(one dS! = v) for v < cap: (1/S)^(v div S + 1) unless S divides v."""
+    return [F(0) if v == 0 or v % s == 0 else F(1, s) ** (v // s + 1) for v in range(cap)]
+
+
+def convolve(a: list[F], b: list[F], cap: int) -> list[F]:
+    out = [F(0)] * cap
+    for i, x in enumerate(a[:cap]):
+        if x:
+            for j, y in enumerate(b[:cap - i]):
+                out[i + j] += x * y
+    return out
+
+
+def pmf(sizes: list[int], cap: int) -> list[F]:
+    """P(sum of one dS! per size = v) for v < cap (exact: every die adds 1 or more)."""
+    out = [F(1)] + [F(0)] * (cap - 1)
+    for s in sizes:
+        out = convolve(out, die_pmf(s, cap), cap)
+    return out
+
+
+def at_least(plus: list[int], minus: list[int], t: int, rest: dict[int, F] | None = None) -> F:
+    """P(X − Y + R ≥ t): X one dS! per size in ``plus``, Y in ``minus``, R ``rest`` (value ->
+    chance; 0 by default), all independent (oracle.open_sum_at_least)."""
+    known = tuple(sorted((rest or {0: F(1)}).items()))
+    return open_sum_at_least(OpenSum(tuple(sorted(plus)), tuple(sorted(minus)), known), t)
+
+
+def test_the_oracles_series_sum_agrees_with_the_hand_sum_of_one_die_minus_another():
+    """The oracle's own check: for 1d6! − 1d6! it gives the worked figure 11/35 (≥ 2) and the
+    tie 1/7 (1/(N + 1) for two dN!)."""
+    assert at_least([6], [6], 2) == F(11, 35)
+    assert at_least([6], [6], 0) - at_least([6], [6], 1) == F(1, 7)
+
+
+def cut_at_depth(plus: list[int], minus: list[int], t: int, cap: int) -> tuple[F, F]:
+    """The series cut where either sum reaches ``cap``: its sum, and the mass left out."""
+    px, py = pmf(plus, cap), pmf(minus, cap)
+    inside = sum((py[y] * sum(px[y + t:cap] if y + t >= 0 else px[:cap], F(0)) for y in range(cap)), F(0))
+    left_out = 1 - sum(px, F(0)) * sum(py, F(0))
+    return inside, left_out
+
+
+@pytest.mark.parametrize("plus, minus, t", [([6, 6], [6], 2), ([6, 8], [10], 0), ([4], [6, 6], -3)])
+def test_the_oracle_agrees_with_the_series_cut_at_a_depth_within_what_the_cut_leaves_out(plus, minus, t):
+    inside, left_out = cut_at_depth(plus, minus, t, 150)
+    assert 0 < left_out < F(1, 10 ** 9)
+    assert 0 <= at_least(plus, minus, t) - inside <= left_out
+
+
+def text(plus: list[int], minus: list[int], constant: int = 0) -> str:
+    out = " + ".join(f"1d{s}!" for s in plus)
+    out += "".join(f" - 1d{s}!" for s in minus)
+    return out + (f" + {constant}" if constant > 0 else f" - {-constant}" if constant < 0 else "")
+
+
+@pytest.mark.parametrize("plus, minus", [([6, 6], [6]), ([6], [6, 6]), ([6, 8], [10]), ([4, 4], [4, 4]), ([2], [4])])
+@pytest.mark.parametrize("t", [-7, 0, 2, 9])
+def test_a_difference_of_sums_of_exploding_dice_against_a_number_is_exact(plus, minus, t):
+    """`1d6! + 1d6! - 1d6! >= t` and the like: nothing truncated, the series' sum."""
+    odds = dice.odds(f"{text(plus, minus)} >= {t}")
+    assert odds.truncated == 0
+    assert odds.probability(True) == at_least(plus, minus, t)
+
+
+def test_two_exploding_dice_of_one_kind_written_as_2d6_are_the_sum_of_two():
+    odds = dice.odds("2d6! - 1d6! >= 2")
+    assert odds.truncated == 0 and odds.probability(True) == at_least([6, 6], [6], 2)
+
+
+@pytest.mark.parametrize("expression, plus, minus, t", [
+    ("1d6! > 1d8!", [6], [8], 1),
+    ("1d6! >= 1d6!", [6], [6], 0),
+    ("1d6! + 1d6! <= 1d10! + 3", [10], [6, 6], -3),
+    ("1d8! < 1d6! + 1d4!", [6, 4], [8], 1),
+])
+def test_exploding_terms_compared_with_each_other_are_exact(expression, plus, minus, t):
+    """`a op b` of exploding terms asks `a - b op 0`: nothing truncated."""
+    odds = dice.odds(expression)
+    assert odds.truncated == 0
+    assert odds.probability(True) == at_least(plus, minus, t)
+
+
+def test_a_plain_die_and_a_number_added_in_are_exact_too():
+    """`1d6! - 1d6! + 1d4 - 2 >= 1`: the plain die and the number are a known part, R."""
+    rest = {r - 2: F(1, 4) for r in range(1, 5)}
+    odds = dice.odds("1d6! - 1d6! + 1d4 - 2 >= 1")
+    assert odds.truncated == 0 and odds.probability(True) == at_least([6], [6], 1, rest)
+    odds = dice.odds("2d6! - 1d8! + 3 == 5")
+    three = {3: F(1)}
+    assert odds.truncated == 0
+    assert odds.probability(True) == at_least([6, 6], [8], 5, three) - at_least([6, 6], [8], 6, three)
+
+
+def test_each_value_of_a_difference_of_sums_has_its_exact_probability():
+    """`2d6! - 1d6!` as a distribution: every value the depth reached has the series' chance;
+    what lies beyond is the truncated mass, above as a lower bound and below as an upper one."""
+    odds = dice.odds("2d6! - 1d6!")
+    low, high = min(odds.distribution), max(odds.distribution)
+    for v in (low, -5, -1, 0, 1, 2, 7, 12, 30, high):
+        assert odds.probability(v) == at_least([6, 6], [6], v) - at_least([6, 6], [6], v + 1), v
+    assert odds.truncated == (1 - at_least([6, 6], [6], low)) + at_least([6, 6], [6], high + 1)
+    assert dice.odds(f"2d6! - 1d6! >= {high + 5}").truncated == 0
+
+
+def test_negating_a_difference_mirrors_it():
+    odds = dice.odds("-(1d6! - 1d8!) >= 2")
+    assert odds.truncated == 0 and odds.probability(True) == at_least([8], [6], 2)
+
+
+CHECK = """
+ruleset: swerve
+name: A swerve read by a check's outcomes
+version: "1"
+source: tests
+checks:
+  swerve:
+    inputs:
+      edge: {type: integer, default: 0, min: -10, max: 10}
+    roll: 2d6! - 1d6! + edge
+    outcomes:
+      - {name: ahead, when: "roll >= 3", success: true}
+      - {name: behind, success: false}
+"""
+
+
+@pytest.mark.parametrize("edge", [-10, 0, 4])
+def test_a_check_whose_roll_is_a_difference_of_sums_has_exact_outcomes(edge):
+    """One roll `2d6! - 1d6! + edge`: its values are the closed form's, so a comparison of
+    it with a number is decided on every value, cut ones included."""
+    odds = loads(CHECK, "swerve.yaml").check("swerve").odds({"edge": edge})
+    assert odds.truncated == 0
+    assert odds.outcomes["ahead"] == at_least([6, 6], [6], 3 - edge)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.sampled_from([2, 4, 6, 8]), min_size=1, max_size=2),
+       st.lists(st.sampled_from([2, 4, 6, 8]), min_size=1, max_size=2),
+       st.integers(-12, 12), st.integers(-3, 3))
+def test_any_difference_of_one_to_four_exploding_dice_against_a_number_is_exact(plus, minus, t, constant):
+    odds = dice.odds(f"{text(plus, minus, constant)} >= {t}")
+    assert odds.truncated == 0
+    assert odds.probability(True) == at_least(plus, minus, t - constant)
