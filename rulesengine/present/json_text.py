@@ -71,12 +71,12 @@ def _writer(ensure_ascii: bool, out: list[str]) -> Callable[[Any, int], None]:
     Where in ``out`` each container with containers inside it was written is kept, by the
     container's identity and depth: every object of the document is alive while it is
     written, so an identity stands for one object, and the same object met again at the
-    same depth is the same pieces again."""
+    same depth is the same text again (its pieces joined once, at the second meeting)."""
     string = encode_basestring_ascii if ensure_ascii else encode_basestring
     text_of: dict[type, Callable[[Any], str]] = {
         str: string, int: int.__repr__, float: _float_text,
         bool: lambda o: "true" if o else "false", type(None): lambda o: "null"}
-    done: dict[tuple[int, int], tuple[int, int]] = {}
+    done: dict[tuple[int, int], tuple[int, int] | str] = {}
     open_: set[int] = set()
     indents = [INDENT * d for d in range(8)]
 
@@ -120,6 +120,13 @@ def _writer(ensure_ascii: bool, out: list[str]) -> Callable[[Any, int], None]:
         else:
             raise TypeError(f"Object of type {o.__class__.__name__} is not JSON serializable")
 
+    def again(ident: int, depth: int) -> None:
+        """A container written before at this depth: its text, joined from its pieces once."""
+        seen = done[(ident, depth)]
+        if not isinstance(seen, str):
+            seen = done[(ident, depth)] = "".join(out[seen[0]:seen[1]])
+        out.append(seen)
+
     def indent(depth: int) -> str:
         while len(indents) <= depth:
             indents.append(INDENT * len(indents))
@@ -135,9 +142,8 @@ def _writer(ensure_ascii: bool, out: list[str]) -> Callable[[Any, int], None]:
             out.append("{\n" + inner + _flat_encoder(depth + 1, ensure_ascii)(o)[1:-1] + close)
             return
         ident = id(o)
-        span = done.get((ident, depth))
-        if span is not None:
-            out.extend(out[span[0]:span[1]])
+        if (ident, depth) in done:
+            again(ident, depth)
             return
         if ident in open_:
             raise ValueError("Circular reference detected")
@@ -174,9 +180,8 @@ def _writer(ensure_ascii: bool, out: list[str]) -> Callable[[Any, int], None]:
             out.append("[\n" + inner + _flat_encoder(depth + 1, ensure_ascii)(list(o))[1:-1] + close)
             return
         ident = id(o)
-        span = done.get((ident, depth))
-        if span is not None:
-            out.extend(out[span[0]:span[1]])
+        if (ident, depth) in done:
+            again(ident, depth)
             return
         if ident in open_:
             raise ValueError("Circular reference detected")
