@@ -45,17 +45,39 @@ def fraction_cost(p: Fraction) -> int:
     return text_cost(p.numerator.bit_length()) + text_cost(p.denominator.bit_length())
 
 
+def _longest_in_decimal() -> int:
+    """The most bits an integer can have and still be written in decimal: the largest b with
+    ``decimal_digits`` of a b-bit integer (int(b × log10 2) + 1, which never falls as b
+    grows) at most ``EXACT_DECIMAL_DIGITS``."""
+    bits = int(EXACT_DECIMAL_DIGITS / _DIGITS_PER_BIT)
+    while int((bits + 1) * _DIGITS_PER_BIT) + 1 <= EXACT_DECIMAL_DIGITS:
+        bits += 1
+    while bits > 0 and int(bits * _DIGITS_PER_BIT) + 1 > EXACT_DECIMAL_DIGITS:
+        bits -= 1
+    return bits
+
+
+_DECIMAL_BITS_AT_MOST = _longest_in_decimal()
+
+
 def fits_in_decimal(p: Fraction) -> bool:
-    return max(decimal_digits(p.numerator), decimal_digits(p.denominator)) <= EXACT_DECIMAL_DIGITS
+    """Whether ``p`` is written ``p/q`` in decimal: both parts of at most
+    ``EXACT_DECIMAL_DIGITS`` digits by :func:`decimal_digits` (judged by their bit lengths)."""
+    n, d = p.as_integer_ratio()
+    return n.bit_length() <= _DECIMAL_BITS_AT_MOST and d.bit_length() <= _DECIMAL_BITS_AT_MOST
+
+
+def ratio_text(n: int, d: int) -> str:
+    """:func:`fraction_text` of the fraction ``n/d`` in lowest terms, ``d`` positive."""
+    if n.bit_length() <= _DECIMAL_BITS_AT_MOST and d.bit_length() <= _DECIMAL_BITS_AT_MOST:
+        return f"{n}/{d}"
+    return f"{'-' if n < 0 else ''}{hex(abs(n))}/{hex(d)}"
 
 
 def fraction_text(p: Fraction) -> str:
     """The exact value for machines: ``p/q`` in decimal, or ``0xP/0xQ`` when too long
     (a minus sign, if any, leads: ``-0x…/0x…``)."""
-    if fits_in_decimal(p):
-        return f"{p.numerator}/{p.denominator}"
-    sign = "-" if p < 0 else ""
-    return f"{sign}{hex(abs(p.numerator))}/{hex(p.denominator)}"
+    return ratio_text(*p.as_integer_ratio())
 
 
 def fraction_display(p: Fraction) -> str:

@@ -10,7 +10,6 @@ diagnostics) and GitHub Actions annotations.
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import sys
 import types
@@ -157,7 +156,9 @@ def format_text(reports: list[FileReport]) -> str:
 def format_json(reports: list[FileReport]) -> str:
     """One object: which engine judged (so a CI log says so), how many files, and every
     diagnostic (docs/errors.md, schemas/validate-result.schema.json)."""
-    return json.dumps(report_json(reports), indent=2)
+    from .present.json_text import dumps
+
+    return dumps(report_json(reports))
 
 
 def report_json(reports: list[FileReport]) -> dict:

@@ -21,21 +21,24 @@ from ..dice.stats import Summary, summarize, summary_json
 from ..errors import LimitError
 from ..exact_text import fraction_text
 from ..records import Record, field
-from .json_parts import (cut_cumulative, distribution_json, jsonable, probability_json, ranked_distribution_json,
-                         writing_cost)
+from .json_parts import (Rendered, cut_cumulative, distribution_json, jsonable, probability_json,
+                         ranked_distribution_json, writing_cost)
 
 
 class Shown(Record):
     """One distribution of the odds, with its statistics and, for numbers, each value's
     chance of that or more and of that or less (``views``: where the kind knows them better
-    than summing its rows, as a check whose explosions were cut does)."""
+    than summing its rows; ``cut_from`` and ``cut``: where they are its rows' sums with mass
+    cut by explosions counted in, as for a check, see :func:`~.json_parts.cut_cumulative`)."""
 
     dist: Mapping[Any, Fraction]
     summary: Summary
     views: Mapping[Any, tuple[Fraction, Fraction]] | None = None
+    cut_from: int | None = None
+    cut: Fraction = Fraction(0)
 
     def cumulative(self) -> Mapping[Any, tuple[Fraction, Fraction]]:
-        return self.views if self.views is not None else cut_cumulative(self.dist)
+        return self.views if self.views is not None else cut_cumulative(self.dist, self.cut_from, self.cut)
 
 
 class Group(Record):
@@ -90,19 +93,22 @@ class OddsValue(Record):
         """What was cut from the result's distribution (at least :attr:`truncated`)."""
         return self.truncated if self.result_truncated is None else self.result_truncated
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, rendered: Rendered | None = None) -> dict[str, Any]:
         """The odds as JSON. Writing them is charged to a work budget: with ``max_states``
         (a check's), the whole cost is afforded before anything is written, so odds too big
         to write are refused first (a LimitError naming ``max_states``); either way each
-        table's rows are charged as they are written, so a service's deadline is looked at."""
-        budget = self._writing_budget()
+        table's rows are charged as they are written, so a service's deadline is looked at.
+        ``rendered``: distributions written for other odds of the same answer (a sweep's),
+        whose rows are given again where a distribution is the same (charged the same)."""
+        budget = self._writing_budget(rendered)
         prob = probability_json
         parts: dict[str, Any] = {
             "ruleset": self.ruleset,
             **dict(self.names),
             "outcomes": [dict(name=n, success=self.outcome_success.get(n, False), **prob(p))
                          for n, p in self.outcomes.items()],
-            "result": distribution_json(self.result.dist, budget, self.result.views),
+            "result": distribution_json(self.result.dist, budget, self.result.views, rendered,
+                                        self.result.cut_from, self.result.cut),
             "stats": {"result": summary_json(self.result.summary, fraction_text)}
             | {g.key: {k: summary_json(s.summary, fraction_text) for k, s in g.members.items()}
                for g in self.groups},
@@ -117,7 +123,7 @@ class OddsValue(Record):
         for key, named in self.named:
             parts[key] = [dict(name=n, **prob(p)) for n, p in named.items()]
         for g in self.groups:
-            parts[g.key] = {k: distribution_json(s.dist, budget) for k, s in g.members.items()}
+            parts[g.key] = {k: distribution_json(s.dist, budget, rendered=rendered) for k, s in g.members.items()}
         if self.roller is not None:
             parts["roller"] = self.roller
         if self.expected_rounds is not None:
@@ -129,18 +135,19 @@ class OddsValue(Record):
         if self.given is not None:
             parts["given"] = {"expression": self.given[0], **prob(self.given[1])}
         if self.signed:
-            parts["signed_result"] = ranked_distribution_json(self.signed, budget)
+            parts["signed_result"] = ranked_distribution_json(self.signed, budget, rendered)
         parts.update(self.extra)
         return {k: parts[k] for k in JSON_ORDER if k in parts}
 
-    def _writing_budget(self) -> Budget:
+    def _writing_budget(self, rendered: Rendered | None = None) -> Budget:
         if self.max_states is None:
             return Budget(UNLIMITED)  # no bound of its own; still charges a service's budget in force
         budget = Budget(self.max_states)
         tables = [self.outcomes, *(named for _, named in self.named)]
         listed = [self.result.dist, *([self.signed] if self.signed else []),
                   *(s.dist for g in self.groups for s in g.members.values())]
-        cost = sum(writing_cost(t, cumulative=False) for t in tables) + sum(writing_cost(t) for t in listed)
+        cost = sum(writing_cost(t, cumulative=False) for t in tables) \
+            + sum(writing_cost(t, True, rendered) for t in listed)
         try:
             budget.afford(cost)
         except BudgetExceeded:

@@ -242,11 +242,11 @@ class CheckOdds(Record):
 
     def view(self) -> OddsValue:
         """These odds as every front end shows them (JSON, the text table, a sweep's cells)."""
+        result = Shown(self.result_distribution, self.summary, cut_from=self.result_cut_from, cut=self.result_truncated)
         return OddsValue(
             ruleset=self.ruleset, names=(("check", self.check),), inputs=self.inputs, outcomes=self.outcomes,
             outcome_success=self.outcome_success, success=self.success,
-            result=Shown(self.result_distribution, self.summary, self.result_cumulative()),
-            chart=("result", Shown(self.result_distribution, self.summary, self.result_cumulative())),
+            result=result, chart=("result", result),
             named=(("tags", self.tags), ("tiers", self.tiers)),
             groups=(Group("values", {k: Shown(d, self.value_summary(k)) for k, d in self.values.items()}),),
             signed=self.signed_distribution,

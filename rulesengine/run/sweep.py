@@ -21,7 +21,8 @@ from ..exact_text import fraction_text
 from .calls import Runnable, refuse_given_in_sweep
 from .results import RunOdds
 from .enumeration import sharing_rolls
-from .json_parts import probability_json
+from .json_parts import Rendered, probability_json
+from .odds_value import OddsValue
 from .sweep_words import is_swept
 
 
@@ -43,14 +44,14 @@ class ResultFigures:
                 "at_least": [{"value": n, **probability_json(p)} for n, p in self.at_least]}
 
 
-def result_figures(odds: RunOdds, at_least: Sequence[int] = ()) -> ResultFigures | None:
+def result_figures(odds: RunOdds | OddsValue, at_least: Sequence[int] = ()) -> ResultFigures | None:
     """The mean of the distribution the odds chart and its chance of each of ``at_least`` or
     more; None where that distribution is not of numbers (outcomes only, text)."""
-    title, chart = odds.view().chart
+    title, chart = (odds if isinstance(odds, OddsValue) else odds.view()).chart
     summary = chart.summary
     if summary.kind != "number" or summary.mean is None:
         return None
-    views = chart.cumulative()
+    views = chart.cumulative() if at_least else {}
     ranked = sorted(views)
     figures = []
     for n in at_least:
@@ -76,8 +77,11 @@ class Sweep:
         """One odds-result per combination, each with its ``sweep`` (the swept inputs' values)
         and, where the result is a number, its ``sweep_result`` (schemas/odds-sweep.schema.json)."""
         out = []
-        for (values, odds), figures in zip(self.rows, self.figures(at_least), strict=True):
-            d = odds.to_dict()
+        rendered = Rendered()  # a distribution the values share is written once
+        for values, odds in self.rows:
+            view = odds.view()
+            figures = result_figures(view, at_least)
+            d = view.to_dict(rendered)
             d["sweep"] = dict(zip(self.variables, values, strict=True))
             if figures is not None:
                 d["sweep_result"] = figures.to_dict()

@@ -29,6 +29,23 @@ def test_an_exact_fraction_too_long_for_decimal_is_written_in_hexadecimal_and_st
     assert Fraction(int(num, 16), int(den, 16)) == p
 
 
+def test_a_fraction_is_written_in_decimal_up_to_the_digits_its_bit_lengths_promise():
+    """Decimal while each part's digits, bounded from its bit length as int(bits × log10 2) + 1
+    (docs: nothing converted to judge it), are at most EXACT_DECIMAL_DIGITS; hexadecimal past
+    it. Every bit length about the edge, in the numerator and in the denominator."""
+    def decimal(bits: int) -> bool:
+        return int(bits * 0.30103) + 1 <= EXACT_DECIMAL_DIGITS
+
+    edge = int(EXACT_DECIMAL_DIGITS / 0.30103)
+    for bits in range(edge - 40, edge + 40):
+        big = 2 ** bits - 1  # odd: the fraction stays in lowest terms over a power of two
+        for p in (Fraction(big, 2), Fraction(1, 2 ** (bits - 1)), Fraction(-big, 2)):
+            n, d = p.numerator, p.denominator
+            expected = (f"{n}/{d}" if decimal(abs(n).bit_length()) and decimal(d.bit_length())
+                        else f"{'-' if n < 0 else ''}{hex(abs(n))}/{hex(d)}")
+            assert fraction_text(p) == expected
+
+
 def test_a_short_exact_fraction_stays_decimal():
     assert fraction_text(Fraction(1, 6)) == "1/6"
     assert fraction_display(Fraction(-5, 7)) == "-5/7"
