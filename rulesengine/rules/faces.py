@@ -327,7 +327,7 @@ def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dic
     if any(roll in held for name, held in carries.items() if name != roll) or roll in check.report:
         return True
     for e in exprs:
-        if e is None:
+        if e is None or roll not in e.names:  # no node of its tree names the roll: not walked
             continue
         for node in _live(e, settle):
             if isinstance(node, ast.Name) and node.name == roll and id(node) not in plain:
