@@ -53,6 +53,12 @@ def encode(node: Any) -> Any:
 _ARGUMENTS: dict[type, tuple[str, ...]] = {cls: fields(cls) for cls in _NODES.values()}
 """Each class's fields in the order its constructor takes them (every field of a node is one)."""
 
+_POST_INIT = frozenset(cls for cls in _NODES.values() if hasattr(cls, "__post_init__"))
+"""The classes whose constructor ends with ``__post_init__`` (so does :func:`decode`)."""
+
+_new = object.__new__
+_set = object.__setattr__
+
 
 def decode(data: Any) -> Any:
     """The tree :func:`encode` wrote; ValueError for anything it could not have written."""
@@ -62,8 +68,15 @@ def decode(data: Any) -> Any:
             raise ValueError("not a stored syntax tree")
         names = _ARGUMENTS[cls]
         if len(data) == len(names) + 1 and all(name in data for name in names):
-            # what encode writes, every field once besides "@": built from its values in order
-            return cls(*[_decoded(data[name]) for name in names])
+            # what encode writes, every field once besides "@": each field set from its value,
+            # as the class's constructor sets them given all of them, without its checks of
+            # what was given (there are no defaults to fill, no keywords to sort out)
+            node: Any = _new(cls)
+            for name in names:
+                _set(node, name, _decoded(data[name]))
+            if cls in _POST_INIT:
+                node.__post_init__()
+            return node
         try:
             return cls(**{k: decode(v) for k, v in data.items() if k != "@"})
         except TypeError as exc:

@@ -234,3 +234,13 @@ def test_a_damaged_or_foreign_set_never_changes_a_tree(store, damage, sign):
     tree_store.read_set("a file")
     _parse_cached.cache_clear()
     assert parse("3d6") == _parse_text("3d6", DEFAULT_LIMITS)  # signed or not, the parser's own tree
+
+
+@pytest.mark.parametrize("node", [{"@": "Cond", "op": "~", "value": 1, "high": None},
+                                  {"@": "CondExpr", "op": "~", "expr": {"@": "Num", "value": 1, "span": [0, 1]},
+                                   "source": "1"}])
+def test_a_stored_node_is_refused_as_its_constructor_refuses_it(node):
+    """decode sets a node's fields itself; what the class's constructor checks after (a
+    condition's operator) is still checked."""
+    with pytest.raises(ValueError):
+        tree_store.decode(node)
