@@ -20,6 +20,33 @@ EXIT_USAGE = 2
 class Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line and exit 2 through our own path."""
 
+    # While the parser is being built, argparse makes a help formatter for each argument (to
+    # check its metavar) and one for the commands (their usage line, the program's name
+    # alone): neither reads the width, which a formatter takes from the terminal, importing
+    # shutil (and with it bz2 and lzma) to ask. So those get a fixed width; --help and usage
+    # errors still get the terminal's.
+    _building = False
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        self._building = True
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._building = False
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        self._building = True
+        try:
+            return super().add_subparsers(**kwargs)
+        finally:
+            self._building = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if self._building:
+            make: Any = self.formatter_class  # a HelpFormatter class, which takes a width
+            return make(prog=self.prog, width=80)
+        return super()._get_formatter()
+
     def error(self, message: str) -> None:  # type: ignore[override]
         from .echo import echo
 

@@ -18,6 +18,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
+from .collector import collect_as, collect_less, leaving
 from .arguments import (assignments, build_parser, odds_view, is_assignment, is_input_word, party_list,
                         protect_leading_minus, split_inputs)
 
@@ -505,6 +506,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     text from a ruleset or an argument can drive the terminal (docs/errors.md)."""
     from .echo import TerminalWriter
 
+    collector = collect_less()  # a command's start-up frees nothing (rulesengine/collector.py)
     out, err = sys.stdout, sys.stderr
     for stream in (out, err):  # "→" in traces must not crash a console that cannot show it
         if isinstance(stream, io.TextIOWrapper):
@@ -517,6 +519,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main(argv)
     finally:
         sys.stdout, sys.stderr = out, err
+        if argv is None:  # the process's own command: it exits next (rulesengine/collector.py)
+            leaving()
+        else:
+            collect_as(collector)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -536,6 +542,8 @@ def _main(argv: Sequence[str] | None) -> int:
         args.expression = protected[args.expression]
     if args.no_cache:
         os.environ["RULESENGINE_CACHE"] = "off"  # read by dice.tree_store, which the commands import
+    if args.command == "serve":  # a long-running service collects as Python does
+        collect_as()
     if args.version:
         from .version import __version__
 

@@ -79,6 +79,11 @@ _READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(o
 _DIR_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
+def digest(text: str) -> str:
+    """A short name for a long text, to store work under (a hex BLAKE2b digest of 32 bytes)."""
+    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).hexdigest()
+
+
 def enabled() -> bool:
     return os.environ.get("RULESENGINE_CACHE", "").strip().lower() not in ("off", "0", "no", "false")
 

@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rulesengine"
 
 # Lower numbers are lower layers; a module may import its own layer and the ones below.
 LAYERS: dict[str, int] = {
-    "errors": 0, "limits": 0, "text": 0, "codes": 0, "echo": 0, "numerals": 0, "shipped": 0, "version": 0, "cache": 0, "exact_text": 0, "records": 0, "disk_store": 0,
+    "errors": 0, "limits": 0, "text": 0, "codes": 0, "echo": 0, "numerals": 0, "shipped": 0, "version": 0, "cache": 0, "exact_text": 0, "records": 0, "disk_store": 0, "collector": 0,
     "dice": 1,
     "rules": 2,
     "run": 3,

@@ -26,8 +26,8 @@ from ..codes import E_BAD_CHARACTER, E_BAD_DIE, E_BAD_MODIFIER, E_CHAINED_COMPAR
 from .modifier_checks import check_modifiers
 from .syntax_errors import MODIFIER_NAMES, bad_character, closest, locate, unexpected_token
 
-__all__ = ["parse", "check_modifiers", "write_tables", "stored_tables_match", "locate", "closest", "MODIFIER_NAMES",
-           "TREE_DEPTH_PER_NESTING", "E_DICE_SYNTAX", "E_BAD_DIE", "E_BAD_MODIFIER",
+__all__ = ["parse", "TreeSet", "check_modifiers", "write_tables", "stored_tables_match", "locate", "closest",
+           "MODIFIER_NAMES", "TREE_DEPTH_PER_NESTING", "E_DICE_SYNTAX", "E_BAD_DIE", "E_BAD_MODIFIER",
            "E_CHAINED_COMPARISON", "E_BAD_CHARACTER"]  # check_modifiers, locate, closest, the codes: re-exported
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
@@ -360,6 +360,37 @@ def _parse_text(text: str, limits: Limits) -> ast.Node:
 def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> ast.Node:
     """Parse an expression into its syntax tree; raise DiceSyntaxError/LimitError."""
     return _parse_cached(text, limits)
+
+
+class TreeSet:
+    """The trees of many expressions read from the disk store, and kept there, as one entry
+    (a ruleset file's: :meth:`rulesengine.rules.build.Builder.build`), named by a text (the
+    file's). Making one reads the set, so that :func:`parse` finds those trees without a
+    file read each; a tree of the set is decoded and checked only when its very text is
+    parsed, as a tree stored alone is. Nothing is stored for limits other than the default.
+    """
+
+    def __init__(self, name: str, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.name = name
+        self.stored = limits == DEFAULT_LIMITS  # as for a tree stored alone
+        self.found = tree_store.read_set(name) if self.stored else frozenset()
+
+    def keep(self, texts: Iterable[str]) -> None:
+        """Store the trees of ``texts`` (each parsed already with these limits) as the set,
+        unless the set read holds them all; and forget the trees of the set left unread."""
+        if not self.stored:
+            return
+        tree_store.forget_set(self.found)
+        wanted = list(dict.fromkeys(texts))
+        if not wanted or self.found.issuperset(wanted):
+            return
+        trees = {}
+        for text in wanted:
+            try:
+                trees[text] = _parse_cached(text, DEFAULT_LIMITS)  # parsed already: from the cache
+            except (DiceSyntaxError, LimitError):  # pragma: no cover - only texts that parsed are given
+                continue
+        tree_store.put_set(self.name, trees)
 
 
 if __name__ == "__main__":  # pragma: no cover

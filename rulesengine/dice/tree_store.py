@@ -13,10 +13,11 @@ files below).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import ast
-from ..disk_store import DiskStore
+from ..disk_store import DiskStore, digest
 from ..records import Record, fields
 
 _NODES: dict[str, type] = {cls.__name__: cls for cls in (
@@ -52,6 +53,12 @@ def encode(node: Any) -> Any:
 _ARGUMENTS: dict[type, tuple[str, ...]] = {cls: fields(cls) for cls in _NODES.values()}
 """Each class's fields in the order its constructor takes them (every field of a node is one)."""
 
+_POST_INIT = frozenset(cls for cls in _NODES.values() if hasattr(cls, "__post_init__"))
+"""The classes whose constructor ends with ``__post_init__`` (so does :func:`decode`)."""
+
+_new = object.__new__
+_set = object.__setattr__
+
 
 def decode(data: Any) -> Any:
     """The tree :func:`encode` wrote; ValueError for anything it could not have written."""
@@ -61,8 +68,15 @@ def decode(data: Any) -> Any:
             raise ValueError("not a stored syntax tree")
         names = _ARGUMENTS[cls]
         if len(data) == len(names) + 1 and all(name in data for name in names):
-            # what encode writes, every field once besides "@": built from its values in order
-            return cls(*[_decoded(data[name]) for name in names])
+            # what encode writes, every field once besides "@": each field set from its value,
+            # as the class's constructor sets them given all of them, without its checks of
+            # what was given (there are no defaults to fill, no keywords to sort out)
+            node: Any = _new(cls)
+            for name in names:
+                _set(node, name, _decoded(data[name]))
+            if cls in _POST_INIT:
+                node.__post_init__()
+            return node
         try:
             return cls(**{k: decode(v) for k, v in data.items() if k != "@"})
         except TypeError as exc:
@@ -97,9 +111,54 @@ _STORE = DiskStore("trees", tuple(os.path.join(os.path.dirname(__file__), name) 
                    write_budget=MAX_TREES_PER_PROCESS)
 
 
+MAX_SETS = 256
+"""Sets of trees (:func:`read_set`) one process finds or writes before it stops writing them,
+and the most the store of sets keeps: as for single trees, a run over more ruleset files
+than this stores the first ones and reads them back the next run, instead of writing every
+set every run."""
+
+_SETS = DiskStore("treesets", _STORE.sources, max_entries=MAX_SETS, write_budget=MAX_SETS)
+"""The trees of a whole ruleset's expressions kept as one entry (see :func:`read_set`)."""
+
+_WAITING: dict[str, Any] = {}
+"""Trees read with a set, still as stored, by their text: what :func:`get` looks at first."""
+
+
+def read_set(name: str) -> frozenset[str]:
+    """Read the set of trees stored under ``name`` (the expressions of one ruleset file, by a
+    digest of its text): one file read for all of them instead of one per text. Each tree
+    waits, as stored, for :func:`get` of its very text, which decodes and checks it as it
+    does a tree stored alone. Returns the texts the set holds (none: no set, or the store off)."""
+    data = _SETS.get("set " + digest(name))
+    if not isinstance(data, dict):
+        return frozenset()
+    _WAITING.update(data)  # the keys of a JSON object are texts
+    return frozenset(data)
+
+
+def forget_set(texts: Iterable[str]) -> None:
+    """Drop what is left of a set read by :func:`read_set` (the trees no :func:`get` took)."""
+    for text in texts:
+        _WAITING.pop(text, None)
+
+
+def put_set(name: str, trees: Mapping[str, Any]) -> None:
+    """Store ``trees`` (syntax trees by the text each was parsed from, with the default
+    limits) as the set of ``name`` (never fails: a store that can't be written is skipped)."""
+    if not _SETS.writing():
+        return
+    try:
+        data = {text: encode(tree) for text, tree in trees.items()}
+    except RecursionError:
+        return
+    _SETS.put("set " + digest(name), data)
+
+
 def get(text: str) -> Any:
     """The stored tree of ``text``, or None (not stored, the store off or unreadable)."""
-    data = _STORE.get(text)
+    data = _WAITING.pop(text, None)  # read with a set: never looked for alone as well
+    if data is None:
+        data = _STORE.get(text)
     if data is None:
         return None
     try:

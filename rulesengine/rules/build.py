@@ -22,7 +22,7 @@ from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..dice import ast
 from ..dice.builtins import FUNCTIONS, SYMBOL_COUNTS, reads
-from ..dice.parser import check_modifiers, closest, locate, parse
+from ..dice.parser import TreeSet, check_modifiers, closest, locate, parse
 from ..limits import DEFAULT_LIMITS, Limits
 from .model import (RESULT_KEYS, Candidate, Check, Expr, Gate, Input, Let,
                     OutcomeRule, Procedure, RulesetModel, Source, Table, TagRule,
@@ -79,6 +79,7 @@ class Builder:
         self._sampling = Sampling()
         self.tables: dict[str, Table] = {}  # built first (see build)
         self.checks: dict[str, Check] = {}  # built before any procedure
+        self.parsed: dict[str, None] = {}  # every text parsed, in order (the file's set of trees: see build)
 
     # ---- reporting ---------------------------------------------------------------------
     def error(self, code: str, message: str, pointer: str, hint: str | None = None,
@@ -133,7 +134,9 @@ class Builder:
 
                 translation = translate(text, self.dialect)
                 text = translation.native
-            return self.with_named_dice(parse(text, self.limits), text), text, translation
+            tree = parse(text, self.limits)
+            self.parsed[text] = None
+            return self.with_named_dice(tree, text), text, translation
         except RulesEngineError as exc:
             if translation is not None:
                 translation.relocate(exc)
@@ -237,7 +240,18 @@ class Builder:
     # ---- the whole file ----------------------------------------------------------------
     def build(self) -> RulesetModel | None:
         """The model of the file, built in the order its parts see each other (tables, checks,
-        procedures); None once any error is reported."""
+        procedures); None once any error is reported.
+
+        The syntax trees of the file's expressions are read from the disk store as one set,
+        and kept as one once built (:class:`~rulesengine.dice.parser.TreeSet`): a file read
+        again costs one read of the store, not one per expression."""
+        trees = TreeSet(self.doc.text, self.limits)
+        try:
+            return self._build()
+        finally:
+            trees.keep(self.parsed)
+
+    def _build(self) -> RulesetModel | None:
         data = self.doc.data
         self.tables = tables = self.build_tables(data.get("tables") or {})
         checks = {}

@@ -5,7 +5,7 @@ whole. The runner keeps faces only for these, so every other roll can be summed 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..dice import ast
@@ -85,8 +85,9 @@ class _ViewWalk:
     def expr(self, e: Expr) -> None:
         # Only numbers written out: a number known from the inputs would make each value of a
         # sweep read the roll its own way, where they share one distribution now.
-        self.compared = _compared(_live(e, self.settle))
-        for node in _live(e, self.settle):
+        nodes = list(_live(e, self.settle))  # walked once, for both readings below
+        self.compared = _compared(nodes)
+        for node in nodes:
             if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in self.counted_first \
                     and (self._net_symbols(node) or self._count_sum(node, e)):
                 continue
@@ -266,7 +267,7 @@ def _live(e: Expr, settle: Settle | None) -> Iterator[ast.Node]:
         stack.extend(reversed(ast.children(n)))
 
 
-def _compared(nodes: Iterator[ast.Node]) -> dict[int, int]:
+def _compared(nodes: Iterable[ast.Node]) -> dict[int, int]:
     """The calls among ``nodes`` that are compared with a number written out,
     ``count(roll, 6) >= 2`` or ``1 <= count(roll, 6)``: each call's id, with the largest
     number it is compared with."""
@@ -327,7 +328,7 @@ def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dic
     if any(roll in held for name, held in carries.items() if name != roll) or roll in check.report:
         return True
     for e in exprs:
-        if e is None:
+        if e is None or roll not in e.names:  # no node of its tree names the roll: not walked
             continue
         for node in _live(e, settle):
             if isinstance(node, ast.Name) and node.name == roll and id(node) not in plain:

@@ -25,7 +25,7 @@ class Expr(Record):
     tree: ast.Node
     pointer: str
     run: Callable[[Any], Any] = field(repr=False, compare=False)  # plain values (one roll)
-    names: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()  # every name its tree reads (ast.names: each Name node's)
     # Where the file's text was written in a dialect (see dice.dialects): how a position of
     # ``text`` (this language's reading) maps back to the scalar in the file.
     source_offset: Callable[[int], int] | None = field(default=None, repr=False, compare=False)

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -34,6 +35,10 @@ def store(tmp_path, monkeypatch):
     monkeypatch.setenv("RULESENGINE_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("RULESENGINE_CACHE", raising=False)
     monkeypatch.setattr(tree_store, "_STORE", DiskStore("trees", tree_store._STORE.sources))
+    monkeypatch.setattr(tree_store, "_SETS", DiskStore("treesets", tree_store._STORE.sources,
+                                                       max_entries=tree_store.MAX_SETS,
+                                                       write_budget=tree_store.MAX_SETS))
+    monkeypatch.setattr(tree_store, "_WAITING", {})
     return tmp_path
 
 
@@ -79,9 +84,9 @@ def entry_file(store, text):
     return path
 
 
-def signed(body: str) -> bytes:
+def signed(body: str, store: DiskStore | None = None) -> bytes:
     """An entry as the store itself would sign it: what someone holding the key could plant."""
-    return tree_store._STORE._signature(body.encode()) + b"\n" + body.encode()
+    return (store or tree_store._STORE)._signature(body.encode()) + b"\n" + body.encode()
 
 
 @pytest.mark.parametrize("damage", [
@@ -146,3 +151,96 @@ def test_a_service_writes_no_store(store, monkeypatch):
     assert os.environ.get("RULESENGINE_CACHE") == "off"  # monkeypatch restores it after the test
     tree_store.put("9d9", _parse_text("9d9", DEFAULT_LIMITS))
     assert service is not None and not any(store.rglob("*.json"))
+
+
+# ---- a ruleset file's trees as one set (issue 33: one read of the store per file, not one per text)
+
+SHIPPED = Path(__file__).resolve().parents[2] / "rulesets"
+
+
+def set_file(name: str) -> Path:
+    return Path(tree_store._SETS.path("set " + disk_store.digest(name)) or "")
+
+
+def build_file(path: Path, limits=DEFAULT_LIMITS):
+    from rulesengine.ruleset import analyse
+    from rulesengine.rules.document import load_text
+
+    _parse_cached.cache_clear()  # as a new process: no parse remembered
+    return analyse(load_text(path.read_bytes(), str(path), limits), limits)
+
+
+def test_a_ruleset_file_read_again_finds_its_trees_in_one_set_not_one_file_each(store, tmp_path):
+    path = tmp_path / "pools.yaml"
+    path.write_bytes((SHIPPED.parent / "bench" / "pools" / "pools.yaml").read_bytes())
+    code = ("import sys; from rulesengine.disk_store import DiskStore; get = DiskStore.get; reads = []\n"
+            "DiskStore.get = lambda self, key: reads.append(self.kind) or get(self, key)\n"
+            f"import rulesengine; rulesengine.load({str(path)!r})\n"
+            "print(reads.count('trees'), reads.count('treesets'), 'rulesengine.dice._lalr' in sys.modules)")
+    first, again = run_twice(code, store)
+    assert int(first[0]) > 0 and first[1:] == ["1", "True"]  # each text looked for alone, then parsed
+    assert again == ["0", "1", "False"]  # one set: no text looked for alone, no parser
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SHIPPED.glob("*.yaml")))
+def test_trees_read_from_a_set_are_the_trees_the_parser_makes(store, monkeypatch, name):
+    from rulesengine.dice import parser
+
+    model, _ = build_file(SHIPPED / name)  # writes the file's set
+    assert model is not None and set_file((SHIPPED / name).read_text(encoding="utf-8")).is_file()
+    texts = set(tree_store.read_set((SHIPPED / name).read_text(encoding="utf-8")))
+    tree_store.forget_set(texts)
+    monkeypatch.setattr(tree_store, "_STORE", DiskStore("trees-elsewhere", ()))  # no tree stored alone
+
+    def refuse(text, limits):
+        raise AssertionError(f"{text!r} parsed, not read from the set")
+
+    monkeypatch.setattr(parser, "_parse_text", refuse)
+    again, _ = build_file(SHIPPED / name)
+    assert again is not None
+    monkeypatch.undo()
+    assert texts and all(parse(text) == _parse_text(text, DEFAULT_LIMITS) for text in texts)
+
+
+def test_a_set_holding_every_text_is_not_written_again(store):
+    path = SHIPPED / "fate-core.yaml"
+    build_file(path)
+    before = set_file(path.read_text(encoding="utf-8")).stat()
+    build_file(path)
+    after = set_file(path.read_text(encoding="utf-8")).stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_no_set_is_kept_for_other_limits(store):
+    import dataclasses
+
+    build_file(SHIPPED / "fate-core.yaml", dataclasses.replace(DEFAULT_LIMITS, max_dice=50))
+    assert not any(store.rglob("*.json"))
+
+
+@pytest.mark.parametrize("damage", [
+    lambda e: "{not json",
+    lambda e: json.dumps({**e, "value": {"3d6": {"@": "Popen", "args": ["rm"]}}}),  # a class that is not a node
+    lambda e: json.dumps({**e, "value": {"3d6": {"@": "Num", "value": DEFAULT_LIMITS.max_magnitude + 1, "span": [0, 3]}}}),  # past a limit
+    lambda e: json.dumps({**e, "value": {"3d6": {"@": "Num", "value": 1, "span": [0, 9]}}}),  # a span past the text
+    lambda e: json.dumps({**e, "value": ["3d6"]}),
+])
+@pytest.mark.parametrize("sign", [False, True], ids=["unsigned", "signed"])
+def test_a_damaged_or_foreign_set_never_changes_a_tree(store, damage, sign):
+    tree_store.put_set("a file", {"3d6": _parse_text("3d6", DEFAULT_LIMITS)})
+    path = set_file("a file")
+    body = damage(json.loads(path.read_bytes().split(b"\n", 1)[1]))
+    path.write_bytes(signed(body, tree_store._SETS) if sign else body.encode())
+    tree_store.read_set("a file")
+    _parse_cached.cache_clear()
+    assert parse("3d6") == _parse_text("3d6", DEFAULT_LIMITS)  # signed or not, the parser's own tree
+
+
+@pytest.mark.parametrize("node", [{"@": "Cond", "op": "~", "value": 1, "high": None},
+                                  {"@": "CondExpr", "op": "~", "expr": {"@": "Num", "value": 1, "span": [0, 1]},
+                                   "source": "1"}])
+def test_a_stored_node_is_refused_as_its_constructor_refuses_it(node):
+    """decode sets a node's fields itself; what the class's constructor checks after (a
+    condition's operator) is still checked."""
+    with pytest.raises(ValueError):
+        tree_store.decode(node)

@@ -60,3 +60,22 @@ def test_every_model_class_is_reached_by_some_shipped_ruleset():
     """So the test above covers each class (a class no ruleset uses would go unchecked)."""
     reached = {type(o) for rid in shipped_ids() for o in model_objects(rulesengine.load(rid).model)}
     assert set(MODEL_CLASSES) - reached == set()
+
+
+@pytest.mark.parametrize("rid", shipped_ids())
+def test_an_expressions_names_are_every_name_its_tree_reads(rid):
+    """rules/faces.py skips walking an expression whose names do not hold a roll's: so an
+    Expr's ``names`` must be every Name of its tree, counted here by a walk of its own."""
+    from rulesengine.dice import ast
+
+    def names_in(node):
+        found, stack = set(), [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.Name):
+                found.add(n.name)
+            stack.extend(ast.children(n))
+        return found
+
+    exprs = [o for o in model_objects(rulesengine.load(rid).model) if isinstance(o, model.Expr)]
+    assert exprs and all(e.names == names_in(e.tree) for e in exprs)
