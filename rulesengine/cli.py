@@ -55,9 +55,8 @@ def _print_error(exc, *, context: str | None = None) -> None:
 
 
 def _json_text(value: Any, *, ensure_ascii: bool = True) -> str:
-    """``value`` as indented JSON, as ``json.dumps(value, indent=2)`` writes it (faster)."""
+    """``value`` as ``json.dumps(value, indent=2)`` writes it, faster (present.json_text)."""
     from .present.json_text import dumps
-
     return dumps(value, ensure_ascii=ensure_ascii)
 
 
@@ -519,10 +518,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main(argv)
     finally:
         sys.stdout, sys.stderr = out, err
-        if argv is None:  # the process's own command: it exits next (rulesengine/collector.py)
-            leaving()
-        else:
-            collect_as(collector)
+        # the process's own command exits next; one called in-process restores the collector
+        leaving() if argv is None else collect_as(collector)
 
 
 def _main(argv: Sequence[str] | None) -> int:
