@@ -817,10 +817,13 @@ def plain_open_size(term: Any, env: dict) -> int | None:
 # its sizes) and sums the series as a rational function at 1.
 
 
+Kind = tuple[int, tuple[int, ...]]  # one die that explodes: its sides S (faces 1..S), the faces it explodes on
+
+
 @dataclasses.dataclass(frozen=True)
 class OpenSum:
-    plus: tuple[int, ...]
-    minus: tuple[int, ...]
+    plus: tuple[Kind, ...]
+    minus: tuple[Kind, ...]
     rest: tuple[tuple[int, Fraction], ...] = ((0, Fraction(1)),)
 
     def __add__(self, other: OpenSum) -> OpenSum:
@@ -840,9 +843,9 @@ class OpenSum:
 
 
 def open_sum(node: Any, env: dict) -> OpenSum | None:
-    """``node`` as X − Y + R where it is built with + and − from plain exploding terms
-    (``2d6!``) and parts the deep oracle knows exactly as whole numbers (no cut even one
-    explosion deep: nothing in them explodes); else None."""
+    """``node`` as X − Y + R where it is built with + and − from exploding terms with no
+    other modifier (``2d6!``, ``1d20!=10!=20``) and parts the deep oracle knows exactly as
+    whole numbers (no cut even one explosion deep: nothing in them explodes); else None."""
     node = _taken(node, env)
     if isinstance(node, OBinary) and node.op in ("+", "-"):
         a, b = open_sum(node.a, env), open_sum(node.b, env)
@@ -862,43 +865,58 @@ def open_sum(node: Any, env: dict) -> OpenSum | None:
     return OpenSum((), (), tuple(sorted((v, Fraction(w, known.denom)) for v, w in known.weights.items() if w)))
 
 
-def plain_open_dice(term: Any, env: dict) -> tuple[int, int] | None:
-    """(S, n) where ``term`` is n ≥ 1 plain dS! exploding on the top face alone."""
+def plain_open_dice(term: Any, env: dict) -> tuple[Kind, int] | None:
+    """((S, faces it explodes on), n) where ``term`` is n ≥ 1 standard dS exploding on some
+    (not all) of its faces, with no other modifier."""
     spec, n = term.spec, term.count if not isinstance(term.count, str) else env[term.count]
     size = len(spec.faces)
     if not isinstance(n, int) or n < 1 or spec.faces != tuple(range(1, size + 1)) or spec.explode not in ("!", "!!") \
-            or spec.explodes_on != frozenset({size}) or (spec.low, spec.high, spec.success) != (None, None, None):
+            or not 0 < len(spec.explodes_on) < size or (spec.low, spec.high, spec.success) != (None, None, None):
         return None
-    return size, n
+    return (size, tuple(sorted(spec.explodes_on))), n
 
 
-def _sum_of_dice(sizes: tuple[int, ...], cap: int) -> list[Fraction]:
-    """P(the sum of one dS! per size = v) for v < cap, by convolution of whole numbers over
+def _one_chain(kind: Kind, cap: int) -> list[int]:
+    """P(one die's chain totals v) · S^cap for v < cap, worked out die by die: it ends on a
+    face it doesn't explode on, or shows one it does and goes on (each face adds 1 or more)."""
+    s, explodes = kind
+    top = s ** cap
+    out = [0] * cap
+    for v in range(1, cap):
+        w = top // s if v <= s and v not in explodes else 0
+        for f in explodes:
+            if f < v:
+                w += out[v - f] // s
+        out[v] = w
+    return out
+
+
+def chain_sums(kinds: tuple[Kind, ...], cap: int) -> list[Fraction]:
+    """P(the sum of one chain per kind = v) for v < cap, by convolution of whole numbers over
     one denominator (exact below the cap: every die adds 1 or more)."""
-    top = {s: cap // s + 1 for s in sizes}
     weights = [1] + [0] * (cap - 1)
     denom = 1
-    for s in sizes:  # P(dS! = v) = S^(top − v div S) / S^(top + 1) unless S divides v
-        die = [0 if v % s == 0 else s ** (top[s] - v // s) for v in range(cap)]
+    for kind in kinds:
+        die = _one_chain(kind, cap)
         out = [0] * cap
         for i, x in enumerate(weights):
             if x:
                 for j in range(cap - i):
                     if die[j]:
                         out[i + j] += x * die[j]
-        weights, denom = out, denom * s ** (top[s] + 1)
+        weights, denom = out, denom * kind[0] ** cap
     return [Fraction(w, denom) for w in weights]
 
 
-_SUMS: dict[tuple[tuple[int, ...], int], list[Fraction]] = {}
+_SUMS: dict[tuple[tuple[Kind, ...], int], list[Fraction]] = {}
 _RECURRENCES: dict[OpenSum, list[Fraction]] = {}
 
 
-def _sums(sizes: tuple[int, ...], cap: int) -> list[Fraction]:
+def _sums(kinds: tuple[Kind, ...], cap: int) -> list[Fraction]:
     cap = -(-cap // 128) * 128
-    if (sizes, cap) not in _SUMS:
-        _SUMS[sizes, cap] = _sum_of_dice(sizes, cap)
-    return _SUMS[sizes, cap]
+    if (kinds, cap) not in _SUMS:
+        _SUMS[kinds, cap] = chain_sums(kinds, cap)
+    return _SUMS[kinds, cap]
 
 
 def shortest_recurrence(seq: list[Fraction]) -> list[Fraction]:
@@ -931,7 +949,9 @@ def _holds(c: list[Fraction], seq: list[Fraction]) -> bool:
 def open_sum_at_least(law: OpenSum, t: int) -> Fraction:
     """P(X − Y + R ≥ t), followed forever (``law.crosses``)."""
     lo, hi = law.rest[0][0], law.rest[-1][0]
-    bound = sum(law.plus) * sum(law.minus)  # B: no recurrence of the terms is longer
+    # B: no recurrence of the terms is longer than the product of the lengths of Y's and of
+    # X + R's (each at most one more than the sum of its sizes, R's width added to X's)
+    bound = (sum(k[0] for k in law.plus) + hi - lo + 1) * (sum(k[0] for k in law.minus) + 1)
     head = max(0, hi - t + 2)  # before it, X + R ≥ y + t may still read R's first values
     count = head + 2 * bound + 40
     cap = count + abs(t) + hi - lo + 2

@@ -20,7 +20,7 @@ from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine, combine2,
 from .functions import ARITHMETIC, COMPARISONS, OpError, keep_sum, logic_and, logic_or, negate
 from .beyond import CutBelow
 from . import open_ended
-from .open_ended import OpenLaw, plain_size
+from .open_ended import OpenLaw, plain_chain
 from .pool import PoolSpec
 from .die_odds import die_dist
 from .pool_odds import pool_dist, sums_whole
@@ -104,9 +104,9 @@ class Exact:
             dist = dice_term_dist(ctx, node, spec, counts, side_dist,
                                   lambda rule, n: self._pool(ctx, node, rule, n))
             if spec is not None and dist.tail and counts.is_point():
-                size, n = plain_size(spec), next(iter(counts.weights))
-                if size is not None and type(n) is int and n > 0:  # NdS!: known for ever, added to or taken from
-                    return replace(dist, open_ended=OpenLaw.dice(size, n))
+                chain, n = plain_chain(spec), next(iter(counts.weights))
+                if chain is not None and type(n) is int and n > 0:  # NdS!: known for ever, added to or taken from
+                    return replace(dist, open_ended=OpenLaw.dice(chain, n))
             return dist
 
         return run

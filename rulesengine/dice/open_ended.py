@@ -30,7 +30,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
+from typing import NamedTuple
 
 from . import ast
 from .pool import PoolSpec
@@ -46,19 +48,59 @@ def open_chain(spec: PoolSpec, count: int) -> int | None:
     """The size S of ``spec`` rolled ``count`` times where that is one standard dS that
     explodes on its top face alone and has no other modifier (``1d6!``, ``d10!``,
     ``1d8!!``: compounding adds the same faces); None for anything else."""
-    return plain_size(spec) if count == 1 else None
+    chain = plain_chain(spec) if count == 1 else None
+    return chain.sides if chain is not None and chain.top else None
+
+
+class Chain(NamedTuple):
+    """One standard die that explodes on some of its faces (``explodes``), with no other
+    modifier, and the dice its explosions add: its total ends on n with probability [z^n] of
+    A(z) / (1 − B(z)), A the faces that end the chain, B those that explode, each z^face/S."""
+
+    sides: int
+    explodes: tuple[int, ...]
+
+    @property
+    def top(self) -> bool:
+        """It explodes on its top face alone (a dS!): its pairs have a closed form."""
+        return self.explodes == (self.sides,)
+
+    @property
+    def degrees(self) -> tuple[int, int]:
+        """The degrees of A and of 1 − B."""
+        ends = [f for f in range(self.sides, 0, -1) if f not in self.explodes]
+        return ends[0], max(self.explodes)
+
+
+MAX_CHAIN_SIDES = 1_000
+"""The largest die whose explosions on faces other than its top are followed forever."""
+
+
+def plain_chain(spec: PoolSpec) -> Chain | None:
+    """The :class:`Chain` of each die of ``spec`` where it is a standard die exploding on
+    some (not all) of its faces, with no other modifier (``!!`` compounding adds the same
+    faces); None for anything else."""
+    die = spec.die
+    if die.sides is None or die.sides < 2 or die.custom is not None or die.symbols is not None:
+        return None
+    if spec.explode not in ("explode", "compound"):
+        return None
+    plain = PoolSpec(die, explode=spec.explode, explode_conds=spec.explode_conds)
+    if spec != plain:
+        return None
+    if _top_face_only(spec.explode_conds, die.sides):
+        return Chain(die.sides, (die.sides,))
+    if die.sides > MAX_CHAIN_SIDES:
+        return None
+    explodes = tuple(f for f in range(1, die.sides + 1) if spec.explodes(f))
+    return Chain(die.sides, explodes) if 0 < len(explodes) < die.sides else None
 
 
 def plain_size(spec: PoolSpec) -> int | None:
     """The size S where each die of ``spec`` is a standard dS exploding on its top face
-    alone, with no other modifier (its sum is the sum of so many such dice); else None."""
-    die = spec.die
-    if die.sides is None or die.sides < 2 or die.custom is not None or die.symbols is not None:
-        return None
-    if spec.explode not in ("explode", "compound") or not _top_face_only(spec.explode_conds, die.sides):
-        return None
-    plain = PoolSpec(die, explode=spec.explode, explode_conds=spec.explode_conds)
-    return die.sides if spec == plain else None
+    alone, with no other modifier; else None."""
+    chain = plain_chain(spec)
+    return chain.sides if chain is not None and chain.top else None
 
 
 def _top_face_only(conds: tuple[ast.Cond | None, ...], sides: int) -> bool:
@@ -74,17 +116,17 @@ def more_than(s: int, m: int) -> Fraction:
 
 @dataclass(frozen=True, slots=True)
 class OpenLaw:
-    """X − Y + R, followed forever: X the sum of plain exploding dice of sizes ``plus``, Y of
-    ``minus``, R an independent whole number known exactly (``rest``: (value, chance),
-    ascending). Sizes are sorted, so equal laws compare equal."""
+    """X − Y + R, followed forever: X the sum of the exploding dice ``plus``, Y of ``minus``,
+    R an independent whole number known exactly (``rest``: (value, chance), ascending). The
+    dice are sorted, so equal laws compare equal."""
 
-    plus: tuple[int, ...]
-    minus: tuple[int, ...]
+    plus: tuple[Chain, ...]
+    minus: tuple[Chain, ...]
     rest: tuple[tuple[int, Fraction], ...] = ((0, Fraction(1)),)
 
     @staticmethod
-    def dice(size: int, count: int) -> OpenLaw:
-        return OpenLaw((size,) * count, ())
+    def dice(chain: Chain, count: int) -> OpenLaw:
+        return OpenLaw((chain,) * count, ())
 
     @staticmethod
     def number(weights: dict[int, int], denom: int) -> OpenLaw | None:
@@ -162,28 +204,79 @@ def _sparse_times(a: list[tuple[int, Fraction]], b: list[tuple[int, Fraction]]) 
     return sorted((p, c) for p, c in out.items() if c)
 
 
-def _sum_generating(sizes: tuple[int, ...]) -> tuple[list[Fraction], list[tuple[int, Fraction]]]:
-    """The generating function of a sum of plain exploding dice: its numerator (dense) and
-    denominator (sparse), Π (z + … + z^(S−1))/S over Π (1 − z^S/S)."""
+@lru_cache(maxsize=256)
+def _chain_generating(chain: Chain) -> tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]:
+    """A chain's generating function: A (dense) and 1 − B (sparse), see :class:`Chain`."""
+    s = chain.sides
+    ends = [Fraction(0)] * (chain.degrees[0] + 1)
+    for f in range(1, len(ends)):
+        if f not in chain.explodes:
+            ends[f] = Fraction(1, s)
+    return tuple(ends), ((0, Fraction(1)), *((f, Fraction(-1, s)) for f in chain.explodes))
+
+
+def _sum_generating(chains: tuple[Chain, ...]) -> tuple[list[Fraction], list[tuple[int, Fraction]]]:
+    """The generating function of a sum of chains: its numerator (dense) and denominator
+    (sparse), the products of theirs."""
     numerator = [Fraction(1)]
     denominator: list[tuple[int, Fraction]] = [(0, Fraction(1))]
-    for s, m in Counter(sizes).items():
-        face = [Fraction(0)] + [Fraction(1, s)] * (s - 1)
+    for chain, m in Counter(chains).items():
+        ends, explodes = _chain_generating(chain)
         for _ in range(m):
-            numerator = _times(numerator, face)
-        denominator = _sparse_times(denominator, _sparse_power([(0, Fraction(1)), (s, Fraction(-1, s))], m))
+            numerator = _times(numerator, list(ends))
+        denominator = _sparse_times(denominator, _sparse_power(list(explodes), m))
     return numerator, denominator
 
 
-def _recurrence(plus: tuple[int, ...], minus: tuple[int, ...]) -> list[Fraction]:
+def _power_sums(denominator: tuple[tuple[int, Fraction], ...], count: int) -> list[Fraction]:
+    """Σ β^j for j = 1 … ``count``, over the roots β (with multiplicity) of the polynomial
+    x^M + c_1 x^(M−1) + … + c_M whose c_k are ``denominator``'s (1 + c_1 z + … + c_M z^M):
+    Newton's identities."""
+    degree = denominator[-1][0]
+    c = [Fraction(0)] * (degree + 1)
+    for k, x in denominator:
+        c[k] = x
+    sums: list[Fraction] = [Fraction(0)]
+    for j in range(1, count + 1):
+        total = -j * c[j] if j <= degree else Fraction(0)
+        for k in range(1, min(j - 1, degree) + 1):
+            if c[k]:
+                total -= c[k] * sums[j - k]
+        sums.append(total)
+    return sums[1:]
+
+
+def _pair_factor(x: Chain, y: Chain) -> list[tuple[int, Fraction]]:
+    """1 + e_1 z + … whose reciprocal roots are the products α·β of a root of ``x``'s
+    denominator and one of ``y``'s (each pair once): for two dS! a closed form,
+    1 − (1/S)^(L/S) (1/T)^(L/T) z^L; otherwise from power sums (those of the products are
+    the products of the power sums), by Newton's identities."""
+    if x.top and y.top:
+        s, t = x.sides, y.sides
+        step = lcm(s, t)
+        return [(0, Fraction(1)), (step, -Fraction(1, s ** (step // s) * t ** (step // t)))]
+    degree = x.degrees[1] * y.degrees[1]
+    px = _power_sums(_chain_generating(x)[1], degree)
+    py = _power_sums(_chain_generating(y)[1], degree)
+    r = [a * b for a, b in zip(px, py, strict=True)]
+    e = [Fraction(1)]
+    for k in range(1, degree + 1):
+        e.append(-(r[k - 1] + sum((e[i] * r[k - 1 - i] for i in range(1, k)), Fraction(0))) / k)
+    return [(k, x) for k, x in enumerate(e) if x]
+
+
+def _pair_degree(x: Chain, y: Chain) -> int:
+    return lcm(x.sides, y.sides) if x.top and y.top else x.degrees[1] * y.degrees[1]
+
+
+def _recurrence(plus: tuple[Chain, ...], minus: tuple[Chain, ...]) -> list[Fraction]:
     """C(z) of the module's docstring, dense: the recurrence every product of a sequence of
-    Y's and one of X's satisfies."""
+    Y's and one of X's satisfies. A root shared by several pairs, or a die rolled m times (its
+    roots m-fold), is counted in each pair's power, m_X + m_Y − 1, which is always enough."""
     out: list[tuple[int, Fraction]] = [(0, Fraction(1))]
-    for s, ms in Counter(plus).items():
-        for t, mt in Counter(minus).items():
-            step = lcm(s, t)
-            c = Fraction(1, s ** (step // s) * t ** (step // t))
-            out = _sparse_times(out, _sparse_power([(0, Fraction(1)), (step, -c)], ms + mt - 1))
+    for x, mx in Counter(plus).items():
+        for y, my in Counter(minus).items():
+            out = _sparse_times(out, _sparse_power(_pair_factor(x, y), mx + my - 1))
     dense = [Fraction(0)] * (out[-1][0] + 1)
     for p, c in out:
         dense[p] = c
@@ -191,15 +284,25 @@ def _recurrence(plus: tuple[int, ...], minus: tuple[int, ...]) -> list[Fraction]
 
 
 def _order(law: OpenLaw) -> int:
-    return sum(lcm(s, t) * (ms + mt - 1) for s, ms in Counter(law.plus).items()
-               for t, mt in Counter(law.minus).items())
+    return sum(_pair_degree(x, y) * (mx + my - 1) for x, mx in Counter(law.plus).items()
+               for y, my in Counter(law.minus).items())
+
+
+def _newton_cost(law: OpenLaw) -> int:
+    """Operations :func:`_pair_factor` takes by power sums (none for two dS!)."""
+    return sum(_pair_degree(x, y) ** 2 for x in set(law.plus) for y in set(law.minus) if not (x.top and y.top))
 
 
 def _start(law: OpenLaw, t: int) -> int:
-    """The first y from which the terms of P(X − Y + R ≥ t) are in the recurrence's reach:
-    P(X + R > y + t − 1) is past R's values."""
-    hi = law.rest[-1][0]
-    return max(0, hi - t + 1)
+    """The first y from which the terms of P(X − Y + R ≥ t) = Σ_y P(Y = y) P(X + R > y + t − 1)
+    are in the recurrence's reach: P(Y = y) is, from y past its numerator's degree less its
+    denominator's; P(X + R > m) from m at least that of X + R (R's width added), and at least 0."""
+    num_y = sum(c.degrees[0] for c in law.minus)
+    den_y = sum(c.degrees[1] for c in law.minus)
+    num_x = sum(c.degrees[0] for c in law.plus) + law.rest[-1][0] - law.rest[0][0]
+    den_x = sum(c.degrees[1] for c in law.plus)
+    tau = t - law.rest[0][0]
+    return max(0, num_y - den_y + 1, max(num_x - den_x, 0) - tau + 1)
 
 
 def _sides(law: OpenLaw, thresholds: list[int]) -> tuple[list[int], list[int]]:
@@ -234,7 +337,8 @@ def cost(law: OpenLaw, thresholds: list[int]) -> int | None:
     would run past :data:`MAX_INDEX`."""
     if not law.crosses or not thresholds:
         return None
-    total = _order(law) * len(Counter(law.plus)) * len(Counter(law.minus))  # the recurrence, factor by factor
+    # the recurrence, factor by factor, and its factors from power sums
+    total = _order(law) * len(Counter(law.plus)) * len(Counter(law.minus)) + _newton_cost(law)
     for side, ts in zip((law, -law), _sides(law, thresholds), strict=True):
         if not ts:
             continue
@@ -242,8 +346,8 @@ def cost(law: OpenLaw, thresholds: list[int]) -> int | None:
         if max(ys, xs) > MAX_INDEX:
             return None
         dens = 1
-        for m in (*Counter(side.plus).values(), *Counter(side.minus).values()):
-            dens *= m + 1
+        for chain, m in (*Counter(side.plus).items(), *Counter(side.minus).items()):
+            dens *= m + 1 if chain.top else min((len(chain.explodes) + 1) ** m, m * chain.degrees[1] + 1)
         total += (ys + xs) * (dens + len(side.rest)) + terms
     return total
 
