@@ -251,3 +251,36 @@ def test_any_two_dice_exploding_on_any_faces_compared_are_exact(a, b, t):
     odds = dice.odds(f"{written(a)} - {written(b)} >= {t}")
     assert odds.truncated == 0
     assert odds.probability(True) == at_least([(a[0], tuple(sorted(a[1])))], [(b[0], tuple(sorted(b[1])))], t)
+
+
+SWERVE = """
+ruleset: swerve
+name: The cookbook's swerve
+version: "1"
+source: tests
+checks:
+  swerve:
+    inputs:
+      edge: {type: integer, default: 0, min: -5, max: 5}
+      trained: {type: boolean, default: false}
+    roll: if(trained, 1d6!>=5, 1d6!) - 1d6! + edge
+    outcomes:
+      - {name: triumph, when: "roll >= 4", success: true}
+      - {name: success, when: "roll >= 1", success: true}
+      - {name: setback, success: false}
+"""
+
+
+@pytest.mark.parametrize("trained", [False, True])
+@pytest.mark.parametrize("edge", [-2, 0, 3])
+def test_the_cookbooks_swerve_has_the_series_outcomes(trained, edge):
+    """docs/cookbook.md, "A swerve": a triumph is 4 or more, a success 1 to 3, each exact
+    (at edge 0 untrained: 11/70 and 19/70, the setback 4/7)."""
+    good = [(6, (5, 6))] if trained else [6]
+    odds = loads(SWERVE, "swerve.yaml").check("swerve").odds({"edge": edge, "trained": trained})
+    assert odds.truncated == 0
+    assert odds.outcomes["triumph"] == at_least(good, [6], 4 - edge)
+    assert odds.outcomes["success"] == at_least(good, [6], 1 - edge) - at_least(good, [6], 4 - edge)
+    if (trained, edge) == (False, 0):
+        assert (odds.outcomes["triumph"], odds.outcomes["success"], odds.outcomes["setback"]) == \
+            (F(11, 70), F(19, 70), F(4, 7))
