@@ -1,11 +1,13 @@
 """Exact odds of sums and differences of open-ended dice, followed forever (issue #34).
 
-One die ``dS!`` that explodes on its top face S (and nothing else) ends on q·S + r (0 < r < S)
-after q tops, with probability (1/S)^(q+1): its generating function is rational,
-(z + … + z^(S−1))/S over 1 − z^S/S. So is that of a sum X of such dice plus any independent
-number known exactly (a plain die, a constant): P(X = n) and P(X > n) are, from some n on,
-sums of terms β^n times polynomials in n, each β a root of β^S = 1/S, of degree less than
-the number of dice of size S.
+One die that explodes on some of its faces (and has no other modifier) ends its chain on n
+with probability [z^n] of A(z) / (1 − B(z)): A the faces that end the chain, B those that
+explode, each z^face / S (:class:`Chain`; a dS! exploding on its top face alone ends on q·S + r,
+0 < r < S, with probability (1/S)^(q+1)). So a sum X of such dice plus any independent
+number known exactly (a plain die, a constant) has a rational generating function too:
+P(X = n) and P(X > n) are, from some n on, sums of terms β^n times polynomials in n, each β
+a root of a die's x^M − b_1 x^(M−1) − … (its B read backwards), of degree less than the
+number of such dice.
 
 A difference X − Y of two such sums (an :class:`OpenLaw`) is at least t with probability
 
@@ -14,12 +16,16 @@ A difference X − Y of two such sums (an :class:`OpenLaw`) is at least t with p
 a series whose terms are, from some y on, products of two such sequences: terms γ^y with
 γ = α·β, α of Y's and β of X's. Every such γ is a root of
 
-    C(z) = Π over X's sizes S and Y's sizes T of (1 − (1/S)^(L/S) (1/T)^(L/T) z^L)^(m_S + m_T − 1)
+    C(z) = Π over X's dice x and Y's dice y of F_xy(z)^(m_x + m_y − 1)
 
-(L = lcm(S, T), m the number of dice of each size; a root two pairs share is counted in
-both, so the power is always enough), so the terms satisfy the linear recurrence C defines,
-and their sum is N(1)/C(1), N the numerator their first deg C terms give: a finite sum,
-exact. Every comparison of X − Y with a number, and each value's probability, follows.
+with F_xy(z) the polynomial whose reciprocal roots are the products α·β of x's and y's roots
+(for a dS! and a dT!, 1 − (1/S)^(L/S) (1/T)^(L/T) z^L with L = lcm(S, T); otherwise found
+from power sums: those of the products are the products of the power sums, and Newton's
+identities turn them into coefficients), m the number of dice of each kind: a root two
+pairs share is counted in both, so the power is always enough. So the terms satisfy the
+linear recurrence C defines, and their sum is N(1)/C(1), N the numerator their first deg C
+terms give: a finite sum, exact. Every comparison of X − Y with a number, and each value's
+probability, follows.
 
 Where the work would be too big for :data:`MAX_INDEX` (a comparison with a huge number),
 :func:`cost` says so and the caller keeps the depth's answer, with its leftover.
