@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from .dist import Budget, Dist, step_cost
 from .pool import PoolSpec
 from ..limits import Limits
 
-__all__ = ["face_dist", "die_dist"]
+__all__ = ["face_dist", "die_dist", "followed_chains"]
 
 
 def face_dist(spec: PoolSpec, budget: Budget) -> Dist:
@@ -152,3 +153,81 @@ def _tail(active: dict, finish: Callable[[Any], Any] | None = None) -> dict[Any,
     for value, w in active.items():
         tail[value if finish is None else finish(value)] += w
     return dict(tail)
+
+
+MAX_CHAIN_STATES = 512
+"""The most readings of one die's chain :func:`followed_chains` follows; past it, the depth's."""
+
+
+class _Unbounded(Exception):
+    """A chain's readings are not few enough to follow for ever (see :func:`followed_chains`)."""
+
+
+def followed_chains(spec: PoolSpec, mode: str, reading: Callable[[Any], Any], budget: Budget, reads: int = 1
+                    ) -> dict[Any, list] | None:
+    """One die of ``spec`` and the dice its explosions add (``!`` or ``!p``), followed for
+    ever and read by ``reading``: each reading with its exact chance and the first chain (as
+    ``mode``, "values" or "chain", gives it) that reads so.
+
+    ``reading`` must be one whose value for a chain and one more die depends only on its
+    value for the chain and that die (it adds, takes the most or least, or is capped, or reads
+    the first die: as :class:`~.view_fold.PoolView`'s readings do). Then a chain so far is known
+    by its reading, and a die is a small absorbing chain over readings: a die that explodes
+    and leaves the reading as it was comes back to it, so the reading's chances are those of
+    its other ways on, over 1 − the chance of coming back. None where the readings run past
+    :data:`MAX_CHAIN_STATES` (a reading that every explosion raises: follow it to the depth)
+    or a chain could come back to a reading it left. Each reading followed is charged its
+    faces, each read at ``reads`` steps."""
+    fd = face_dist(spec, budget)
+    path = _path_rules(spec, mode)
+    finish = path.finish
+    assert finish is not None  # "values" and "chain" are tuples of the chain's values
+    faces = [(f, Fraction(w, fd.denom), spec.explodes(f)) for f, w in fd.weights.items()]
+    ends: dict[Any, dict[Any, list]] = {}  # a reading so far -> {its chains' end readings: [chance, a chain]}
+    going: set[Any] = set()
+
+    def add(out: dict[Any, list], key: Any, p: Fraction, rep: Any) -> None:
+        if key in out:
+            out[key][0] += p
+        else:
+            out[key] = [p, rep]
+
+    def onwards(prefix: tuple) -> dict[Any, list]:
+        key = reading(finish(prefix))
+        if key in ends:
+            return ends[key]
+        if key in going or len(ends) + len(going) >= MAX_CHAIN_STATES:
+            raise _Unbounded
+        going.add(key)
+        budget.spend(len(faces) * reads)
+        stay = Fraction(0)
+        out: dict[Any, list] = {}
+        for f, p, explodes in faces:
+            nxt = path.extend(prefix, f)
+            if not explodes:
+                add(out, reading(finish(nxt)), p, finish(nxt))
+            elif reading(finish(nxt)) == key:
+                stay += p
+            else:
+                for k, (q, rep) in onwards(nxt).items():
+                    add(out, k, p * q, rep)
+        if stay == 1:
+            raise _Unbounded
+        for entry in out.values():
+            entry[0] /= 1 - stay
+        going.discard(key)
+        ends[key] = out
+        return out
+
+    out: dict[Any, list] = {}
+    try:
+        for f, p, explodes in faces:
+            first = path.start(f)
+            if not explodes:
+                add(out, reading(finish(first)), p, finish(first))
+                continue
+            for k, (q, rep) in onwards(first).items():
+                add(out, k, p * q, rep)
+    except _Unbounded:
+        return None
+    return out

@@ -11,12 +11,13 @@ charges the exact-odds :class:`Budget` before it does the work.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .beyond import CutRoll
-from .die_odds import die_dist, face_dist
+from .die_odds import die_dist, face_dist, followed_chains
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, held_cost, step_cost, sum_of
 from .pool import PoolSpec
 from .values import DicePool, Rolled, joined
@@ -279,10 +280,18 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     # made (a million-sided die read whole is refused before its million faces are), what
     # explosions add after.
     budget.spend(spec.die.size * view.reads)
-    d = die_dist(spec, "chain" if view.initial else "values", limits, budget)
-    budget.spend(max(0, len(d.weights) - spec.die.size) * view.reads)
-
     reading = view_reading(spec, view)
+    mode = "chain" if view.initial else "values"
+    if few_readings(spec, view, budget):
+        chains = followed_chains(spec, mode, reading, budget, view.reads)
+        if chains is not None:  # each die followed for ever: nothing cut
+            common = math.lcm(*(p.denominator for p, _ in chains.values()))
+            steps = [(k, p.numerator * (common // p.denominator), rep) for k, (p, rep) in chains.items()]
+            states = fold([steps] * count, view, common.bit_length(), budget)
+            budget.spend(len(states) * count)
+            return _rolls_of(spec, states, view, common ** count)
+    d = die_dist(spec, mode, limits, budget)
+    budget.spend(max(0, len(d.weights) - spec.die.size) * view.reads)
 
     def folded(b: Budget) -> list[tuple[int, list]]:
         return fold([readings(d, reading)] * count, view, d.denom.bit_length(), b)
@@ -304,6 +313,21 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     if d.tail:
         return _afford(budget, lambda b: flattened(folded_with_cut(b), b), lambda b: flattened(folded(b), b))
     return flattened(folded(budget), budget)
+
+
+def few_readings(spec: PoolSpec, view: PoolView, budget: Budget) -> bool:
+    """Whether a die of ``spec`` that explodes (``!``, ``!p``) can be read through ``view`` in
+    few ways whatever its chain's length, so that :func:`view_dist` follows it for ever
+    (:func:`.die_odds.followed_chains`): no face it explodes on adds to anything the view
+    reads without a cap (its total, a count not capped, a sum of symbols or of counts)."""
+    if spec.explode not in ("explode", "penetrate"):
+        return False
+    penalty = 1 if spec.explode == "penetrate" else 0
+    grown = [spec.clamp(f - penalty) for f in face_dist(spec, budget).weights if spec.explodes(f)]
+    uncapped = [c for c, cap in zip(view.counts, view.count_caps(), strict=False) if cap is None]
+    return not any((view.total and spec.score(v)) or any(tally(c, (v,)) for c in uncapped)
+                   or any(view.symbol_reads(spec.symbols_of((v,)))) or any(view.count_sums((v,)))
+                   for v in grown)
 
 
 def view_reading(spec: PoolSpec, view: PoolView) -> Callable[..., tuple]:

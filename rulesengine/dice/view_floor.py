@@ -11,7 +11,7 @@ from typing import NamedTuple
 from .die_odds import die_dist
 from .dist import Budget, BudgetExceeded, step_cost
 from .pool import PoolSpec
-from .pool_odds import PoolView, view_reading
+from .pool_odds import PoolView, few_readings, view_reading
 from ..limits import Limits
 
 
@@ -51,8 +51,8 @@ def view_floor(spec: PoolSpec, count: int, view: PoolView, limits: Limits) -> Vi
     if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
         return ViewFloor(1, 0)  # worked out die by die over every face (faces_dist), not floored here
     first = spec.die.size * view.reads
-    if spec.die.size > FLOOR_FACES:
-        return ViewFloor(1, first)
+    if spec.die.size > FLOOR_FACES or few_readings(spec, view, Budget(FLOOR_FACES * 8)):
+        return ViewFloor(1, first)  # too big to read first, or followed for ever: not floored here
     sizes, items, more, bits = _view_sumsets(spec, view, limits, count)
     if not sizes:
         return ViewFloor(1, first)
