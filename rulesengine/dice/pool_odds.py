@@ -325,8 +325,9 @@ def few_readings(spec: PoolSpec, view: PoolView, budget: Budget) -> bool:
     penalty = 1 if spec.explode == "penetrate" else 0
     grown = [spec.clamp(f - penalty) for f in face_dist(spec, budget).weights if spec.explodes(f)]
     uncapped = [c for c, cap in zip(view.counts, view.count_caps(), strict=False) if cap is None]
+    whole = view._replace(symbols=tuple(r for r in view.symbols if view.symbol_cap(r) is None), symbol_caps=())
     return not any((view.total and spec.score(v)) or any(tally(c, (v,)) for c in uncapped)
-                   or any(view.symbol_reads(spec.symbols_of((v,)))) or any(view.count_sums((v,)))
+                   or any(whole.symbol_reads(spec.symbols_of((v,)))) or any(view.count_sums((v,)))
                    for v in grown)
 
 

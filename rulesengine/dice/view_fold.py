@@ -40,6 +40,10 @@ class PoolView(NamedTuple):
     # (successes, a 9 or 10 counting twice). One number a die adds to, where the two counts
     # would be a pair: the states of a pool grow with the sum's range, not the counts' product.
     sums: tuple[tuple[tuple[tuple[int, int] | None, int], ...], ...] = ()
+    # Sums of symbols the rules only compare with numbers written out (``symbols(roll,
+    # 'strife') == 0``), each as (its read, one of ``symbols``; cap): read as at most ``cap``,
+    # as ``caps`` reads counts. Only sums that count up (every sign +) are capped.
+    symbol_caps: tuple[tuple[tuple[tuple[str, int], ...], int], ...] = ()
 
     @property
     def reads(self) -> int:
@@ -53,6 +57,11 @@ class PoolView(NamedTuple):
         """How many numbers of a reading add up from die to die: the total, each count (the
         first throw's too), each sum of symbols, each sum of counts."""
         return 1 + len(self.counts) + len(self.initial) + len(self.symbols) + len(self.sums)
+
+    @property
+    def capped_reads(self) -> bool:
+        """Some count or sum of symbols is read as at most a cap."""
+        return bool(self.caps or self.symbol_caps)
 
     def merge(self, other: PoolView) -> PoolView:
         """What both read."""
@@ -69,8 +78,17 @@ class PoolView(NamedTuple):
                 cap = mine if self.reads_count(*key) else theirs
             if cap is not None:
                 caps.append((key, cap))
+        symbol_caps = []
+        for read in symbols:
+            mine, theirs = self.symbol_cap(read), other.symbol_cap(read)
+            if read in self.symbols and read in other.symbols:
+                top = None if mine is None or theirs is None else max(mine, theirs)
+            else:
+                top = mine if read in self.symbols else theirs
+            if top is not None:
+                symbol_caps.append((read, top))
         return PoolView(self.total or other.total, counts, self.highest or other.highest,
-                        self.lowest or other.lowest, initial, symbols, tuple(caps), sums)
+                        self.lowest or other.lowest, initial, symbols, tuple(caps), sums, tuple(symbol_caps))
 
     def reads_count(self, first: bool, c: tuple[int, int] | None) -> bool:
         """Whether this view reads the count ``c`` (of the first throw's dice if ``first``)."""
@@ -83,20 +101,35 @@ class PoolView(NamedTuple):
                 return cap
         return None
 
+    def symbol_cap(self, read: tuple[tuple[str, int], ...]) -> int | None:
+        """The most a sum of symbols is read as (see ``symbol_caps``), None where it is read whole."""
+        for key, cap in self.symbol_caps:
+            if key == read:
+                return cap
+        return None
+
     def count_caps(self) -> list[int | None]:
-        """The cap of each count read, in reading order (the counts, then the first throw's)."""
-        return [self.cap_of(False, c) for c in self.counts] + [self.cap_of(True, c) for c in self.initial]
+        """The cap of each count read, in reading order (the counts, then the first throw's),
+        then of each sum of symbols (the parts of a reading that follow them)."""
+        return [self.cap_of(False, c) for c in self.counts] + [self.cap_of(True, c) for c in self.initial] + \
+            [self.symbol_cap(read) for read in self.symbols]
 
     def capped(self, counts: list[int]) -> tuple[int, ...]:
-        """The counts read (in :meth:`count_caps`' order), each at most its cap."""
+        """The counts read (the counts, then the first throw's), each at most its cap."""
         if not self.caps:
             return tuple(counts)
-        return tuple(t if cap is None else min(t, cap) for t, cap in zip(counts, self.count_caps(), strict=True))
+        caps = self.count_caps()
+        return tuple(t if cap is None else min(t, cap) for t, cap in zip(counts, caps[:len(counts)], strict=True))
 
     def symbol_reads(self, counts: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
-        """Each signed sum of symbols this view reads, of dice showing ``counts``."""
+        """Each signed sum of symbols this view reads, of dice showing ``counts`` (at most its
+        cap where it has one)."""
         have = dict(counts)
-        return tuple(sum(sign * have.get(name, 0) for name, sign in read) for read in self.symbols)
+        out = tuple(sum(sign * have.get(name, 0) for name, sign in read) for read in self.symbols)
+        if not self.symbol_caps:
+            return out
+        return tuple(v if (cap := self.symbol_cap(read)) is None else min(v, cap) for v, read in zip(
+            out, self.symbols, strict=True))
 
     def count_sums(self, values: tuple) -> tuple[int, ...]:
         """Each weighted sum of counts this view reads (``sums``), of dice showing ``values``."""
@@ -140,7 +173,7 @@ def fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag:
     ``flag``: the readings carry one more part, before highest and lowest, a yes/no (0 or 1)
     that is yes where any part's is (whether a die of the roll was cut by the depth)."""
     n = view.parts + flag  # the sum, each count, the flag
-    caps = [None, *view.count_caps()] if view.caps else None
+    caps = [None, *view.count_caps()] if view.capped_reads else None
     settle = None
     if view.highest or view.lowest:
         join, packed = (_capped_join(n, flag, caps) if caps else _extremes_join(n, flag)), steps
@@ -197,7 +230,7 @@ def fold_one_cut(uncut: Readings, cut: tuple[Any, int, Any], count: int, view: P
     uncut dice alone made on its way. So only the uncut dice are folded, and the cut rolls
     are added to each of its steps' states once, not folded die by die with them."""
     n = view.parts + 1  # the sum, each count, the flag
-    caps = [None, *view.count_caps()] if view.caps else None
+    caps = [None, *view.count_caps()] if view.capped_reads else None
     join, settle, packed = _packed([uncut + [cut]] * count, n, True, caps)
     items, (kc, wc, rc) = packed[0][:len(uncut)], packed[0][len(uncut)]
 

@@ -147,6 +147,10 @@ class _ViewWalk:
             # only compared with a number: read as at most one past it (see PoolView.caps)
             key = (first_throw, (seen.initial or seen.counts)[0])
             seen = seen._replace(caps=((key, max(self.compared[id(node)] + 1, 1)),))
+        elif seen is not None and id(node) in self.compared and len(seen.symbols) == 1 \
+                and all(sign > 0 for _, sign in seen.symbols[0]):
+            # symbols counted (none taken away), only compared with a number: the same
+            seen = seen._replace(symbol_caps=((seen.symbols[0], max(self.compared[id(node)] + 1, 1)),))
         for roll in _carried(node.args[0], self.carries):
             self._merge(roll, seen)
 

@@ -152,3 +152,32 @@ def test_a_count_that_every_explosion_raises_is_still_followed_to_the_depth():
     view = PoolView(counts=((6, 6),))
     seen = view_dist(spec_of("3d6!"), 3, view, DEFAULT_LIMITS, Budget(10 ** 7))
     assert seen is not None and seen.tail
+
+
+SYMBOLS = """
+ruleset: skill-dice
+name: Symbol dice whose explosive faces roll again
+version: "1"
+source: tests
+dice:   # places 11 and 12 are explosive; strife on 9, 10 and 12
+  skill: {faces: [[], [], [opportunity], [opportunity], [opportunity], [success, opportunity], [success],
+                  [success], [success, strife], [success, strife], [success, explosive],
+                  [success, strife, explosive]]}
+checks:
+  calm:
+    inputs:
+      n: {type: integer, default: 1, min: 1, max: 4}
+    roll: (n)d{skill}!=11!=12
+    outcomes:
+      - {name: calm, when: "symbols(roll, 'strife') == 0", success: true}
+      - {name: strained, success: false}
+"""
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_a_chain_of_symbol_dice_with_no_strife_is_eight_elevenths_a_die(n):
+    """The issue's figure with symbols: a skill die shows no strife when it ends on places 1
+    to 8 after any number of 11s (an explosive face without strife): (8/12) / (1 − 1/12)."""
+    odds = loads(SYMBOLS, "skill-dice.yaml").check("calm").odds({"n": n})
+    assert odds.truncated == 0
+    assert odds.outcomes["calm"] == F(8, 11) ** n

@@ -49,10 +49,16 @@ def read(view: PoolView, rolled, spec: PoolSpec) -> tuple:
             tuple(count(c, False) for c in view.counts),
             max(faces) if view.highest and faces else None, min(faces) if view.lowest and faces else None,
             tuple(count(c, True) for c in view.initial),
-            tuple(sum(sign * sum(spec.die.symbols_on(f).count(name) for f in faces) for name, sign in net)
-                  for net in view.symbols),
+            tuple(symbol_capped(view, net, sum(sign * sum(spec.die.symbols_on(f).count(name) for f in faces)
+                                               for name, sign in net)) for net in view.symbols),
             tuple(sum(weight * sum(1 for f in faces if c is None or c[0] <= f <= c[1]) for c, weight in read)
                   for read in view.sums))
+
+
+def symbol_capped(view: PoolView, net, value: int) -> int:
+    """A sum of symbols read as at most its cap, where the view caps it."""
+    caps = dict(view.symbol_caps)
+    return min(value, caps[net]) if net in caps else value
 
 
 def readings(dist, view: PoolView, spec: PoolSpec) -> dict:
@@ -91,7 +97,10 @@ def views(draw) -> PoolView:
                           caps=st.just(()), sums=SUMS))
     keys = list(dict.fromkeys([(False, c) for c in view.counts] + [(True, c) for c in view.initial]))
     caps = tuple((k, draw(st.integers(1, 3))) for k in keys if draw(st.booleans()))
-    return view._replace(caps=caps)
+    # a sum of symbols that counts up (no sign −) may be capped too (compared with a number)
+    symbol_caps = tuple((net, draw(st.integers(1, 3))) for net in dict.fromkeys(view.symbols)
+                        if all(sign > 0 for _, sign in net) and draw(st.booleans()))
+    return view._replace(caps=caps, symbol_caps=symbol_caps)
 
 
 VIEWS = views()
