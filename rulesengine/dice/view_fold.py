@@ -69,24 +69,12 @@ class PoolView(NamedTuple):
         initial = self.initial + tuple(c for c in other.initial if c not in self.initial)
         symbols = self.symbols + tuple(c for c in other.symbols if c not in self.symbols)
         sums = self.sums + tuple(c for c in other.sums if c not in self.sums)
-        caps = []
-        for key in [(False, c) for c in counts] + [(True, c) for c in initial]:
-            mine, theirs = self.cap_of(*key), other.cap_of(*key)
-            if self.reads_count(*key) and other.reads_count(*key):
-                cap = None if mine is None or theirs is None else max(mine, theirs)
-            else:
-                cap = mine if self.reads_count(*key) else theirs
-            if cap is not None:
-                caps.append((key, cap))
-        symbol_caps = []
-        for read in symbols:
-            mine, theirs = self.symbol_cap(read), other.symbol_cap(read)
-            if read in self.symbols and read in other.symbols:
-                top = None if mine is None or theirs is None else max(mine, theirs)
-            else:
-                top = mine if read in self.symbols else theirs
-            if top is not None:
-                symbol_caps.append((read, top))
+        caps = [(key, cap) for key in [(False, c) for c in counts] + [(True, c) for c in initial]
+                if (cap := _merged_cap(self.reads_count(*key), self.cap_of(*key),
+                                       other.reads_count(*key), other.cap_of(*key))) is not None]
+        symbol_caps = [(read, cap) for read in symbols
+                       if (cap := _merged_cap(read in self.symbols, self.symbol_cap(read),
+                                              read in other.symbols, other.symbol_cap(read))) is not None]
         return PoolView(self.total or other.total, counts, self.highest or other.highest,
                         self.lowest or other.lowest, initial, symbols, tuple(caps), sums, tuple(symbol_caps))
 
@@ -134,6 +122,14 @@ class PoolView(NamedTuple):
     def count_sums(self, values: tuple) -> tuple[int, ...]:
         """Each weighted sum of counts this view reads (``sums``), of dice showing ``values``."""
         return tuple(sum(weight * tally(c, values) for c, weight in read) for read in self.sums)
+
+
+def _merged_cap(mine_read: bool, mine: int | None, theirs_read: bool, theirs: int | None) -> int | None:
+    """The cap of one read two views merge: where both read it, the larger cap (none where
+    either reads it whole); else the cap of the one that reads it."""
+    if mine_read and theirs_read:
+        return None if mine is None or theirs is None else max(mine, theirs)
+    return mine if mine_read else theirs
 
 
 def tally(c: tuple[int, int] | None, values: tuple) -> int:
