@@ -16,10 +16,13 @@ neither changes an answer:
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from ..dice import ast
+from ..dice.stats import value_order
 from ..dice.values import Rolled, counted
 from ..rules.model import Choose, Expr
 from .json_parts import jsonable
@@ -59,30 +62,26 @@ class _Slot:
         self.lookups = 0
         self.on = on
 
-    def key(self, mixed: bool, combo: tuple[Die, ...], rest: tuple[Die, ...], values: Mapping[str, Any],
-            env: Mapping[str, Any]) -> tuple | None:
+    def find(self, mixed: bool, combo: tuple[Die, ...], rest: tuple[Die, ...], values: Mapping[str, Any],
+             env: Mapping[str, Any]) -> tuple[tuple | None, Any]:
         """What the expression reads of this way (each value with its type: ``True`` is not
-        ``1``); None where it is not remembered."""
+        ``1``), None where it is not remembered; and what it gave for that, MISS where that
+        is not known."""
         if not self.on:
-            return None
+            return None, MISS
         self.lookups += 1
         if self.lookups == TRIAL and len(self.store) > KEPT_IN_TRIAL:
             self.on = False  # it reads something new nearly every time: not worth the keys
             self.store = {}
-            return None
-        read = []
-        for n in self.names:
-            v = values[n] if n in values else env.get(n, _ABSENT)
-            read.append((v.__class__, v))
-        return (mixed, combo if self.chosen else None, rest if self.rest else None, *read)
-
-    def get(self, key: tuple | None) -> Any:
-        if key is None:
-            return MISS
+            return None, MISS
+        key = (mixed, combo if self.chosen else None, rest if self.rest else None)
+        if self.names:
+            read = [values[n] if n in values else env.get(n, _ABSENT) for n in self.names]
+            key += tuple([(v.__class__, v) for v in read])
         try:
-            return self.store.get(key, MISS)
+            return key, self.store.get(key, MISS)
         except TypeError:  # a value read that has no hash: worked out each time
-            return MISS
+            return None, MISS
 
     def put(self, key: tuple | None, value: Any) -> None:
         if key is not None and len(self.store) < MOST_KEPT:
@@ -114,31 +113,45 @@ def way_values(spec: Choose, env: dict[str, Any], combo: tuple[Die, ...], rest: 
                memo: ChoiceMemo | None, evaluate: Callable[[Expr, Mapping[str, Any]], Any],
                truth: Callable[[Expr, Mapping[str, Any]], bool]) -> tuple[dict[str, Any], bool]:
     """The values one way of choosing gives (each value reads the chosen dice, the dice
-    left, the values before it and ``env``), and whether ``prefer`` prefers it."""
-    local: dict[str, Any] | None = None
+    left, the values before it and ``env``), and whether ``prefer`` prefers it; with
+    ``memo``, each worked out only where it is not remembered there."""
     values: dict[str, Any] = {}
-    slots = memo.slots if memo is not None else None
-    for i, (name, e) in enumerate(spec.values):
-        key = slots[i].key(mixed, combo, rest, values, env) if slots else None
-        value = slots[i].get(key) if slots else MISS
+    if memo is None:
+        local = _local(env, combo, rest, mixed, values)
+        for name, e in spec.values:
+            values[name] = local[name] = evaluate(e, local)
+        return values, spec.prefer is not None and truth(spec.prefer, local)
+    made: dict[str, Any] | None = None  # the names, made for the first value not remembered
+    slots = memo.slots
+    for slot, (name, e) in zip(slots, spec.values, strict=False):  # prefer's slot is last
+        key, value = slot.find(mixed, combo, rest, values, env)
         if value is MISS:
-            if local is None:
-                local = _local(env, combo, rest, mixed, values)
-            value = evaluate(e, local)
-            if slots:
-                slots[i].put(key, value)
+            if made is None:
+                made = _local(env, combo, rest, mixed, values)
+            value = evaluate(e, made)
+            slot.put(key, value)
         values[name] = value
-        if local is not None:
-            local[name] = value
+        if made is not None:
+            made[name] = value
     if spec.prefer is None:
         return values, False
-    key = slots[-1].key(mixed, combo, rest, values, env) if slots else None
-    preferred = slots[-1].get(key) if slots else MISS
+    slot = slots[-1]
+    key, preferred = slot.find(mixed, combo, rest, values, env)
     if preferred is MISS:
-        preferred = truth(spec.prefer, local if local is not None else _local(env, combo, rest, mixed, values))
-        if slots:
-            slots[-1].put(key, preferred)
+        preferred = truth(spec.prefer, made if made is not None else _local(env, combo, rest, mixed, values))
+        slot.put(key, preferred)
     return values, preferred
+
+
+def ranking(spec: Choose) -> Callable[[Way], tuple]:
+    """The order of the ways of choosing: preferred first, then by the values of ``order``."""
+    order = spec.order
+
+    def rank(way: Way) -> tuple:
+        values = way[1]
+        return (way[2], *[value_order(values[o]) for o in order])
+
+    return rank
 
 
 def _local(env: Mapping[str, Any], combo: tuple[Die, ...], rest: tuple[Die, ...], mixed: bool,
@@ -176,3 +189,11 @@ def first_best(ways: Iterable[Way], rank: Callable[[Way], tuple]) -> Way:
         earlier.append(way)
     assert best is not None  # there is always at least one way (k of n dice, k ≤ n)
     return best
+
+
+@functools.cache
+def splits(n: int, k: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Each way to choose ``k`` of ``n`` dice, by their places: those chosen and those left,
+    in the order of :func:`itertools.combinations`."""
+    return tuple((picked, tuple(i for i in range(n) if i not in picked))
+                 for picked in itertools.combinations(range(n), k))

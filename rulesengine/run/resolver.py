@@ -10,7 +10,6 @@ Nothing here rolls, remembers or enumerates.
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Any, NamedTuple
 from collections.abc import Collection, Iterable, Iterator, Mapping
@@ -21,8 +20,8 @@ from ..dice.values import Rolled
 from ..codes import E_BAD_CHOOSE, E_NO_OUTCOME
 from ..errors import InputError, LimitError, Location, RulesetError
 from ..rules.model import MAX_PICK, Check, Choose, Expr, Let
-from .choosing import ChoiceMemo, Die, Way, first_best, same_offer, way_values
-from .results import NOT_ALLOWED, Choice, Resolution, signed_text, value_order
+from .choosing import ChoiceMemo, Die, Way, first_best, ranking, same_offer, splits, way_values
+from .results import NOT_ALLOWED, Choice, Resolution, signed_text
 from .runtime import Runtime
 
 
@@ -184,11 +183,13 @@ class Resolver:
         mixed = any(sizes)
         ways = self._ways(spec, env, dice, k, mixed, memo)
         if memo is not None:  # exact odds: only the way the rules pick
-            return (), _choice(first_best(ways, lambda w: _rank(spec, w[2], w[1])), mixed)
+            return (), _choice(first_best(ways, ranking(spec)), mixed)
         choices = _offers(ways, mixed)
 
+        by_way = ranking(spec)
+
         def rank(c: Choice) -> tuple:
-            return _rank(spec, c.preferred, c.values)
+            return by_way(((), c.values, c.preferred))
 
         if player_choice is not None:
             want = tuple(sorted(player_choice, reverse=True))
@@ -234,12 +235,12 @@ class Resolver:
         once, with the values it gives."""
         rt = self.runtime
         seen: set[tuple[Die, ...]] = set()
-        for picked in itertools.combinations(range(len(dice)), k):
-            combo = tuple(dice[i] for i in picked)
+        for picked, left in splits(len(dice), k):
+            combo = tuple([dice[i] for i in picked])
             if combo in seen:
                 continue
             seen.add(combo)
-            rest = tuple(d for i, d in enumerate(dice) if i not in picked)
+            rest = tuple([dice[i] for i in left])
             values, preferred = way_values(spec, env, combo, rest, mixed, memo, rt.evaluate, rt.truth)
             yield combo, values, preferred
 
@@ -249,11 +250,6 @@ class Resolver:
             f"the rolls of check '{self.check.name}' are too big to work out exactly{': ' + what if what else ''}",
             "max_states", Location(column=1, source_line=e.text), "use fewer dice"), e)
 
-
-
-def _rank(spec: Choose, preferred: bool, values: Mapping[str, Any]) -> tuple:
-    """The order of the ways of choosing: preferred first, then by the values of ``order``."""
-    return (preferred,) + tuple(value_order(values[o]) for o in spec.order)
 
 
 def _offers(ways: Iterable[Way], mixed: bool) -> tuple[Choice, ...]:
