@@ -12,6 +12,9 @@ neither changes an answer:
   and the rest of the names it reads. A value is a pure function of those (it rolls no
   dice: choose's expressions may not), so a value found again is the value worked out
   again; an evaluation that fails is never remembered, so it fails again where it failed.
+  What it keeps is bounded (``MOST_KEPT`` values of each expression), and an expression
+  that reads something new nearly every time (the whole roll) stops being remembered
+  after a trial, decided by counts alone.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ MISS: Any = object()  # nothing remembered
 TRIAL = 2048  # lookups of a value before it is judged worth remembering...
 KEPT_IN_TRIAL = TRIAL // 2  # ...by how few different things it read in them
 MOST_KEPT = 1 << 14  # values remembered of one expression at most
-_ABSENT = object()  # a name the environment does not hold (``given``)
+_ABSENT = object()  # a name the environment does not hold
 
 
 def dice_value(dice: Iterable[Die], mixed: bool) -> Rolled:
@@ -54,10 +57,11 @@ class _Slot:
     __slots__ = ("chosen", "rest", "names", "store", "lookups", "on")
 
     def __init__(self, e: Expr, constant: Collection[str], on: bool) -> None:
-        self.chosen = "chosen" in e.names
-        self.rest = "rest" in e.names
+        read = ast.names(e.tree)  # from the tree itself, whoever made the expression
+        self.chosen = "chosen" in read
+        self.rest = "rest" in read
         # every name it reads but the dice and what is the same all through the computation
-        self.names = tuple(sorted(e.names - {"chosen", "rest"} - set(constant)))
+        self.names = tuple(sorted(read - {"chosen", "rest"} - set(constant)))
         self.store: dict[tuple, Any] = {}
         self.lookups = 0
         self.on = on

@@ -237,6 +237,9 @@ class Enumerator:
                     budget.total.spend(len(resolved))
         except BudgetExceeded:
             raise self.resolver.too_big(self.check.rolls[0][1]) from None
+        # A check that chooses dice: only the way its rules pick is made and kept; every way
+        # is listed for a roll's result (a player may pick another), but C(7, 2) = 21 of them
+        # for each of 91,728 throws of seven dice held 500 MB (issue 34).
         resolve = self.resolver.resolve if choose is None else \
             partial(self.resolver.resolve, memo=self.resolver.choice_memo(env))
         carried = self.groups.settled() if resolved is not None else frozenset()
