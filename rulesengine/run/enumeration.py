@@ -9,11 +9,12 @@ dice), so a check too big to work out is refused at once, at the roll that makes
 from __future__ import annotations
 
 import math
+from functools import partial
 from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from ..dice.beyond import UNDETERMINED, Beyond, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
@@ -236,7 +237,11 @@ class Enumerator:
                     budget.total.spend(len(resolved))
         except BudgetExceeded:
             raise self.resolver.too_big(self.check.rolls[0][1]) from None
-        resolve = self.resolver.resolve if choose is None else self._resolve_chosen
+        # A check that chooses dice: only the way its rules pick is made and kept; every way
+        # is listed for a roll's result (a player may pick another), but C(7, 2) = 21 of them
+        # for each of 91,728 throws of seven dice held 500 MB (issue 34).
+        resolve = self.resolver.resolve if choose is None else \
+            partial(self.resolver.resolve, memo=self.resolver.choice_memo(env))
         carried = self.groups.settled() if resolved is not None else frozenset()
         out = []
         for rolls, w in joint if resolved is None else resolved:
@@ -250,14 +255,6 @@ class Enumerator:
                 continue
             out.append((resolve(local, settled=settled), local, w))
         return out
-
-    def _resolve_chosen(self, local: dict[str, Any], settled: Collection[str] = ()) -> Resolution:
-        """A resolution of a check that chooses dice, kept without its other ways of
-        choosing: they are listed for a roll's result (a player may pick another), odds read
-        only the one chosen (C(7, 2) = 21 of them for each of 91,728 throws of seven dice
-        held 500 MB, issue 34)."""
-        res = self.resolver.resolve(local, settled=settled)
-        return replace(res, choices=()) if res.choices else res
 
     def _shared_resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int] | None:
         """:meth:`resolutions` (with ``cut``) inside :func:`sharing_rolls`: the joint values

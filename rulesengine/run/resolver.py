@@ -10,22 +10,19 @@ Nothing here rolls, remembers or enumerates.
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Any, NamedTuple
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from ..dice.beyond import Beyond, Undetermined
 from ..dice.dist import Budget, BudgetExceeded
-from ..dice.values import Rolled, counted
+from ..dice.values import Rolled
 from ..codes import E_BAD_CHOOSE, E_NO_OUTCOME
 from ..errors import InputError, LimitError, Location, RulesetError
 from ..rules.model import MAX_PICK, Check, Choose, Expr, Let
-from .json_parts import jsonable
-from .results import NOT_ALLOWED, Choice, Resolution, signed_text, value_order
+from .choosing import ChoiceMemo, Die, Way, first_best, ranking, same_offer, splits, way_values
+from .results import NOT_ALLOWED, Choice, Resolution, signed_text
 from .runtime import Runtime
-
-Die = tuple[int, int, tuple[str, ...]]  # a die to choose from: its face, its size (0: all alike), its symbols
 
 
 class PreRoll(NamedTuple):
@@ -92,11 +89,14 @@ class Resolver:
         return PreRoll(env, None, fixed, secret, "")
 
     def resolve(self, env: dict[str, Any], player_choice: Iterable[int] | None = None,
-                budget: Budget | None = None, settled: Collection[str] = ()) -> Resolution:
+                budget: Budget | None = None, settled: Collection[str] = (),
+                memo: ChoiceMemo | None = None) -> Resolution:
         """The one resolver: roll values are in ``env``; everything else follows. ``budget``
         (exact odds) is charged for the choices tried when the check chooses dice;
         ``settled``: lets ``env`` already holds, worked out from its rolls alone (a group of
-        joint values, :mod:`.groups`)."""
+        joint values, :mod:`.groups`). ``memo`` (exact odds, :meth:`choice_memo`): where the
+        check chooses dice, only the way the rules pick is made, none is listed in
+        ``choices``, and the values of the ways are remembered there."""
         rt, check = self.runtime, self.check
         for let in check.lets:
             if let.after_roll and let.name not in settled:
@@ -104,7 +104,7 @@ class Resolver:
         choices: tuple[Choice, ...] = ()
         chosen = None
         if check.choose is not None:
-            choices, chosen = self._choose(check.choose, env, player_choice, budget)
+            choices, chosen = self._choose(check.choose, env, player_choice, budget, memo)
             env.update(chosen.values)
         result = rt.evaluate(check.result, env) if check.result is not None else None
         env["result"] = result
@@ -156,8 +156,18 @@ class Resolver:
         return self.runtime.functions[self.check.tiers][0](result) or None  # below every tier: none
 
     # ---- choosing dice -----------------------------------------------------------------
+    def choice_memo(self, env: Mapping[str, Any]) -> ChoiceMemo | None:
+        """What exact odds remember of the ways of choosing over one computation whose values
+        known before the roll are ``env`` (:mod:`.choosing`); None where the check chooses none."""
+        check = self.check
+        if check.choose is None:
+            return None
+        varying = {name for name, _ in check.rolls} | {let.name for let in check.lets if let.after_roll}
+        return ChoiceMemo(check.choose, env.keys() - varying - {name for name, _ in check.choose.values})
+
     def _choose(self, spec: Choose, env: dict[str, Any], player_choice: Iterable[int] | None,
-                budget: Budget | None = None) -> tuple[tuple[Choice, ...], Choice]:
+                budget: Budget | None = None, memo: ChoiceMemo | None = None
+                ) -> tuple[tuple[Choice, ...], Choice]:
         rolled = env[spec.source]
         if isinstance(rolled, Beyond):  # which dice to choose depends on those the depth cut
             raise Undetermined
@@ -170,10 +180,16 @@ class Resolver:
         dice = sorted(zip(faces, sizes, shows, strict=True), reverse=True)
         k = min(self.pick(spec, env), len(faces))
         self._charge_choosing(spec, len(faces), k, budget)
-        choices = self._choices(spec, env, dice, k, any(sizes))
+        mixed = any(sizes)
+        ways = self._ways(spec, env, dice, k, mixed, memo)
+        if memo is not None:  # exact odds: only the way the rules pick
+            return (), _choice(first_best(ways, ranking(spec)), mixed)
+        choices = _offers(ways, mixed)
+
+        by_way = ranking(spec)
 
         def rank(c: Choice) -> tuple:
-            return (c.preferred,) + tuple(value_order(c.values[o]) for o in spec.order)
+            return by_way(((), c.values, c.preferred))
 
         if player_choice is not None:
             want = tuple(sorted(player_choice, reverse=True))
@@ -213,35 +229,20 @@ class Resolver:
             except BudgetExceeded:
                 raise self.too_big(self.check.rolls[0][1]) from None
 
-    def _choices(self, spec: Choose, env: dict[str, Any], dice: list[Die], k: int,
-                 mixed: bool) -> tuple[Choice, ...]:
-        """Every way to choose ``k`` of ``dice`` (sorted highest first) that gives something
-        else, with the values each gives."""
+    def _ways(self, spec: Choose, env: dict[str, Any], dice: list[Die], k: int, mixed: bool,
+              memo: ChoiceMemo | None) -> Iterator[Way]:
+        """Every way to choose ``k`` of ``dice`` (sorted highest first), each set of dice
+        once, with the values it gives."""
         rt = self.runtime
-        seen: set[tuple] = set()
-        choices: list[Choice] = []
-        for picked in itertools.combinations(range(len(dice)), k):
-            combo = tuple(dice[i] for i in picked)
+        seen: set[tuple[Die, ...]] = set()
+        for picked, left in splits(len(dice), k):
+            combo = tuple([dice[i] for i in picked])
             if combo in seen:
                 continue
             seen.add(combo)
-            rest = [d for i, d in enumerate(dice) if i not in picked]
-            local = dict(env)
-            local["chosen"] = _dice_value(combo, mixed)
-            local["rest"] = _dice_value(rest, mixed)
-            values = {}
-            for name, e in spec.values:
-                values[name] = local[name] = rt.evaluate(e, local)
-            preferred = bool(spec.prefer is not None and rt.truth(spec.prefer, local))
-            faces_chosen = tuple(f for f, _, _ in combo)
-            # The same faces on dice of other sizes are another choice only where the sizes
-            # change what it gives (an effect die): else one offer, as before.
-            same = (faces_chosen, tuple((n, jsonable(v)) for n, v in values.items()), preferred)
-            if same in seen:
-                continue
-            seen.add(same)
-            choices.append(Choice(faces_chosen, values, preferred, tuple(s for _, s, _ in combo) if mixed else ()))
-        return tuple(choices)
+            rest = tuple([dice[i] for i in left])
+            values, preferred = way_values(spec, env, combo, rest, mixed, memo, rt.evaluate, rt.truth)
+            yield combo, values, preferred
 
     def too_big(self, e: Expr, what: str = "") -> LimitError:
         """The refusal of exact odds whose work is over ``max_states``, at ``e``."""
@@ -250,12 +251,19 @@ class Resolver:
             "max_states", Location(column=1, source_line=e.text), "use fewer dice"), e)
 
 
-def _dice_value(dice: Iterable[Die], mixed: bool) -> Rolled:
-    """Dice chosen from a roll, or left: their total and faces, their sizes for a pool of
-    mixed dice, and the symbols they show for symbol dice."""
-    dice = list(dice)
-    faces = tuple(f for f, _, _ in dice)
-    shows = tuple(on for _, _, on in dice)
-    if not any(shows):  # no symbols to count (the common case, worked out for every choice tried)
-        return Rolled(sum(faces), faces, tuple(s for _, s, _ in dice) if mixed else (), None, (), ())
-    return Rolled(sum(faces), faces, tuple(s for _, s, _ in dice) if mixed else (), None, counted(shows), shows)
+
+def _offers(ways: Iterable[Way], mixed: bool) -> tuple[Choice, ...]:
+    """The choices offered: each way but those that offer what an earlier one does."""
+    seen: set[tuple] = set()
+    offers = []
+    for way in ways:
+        same = same_offer(way)
+        if same not in seen:
+            seen.add(same)
+            offers.append(_choice(way, mixed))
+    return tuple(offers)
+
+
+def _choice(way: Way, mixed: bool) -> Choice:
+    combo, values, preferred = way
+    return Choice(tuple(f for f, _, _ in combo), values, preferred, tuple(s for _, s, _ in combo) if mixed else ())

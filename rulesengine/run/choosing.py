@@ -1,0 +1,203 @@
+"""The ways to choose dice from a roll (a check's ``choose``), and what exact odds remember
+of them.
+
+A roll lists every way of choosing for the player (``choices``); exact odds read only the
+way the rules pick, of each of thousands of throws. Two things make that cheap, and
+neither changes an answer:
+
+* :func:`first_best` finds the way ``max`` finds among the ways a roll lists, without
+  making the others' records;
+* :class:`ChoiceMemo` remembers, for one computation of exact odds, what each value (and
+  ``prefer``) gave for what it reads: the chosen dice, the dice left, the values before it
+  and the rest of the names it reads. A value is a pure function of those (it rolls no
+  dice: choose's expressions may not), so a value found again is the value worked out
+  again; an evaluation that fails is never remembered, so it fails again where it failed.
+  What it keeps is bounded (``MOST_KEPT`` values of each expression), and an expression
+  that reads something new nearly every time (the whole roll) stops being remembered
+  after a trial, decided by counts alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any
+
+from ..dice import ast
+from ..dice.stats import value_order
+from ..dice.values import Rolled, counted
+from ..rules.model import Choose, Expr
+from .json_parts import jsonable
+
+Die = tuple[int, int, tuple[str, ...]]  # a die to choose from: its face, its size (0: all alike), its symbols
+Way = tuple[tuple[Die, ...], dict[str, Any], bool]  # the dice chosen, the values they give, preferred
+
+MISS: Any = object()  # nothing remembered
+TRIAL = 2048  # lookups of a value before it is judged worth remembering...
+KEPT_IN_TRIAL = TRIAL // 2  # ...by how few different things it read in them
+MOST_KEPT = 1 << 14  # values remembered of one expression at most
+_ABSENT = object()  # a name the environment does not hold
+
+
+def dice_value(dice: Iterable[Die], mixed: bool) -> Rolled:
+    """Dice chosen from a roll, or left: their total and faces, their sizes for a pool of
+    mixed dice, and the symbols they show for symbol dice."""
+    dice = list(dice)
+    faces = tuple(f for f, _, _ in dice)
+    shows = tuple(on for _, _, on in dice)
+    if not any(shows):  # no symbols to count (the common case, worked out for every choice tried)
+        return Rolled(sum(faces), faces, tuple(s for _, s, _ in dice) if mixed else (), None, (), ())
+    return Rolled(sum(faces), faces, tuple(s for _, s, _ in dice) if mixed else (), None, counted(shows), shows)
+
+
+class _Slot:
+    """What one expression of ``choose`` gave, by what it read."""
+
+    __slots__ = ("chosen", "rest", "names", "store", "lookups", "on")
+
+    def __init__(self, e: Expr, constant: Collection[str], on: bool) -> None:
+        read = ast.names(e.tree)  # from the tree itself, whoever made the expression
+        self.chosen = "chosen" in read
+        self.rest = "rest" in read
+        # every name it reads but the dice and what is the same all through the computation
+        self.names = tuple(sorted(read - {"chosen", "rest"} - set(constant)))
+        self.store: dict[tuple, Any] = {}
+        self.lookups = 0
+        self.on = on
+
+    def find(self, mixed: bool, combo: tuple[Die, ...], rest: tuple[Die, ...], values: Mapping[str, Any],
+             env: Mapping[str, Any]) -> tuple[tuple | None, Any]:
+        """What the expression reads of this way (each value with its type: ``True`` is not
+        ``1``), None where it is not remembered; and what it gave for that, MISS where that
+        is not known."""
+        if not self.on:
+            return None, MISS
+        self.lookups += 1
+        if self.lookups == TRIAL and len(self.store) > KEPT_IN_TRIAL:
+            self.on = False  # it reads something new nearly every time: not worth the keys
+            self.store = {}
+            return None, MISS
+        key = (mixed, combo if self.chosen else None, rest if self.rest else None)
+        if self.names:
+            read = [values[n] if n in values else env.get(n, _ABSENT) for n in self.names]
+            key += tuple([(v.__class__, v) for v in read])
+        try:
+            return key, self.store.get(key, MISS)
+        except TypeError:  # a value read that has no hash: worked out each time
+            return None, MISS
+
+    def put(self, key: tuple | None, value: Any) -> None:
+        if key is not None and len(self.store) < MOST_KEPT:
+            try:
+                self.store[key] = value
+            except TypeError:
+                pass
+
+
+class ChoiceMemo:
+    """The values of the ways of choosing remembered over one computation of exact odds,
+    in which the names ``constant`` hold the same values all through (the values known
+    before the roll, but for the names the rolls, the lets after them and ``choose`` set)."""
+
+    def __init__(self, spec: Choose, constant: Collection[str]) -> None:
+        made = {name for name, _ in spec.values}
+        exprs = [e for _, e in spec.values] + ([spec.prefer] if spec.prefer is not None else [])
+        # A value named as the dice it reads, or an expression that rolls dice, is not
+        # remembered (the schema allows neither today).
+        on = not made & {"chosen", "rest"}
+        self.slots = tuple(_Slot(e, constant, on and not _rolls_dice(e)) for e in exprs)
+
+
+def _rolls_dice(e: Expr) -> bool:
+    return any(isinstance(n, ast.Dice) for n in ast.walk(e.tree))
+
+
+def way_values(spec: Choose, env: dict[str, Any], combo: tuple[Die, ...], rest: tuple[Die, ...], mixed: bool,
+               memo: ChoiceMemo | None, evaluate: Callable[[Expr, Mapping[str, Any]], Any],
+               truth: Callable[[Expr, Mapping[str, Any]], bool]) -> tuple[dict[str, Any], bool]:
+    """The values one way of choosing gives (each value reads the chosen dice, the dice
+    left, the values before it and ``env``), and whether ``prefer`` prefers it; with
+    ``memo``, each worked out only where it is not remembered there."""
+    values: dict[str, Any] = {}
+    if memo is None:
+        local = _local(env, combo, rest, mixed, values)
+        for name, e in spec.values:
+            values[name] = local[name] = evaluate(e, local)
+        return values, spec.prefer is not None and truth(spec.prefer, local)
+    made: dict[str, Any] | None = None  # the names, made for the first value not remembered
+    slots = memo.slots
+    for slot, (name, e) in zip(slots, spec.values, strict=False):  # prefer's slot is last
+        key, value = slot.find(mixed, combo, rest, values, env)
+        if value is MISS:
+            if made is None:
+                made = _local(env, combo, rest, mixed, values)
+            value = evaluate(e, made)
+            slot.put(key, value)
+        values[name] = value
+        if made is not None:
+            made[name] = value
+    if spec.prefer is None:
+        return values, False
+    slot = slots[-1]
+    key, preferred = slot.find(mixed, combo, rest, values, env)
+    if preferred is MISS:
+        preferred = truth(spec.prefer, made if made is not None else _local(env, combo, rest, mixed, values))
+        slot.put(key, preferred)
+    return values, preferred
+
+
+def ranking(spec: Choose) -> Callable[[Way], tuple]:
+    """The order of the ways of choosing: preferred first, then by the values of ``order``."""
+    order = spec.order
+
+    def rank(way: Way) -> tuple:
+        values = way[1]
+        return (way[2], *[value_order(values[o]) for o in order])
+
+    return rank
+
+
+def _local(env: Mapping[str, Any], combo: tuple[Die, ...], rest: tuple[Die, ...], mixed: bool,
+           values: Mapping[str, Any]) -> dict[str, Any]:
+    """The names one way's expressions read: ``env``, the dice chosen and left, the values so far."""
+    local = dict(env)
+    local["chosen"] = dice_value(combo, mixed)
+    local["rest"] = dice_value(rest, mixed)
+    local.update(values)
+    return local
+
+
+def same_offer(way: Way) -> tuple:
+    """What a way offers the player: its faces, its values as results carry them, whether it
+    is preferred. The same faces on dice of other sizes are another choice only where the
+    sizes change what it gives (an effect die)."""
+    combo, values, preferred = way
+    return tuple(f for f, _, _ in combo), tuple((n, jsonable(v)) for n, v in values.items()), preferred
+
+
+def first_best(ways: Iterable[Way], rank: Callable[[Way], tuple]) -> Way:
+    """The way ``max(offers, key=rank)`` picks, where the offers are ``ways`` but those that
+    offer what an earlier one does (:func:`same_offer`): the first of the highest rank. A
+    way offering what an earlier one offers can only outrank the best so far where a value
+    differs in kind alone (``True`` and ``1``), so that is asked only of a new best."""
+    best: Way | None = None
+    best_rank: tuple = ()
+    earlier: list[Way] = []
+    for way in ways:
+        r = rank(way)
+        if best is None or r > best_rank:
+            offer = same_offer(way)
+            if not any(same_offer(w) == offer for w in earlier):
+                best, best_rank = way, r
+        earlier.append(way)
+    assert best is not None  # there is always at least one way (k of n dice, k ≤ n)
+    return best
+
+
+@functools.cache
+def splits(n: int, k: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Each way to choose ``k`` of ``n`` dice, by their places: those chosen and those left,
+    in the order of :func:`itertools.combinations`."""
+    return tuple((picked, tuple(i for i in range(n) if i not in picked))
+                 for picked in itertools.combinations(range(n), k))
