@@ -159,18 +159,22 @@ def _writer(ensure_ascii: bool, out: list[str]) -> Callable[[Any, int], None]:
                 out.append(lead + kt + ": " + to_text(v))
             else:
                 out.append(lead + kt + ": ")
-                if kind is dict:
-                    write_dict(v, depth + 1)
-                elif kind is list:
-                    write_list(v, depth + 1)
-                else:
-                    write(v, depth + 1)
+                write_nested(v, kind, depth + 1)
                 nested = True
             lead = sep
         out.append(close)
         open_.discard(ident)
         if nested:
             done[(ident, depth)] = (start, len(out))
+
+    def write_nested(v: Any, kind: type, depth: int) -> None:
+        """A value inside a dict or list that is not a scalar: a dict, a list, or the rest."""
+        if kind is dict:
+            write_dict(v, depth)
+        elif kind is list:
+            write_list(v, depth)
+        else:
+            write(v, depth)
 
     def write_list(o: list[Any] | tuple[Any, ...], depth: int) -> None:
         if not o:
@@ -196,12 +200,7 @@ def _writer(ensure_ascii: bool, out: list[str]) -> Callable[[Any, int], None]:
                 out.append(lead + to_text(v))
             else:
                 out.append(lead)
-                if kind is dict:
-                    write_dict(v, depth + 1)
-                elif kind is list:
-                    write_list(v, depth + 1)
-                else:
-                    write(v, depth + 1)
+                write_nested(v, kind, depth + 1)
                 nested = True
             lead = sep
         out.append(close)
