@@ -246,7 +246,7 @@ class Dist:
             if g == 1:
                 return self
         return Dist({v: w // g for v, w in self.weights.items()}, self.denom // g,
-                    {v: w // g for v, w in self.tail.items()} if self.tail else NO_TAIL)
+                    {v: w // g for v, w in self.tail.items()} if self.tail else NO_TAIL, self.open_ended)
 
     # ---- combination --------------------------------------------------------------------
     def map(self, f: Callable[[Any], Any]) -> Dist:
