@@ -64,7 +64,7 @@ from .builtins import FUNCTIONS, conditional, extreme
 from .pool import PoolSpec
 from .die_odds import face_dist
 from .extremes import extreme_moments
-from .open_ended import open_chain
+from .open_ended import plain_chain
 from ..errors import RulesEngineError
 from ..limits import DEFAULT_LIMITS, Limits
 
@@ -272,10 +272,10 @@ class _Means:
             specs = self.specs(arg)
             if counts != {1: Fraction(1)} or specs is None or len(specs) != 1:
                 return None
-            size = open_chain(specs[0][0], 1)
-            if size is None:
+            chain = plain_chain(specs[0][0])
+            if chain is None or not chain.top:  # a dS! exploding on its top face alone
                 return None
-            sizes.append(size)
+            sizes.append(chain.sides)
         found = extreme_moments(tuple(sizes), highest, self.budget)
         return None if found is None else _fresh(*found)
 

@@ -50,14 +50,6 @@ MAX_REST = 4_096
 """The most values of the exactly known part of a law (a plain die, a constant, added in)."""
 
 
-def open_chain(spec: PoolSpec, count: int) -> int | None:
-    """The size S of ``spec`` rolled ``count`` times where that is one standard dS that
-    explodes on its top face alone and has no other modifier (``1d6!``, ``d10!``,
-    ``1d8!!``: compounding adds the same faces); None for anything else."""
-    chain = plain_chain(spec) if count == 1 else None
-    return chain.sides if chain is not None and chain.top else None
-
-
 class Chain(NamedTuple):
     """One standard die that explodes on some of its faces (``explodes``), with no other
     modifier, and the dice its explosions add: its total ends on n with probability [z^n] of
@@ -102,13 +94,6 @@ def plain_chain(spec: PoolSpec) -> Chain | None:
     return Chain(die.sides, explodes) if 0 < len(explodes) < die.sides else None
 
 
-def plain_size(spec: PoolSpec) -> int | None:
-    """The size S where each die of ``spec`` is a standard dS exploding on its top face
-    alone, with no other modifier; else None."""
-    chain = plain_chain(spec)
-    return chain.sides if chain is not None and chain.top else None
-
-
 def _top_face_only(conds: tuple[ast.Cond | None, ...], sides: int) -> bool:
     return bool(conds) and all(c is None or (c.op in ("=", "==", ">=") and c.value == sides) for c in conds)
 
@@ -145,10 +130,6 @@ class OpenLaw:
     def crosses(self) -> bool:
         """Dice on both sides: what no bound of a cut path decides (one side alone is a bound)."""
         return bool(self.plus) and bool(self.minus)
-
-    @property
-    def open(self) -> bool:
-        return bool(self.plus) or bool(self.minus)
 
     def __neg__(self) -> OpenLaw:
         return OpenLaw(self.minus, self.plus, tuple((-v, p) for v, p in reversed(self.rest)))

@@ -21,10 +21,11 @@ random documents and on the real output of the commands.
 
 from __future__ import annotations
 
+import itertools
 import json
 from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 INDENT = "  "
 _SCALARS = frozenset({str, int, float, bool, type(None)})
@@ -137,53 +138,29 @@ def _writer(ensure_ascii: bool, out: list[str]) -> Callable[[Any, int], None]:
         if not o:
             out.append("{}")
             return
-        inner, close = indent(depth + 1), "\n" + indent(depth) + "}"
         if len(o) >= _FLAT_FROM and _SCALARS.issuperset(map(type, o.values())) \
                 and all(type(k) is str for k in o):
-            out.append("{\n" + inner + _flat_encoder(depth + 1, ensure_ascii)(o)[1:-1] + close)
+            flat = _flat_encoder(depth + 1, ensure_ascii)(o)
+            out.append("{\n" + indent(depth + 1) + flat[1:-1] + "\n" + indent(depth) + "}")
             return
-        ident = id(o)
-        if (ident, depth) in done:
-            again(ident, depth)
-            return
-        if ident in open_:
-            raise ValueError("Circular reference detected")
-        open_.add(ident)
-        start, nested = len(out), False
-        lead, sep = "{\n" + inner, ",\n" + inner
-        for k, v in o.items():
-            kt = string(k) if type(k) is str else key_text(k)
-            kind = type(v)
-            to_text = text_of.get(kind)
-            if to_text is not None:
-                out.append(lead + kt + ": " + to_text(v))
-            else:
-                out.append(lead + kt + ": ")
-                write_nested(v, kind, depth + 1)
-                nested = True
-            lead = sep
-        out.append(close)
-        open_.discard(ident)
-        if nested:
-            done[(ident, depth)] = (start, len(out))
-
-    def write_nested(v: Any, kind: type, depth: int) -> None:
-        """A value inside a dict or list that is not a scalar: a dict, a list, or the rest."""
-        if kind is dict:
-            write_dict(v, depth)
-        elif kind is list:
-            write_list(v, depth)
-        else:
-            write(v, depth)
+        write_entries(o, depth, "{", "}", ((string(k) if type(k) is str else key_text(k)) + ": " for k in o),
+                      o.values())
 
     def write_list(o: list[Any] | tuple[Any, ...], depth: int) -> None:
         if not o:
             out.append("[]")
             return
-        inner, close = indent(depth + 1), "\n" + indent(depth) + "]"
         if len(o) >= _FLAT_FROM and _SCALARS.issuperset(map(type, o)):
-            out.append("[\n" + inner + _flat_encoder(depth + 1, ensure_ascii)(list(o))[1:-1] + close)
+            flat = _flat_encoder(depth + 1, ensure_ascii)(list(o))
+            out.append("[\n" + indent(depth + 1) + flat[1:-1] + "\n" + indent(depth) + "]")
             return
+        write_entries(o, depth, "[", "]", itertools.repeat(""), o)
+
+    def write_entries(o: Any, depth: int, opening: str, closing: str, labels: Iterable[str],
+                      values: Iterable[Any]) -> None:
+        """The entries of a dict or list that is not written flat, each after its label (a
+        dict's key and ": ", nothing in a list); a container met again at this depth is its
+        text written before (:func:`again`)."""
         ident = id(o)
         if (ident, depth) in done:
             again(ident, depth)
@@ -191,19 +168,25 @@ def _writer(ensure_ascii: bool, out: list[str]) -> Callable[[Any, int], None]:
         if ident in open_:
             raise ValueError("Circular reference detected")
         open_.add(ident)
+        inner = indent(depth + 1)
         start, nested = len(out), False
-        lead, sep = "[\n" + inner, ",\n" + inner
-        for v in o:
+        lead, sep = opening + "\n" + inner, ",\n" + inner
+        for label, v in zip(labels, values):  # noqa: B905 - labels may be endless (a list's)
             kind = type(v)
             to_text = text_of.get(kind)
             if to_text is not None:
-                out.append(lead + to_text(v))
+                out.append(lead + label + to_text(v))
             else:
-                out.append(lead)
-                write_nested(v, kind, depth + 1)
+                out.append(lead + label)
+                if kind is dict:
+                    write_dict(v, depth + 1)
+                elif kind is list:
+                    write_list(v, depth + 1)
+                else:
+                    write(v, depth + 1)
                 nested = True
             lead = sep
-        out.append(close)
+        out.append("\n" + indent(depth) + closing)
         open_.discard(ident)
         if nested:
             done[(ident, depth)] = (start, len(out))
