@@ -305,6 +305,10 @@ def add_serve_command(sub) -> None:
     p.add_argument("--access-log", choices=["json"], default=None,
                    help="write one JSON line per request on stderr: time, method, path, status, duration_ms, "
                    "request_id (default: no access log)")
+    p.add_argument("--drain-checks", type=lambda s: _bounded(s, "number of checks", 0, 100), default=0, metavar="N",
+                   help="on SIGTERM or Ctrl-C, first answer /readyz 503 and keep serving until it has said so N "
+                   "times (a load balancer's failed checks that take this replica out, plus one), for at most "
+                   "10 s; then stop listening (default 0: stop listening at once; one worker only)")
     p.add_argument("--stdio", action="store_true", help="read one JSON request per line on stdin, answer on stdout")
 
 

@@ -446,8 +446,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .limits import MAX_CACHED_WEIGHTS
     from .serve.operations import MAX_BODY_BYTES, Service, ServiceConfig
 
+    if args.drain_checks and args.workers > 1:
+        raise UsageError("--drain-checks needs --workers 1", hint="run one worker per replica, as deploy/ does")
     config = ServiceConfig(tuple(args.rulesets), _limits(args), args.time_limit, args.max_body or MAX_BODY_BYTES,
-                           tuple(args.cors_origin), args.max_cached or MAX_CACHED_WEIGHTS, args.access_log)
+                           tuple(args.cors_origin), args.max_cached or MAX_CACHED_WEIGHTS, args.access_log,
+                           args.drain_checks)
     service = Service(config)  # loads and checks --rulesets folders now, before anything listens
     if args.stdio:
         from .serve.stdio import serve_stdio
@@ -465,10 +468,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     print(f"rulesengine: serving on http://{args.host}:{args.port}/ (playground at /, API at /api, "
           "OpenAPI at /openapi.json, metrics at /metrics); Ctrl-C or SIGTERM stops", file=sys.stderr)
     if args.workers > 1:
-        http.serve_workers(config, args.host, args.port, args.workers)
-    else:
-        http.run_server(config, service, args.host, args.port)
-    return EXIT_OK
+        return http.serve_workers(config, args.host, args.port, args.workers)
+    return http.run_server(config, service, args.host, args.port)
 
 
 def _cmd_docs(args: argparse.Namespace) -> int:

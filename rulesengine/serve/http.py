@@ -16,7 +16,11 @@ system before the answer is sent (:mod:`.memory`).
 
 Shutdown is graceful: on SIGTERM (or Ctrl-C) uvicorn stops listening, lets the requests in
 flight finish (at most ``--time-limit`` plus :data:`SHUTDOWN_GRACE` seconds) and the process
-exits 0 (:func:`run_server`).
+exits 0 (:func:`run_server`). Behind a load balancer, ``--drain-checks N`` comes first: ``/readyz``
+answers 503 and every request is still served until the balancer's health checks have been told
+so N times (:class:`DrainingServer`). Stopping to listen at once would refuse the connections the
+balancer opened before it knew, and a connection the kernel had accepted, its request sent, is
+reset: HAProxy retries a refused connection on another replica but not a reset one.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ CONFIG_VARIABLE = "RULESENGINE_SERVE_CONFIG"
 SHUTDOWN_GRACE = 5
 """Seconds past ``--time-limit`` that a shutdown waits for the requests in flight (a request
 stops at its time limit, and then its answer is written)."""
+DRAIN_LIMIT = 10
+"""The longest a drain lasts (``--drain-checks``) where the checks stop coming or never came."""
 
 
 class JSONAnswer(JSONResponse):
@@ -73,11 +79,28 @@ def problem_response(exc: BaseException, metrics: Metrics | None = None) -> JSON
 class Readiness:
     """Whether the worker has loaded every ruleset it serves (shipped, and the --rulesets
     folders'): :meth:`Service.warm` runs in a thread at startup, the server already listening,
-    and ``/readyz`` answers 503 until it is done (and again once shutdown begins)."""
+    and ``/readyz`` answers 503 until it is done (and again once a drain or shutdown begins).
+    While draining it counts the 503s it gave: :attr:`drained` is set at the ``checks``-th."""
 
-    def __init__(self) -> None:
+    def __init__(self, checks: int = 0) -> None:
         self.ready = threading.Event()
         self.failure: str | None = None
+        self.checks = checks
+        self.draining = False
+        self.told = 0
+        self.drained = threading.Event()
+
+    def drain(self) -> None:
+        """A stop was asked for: say "not ready" from now on, counting who is told."""
+        self.draining = True
+        if self.told >= self.checks:
+            self.drained.set()
+
+    def tell_not_ready(self) -> None:
+        if self.draining:
+            self.told += 1
+            if self.told >= self.checks:
+                self.drained.set()
 
     def warm(self, service: Service) -> None:
         try:
@@ -119,11 +142,12 @@ def answer(service: Service, op: str, body: dict[str, Any], metrics: Metrics | N
     return response
 
 
-def create_app(config: ServiceConfig | None = None, service: Service | None = None) -> Starlette:
+def create_app(config: ServiceConfig | None = None, service: Service | None = None,
+               readiness: Readiness | None = None) -> Starlette:
     config = config or (service.config if service else ServiceConfig())
     service = service or Service(config)
     metrics = Metrics()
-    readiness = Readiness()
+    readiness = readiness or Readiness(config.drain_checks)
     bound_heaps()  # a long-lived process: its threads share few heaps (see .memory)
 
     async def run(op: str, body: dict[str, Any]) -> Response:
@@ -163,9 +187,11 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
         return JSONAnswer({"status": "ok", "engine": "rulesengine", "version": __version__})
 
     async def ready(request: Request) -> Response:
-        if readiness.ready.is_set():
+        if readiness.ready.is_set() and not readiness.draining:
             return JSONAnswer({"status": "ready", "rulesets": len(service.ids())})
-        why = readiness.failure or "the service is loading its rulesets"
+        readiness.tell_not_ready()
+        why = readiness.failure or ("the service is shutting down" if readiness.draining
+                                    else "the service is loading its rulesets")
         body = problem(RequestError(why, code=E_NOT_READY, hint="a failure here is in the server's rulesets "
                                                                 "(see its log); else ask again shortly"))
         return JSONAnswer(body, status_code=body["status"], media_type="application/problem+json",
@@ -239,7 +265,7 @@ def _ops() -> tuple[str, ...]:
     return tuple(OPERATIONS)
 
 
-def serve_workers(config: ServiceConfig, host: str, port: int, workers: int) -> None:
+def serve_workers(config: ServiceConfig, host: str, port: int, workers: int) -> int:
     """Run ``workers`` uvicorn worker processes sharing one listening socket.
 
     The socket is bound here, with its protocol named: uvicorn binds its own with protocol 0,
@@ -264,6 +290,7 @@ def serve_workers(config: ServiceConfig, host: str, port: int, workers: int) -> 
     extra = {"target": uvicorn.Server(settings).run} if "target" in inspect.signature(Multiprocess).parameters else {}
     with _shared_metrics_folder():
         Multiprocess(settings, sockets=[sock], **extra).run()  # on SIGTERM: each worker shuts down gracefully
+    return 0
 
 
 @contextlib.contextmanager
@@ -284,21 +311,50 @@ def _shared_metrics_folder() -> Iterator[None]:
             del os.environ[MULTIPROCESS_VARIABLE]
 
 
-def run_server(config: ServiceConfig, service: Service, host: str, port: int) -> None:
+def run_server(config: ServiceConfig, service: Service, host: str, port: int) -> int:
     """One uvicorn process serving :func:`create_app`, shut down gracefully on SIGTERM or
-    Ctrl-C: it stops listening, the requests in flight finish (for at most the time limit plus
-    :data:`SHUTDOWN_GRACE`), and the process exits 0 on SIGTERM, a stop asked for."""
+    Ctrl-C: it drains (``--drain-checks``), stops listening, the requests in flight finish (for
+    at most the time limit plus :data:`SHUTDOWN_GRACE`), and the process exits 0 on SIGTERM, a
+    stop asked for."""
     import uvicorn
 
-    settings = uvicorn.Config(create_app(config, service), host=host, port=port, log_level="warning",
+    readiness = Readiness(config.drain_checks)
+    settings = uvicorn.Config(create_app(config, service, readiness), host=host, port=port, log_level="warning",
                               timeout_graceful_shutdown=_grace(config))
     # uvicorn ends a shutdown by raising the signal again under the handler in force before
     # it; with Python's default, SIGTERM would then kill the process (exit -15) after a clean stop.
     previous = signal.signal(signal.SIGTERM, _stopped)
     try:
-        uvicorn.Server(settings).run()
+        draining_server(settings, readiness).run()
     finally:
         signal.signal(signal.SIGTERM, previous)
+    return 0
+
+
+def draining_server(settings: Any, readiness: Readiness) -> Any:
+    """uvicorn's server, draining before its shutdown: at the first SIGTERM or Ctrl-C, while
+    ``readiness`` has checks to count, ``/readyz`` answers 503 and the server goes on serving
+    until it has said so ``readiness.checks`` times, or :data:`DRAIN_LIMIT` seconds pass; then
+    uvicorn's own graceful shutdown. A second signal ends the drain at once."""
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        stop_asked = False
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if readiness.checks and not self.stop_asked:
+                self.stop_asked = True
+                readiness.drain()
+                threading.Thread(target=self.exit_once_drained, args=(sig,), name="rulesengine-drain",
+                                 daemon=True).start()
+            else:
+                super().handle_exit(sig, frame)
+
+        def exit_once_drained(self, sig: int) -> None:
+            readiness.drained.wait(DRAIN_LIMIT)
+            super().handle_exit(sig, None)
+
+    return DrainingServer(settings)
 
 
 def _stopped(signum: int, frame: Any) -> None:

@@ -53,11 +53,12 @@ class ServiceConfig:
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
     max_cached: int = MAX_CACHED_WEIGHTS  # the size bound of every exact-odds cache (rulesengine.cache)
     access_log: str | None = None  # "json": one JSON line per HTTP request on stderr
+    drain_checks: int = 0  # on a stop, serve until /readyz has said "shutting down" this many times
 
     def to_dict(self) -> dict[str, Any]:
         return {"folders": list(self.folders), "time_limit": self.time_limit, "max_body": self.max_body,
                 "cors_origins": list(self.cors_origins), "max_states": self.limits.max_states,
-                "max_cached": self.max_cached, "access_log": self.access_log}
+                "max_cached": self.max_cached, "access_log": self.access_log, "drain_checks": self.drain_checks}
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> ServiceConfig:
@@ -65,7 +66,8 @@ class ServiceConfig:
         limits = replace(DEFAULT_LIMITS, max_states=int(d.get("max_states", DEFAULT_LIMITS.max_states)))
         return ServiceConfig(tuple(d.get("folders", ())), limits, float(d.get("time_limit", 10.0)),
                              int(d.get("max_body", MAX_BODY_BYTES)), tuple(d.get("cors_origins", ())),
-                             int(d.get("max_cached", MAX_CACHED_WEIGHTS)), d.get("access_log"))
+                             int(d.get("max_cached", MAX_CACHED_WEIGHTS)), d.get("access_log"),
+                             int(d.get("drain_checks", 0)))
 
 
 class Service:

@@ -38,6 +38,16 @@ def dockerfile_port() -> int:
     return exposed
 
 
+def drain_checks(command: list[str]) -> int:
+    """The replica's ``--drain-checks``: how many 503s from /readyz it gives before it stops listening."""
+    return int(command[command.index("--drain-checks") + 1])
+
+
+def compose_replica_command() -> list[str]:
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text(encoding="utf-8"))
+    return compose["services"]["rulesengine"]["command"]
+
+
 def served_paths() -> set[str]:
     from rulesengine.serve.openapi import openapi_document
 
@@ -59,6 +69,10 @@ def test_compose_runs_three_replicas_of_the_image_on_its_port_behind_haproxy():
     check = re.search(r"option httpchk GET (\S+)", cfg).group(1)
     assert check == "/readyz" and check in served_paths()
     assert re.search(rf"server-template \w+ \d+ rulesengine:{port} ", cfg)  # the compose service's name and port
+    # a stopped replica drains until HAProxy has seen it fail its checks (fall N) and one more
+    assert drain_checks(app["command"]) > int(re.search(r"\bfall (\d+)", cfg).group(1))
+    from rulesengine.serve.http import DRAIN_LIMIT, SHUTDOWN_GRACE
+    assert int(app["stop_grace_period"].removesuffix("s")) > DRAIN_LIMIT + 10 + SHUTDOWN_GRACE
 
 
 def test_the_kubernetes_deployment_probes_the_services_own_endpoints_on_its_port():
@@ -78,9 +92,11 @@ def test_the_kubernetes_deployment_probes_the_services_own_endpoints_on_its_port
     assert ports[live["port"]] == ports[ready["port"]] == port
     requests, limits = container["resources"]["requests"], container["resources"]["limits"]
     assert {"cpu", "memory"} <= set(requests) and "memory" in limits
-    # the grace period outlasts a shutdown: the default --time-limit (10 s) plus the service's grace
-    from rulesengine.serve.http import SHUTDOWN_GRACE
-    assert spec["template"]["spec"]["terminationGracePeriodSeconds"] > 10 + SHUTDOWN_GRACE
+    # the grace period outlasts a shutdown: the drain, the default --time-limit (10 s) and the service's grace
+    from rulesengine.serve.http import DRAIN_LIMIT, SHUTDOWN_GRACE
+    assert spec["template"]["spec"]["terminationGracePeriodSeconds"] > DRAIN_LIMIT + 10 + SHUTDOWN_GRACE
+    # the drain outlasts the readiness probe's failures: it takes the Pod out before it stops listening
+    assert drain_checks(container["command"]) > container["readinessProbe"]["failureThreshold"]
 
 
 def test_the_kubernetes_service_and_autoscaler_point_at_the_deployment():
@@ -173,7 +189,8 @@ def cluster(tmp_path: Path):
     if haproxy is None:
         pytest.skip("THREE-REPLICA HAPROXY TEST SKIPPED: no haproxy on this machine (Debian's package 'haproxy'; "
                     ".ci/run installs it when run as root)")
-    replicas = [Server() for _ in range(3)]
+    # each replica drains on a stop as compose.yaml runs it (--drain-checks)
+    replicas = [Server("--drain-checks", str(drain_checks(compose_replica_command()))) for _ in range(3)]
     front, stats = free_port(), free_port()
     (tmp_path / "haproxy.cfg").write_text(loopback_config([s.port for s in replicas], front, stats), encoding="utf-8")
     check = subprocess.run([haproxy, "-c", "-f", str(tmp_path / "haproxy.cfg")], capture_output=True, text=True)
@@ -187,10 +204,10 @@ def cluster(tmp_path: Path):
                  lambda: lb.poll() is None and min(health_checks(s) for s in replicas) < MAX_CHECKS)
         yield Front(front), replicas
     finally:
+        for s in replicas:  # while HAProxy's checks still come and end each replica's drain
+            s.stop()
         lb.terminate()
         lb.wait()
-        for s in replicas:
-            s.stop()
 
 
 def all_up(stats_port: int) -> bool:

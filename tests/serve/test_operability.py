@@ -285,6 +285,70 @@ def test_sigterm_refuses_new_connections_while_a_request_finishes():
     assert answers[0][0] == 200
 
 
+# ---- draining before the shutdown (--drain-checks) ----------------------------------------------
+
+
+def readyz(s: Server) -> int | None:
+    """``GET /readyz``'s status, or None once nothing listens."""
+    try:
+        return s.request("GET", "/readyz")[0]
+    except OSError:
+        return None
+
+
+def test_readiness_counts_the_not_ready_answers_of_a_drain_and_is_drained_at_the_nth():
+    from rulesengine.serve.http import Readiness
+
+    readiness = Readiness(checks=3)
+    readiness.tell_not_ready()  # while loading: not a drain's answer
+    readiness.drain()
+    for told in range(1, 4):
+        assert not readiness.drained.is_set()
+        readiness.tell_not_ready()
+        assert readiness.told == told
+    assert readiness.drained.is_set()
+
+
+def test_a_drain_answers_readyz_503_the_checks_asked_for_while_it_serves_then_stops_listening():
+    """--drain-checks 3: after SIGTERM, /readyz says "shutting down" (503) and every request is
+    still answered until the third such answer; then the service stops listening and exits 0."""
+    s = Server("--drain-checks", "3")
+    try:
+        s.wait_ready()
+        s.process.send_signal(signal.SIGTERM)
+        wait_for(lambda: readyz(s) == 503, "the first 503 of the drain", s.alive)  # told: 1
+        status, body = s.get("/readyz")  # told: 2
+        assert status == 503 and "shutting down" in body["detail"]
+        assert s.post("/api/dice_roll", {"expression": "3d6", "seed": 1})[0] == 200  # still served
+        assert readyz(s) == 503  # told: 3, the drain ends
+        wait_for(lambda: readyz(s) is None, "the listening socket to close", s.alive)
+        assert s.process.wait() == 0
+    finally:
+        s.stop()
+
+
+def test_a_second_stop_ends_the_drain_at_once():
+    s = Server("--drain-checks", "100")
+    try:
+        s.wait_ready()
+        s.process.send_signal(signal.SIGTERM)
+        wait_for(lambda: readyz(s) == 503, "the drain", s.alive)
+        s.process.send_signal(signal.SIGTERM)
+        assert s.process.wait() == 0  # without the 99 answers left
+    finally:
+        s.stop()
+
+
+def test_drain_checks_with_several_workers_is_a_usage_error():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "rulesengine", "serve", "--drain-checks", "3", "--workers", "2"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "--drain-checks needs --workers 1" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_a_rulesets_source_is_counted_as_the_source_operation():
     from rulesengine.serve.observe import operation_of
     from rulesengine.serve.operations import OPERATIONS
