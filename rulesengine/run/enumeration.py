@@ -25,8 +25,10 @@ from ..errors import LimitError, Location, RulesEngineError
 from ..limits import MAX_CACHED_WEIGHTS
 from ..records import replace
 from ..rules.model import Check, Expr
+from ..rules.procedures import party_expressions
 from .exact import ExactRolls, RollReads
 from .groups import ResolutionGroups
+from .fused import FusedRolls, fused_rolls
 from .marginals import ReportPasses, report_passes
 from .readings import Floors, readings_text
 from .resolver import Resolver
@@ -90,6 +92,7 @@ class Enumerator:
         self._odds_token = object()  # this check's part of cache.CHECK_ODDS (a new one forgets it)
         self.groups = ResolutionGroups(runtime, resolver, self.check)
         self._passes: ReportPasses | None | object = _UNSET  # report_passes(check), once asked
+        self._fusions: dict[tuple[str, ...], tuple[FusedRolls, ...]] = {}  # by the conditions also read
 
     def forget(self) -> None:
         """Empty the odds remembered and the compiled exact evaluators (with their pools'
@@ -268,8 +271,9 @@ class Enumerator:
             return None
         budget = Budget(self.runtime.limits.max_states)
         reads = self.exact.settled_reads(env, budget, None)
-        keys = [self.exact.share_key(name, e, env, reads) for name, e in self.check.rolls if name not in fixed]
-        key = (self, "joint", tuple(sorted(fixed.items(), key=lambda kv: kv[0])), tuple(keys))
+        rolls, held = self._rolls(fixed, reads)  # as _joint works them out
+        keys = [self.exact.share_key(key, e, env, reads) for name, key, e in rolls if name not in held]
+        key = (self, "joint", tuple(sorted(held.items(), key=lambda kv: kv[0])), tuple(keys))
         try:
             hash(key)
         except TypeError:
@@ -318,16 +322,17 @@ class Enumerator:
     def _joint(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None, cut: bool
                ) -> tuple[Joint, int]:
         """Every joint value of the rolls, with its weight over the denominator returned."""
-        built, keys = self._afford_readings(env, fixed, budget, reads, cut)
+        rolls, fixed = self._rolls(fixed, reads)
+        built, keys = self._afford_readings(env, fixed, budget, reads, cut, rolls)
         joint: Joint = [({}, 1)]
         denom = 1
-        for name, e in self.check.rolls:
+        for name, key, e in rolls:
             if name in fixed:
                 joint = [({**d, name: fixed[name]}, w) for d, w in joint]
                 continue
             reads_rolls = sorted(e.names & set(joint[0][0])) if joint else []
             if not reads_rolls:
-                dist = built.pop(name) if name in built else self._roll_dist(name, e, env, budget, reads)
+                dist = built.pop(name) if name in built else self._roll_dist(key, e, env, budget, reads)
                 joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
             else:
                 joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut, keys)
@@ -344,6 +349,34 @@ class Enumerator:
             raise self.resolver.too_big(self.check.rolls[-1][1], f"{len(joint):,} joint values to resolve and keep, "
                                         f"past max_states ({self.runtime.limits.max_states:,})") from None
         return joint, denom
+
+    def _rolls(self, fixed: Mapping[str, Any], reads: RollReads | None
+               ) -> tuple[list[tuple[str, str, Expr]], Mapping[str, Any]]:
+        """The rolls as exact odds work them out, in order, each as (its name in the joint
+        values, the name its distribution is kept and shared by, its expression), and the
+        rolls whose values are fixed: rolls read only through one sum (:mod:`.fused`) are
+        that sum, held by the first of them, the others fixed at 0 (unless a gate fixed one)."""
+        rolls = [(name, name, e) for name, e in self.check.rolls]
+        also = reads.also if reads is not None else ()
+        found = self._fusions.get(tuple(e.text for e in also))
+        if found is None:
+            found = self._fusions[tuple(e.text for e in also)] = self._fused(also)
+        for fused in found:
+            if not any(m in fixed for m in fused.members):
+                fixed = {**fixed, **{m: 0 for m in fused.members[1:]}}
+                rolls = [(n, fused.key, fused.expr) if n == fused.carrier else (n, k, e) for n, k, e in rolls]
+        return rolls, fixed
+
+    def _fused(self, also: tuple[Expr, ...]) -> tuple[FusedRolls, ...]:
+        """The check's rolls read only through one sum, by its rules, by what a procedure reads
+        of them (a roll a procedure reads by another name is left alone) and by ``also``."""
+        check, more, renamed = self.check, list(also), set()
+        for proc in self.runtime.model.procedures.values():
+            for name, exprs, aliases in party_expressions(proc):
+                if name == check.name:
+                    more += exprs
+                    renamed |= set(aliases.values())
+        return fused_rolls(check, more, frozenset(renamed), self.runtime.limits, self.runtime.functions)
 
     def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
         """The joint values so far, each with each value of a roll that reads none of them."""
@@ -408,7 +441,8 @@ class Enumerator:
                 for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
 
     def _afford_readings(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None,
-                         cut: bool) -> tuple[dict[str, Dist], dict[str, dict[tuple, Any]]]:
+                         cut: bool, rolls: list[tuple[str, str, Expr]]
+                         ) -> tuple[dict[str, Dist], dict[str, dict[tuple, Any]]]:
         """Charge, before any joint value is made or any roll that reads earlier rolls is
         worked out, at least what :meth:`joint_rolls` will charge (see :mod:`.readings`):
         for each roll, the joint values of the rolls up to it and, for a roll that reads
@@ -416,19 +450,18 @@ class Enumerator:
         of its distributions. What is refused here would be refused there, only later.
         Returns the distributions of the rolls that read none, built once, and the reading
         keys worked out on the way (by roll and reading, see ExactRolls.reading_key)."""
-        rolls = self.check.rolls
-        names = [n for n, _ in rolls]
-        read_by = {n: sorted(e.names & set(names[:i])) for i, (n, e) in enumerate(rolls)}
+        names = [n for n, _, _ in rolls]
+        read_by = {n: sorted(e.names & set(names[:i])) for i, (n, _, e) in enumerate(rolls)}
         if not any(read_by.values()):
             return {}, {}  # no roll reads another: each join is charged before it is made
         floors = Floors(self.exact, self.runtime.limits, self.resolver.too_big, env, budget, reads,
-                        {n: e for n, e in rolls}, read_by)
+                        {n: e for n, _, e in rolls}, read_by)
         built: dict[str, Dist] = {}
-        for name, e in rolls:
+        for name, key, e in rolls:
             if name in fixed:
                 floors.known(name, [] if isinstance(fixed[name], Beyond) else [fixed[name]], 1, stage=False)
             elif not read_by[name]:
-                dist = built[name] = self._roll_dist(name, e, env, budget, reads)
+                dist = built[name] = self._roll_dist(key, e, env, budget, reads)
                 outcomes = self._outcomes(dist, cut)
                 floors.known(name, [v for v, _ in outcomes if not isinstance(v, Beyond)], len(outcomes))
             elif not floors.reading(name):

@@ -1,0 +1,175 @@
+"""Rolls read only through one sum, worked out as that sum (issue 34).
+
+A swerve written as two rolls, ``good: 1d6!`` and ``bad: 1d6!``, whose rules read them only
+as ``good - bad`` (in ``result: good - bad + edge``, in ``good - bad >= 4``), has the odds of
+the one dice expression ``(1d6!) - (1d6!)``: and that one the dice's exact driver follows
+for ever (:mod:`rulesengine.dice.open_ended`), where two rolls joined value by value are cut
+at the explosion depth. It is also less work: a sum's values, not every pair of them.
+
+So exact odds work such rolls out as one: the first of them (the *carrier*) takes each value
+of the sum ``Σ c·roll`` (each ``c`` being +1 or -1), and the others 0. Every place the rules
+read them gives ``±Σ c·roll + (what else it adds)``, so each reads the value it would have
+read of the rolls themselves. Rolling is untouched: the trace shows every roll.
+
+Where this holds is decided from the check and what else reads its rolls (a procedure's
+rules, a condition of conditional odds): each of the rolls reads no other roll, nothing reads
+its dice, and every place that reads it is a sum or difference (through parentheses and
+signs) of the same rolls with the same signs, or all of them the other way round.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping
+
+from ..dice import ast
+from ..dice.evaluate import compile_expression
+from ..dice.sampling import Sampling
+from ..limits import Limits
+from ..records import Record, replace
+from ..rules.model import Check, Expr
+from ..rules.unread import check_expressions
+
+
+class FusedRolls(NamedTuple):
+    """Rolls worked out as one sum: ``expr`` is the sum's dice expression, named ``key``
+    (no roll's name); ``carrier`` holds its value in the joint values, the other
+    ``members`` hold 0."""
+
+    key: str
+    carrier: str
+    members: tuple[str, ...]
+    expr: Expr
+
+
+_LINEAR = (ast.Group, ast.Labeled, ast.Neg, ast.Binary)
+
+
+def _signatures(tree: ast.Node, rolls: frozenset[str]) -> list[dict[str, int]]:
+    """Each place ``tree`` reads any of ``rolls``: the rolls summed there, each with its
+    sign (+1, -1; a roll summed twice has 2). A place is the largest sum or difference
+    (through parentheses, labels and signs) holding a roll's name; a roll read any other way
+    (``count(a)``, ``a * 2``) is a place holding it alone, or with what it is summed with."""
+    places: list[dict[str, int]] = []
+
+    def signature(node: ast.Node) -> dict[str, int]:
+        if isinstance(node, ast.Name):
+            return {node.name: 1} if node.name in rolls else {}
+        if isinstance(node, (ast.Group, ast.Labeled)):
+            return signature(node.inner)
+        if isinstance(node, ast.Neg):
+            return {k: -v for k, v in signature(node.operand).items()}
+        if isinstance(node, ast.Binary) and node.op in ("+", "-"):
+            sig = dict(signature(node.left))
+            for k, v in signature(node.right).items():
+                sig[k] = sig.get(k, 0) + (v if node.op == "+" else -v)
+            return sig  # a roll summed away (a - a) keeps its 0: read, but not as +1 or -1
+        for child in ast.children(node):  # read otherwise: each operand summed apart is a place
+            found = signature(child)
+            if found:
+                places.append(found)
+        return {}
+
+    top = signature(tree)
+    if top:
+        places.append(top)
+    return places
+
+
+def _candidates(check: Check, renamed: frozenset[str]) -> list[str]:
+    """The rolls that could be fused: each rolls dice, reads no other roll and no dice pool
+    given as an input, and nothing reads its dice or its first throw, reads it by another
+    name (``renamed``), or fixes or reports it."""
+    roll_names = {n for n, _ in check.rolls}
+    pools = {i.name for i in check.inputs if i.type == "dice_pool"}
+    fixed = {n for gate in check.gates for n, _ in gate.rolls}
+    read_whole = check.faces_needed | check.initial_needed | set(dict(check.face_views)) | set(check.report)
+    return [n for n, e in check.rolls
+            if not e.names & (roll_names | pools) and n not in read_whole | fixed | renamed and n != check.tiers
+            and any(isinstance(node, ast.Dice) for node in ast.walk(e.tree))]
+
+
+def fused_rolls(check: Check, also: Iterable[Expr], renamed: frozenset[str], limits: Limits,
+                functions: Mapping[str, Any]) -> tuple[FusedRolls, ...]:
+    """The rolls of ``check`` that its rules (and ``also``: what else reads its rolls, and
+    ``renamed``: rolls read by other names there) read only through one sum, each such set
+    as :class:`FusedRolls`."""
+    candidates = _candidates(check, renamed)
+    if len(candidates) < 2:
+        return ()
+    rolls = frozenset(candidates)
+    members_exprs = {e for n, e in check.rolls if n in rolls}
+    places: list[dict[str, int]] = []
+    for e in (*check_expressions(check), *also):
+        if e is not None and e not in members_exprs and e.names & rolls:
+            places += _signatures(e.tree, rolls)
+    order = {n: i for i, n in enumerate(candidates)}
+    by_roll: dict[str, set[tuple[tuple[str, int], ...]]] = {}
+    for sig in places:
+        first = min(sig, key=order.__getitem__)
+        flip = -1 if sig[first] < 0 else 1  # the same sum the other way round is the same place
+        key = tuple(sorted(((k, v * flip) for k, v in sig.items()), key=lambda kv: order[kv[0]]))
+        for k in sig:
+            by_roll.setdefault(k, set()).add(key)
+    found = []
+    taken: set[str] = set()
+    for name in candidates:
+        sums = by_roll.get(name)
+        if name in taken or sums is None or len(sums) != 1:
+            continue
+        (key,) = sums
+        members = [k for k, _ in key]
+        if len(members) < 2 or any(abs(v) != 1 for _, v in key) or any(by_roll.get(m) != sums for m in members):
+            continue
+        taken.update(members)
+        found.append(_fused(check, dict(key), members, limits, functions))
+    return tuple(found)
+
+
+def _fused(check: Check, signs: dict[str, int], members: list[str], limits: Limits,
+           functions: Mapping[str, Any]) -> FusedRolls:
+    """The one dice expression of ``members`` summed with their ``signs``: each roll's own
+    tree in parentheses, its positions moved to where its text sits in the sum's."""
+    exprs = dict(check.rolls)
+    text = ""
+    tree: ast.Node | None = None
+    for name in members:
+        e = exprs[name]
+        lead = "" if tree is None else (" + " if signs[name] > 0 else " - ")
+        start = len(text) + len(lead)
+        text += f"{lead}({e.text})"
+        part = ast.Group(_shifted(e.tree, start + 1), (start, len(text)))
+        if tree is None:
+            tree = part if signs[name] > 0 else ast.Neg(part, (start, len(text)))
+        else:
+            tree = ast.Binary("+" if signs[name] > 0 else "-", tree, part, (0, len(text)))
+    assert tree is not None
+    carrier = exprs[members[0]]
+    first_end = len(carrier.text) + 1
+
+    def written_at(pos: int) -> int:  # a position in the carrier's text is where it is in the file
+        return carrier.written_at(min(max(pos - 1, 0), len(carrier.text))) if pos <= first_end else 0
+
+    run = compile_expression(tree, Sampling(), limits, text, functions)
+    expr = Expr(text, tree, carrier.pointer, run, frozenset().union(*(exprs[m].names for m in members)), written_at)
+    return FusedRolls(" ".join(("fused",) + tuple(members)), members[0], tuple(members), expr)
+
+
+def _shifted(node: ast.Node, by: int) -> ast.Node:
+    """``node`` with every position in it moved ``by`` characters on."""
+    return _shift(node, by)  # type: ignore[return-value]
+
+
+def _shift(value: object, by: int) -> object:
+    if isinstance(value, Record):
+        changes = {}
+        for name in type(value).__record_fields__:
+            old = getattr(value, name)
+            new = (old[0] + by, old[1] + by) if name == "span" and isinstance(old, tuple) else _shift(old, by)
+            if new is not old:
+                changes[name] = new
+        return replace(value, **changes) if changes else value
+    if isinstance(value, tuple):
+        items = tuple(_shift(v, by) for v in value)
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    return value
