@@ -817,7 +817,12 @@ def plain_open_size(term: Any, env: dict) -> int | None:
 # its sizes) and sums the series as a rational function at 1.
 
 
-Kind = tuple[int, tuple[int, ...]]  # one die that explodes: its sides S (faces 1..S), the faces it explodes on
+Kind = tuple  # one die that explodes: (S, the faces it explodes on) for its sides S (faces 1..S), and a
+# third entry k where its total is taken k times (``3 * 1d6!``)
+
+
+def _scale(kind: Kind) -> int:
+    return kind[2] if len(kind) > 2 else 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -837,6 +842,17 @@ class OpenSum:
     def __neg__(self) -> OpenSum:
         return OpenSum(self.minus, self.plus, tuple(sorted((-v, p) for v, p in self.rest)))
 
+    def times(self, k: int) -> OpenSum:
+        """k·(X − Y + R) for a whole k, not 0: each die's total taken |k| times, on the side k's sign says."""
+        if k < 0:
+            return (-self).times(-k)
+
+        def scaled(kind: Kind) -> Kind:
+            return (kind[0], kind[1], _scale(kind) * k)
+
+        return OpenSum(tuple(sorted(map(scaled, self.plus))), tuple(sorted(map(scaled, self.minus))),
+                       tuple(sorted((v * k, p) for v, p in self.rest)))
+
     @property
     def crosses(self) -> bool:
         return bool(self.plus) and bool(self.minus)
@@ -852,9 +868,9 @@ def open_sum(node: Any, env: dict) -> OpenSum | None:
         if a is None or b is None:
             return None
         return a + (b if node.op == "+" else -b)
-    if isinstance(node, OScale) and node.k == -1:
+    if isinstance(node, OScale) and node.k:
         a = open_sum(node.a, env)
-        return None if a is None else -a
+        return None if a is None else a.times(node.k)
     if isinstance(node, OTerm):
         found = plain_open_dice(node, env)
         if found is not None:
@@ -879,7 +895,7 @@ def plain_open_dice(term: Any, env: dict) -> tuple[Kind, int] | None:
 def _one_chain(kind: Kind, cap: int) -> list[int]:
     """P(one die's chain totals v) · S^cap for v < cap, worked out die by die: it ends on a
     face it doesn't explode on, or shows one it does and goes on (each face adds 1 or more)."""
-    s, explodes = kind
+    s, explodes, k = kind[0], kind[1], _scale(kind)
     top = s ** cap
     out = [0] * cap
     for v in range(1, cap):
@@ -888,7 +904,12 @@ def _one_chain(kind: Kind, cap: int) -> list[int]:
             if f < v:
                 w += out[v - f] // s
         out[v] = w
-    return out
+    if k == 1:
+        return out
+    spread = [0] * cap  # the total taken k times: v becomes k·v
+    for v in range(1, (cap - 1) // k + 1):
+        spread[v * k] = out[v]
+    return spread
 
 
 def chain_sums(kinds: tuple[Kind, ...], cap: int) -> list[Fraction]:
@@ -951,7 +972,7 @@ def open_sum_at_least(law: OpenSum, t: int) -> Fraction:
     lo, hi = law.rest[0][0], law.rest[-1][0]
     # B: no recurrence of the terms is longer than the product of the lengths of Y's and of
     # X + R's (each at most one more than the sum of its sizes, R's width added to X's)
-    bound = (sum(k[0] for k in law.plus) + hi - lo + 1) * (sum(k[0] for k in law.minus) + 1)
+    bound = (sum(k[0] * _scale(k) for k in law.plus) + hi - lo + 1) * (sum(k[0] * _scale(k) for k in law.minus) + 1)
     head = max(0, hi - t + 2)  # before it, X + R ≥ y + t may still read R's first values
     count = head + 2 * bound + 40
     cap = count + abs(t) + hi - lo + 2

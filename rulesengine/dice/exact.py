@@ -213,7 +213,7 @@ def _apply(ctx: Context, node: ast.Node, fn: Callable[..., Any], dists: list[Dis
             out = combine(fn, dists, ctx.budget)  # type: ignore[arg-type]
         # What explosions cut off, worked out where the operator decides it (.beyond).
         out = with_tails(fn, dists, out, ctx.budget, (OpError,))  # type: ignore[arg-type]
-        return _followed_forever(ctx, fn, dists, out)
+        return _followed_forever(ctx, fn, dists, out, isinstance(node, ast.Binary) and node.op == "*")
     except OpError as exc:
         raise eval_error(ctx, node.span, exc) from None
     except BudgetExceeded:
@@ -235,9 +235,11 @@ def _law_of(d: Dist) -> OpenLaw | None:
     return OpenLaw.number(d.weights, d.denom)
 
 
-def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], out: Dist) -> Dist:
+def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], out: Dist, product: bool = False
+                      ) -> Dist:
     """``out`` made exact where :mod:`.open_ended` has the closed form: sums and differences
-    of plain exploding dice and numbers known exactly carry their law on; where dice are
+    of plain exploding dice and numbers known exactly, and those times a whole number
+    (``product``: ``2 * 1d6!``), carry their law on; where dice are
     both added and taken away (``2d6! - 1d6!``), each value's probability is the closed
     form's (the values the depth reached are listed, the rest is ``truncated``, kept as
     bounds), and a comparison of two such values, or of one with a number, is exact
@@ -251,6 +253,12 @@ def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], o
     a, b = _law_of(dists[0]), _law_of(dists[1])
     if a is None or b is None:
         return out
+    if product:  # a law times a number known for sure (not 0)
+        law, k = (a, b) if dists[0].open_ended is not None else (b, a)
+        if len(k.rest) != 1 or not k.rest[0][0]:
+            return out
+        law = law.times(k.rest[0][0])
+        return _rows(ctx, law, out) if law.crosses else replace(out, open_ended=law)
     if fn is _ADD or fn is _SUBTRACT:
         law = a.plus_law(b if fn is _ADD else -b)
         if law is None:

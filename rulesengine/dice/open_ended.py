@@ -52,22 +52,28 @@ MAX_REST = 4_096
 
 class Chain(NamedTuple):
     """One standard die that explodes on some of its faces (``explodes``), with no other
-    modifier, and the dice its explosions add: its total ends on n with probability [z^n] of
-    A(z) / (1 − B(z)), A the faces that end the chain, B those that explode, each z^face/S."""
+    modifier, and the dice its explosions add, its total times ``scale`` (``3 * 1d6!``): that
+    ends on n with probability [z^n] of A(z^k) / (1 − B(z^k)), A the faces that end the
+    chain, B those that explode, each z^face/S, k the scale."""
 
     sides: int
     explodes: tuple[int, ...]
+    scale: int = 1
 
     @property
     def top(self) -> bool:
-        """It explodes on its top face alone (a dS!): its pairs have a closed form."""
-        return self.explodes == (self.sides,)
+        """It explodes on its top face alone (a dS!), unscaled: its pairs have a closed form."""
+        return self.explodes == (self.sides,) and self.scale == 1
 
     @property
     def degrees(self) -> tuple[int, int]:
-        """The degrees of A and of 1 − B."""
+        """The degrees of A(z^k) and of 1 − B(z^k)."""
         ends = [f for f in range(self.sides, 0, -1) if f not in self.explodes]
-        return ends[0], max(self.explodes)
+        return ends[0] * self.scale, max(self.explodes) * self.scale
+
+    def times(self, k: int) -> Chain:
+        """This chain's total times ``k`` (a whole number above 0)."""
+        return self._replace(scale=self.scale * k)
 
 
 MAX_CHAIN_SIDES = 1_000
@@ -134,6 +140,13 @@ class OpenLaw:
     def __neg__(self) -> OpenLaw:
         return OpenLaw(self.minus, self.plus, tuple((-v, p) for v, p in reversed(self.rest)))
 
+    def times(self, k: int) -> OpenLaw:
+        """The law of this value times the whole number ``k`` (not 0)."""
+        if k < 0:
+            return (-self).times(-k)
+        return OpenLaw(tuple(sorted(c.times(k) for c in self.plus)), tuple(sorted(c.times(k) for c in self.minus)),
+                       tuple((v * k, p) for v, p in self.rest))
+
     def plus_law(self, other: OpenLaw) -> OpenLaw | None:
         """The law of the sum of two independent values; None where the known part grows too big."""
         rest: dict[int, Fraction] = {}
@@ -194,12 +207,12 @@ def _sparse_times(a: list[tuple[int, Fraction]], b: list[tuple[int, Fraction]]) 
 @lru_cache(maxsize=256)
 def _chain_generating(chain: Chain) -> tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]:
     """A chain's generating function: A (dense) and 1 − B (sparse), see :class:`Chain`."""
-    s = chain.sides
+    s, k = chain.sides, chain.scale
     ends = [Fraction(0)] * (chain.degrees[0] + 1)
-    for f in range(1, len(ends)):
-        if f not in chain.explodes:
-            ends[f] = Fraction(1, s)
-    return tuple(ends), ((0, Fraction(1)), *((f, Fraction(-1, s)) for f in chain.explodes))
+    for f in range(1, s + 1):
+        if f not in chain.explodes and f * k < len(ends):
+            ends[f * k] = Fraction(1, s)
+    return tuple(ends), ((0, Fraction(1)), *((f * k, Fraction(-1, s)) for f in chain.explodes))
 
 
 def _sum_generating(chains: tuple[Chain, ...]) -> tuple[list[Fraction], list[tuple[int, Fraction]]]:

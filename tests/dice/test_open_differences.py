@@ -284,3 +284,42 @@ def test_the_cookbooks_swerve_has_the_series_outcomes(trained, edge):
     if (trained, edge) == (False, 0):
         assert (odds.outcomes["triumph"], odds.outcomes["success"], odds.outcomes["setback"]) == \
             (F(11, 70), F(19, 70), F(4, 7))
+
+
+# ---- a multiple of exploding dice (issue 34: "multiplication by a constant") ------------------
+
+
+@pytest.mark.parametrize("expression, plus, minus", [
+    ("2 * 1d6! - 1d6!", ((6, (6,), 2),), ((6, (6,)),)),
+    ("1d6! * 2 - 1d6!", ((6, (6,), 2),), ((6, (6,)),)),
+    ("1d6! - 3 * 1d4!", ((6, (6,)),), ((4, (4,), 3),)),
+    ("-2 * 1d6! + 1d8!", ((8, (8,)),), ((6, (6,), 2),)),
+    ("2 * (1d6! - 1d4!)", ((6, (6,), 2),), ((4, (4,), 2),)),
+    ("2 * 1d6!>=5 - 1d6!", ((6, (5, 6), 2),), ((6, (6,)),)),
+])
+@pytest.mark.parametrize("t", [-4, 0, 1, 5])
+def test_a_multiple_of_exploding_dice_in_a_difference_is_exact(expression, plus, minus, t):
+    """The oracle takes each die's total k times (its chain's values spread: v becomes k·v)
+    and finds the series' recurrence itself."""
+    odds = dice.odds(f"{expression} >= {t}")
+    assert odds.truncated == 0
+    assert odds.probability(True) == open_sum_at_least(OpenSum(plus, minus), t)
+
+
+def test_each_value_of_a_multiple_in_a_difference_has_its_exact_probability():
+    law = OpenSum(((6, (6,), 2),), ((6, (6,)),))
+    odds = dice.odds("2 * 1d6! - 1d6!")
+    for v in (-5, -1, 0, 1, 2, 7):
+        assert odds.probability(v) == open_sum_at_least(law, v) - open_sum_at_least(law, v + 1), v
+    assert sum(odds.distribution.values()) + odds.truncated == 1
+
+
+def test_the_oracles_multiple_is_the_series_cut_at_a_depth():
+    """2·X − Y ≥ 3 summed by hand over X, Y ≤ 200 (each dS! pmf is a closed form) is within
+    the mass beyond of the oracle's figure."""
+    cap = 200
+    x, y = die_pmf(6, cap), die_pmf(6, cap)
+    hand = sum((x[a] * y[b] for a in range(cap) for b in range(cap) if 2 * a - b >= 3), F(0))
+    oracle = open_sum_at_least(OpenSum(((6, (6,), 2),), ((6, (6,)),)), 3)
+    left = 1 - sum(x) * sum(y)
+    assert hand <= oracle <= hand + left
