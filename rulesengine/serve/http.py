@@ -18,7 +18,7 @@ Shutdown is graceful: on SIGTERM (or Ctrl-C) uvicorn stops listening, lets the r
 flight finish (at most ``--time-limit`` plus :data:`SHUTDOWN_GRACE` seconds) and the process
 exits 0 (:func:`run_server`). Behind a load balancer, ``--drain-checks N`` comes first: ``/readyz``
 answers 503 and every request is still served until the balancer's health checks have been told
-so N times (:class:`DrainingServer`). Stopping to listen at once would refuse the connections the
+so N times (:func:`draining_server`). Stopping to listen at once would refuse the connections the
 balancer opened before it knew, and a connection the kernel had accepted, its request sent, is
 reset: HAProxy retries a refused connection on another replica but not a reset one.
 """
@@ -34,7 +34,7 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from starlette.applications import Starlette
@@ -53,6 +53,9 @@ from .observe import MULTIPROCESS_VARIABLE, AccessLog, Metrics, Observed
 from .operations import Service, ServiceConfig
 from .problems import internal_problem, problem
 from .wire import dump_json, parse_json
+
+if TYPE_CHECKING:
+    import uvicorn
 
 STATIC = Path(__file__).parent / "static"
 CONFIG_VARIABLE = "RULESENGINE_SERVE_CONFIG"
@@ -97,6 +100,7 @@ class Readiness:
             self.drained.set()
 
     def tell_not_ready(self) -> None:
+        """``/readyz`` answered 503: counted while draining."""
         if self.draining:
             self.told += 1
             if self.told >= self.checks:
@@ -190,10 +194,12 @@ def create_app(config: ServiceConfig | None = None, service: Service | None = No
         if readiness.ready.is_set() and not readiness.draining:
             return JSONAnswer({"status": "ready", "rulesets": len(service.ids())})
         readiness.tell_not_ready()
-        why = readiness.failure or ("the service is shutting down" if readiness.draining
-                                    else "the service is loading its rulesets")
-        body = problem(RequestError(why, code=E_NOT_READY, hint="a failure here is in the server's rulesets "
-                                                                "(see its log); else ask again shortly"))
+        if readiness.draining:
+            why, hint = "the service is shutting down", "send requests to another replica"
+        else:
+            why = readiness.failure or "the service is loading its rulesets"
+            hint = "a failure here is in the server's rulesets (see its log); else ask again shortly"
+        body = problem(RequestError(why, code=E_NOT_READY, hint=hint))
         return JSONAnswer(body, status_code=body["status"], media_type="application/problem+json",
                           headers={"retry-after": "1"})
 
@@ -331,7 +337,7 @@ def run_server(config: ServiceConfig, service: Service, host: str, port: int) ->
     return 0
 
 
-def draining_server(settings: Any, readiness: Readiness) -> Any:
+def draining_server(settings: uvicorn.Config, readiness: Readiness) -> uvicorn.Server:
     """uvicorn's server, draining before its shutdown: at the first SIGTERM or Ctrl-C, while
     ``readiness`` has checks to count, ``/readyz`` answers 503 and the server goes on serving
     until it has said so ``readiness.checks`` times, or :data:`DRAIN_LIMIT` seconds pass; then
