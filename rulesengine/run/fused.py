@@ -19,6 +19,7 @@ signs) of the same rolls with the same signs, or all of them the other way round
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 from collections.abc import Iterable, Mapping
 
@@ -47,9 +48,10 @@ _LINEAR = (ast.Group, ast.Labeled, ast.Neg, ast.Binary)
 
 def _signatures(tree: ast.Node, rolls: frozenset[str]) -> list[dict[str, int]]:
     """Each place ``tree`` reads any of ``rolls``: the rolls summed there, each with its
-    sign (+1, -1; a roll summed twice has 2). A place is the largest sum or difference
-    (through parentheses, labels and signs) holding a roll's name; a roll read any other way
-    (``count(a)``, ``a * 2``) is a place holding it alone, or with what it is summed with."""
+    whole-number factor (+1, -1; 2 in ``2 * a``, or for a roll summed twice). A place is the
+    largest sum or difference (through parentheses, labels, signs and numbers written out
+    that multiply) holding a roll's name; a roll read any other way (``count(a)``, ``a * b``)
+    is a place holding it alone, or with what it is summed with."""
     places: list[dict[str, int]] = []
 
     def signature(node: ast.Node) -> dict[str, int]:
@@ -59,6 +61,10 @@ def _signatures(tree: ast.Node, rolls: frozenset[str]) -> list[dict[str, int]]:
             return signature(node.inner)
         if isinstance(node, ast.Neg):
             return {k: -v for k, v in signature(node.operand).items()}
+        if isinstance(node, ast.Binary) and node.op == "*":  # a sum times a number written out
+            for number, other in ((ast.bare(node.left), node.right), (ast.bare(node.right), node.left)):
+                if isinstance(number, ast.Num):
+                    return {k: v * number.value for k, v in signature(other).items()}
         if isinstance(node, ast.Binary) and node.op in ("+", "-"):
             sig = dict(signature(node.left))
             for k, v in signature(node.right).items():
@@ -106,9 +112,10 @@ def fused_rolls(check: Check, also: Iterable[Expr], renamed: frozenset[str], lim
     order = {n: i for i, n in enumerate(candidates)}
     by_roll: dict[str, set[tuple[tuple[str, int], ...]]] = {}
     for sig in places:
+        # a place that is a multiple of another (the other way round, 2 * (a - b)) reads the same sum
         first = min(sig, key=order.__getitem__)
-        flip = -1 if sig[first] < 0 else 1  # the same sum the other way round is the same place
-        key = tuple(sorted(((k, v * flip) for k, v in sig.items()), key=lambda kv: order[kv[0]]))
+        unit = (-1 if sig[first] < 0 else 1) * (math.gcd(*sig.values()) or 1)
+        key = tuple(sorted(((k, v // unit) for k, v in sig.items()), key=lambda kv: order[kv[0]]))
         for k in sig:
             by_roll.setdefault(k, set()).add(key)
     found = []
@@ -118,31 +125,41 @@ def fused_rolls(check: Check, also: Iterable[Expr], renamed: frozenset[str], lim
         if name in taken or sums is None or len(sums) != 1:
             continue
         (key,) = sums
-        members = [k for k, _ in key]
-        if len(members) < 2 or any(abs(v) != 1 for _, v in key) or any(by_roll.get(m) != sums for m in members):
+        factors = dict(key)
+        # the carrier holds the sum's value, so its own factor must be 1 (or -1: the sum turned round)
+        carrier = next((k for k, v in key if abs(v) == 1), None)
+        if len(key) < 2 or carrier is None or 0 in factors.values() or any(by_roll.get(m) != sums for m in factors):
             continue
-        taken.update(members)
-        found.append(_fused(check, dict(key), members, limits, functions))
+        taken.update(factors)
+        factors = {k: v * factors[carrier] for k, v in factors.items()}
+        members = [carrier] + [k for k, _ in key if k != carrier]
+        found.append(_fused(check, factors, members, limits, functions))
     return tuple(found)
 
 
-def _fused(check: Check, signs: dict[str, int], members: list[str], limits: Limits,
+def _fused(check: Check, factors: dict[str, int], members: list[str], limits: Limits,
            functions: Mapping[str, Any]) -> FusedRolls:
-    """The one dice expression of ``members`` summed with their ``signs``: each roll's own
-    tree in parentheses, its positions moved to where its text sits in the sum's."""
+    """The one dice expression of ``members`` (the carrier first, its factor 1) summed with
+    their ``factors``: each roll's own tree in parentheses, times its factor's size where it
+    is not 1, its positions moved to where its text sits in the sum's."""
     exprs = dict(check.rolls)
     text = ""
     tree: ast.Node | None = None
     for name in members:
-        e = exprs[name]
-        lead = "" if tree is None else (" + " if signs[name] > 0 else " - ")
+        e, factor = exprs[name], factors[name]
+        lead = "" if tree is None else (" + " if factor > 0 else " - ")
+        times = f"{abs(factor)} * " if abs(factor) != 1 else ""
         start = len(text) + len(lead)
-        text += f"{lead}({e.text})"
-        part = ast.Group(_shifted(e.tree, start + 1), (start, len(text)))
+        text += f"{lead}{times}({e.text})"
+        inner = start + len(times)
+        part: ast.Node = ast.Group(_shifted(e.tree, inner + 1), (inner, len(text)))
+        if times:
+            part = ast.Binary("*", ast.Num(abs(factor), (start, start + len(str(abs(factor))))), part,
+                              (start, len(text)))
         if tree is None:
-            tree = part if signs[name] > 0 else ast.Neg(part, (start, len(text)))
+            tree = part if factor > 0 else ast.Neg(part, (start, len(text)))
         else:
-            tree = ast.Binary("+" if signs[name] > 0 else "-", tree, part, (0, len(text)))
+            tree = ast.Binary("+" if factor > 0 else "-", tree, part, (0, len(text)))
     assert tree is not None
     carrier = exprs[members[0]]
     first_end = len(carrier.text) + 1

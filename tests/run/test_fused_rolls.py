@@ -139,11 +139,25 @@ CASES = {
       - {name: tie, when: "a + b == 9", success: false}
       - {name: miss, success: false}
 """, lambda a, b, c: "hit" if a - b >= 2 else "tie" if a + b == 9 else "miss", ()),
-    # a multiple is no ±1 sum; c summed alone with nothing
+    # a multiple written out is part of the sum: b, whose factor is -1, carries it (turned
+    # round, a = 0); c is read alone
     "a multiple": ("""      - {name: hit, when: "2 * a - b >= 10", success: true}
       - {name: miss, when: "c >= 3", success: false}
       - {name: graze, success: false}
-""", lambda a, b, c: "hit" if 2 * a - b >= 10 else "miss" if c >= 3 else "graze", ()),
+""", lambda a, b, c: "hit" if 2 * a - b >= 10 else "miss" if c >= 3 else "graze", ("b", "a")),
+    # the same sum, and twice it the other way round: one sum
+    "a sum and its multiple": ("""      - {name: hit, when: "a - c >= 7", success: true}
+      - {name: near, when: "(c - a) * 2 >= -6", success: true}
+      - {name: miss, success: false}
+""", lambda a, b, c: "hit" if a - c >= 7 else "near" if (c - a) * 2 >= -6 else "miss", ("a", "c")),
+    # no factor of 1: nothing can carry the sum's value alone
+    "no unit factor": ("""      - {name: hit, when: "2 * a - 3 * b >= 0", success: true}
+      - {name: miss, success: false}
+""", lambda a, b, c: "hit" if 2 * a - 3 * b >= 0 else "miss", ()),
+    # a product of two rolls is no sum
+    "a product": ("""      - {name: hit, when: "a * b - c >= 20", success: true}
+      - {name: miss, success: false}
+""", lambda a, b, c: "hit" if a * b - c >= 20 else "miss", ()),
     # a sum inside a function and a table-like if(): still the one sum
     "inside calls": ("""      - {name: hit, when: "max(a - b, 0) + if(a - b > 3, 2, 0) >= 4", success: true}
       - {name: miss, success: false}
@@ -192,3 +206,14 @@ def test_a_condition_that_reads_one_roll_alone_turns_the_fusion_off():
     assert {k: v for k, v in odds.outcomes.items() if v} == brute(rule, lambda a, b, c: a >= 9)
     odds = rs.check("plain").odds({}, given="a - b + c >= 2")  # read through the sum: still fused
     assert {k: v for k, v in odds.outcomes.items() if v} == brute(rule, lambda a, b, c: a - b + c >= 2)
+
+
+def test_a_multiple_of_an_exploding_roll_in_the_sum_is_followed_for_ever():
+    """``2 * good - bad``: the oracle takes good's total twice (its chain's values spread)."""
+    rs = ruleset(SWERVE.replace("good - bad + edge", "2 * good - bad + edge"))
+    for edge in (-3, 0):
+        odds = rs.check("swerve").odds({"edge": edge})
+        plus, minus = ((6, (6,), 2),), (D6,)
+        triumph, success = swerve_at_least(4, edge, plus, minus), swerve_at_least(1, edge, plus, minus)
+        assert odds.truncated == 0
+        assert odds.outcomes == {"triumph": triumph, "success": success - triumph, "setback": 1 - success}
