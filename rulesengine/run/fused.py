@@ -95,6 +95,9 @@ def _candidates(check: Check, renamed: frozenset[str]) -> list[str]:
             and any(isinstance(node, ast.Dice) for node in ast.walk(e.tree))]
 
 
+Sum = tuple[tuple[str, int], ...]  # (roll, factor) in the rolls' order, the first factor above 0
+
+
 def fused_rolls(check: Check, also: Iterable[Expr], renamed: frozenset[str], limits: Limits,
                 functions: Mapping[str, Any]) -> tuple[FusedRolls, ...]:
     """The rolls of ``check`` that its rules (and ``also``: what else reads its rolls, and
@@ -103,21 +106,7 @@ def fused_rolls(check: Check, also: Iterable[Expr], renamed: frozenset[str], lim
     candidates = _candidates(check, renamed)
     if len(candidates) < 2:
         return ()
-    rolls = frozenset(candidates)
-    members_exprs = {e for n, e in check.rolls if n in rolls}
-    places: list[dict[str, int]] = []
-    for e in (*check_expressions(check), *also):
-        if e is not None and e not in members_exprs and e.names & rolls:
-            places += _signatures(e.tree, rolls)
-    order = {n: i for i, n in enumerate(candidates)}
-    by_roll: dict[str, set[tuple[tuple[str, int], ...]]] = {}
-    for sig in places:
-        # a place that is a multiple of another (the other way round, 2 * (a - b)) reads the same sum
-        first = min(sig, key=order.__getitem__)
-        unit = (-1 if sig[first] < 0 else 1) * (math.gcd(*sig.values()) or 1)
-        key = tuple(sorted(((k, v // unit) for k, v in sig.items()), key=lambda kv: order[kv[0]]))
-        for k in sig:
-            by_roll.setdefault(k, set()).add(key)
+    by_roll = _sums_read(check, candidates, also)
     found = []
     taken: set[str] = set()
     for name in candidates:
@@ -135,6 +124,25 @@ def fused_rolls(check: Check, also: Iterable[Expr], renamed: frozenset[str], lim
         members = [carrier] + [k for k, _ in key if k != carrier]
         found.append(_fused(check, factors, members, limits, functions))
     return tuple(found)
+
+
+def _sums_read(check: Check, candidates: list[str], also: Iterable[Expr]) -> dict[str, set[Sum]]:
+    """For each of ``candidates``, the sums it is read in, anywhere: a place that is a multiple
+    of another (the other way round, ``2 * (a - b)``) reads the same sum."""
+    rolls = frozenset(candidates)
+    members_exprs = {e for n, e in check.rolls if n in rolls}
+    order = {n: i for i, n in enumerate(candidates)}
+    by_roll: dict[str, set[Sum]] = {}
+    for e in (*check_expressions(check), *also):
+        if e is None or e in members_exprs or not e.names & rolls:
+            continue
+        for sig in _signatures(e.tree, rolls):
+            first = min(sig, key=order.__getitem__)
+            unit = (-1 if sig[first] < 0 else 1) * (math.gcd(*sig.values()) or 1)
+            key = tuple(sorted(((k, v // unit) for k, v in sig.items()), key=lambda kv: order[kv[0]]))
+            for k in sig:
+                by_roll.setdefault(k, set()).add(key)
+    return by_roll
 
 
 def _fused(check: Check, factors: dict[str, int], members: list[str], limits: Limits,
