@@ -253,11 +253,10 @@ def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], o
     a, b = _law_of(dists[0]), _law_of(dists[1])
     if a is None or b is None:
         return out
-    if product:  # a law times a number known for sure (not 0)
-        law, k = (a, b) if dists[0].open_ended is not None else (b, a)
-        if len(k.rest) != 1 or not k.rest[0][0]:
+    if product:
+        law = _multiple(a, b) if dists[0].open_ended is not None else _multiple(b, a)
+        if law is None:
             return out
-        law = law.times(k.rest[0][0])
         return _rows(ctx, law, out) if law.crosses else replace(out, open_ended=law)
     if fn is _ADD or fn is _SUBTRACT:
         law = a.plus_law(b if fn is _ADD else -b)
@@ -272,6 +271,14 @@ def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], o
     return _from_fractions({True: p, False: 1 - p})
 
 
+def _multiple(law: OpenLaw, k: OpenLaw) -> OpenLaw | None:
+    """``law`` times ``k`` where ``k`` is a number known for sure, not 0; None for anything
+    else (a product of two rolls has no law)."""
+    if k.plus or k.minus or len(k.rest) != 1 or not k.rest[0][0]:
+        return None
+    return law.times(k.rest[0][0])
+
+
 def _rows(ctx: Context, law: OpenLaw, out: Dist) -> Dist:
     """Every value from the least to the greatest the depth reached, each with its
     probability followed forever; the values above kept as a lower bound (as a cut path's,
@@ -279,7 +286,10 @@ def _rows(ctx: Context, law: OpenLaw, out: Dist) -> Dist:
     the cut values can't change is decided."""
     if not out.weights or not all(type(v) is int for v in out.weights):
         return replace(out, open_ended=law)
-    values = list(range(min(out.weights), max(out.weights) + 1))
+    low, high = min(out.weights), max(out.weights)
+    if high - low >= open_ended.MAX_INDEX:  # a multiple spreads its values far apart (1000 * 1d6! - 1d6!)
+        return replace(out, open_ended=law)  # the depth's rows; a comparison is still exact where affordable
+    values = list(range(low, high + 1))
     if not _afford(ctx, law, [*values, values[-1] + 1]):
         return replace(out, open_ended=law)  # the depth's rows; a comparison is still exact
     at_least = open_ended.at_least(law, [*values, values[-1] + 1])

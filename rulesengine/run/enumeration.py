@@ -92,7 +92,7 @@ class Enumerator:
         self._odds_token = object()  # this check's part of cache.CHECK_ODDS (a new one forgets it)
         self.groups = ResolutionGroups(runtime, resolver, self.check)
         self._passes: ReportPasses | None | object = _UNSET  # report_passes(check), once asked
-        self._fusions: dict[tuple[str, ...], tuple[FusedRolls, ...]] = {}  # by the conditions also read
+        self._fusions: tuple[FusedRolls, ...] | None = None  # _fused(()), once asked
 
     def forget(self) -> None:
         """Empty the odds remembered and the compiled exact evaluators (with their pools'
@@ -358,9 +358,12 @@ class Enumerator:
         that sum, held by the first of them, the others fixed at 0 (unless a gate fixed one)."""
         rolls = [(name, name, e) for name, e in self.check.rolls]
         also = reads.also if reads is not None else ()
-        found = self._fusions.get(tuple(e.text for e in also))
-        if found is None:
-            found = self._fusions[tuple(e.text for e in also)] = self._fused(also)
+        if also:  # a condition of conditional odds: asked anew, as each condition may read otherwise
+            found = self._fused(also)
+        else:
+            if self._fusions is None:
+                self._fusions = self._fused(())
+            found = self._fusions
         for fused in found:
             if not any(m in fixed for m in fused.members):
                 fixed = {**fixed, **{m: 0 for m in fused.members[1:]}}

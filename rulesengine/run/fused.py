@@ -6,15 +6,16 @@ the one dice expression ``(1d6!) - (1d6!)``: and that one the dice's exact drive
 for ever (:mod:`rulesengine.dice.open_ended`), where two rolls joined value by value are cut
 at the explosion depth. It is also less work: a sum's values, not every pair of them.
 
-So exact odds work such rolls out as one: the first of them (the *carrier*) takes each value
-of the sum ``Σ c·roll`` (each ``c`` being +1 or -1), and the others 0. Every place the rules
-read them gives ``±Σ c·roll + (what else it adds)``, so each reads the value it would have
-read of the rolls themselves. Rolling is untouched: the trace shows every roll.
+So exact odds work such rolls out as one: one of them whose factor is 1 (the *carrier*) takes
+each value of the sum ``Σ c·roll`` (each ``c`` a whole number written out, ``2 * good -
+bad``), and the others 0. Every place the rules read them gives ``k·Σ c·roll + (what else it
+adds)`` for a whole ``k``, so each reads the value it would have read of the rolls themselves.
+Rolling is untouched: the trace shows every roll.
 
 Where this holds is decided from the check and what else reads its rolls (a procedure's
 rules, a condition of conditional odds): each of the rolls reads no other roll, nothing reads
-its dice, and every place that reads it is a sum or difference (through parentheses and
-signs) of the same rolls with the same signs, or all of them the other way round.
+its dice, and every place that reads it is a multiple of the same sum (through parentheses,
+signs and numbers written out), the other way round included.
 """
 
 from __future__ import annotations
@@ -41,9 +42,6 @@ class FusedRolls(NamedTuple):
     carrier: str
     members: tuple[str, ...]
     expr: Expr
-
-
-_LINEAR = (ast.Group, ast.Labeled, ast.Neg, ast.Binary)
 
 
 def _signatures(tree: ast.Node, rolls: frozenset[str]) -> list[dict[str, int]]:

@@ -323,3 +323,26 @@ def test_the_oracles_multiple_is_the_series_cut_at_a_depth():
     oracle = open_sum_at_least(OpenSum(((6, (6,), 2),), ((6, (6,)),)), 3)
     left = 1 - sum(x) * sum(y)
     assert hand <= oracle <= hand + left
+
+
+def test_a_product_of_two_exploding_terms_is_no_multiple():
+    """``1d6! * (1d6! + 2)``: the second factor rolls dice, so the first is not taken a known
+    number of times (a bug once read it as 2 * 1d6! and called 24/43 exact). Its figure is cut,
+    and lies within the sum of every face to 60 on each die and what that leaves out."""
+    odds = dice.odds("1d6! * (1d6! + 2) - 1d6! >= 3")
+    assert odds.truncated > 0
+    cap = 60
+    x = die_pmf(6, cap)
+    hand = sum((x[a] * x[b] * x[c] for a in range(cap) for b in range(cap) if x[a] and x[b]
+                for c in range(cap) if a * (b + 2) - c >= 3), F(0))
+    left = 1 - sum(x) ** 3
+    p = odds.probability(True)
+    assert p <= hand + left and hand <= p + odds.truncated
+
+
+def test_a_large_multiple_keeps_the_depths_rows_without_listing_every_value_between():
+    """1000000 * 1d6! - 1d6! spreads its values over tens of millions: its rows are the depth's
+    (what is cut reported), not each whole number between worked out in closed form; counted by
+    the rows it gives, not by a clock."""
+    odds = dice.odds("1000000 * 1d6! - 1d6!")
+    assert 0 < len(odds.distribution) <= 66 * 66 and odds.truncated > 0
