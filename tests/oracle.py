@@ -817,12 +817,25 @@ def plain_open_size(term: Any, env: dict) -> int | None:
 # its sizes) and sums the series as a rational function at 1.
 
 
-Kind = tuple  # one die that explodes: (S, the faces it explodes on) for its sides S (faces 1..S), and a
-# third entry k where its total is taken k times (``3 * 1d6!``)
+Kind = tuple  # one die that explodes: (S, the faces it explodes on) for its sides S (faces 1..S), a
+# third entry k where its total is taken k times (``3 * 1d6!``), a fourth, 1, where each die its
+# explosions add is worth one less (``!p``), and a fifth, each face's whole-number weight (faces
+# 1..S), where rerolls make them unequal (``1d6ro1!``: 1, 7, 7, 7, 7, 7 over 36)
 
 
 def _scale(kind: Kind) -> int:
     return kind[2] if len(kind) > 2 else 1
+
+
+def _penalty(kind: Kind) -> int:
+    return kind[3] if len(kind) > 3 else 0
+
+
+def _weights(kind: Kind) -> tuple[tuple[int, ...], int]:
+    """Each face's weight and their total: 1 of S each, or the kind's own."""
+    if len(kind) > 4:
+        return kind[4], sum(kind[4])
+    return (1,) * kind[0], kind[0]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -848,7 +861,7 @@ class OpenSum:
             return (-self).times(-k)
 
         def scaled(kind: Kind) -> Kind:
-            return (kind[0], kind[1], _scale(kind) * k)
+            return (kind[0], kind[1], _scale(kind) * k, *kind[3:])
 
         return OpenSum(tuple(sorted(map(scaled, self.plus))), tuple(sorted(map(scaled, self.minus))),
                        tuple(sorted((v * k, p) for v, p in self.rest)))
@@ -883,26 +896,41 @@ def open_sum(node: Any, env: dict) -> OpenSum | None:
 
 def plain_open_dice(term: Any, env: dict) -> tuple[Kind, int] | None:
     """((S, faces it explodes on), n) where ``term`` is n ≥ 1 standard dS exploding on some
-    (not all) of its faces, with no other modifier."""
+    (not all) of its faces, with no other modifier; ((S, faces, 1, 1), n) where they
+    penetrate (``!p``) on faces of 2 or more."""
     spec, n = term.spec, term.count if not isinstance(term.count, str) else env[term.count]
     size = len(spec.faces)
-    if not isinstance(n, int) or n < 1 or spec.faces != tuple(range(1, size + 1)) or spec.explode not in ("!", "!!") \
+    if not isinstance(n, int) or n < 1 or spec.faces != tuple(range(1, size + 1)) \
+            or spec.explode not in ("!", "!!", "!p") \
             or not 0 < len(spec.explodes_on) < size or (spec.low, spec.high, spec.success) != (None, None, None):
         return None
+    if spec.explode == "!p":
+        return ((size, tuple(sorted(spec.explodes_on)), 1, 1), n) if min(spec.explodes_on) >= 2 else None
     return (size, tuple(sorted(spec.explodes_on))), n
 
 
 def _one_chain(kind: Kind, cap: int) -> list[int]:
     """P(one die's chain totals v) · S^cap for v < cap, worked out die by die: it ends on a
-    face it doesn't explode on, or shows one it does and goes on (each face adds 1 or more)."""
-    s, explodes, k = kind[0], kind[1], _scale(kind)
-    top = s ** cap
+    face it doesn't explode on, or shows one it does and goes on with the dice added, each
+    worth its face (less 1 under ``!p``: ``more``, what they add, may be 0 but no die that
+    explodes adds 0, so a total v takes at most v + 1 dice)."""
+    s, explodes, k, penalty = kind[0], kind[1], _scale(kind), _penalty(kind)
+    weight, total = _weights(kind)
+    top = total ** cap  # below it the weights over total^cap are whole: v takes at most cap dice
+    more = [0] * cap  # P(the dice an explosion adds total v) · total^cap
+    for v in range(cap):
+        f = v + penalty
+        w = top // total * weight[f - 1] if 1 <= f <= s and f not in explodes else 0
+        for f in explodes:
+            if 0 < f - penalty <= v:
+                w += more[v - (f - penalty)] // total * weight[f - 1]
+        more[v] = w
     out = [0] * cap
     for v in range(1, cap):
-        w = top // s if v <= s and v not in explodes else 0
+        w = top // total * weight[v - 1] if v <= s and v not in explodes else 0
         for f in explodes:
-            if f < v:
-                w += out[v - f] // s
+            if f <= v:
+                w += more[v - f] // total * weight[f - 1]
         out[v] = w
     if k == 1:
         return out
@@ -925,7 +953,7 @@ def chain_sums(kinds: tuple[Kind, ...], cap: int) -> list[Fraction]:
                 for j in range(cap - i):
                     if die[j]:
                         out[i + j] += x * die[j]
-        weights, denom = out, denom * kind[0] ** cap
+        weights, denom = out, denom * _weights(kind)[1] ** cap
     return [Fraction(w, denom) for w in weights]
 
 

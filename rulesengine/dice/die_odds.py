@@ -13,33 +13,18 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from .dist import Budget, Dist, step_cost
-from .pool import PoolSpec
+from .pool import PoolSpec, face_weights
 from ..limits import Limits
 
 __all__ = ["face_dist", "die_dist", "followed_chains"]
 
 
 def face_dist(spec: PoolSpec, budget: Budget) -> Dist:
-    """One die roll's face after rerolls.
-
-    Rerolling *until* a face is kept ends on each kept face with probability proportional
-    to its weight, however many rerolls it takes: exact, with nothing truncated.
-    """
-    die = spec.die
-    budget.spend(die.size)
-    if die.custom is None:
-        base = Dist({f: 1 for f in range(1, die.size + 1)}, die.size)
-    else:
-        base = Dist.from_counts(die.custom)
-    if not spec.rerolls:
-        return base
-    matched = {f: w for f, w in base.weights.items() if spec.is_rerolled(f)}
-    m = sum(matched.values())
-    s = base.denom
-    if spec.reroll_once:
-        weights = {f: (0 if f in matched else w * s) + m * w for f, w in base.weights.items()}
-        return Dist({f: w for f, w in weights.items() if w}, s * s).reduced()
-    return Dist({f: w for f, w in base.weights.items() if f not in matched}, s - m)
+    """One die roll's face after rerolls (:func:`.pool.face_weights`), its faces charged first."""
+    budget.spend(spec.die.size)
+    weights, denom = face_weights(spec)
+    dist = Dist(weights, denom)
+    return dist.reduced() if spec.rerolls and spec.reroll_once else dist
 
 
 def die_dist(spec: PoolSpec, mode: str, limits: Limits, budget: Budget) -> Dist:

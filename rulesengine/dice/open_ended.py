@@ -41,7 +41,7 @@ from math import lcm
 from typing import NamedTuple
 
 from . import ast
-from .pool import PoolSpec
+from .pool import PoolSpec, face_weights
 
 MAX_INDEX = 20_000
 """The furthest value of a sum the closed form works out term by term; beyond, the depth's answer."""
@@ -51,25 +51,33 @@ MAX_REST = 4_096
 
 
 class Chain(NamedTuple):
-    """One standard die that explodes on some of its faces (``explodes``), with no other
-    modifier, and the dice its explosions add, its total times ``scale`` (``3 * 1d6!``): that
-    ends on n with probability [z^n] of A(z^k) / (1 − B(z^k)), A the faces that end the
-    chain, B those that explode, each z^face/S, k the scale."""
+    """One standard die that explodes on some of its faces (``explodes``), with no modifier
+    but rerolls, and the dice its explosions add, its total times ``scale`` (``3 * 1d6!``):
+    that ends on n with probability [z^n] of A(z^k) / (1 − B(z^k)/z^p), A the faces that end
+    the chain, B those that explode, each z^face times its chance (1/S, or ``law``'s where
+    rerolls weigh the faces), k the scale, and p the ``penalty`` of each die an explosion
+    adds: 1 for ``!p``, whose added dice are worth one less (a die that stops on f adds
+    f − 1, one that explodes again f − 1 and goes on), 0 otherwise."""
 
     sides: int
     explodes: tuple[int, ...]
     scale: int = 1
+    penalty: int = 0
+    law: tuple[Fraction, ...] = ()  # each face's chance after rerolls, faces 1..S; () for 1/S each
+
+    def chance(self, face: int) -> Fraction:
+        return self.law[face - 1] if self.law else Fraction(1, self.sides)
 
     @property
     def top(self) -> bool:
         """It explodes on its top face alone (a dS!), unscaled: its pairs have a closed form."""
-        return self.explodes == (self.sides,) and self.scale == 1
+        return self.explodes == (self.sides,) and self.scale == 1 and not self.penalty and not self.law
 
     @property
     def degrees(self) -> tuple[int, int]:
-        """The degrees of A(z^k) and of 1 − B(z^k)."""
-        ends = [f for f in range(self.sides, 0, -1) if f not in self.explodes]
-        return ends[0] * self.scale, max(self.explodes) * self.scale
+        """The degrees of A(z^k) and of 1 − B(z^k)/z^p."""
+        ends = [f for f in range(self.sides, 0, -1) if f not in self.explodes and self.chance(f)]
+        return ends[0] * self.scale, (max(self.explodes) - self.penalty) * self.scale
 
     def times(self, k: int) -> Chain:
         """This chain's total times ``k`` (a whole number above 0)."""
@@ -82,22 +90,40 @@ MAX_CHAIN_SIDES = 1_000
 
 def plain_chain(spec: PoolSpec) -> Chain | None:
     """The :class:`Chain` of each die of ``spec`` where it is a standard die exploding on
-    some (not all) of its faces, with no other modifier (``!!`` compounding adds the same
-    faces); None for anything else."""
+    some (not all) of its faces, ``!!`` compounding (it adds the same faces) or ``!p``
+    penetrating on faces of 2 or more, with no other modifier but rerolls of single faces
+    (``r1``, ``ro<3``: each face's chance after them, as one die rolls it); None for anything else."""
     die = spec.die
     if die.sides is None or die.sides < 2 or die.custom is not None or die.symbols is not None:
         return None
-    if spec.explode not in ("explode", "compound"):
+    if spec.explode not in ("explode", "compound", "penetrate"):
         return None
-    plain = PoolSpec(die, explode=spec.explode, explode_conds=spec.explode_conds)
+    plain = PoolSpec(die, rerolls=spec.rerolls, reroll_once=spec.reroll_once, explode=spec.explode,
+                     explode_conds=spec.explode_conds)
     if spec != plain:
         return None
-    if _top_face_only(spec.explode_conds, die.sides):
+    penalty = 1 if spec.explode == "penetrate" else 0
+    law = _face_law(spec) if spec.rerolls else ()
+    if law is None:
+        return None
+    if not law and not penalty and _top_face_only(spec.explode_conds, die.sides):
         return Chain(die.sides, (die.sides,))
     if die.sides > MAX_CHAIN_SIDES:
         return None
-    explodes = tuple(f for f in range(1, die.sides + 1) if spec.explodes(f))
-    return Chain(die.sides, explodes) if 0 < len(explodes) < die.sides else None
+    explodes = tuple(f for f in range(1, die.sides + 1) if spec.explodes(f) and (not law or law[f - 1]))
+    ends = [f for f in range(1, die.sides + 1) if not spec.explodes(f) and (not law or law[f - 1])]
+    if not explodes or not ends or min(explodes) <= penalty:
+        return None  # never explodes, always does, or a penetrating die that may add 0 for ever
+    return Chain(die.sides, explodes, 1, penalty, law)
+
+
+def _face_law(spec: PoolSpec) -> tuple[Fraction, ...] | None:
+    """Each face's chance after ``spec``'s rerolls, faces 1..S (as one die rolls it,
+    :func:`.pool.face_weights`); None where every face is rerolled."""
+    weights, denom = face_weights(spec)
+    if not weights:
+        return None
+    return tuple(Fraction(weights.get(f, 0), denom) for f in range(1, spec.die.size + 1))
 
 
 def _top_face_only(conds: tuple[ast.Cond | None, ...], sides: int) -> bool:
@@ -207,12 +233,12 @@ def _sparse_times(a: list[tuple[int, Fraction]], b: list[tuple[int, Fraction]]) 
 @lru_cache(maxsize=256)
 def _chain_generating(chain: Chain) -> tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]:
     """A chain's generating function: A (dense) and 1 − B (sparse), see :class:`Chain`."""
-    s, k = chain.sides, chain.scale
+    s, k, p = chain.sides, chain.scale, chain.penalty
     ends = [Fraction(0)] * (chain.degrees[0] + 1)
     for f in range(1, s + 1):
         if f not in chain.explodes and f * k < len(ends):
-            ends[f * k] = Fraction(1, s)
-    return tuple(ends), ((0, Fraction(1)), *((f * k, Fraction(-1, s)) for f in chain.explodes))
+            ends[f * k] = chain.chance(f)
+    return tuple(ends), ((0, Fraction(1)), *(((f - p) * k, -chain.chance(f)) for f in chain.explodes))
 
 
 def _sum_generating(chains: tuple[Chain, ...]) -> tuple[list[Fraction], list[tuple[int, Fraction]]]:

@@ -403,6 +403,32 @@ def _explode(spec: PoolSpec, dice: list[_Building], source: DiceSource, counter:
         frontier = nxt
 
 
+def face_weights(spec: PoolSpec) -> tuple[dict[Any, int], int]:
+    """One die roll's face after rerolls: each face's whole-number weight and their
+    denominator (the faces of a custom die counted as often as they are listed).
+
+    Rerolling *until* a face is kept ends on each kept face with probability proportional
+    to its weight, however many rerolls it takes: exact, with nothing truncated. Rerolling
+    once: a face rerolled is rolled again and kept, whatever it shows.
+    """
+    die = spec.die
+    base: dict[Any, int] = {}
+    if die.custom is None:
+        base = {f: 1 for f in range(1, die.size + 1)}
+    else:
+        for face in die.custom:
+            base[face] = base.get(face, 0) + 1
+    s = sum(base.values())
+    if not spec.rerolls:
+        return base, s
+    matched = {f: w for f, w in base.items() if spec.is_rerolled(f)}
+    m = sum(matched.values())
+    if spec.reroll_once:
+        weights = {f: (0 if f in matched else w * s) + m * w for f, w in base.items()}
+        return {f: w for f, w in weights.items() if w}, s * s
+    return {f: w for f, w in base.items() if f not in matched}, s - m
+
+
 def _kept(spec: PoolSpec, values: list[int]) -> list[bool]:
     """Which dice the term keeps: by face, then by rank among the dice left."""
     playing = [i for i, v in enumerate(values) if spec.in_play(v)] if spec.by_face else range(len(values))
