@@ -29,6 +29,7 @@ from ..rules.procedures import party_expressions
 from .exact import ExactRolls, RollReads
 from .groups import ResolutionGroups
 from .fused import FusedRolls, fused_rolls
+from .pushed import PushedSum, added_up, pushed_sum
 from .marginals import ReportPasses, report_passes
 from .readings import Floors, readings_text
 from .resolver import Resolver
@@ -93,6 +94,7 @@ class Enumerator:
         self.groups = ResolutionGroups(runtime, resolver, self.check)
         self._passes: ReportPasses | None | object = _UNSET  # report_passes(check), once asked
         self._fusions: tuple[FusedRolls, ...] | None = None  # _fused(()), once asked
+        self._push: PushedSum | None | object = _UNSET  # _pushed(()), once asked
 
     def forget(self) -> None:
         """Empty the odds remembered and the compiled exact evaluators (with their pools'
@@ -335,7 +337,11 @@ class Enumerator:
                 dist = built.pop(name) if name in built else self._roll_dist(key, e, env, budget, reads)
                 joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
             else:
-                joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut, keys)
+                push = self._pushed(reads)
+                if push is None or push.second != name or reads_rolls != [push.first] or name in fixed \
+                        or any(d.keys() != {push.first} for d, _ in joint[:1]):
+                    push = None
+                joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut, keys, push)
             denom *= d
         # Each joint value is resolved and kept with the names it is resolved with: those
         # known before the roll, the rolls, and what the check adds to them (its lets, the
@@ -373,13 +379,29 @@ class Enumerator:
     def _fused(self, also: tuple[Expr, ...]) -> tuple[FusedRolls, ...]:
         """The check's rolls read only through one sum, by its rules, by what a procedure reads
         of them (a roll a procedure reads by another name is left alone) and by ``also``."""
-        check, more, renamed = self.check, list(also), set()
+        more, renamed = self._readers(also)
+        return fused_rolls(self.check, more, renamed, self.runtime.limits, self.runtime.functions)
+
+    def _pushed(self, reads: RollReads | None) -> PushedSum | None:
+        """The roll made after seeing another that the rules read with it only through one
+        sum (:mod:`.pushed`), read as :meth:`_fused` reads; asked anew for a condition."""
+        also = reads.also if reads is not None else ()
+        if also:
+            return pushed_sum(self.check, *self._readers(also), self.runtime.limits, self.runtime.functions)
+        if self._push is _UNSET:
+            self._push = pushed_sum(self.check, *self._readers(()), self.runtime.limits, self.runtime.functions)
+        return self._push  # type: ignore[return-value]
+
+    def _readers(self, also: tuple[Expr, ...]) -> tuple[list[Expr], frozenset[str]]:
+        """What reads the check's rolls beside its rules: what a procedure reads of them (and
+        the rolls it reads by another name), and ``also``."""
+        more, renamed = list(also), set()
         for proc in self.runtime.model.procedures.values():
             for name, exprs, aliases in party_expressions(proc):
-                if name == check.name:
+                if name == self.check.name:
                     more += exprs
                     renamed |= set(aliases.values())
-        return fused_rolls(check, more, frozenset(renamed), self.runtime.limits, self.runtime.functions)
+        return more, frozenset(renamed)
 
     def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
         """The joint values so far, each with each value of a roll that reads none of them."""
@@ -391,11 +413,12 @@ class Enumerator:
         return [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
 
     def _join_reading(self, joint: Joint, name: str, e: Expr, reads_rolls: list[str], env: dict, budget: Budget,
-                      reads: RollReads | None, cut: bool, keys: Mapping[str, dict[tuple, Any]] | None = None
-                      ) -> tuple[Joint, int]:
+                      reads: RollReads | None, cut: bool, keys: Mapping[str, dict[tuple, Any]] | None = None,
+                      push: PushedSum | None = None) -> tuple[Joint, int]:
         """The joint values so far, each with each value of a roll made after seeing earlier
         ones (``reads_rolls``): its odds for each value they came to, over one common
-        denominator (returned beside them)."""
+        denominator (returned beside them); with ``push``, added up into one joint value per
+        sum the rules read them through (:mod:`.pushed`), charged as the pairs would be."""
         # What explosions cut off an earlier roll is not followed into it: it stays truncated.
         joint = [(d, w) for d, w in joint if not any(isinstance(d[n], Beyond) for n in reads_rolls)]
         # Its size is known before any of it is worked out: one distribution for each
@@ -440,6 +463,8 @@ class Enumerator:
             raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values"
                                            f"{f' of {width} rolls each' if width > 1 else ''}, past max_states "
                                            f"({self.runtime.limits.max_states:,})") from None
+        if push is not None:
+            return added_up(joint, name, push, env, lambda a: by_seen[(a,)], common), common
         return [({**d, name: v}, w * wv * (common // dv))
                 for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
 

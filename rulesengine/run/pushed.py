@@ -1,0 +1,231 @@
+"""A roll made after seeing another, read with it only through one sum (issue 33).
+
+A push that re-rolls the 6s, ``pool_dice: (pool)d6`` then ``again:
+(count(pool_dice, 6))d6!cs>=5``, read only as ``count(pool_dice, 5, 6) + again``, has as many
+joint values as readings of the first roll times values of the second for each (68,000 at 30
+dice), where its rules can tell only the sums apart (a hundred). So exact odds add them up as
+they are made: for each reading of the first roll, each value of the second made for it, into
+the sum ``part + second`` (``part``: what the rules read of the first roll, here
+``count(pool_dice, 5, 6)``), and keep one joint value per sum: the first roll at one of its
+readings (whose ``part`` is p0), the second at ``sum - p0``, so every place the rules read
+them gives the sum it would have given.
+
+Where this holds is decided from the check and what else reads its rolls (a procedure's rules,
+a condition of conditional odds): the second roll reads the first and no other; nothing else
+reads either; every place that reads them is a multiple of the same ``part + second``
+(through parentheses, signs and numbers written out), with ``part`` the same expression (the
+same text, spaces aside) reading the first roll and nothing else that varies; neither is
+fixed by a gate, reported, read by another name, or the second's dice read. Rolling is
+untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Mapping
+
+from ..dice import ast
+from ..dice.beyond import AtLeast, AtMost
+from ..dice.context import Context
+from ..dice.evaluate import compile_expression
+from ..dice.sampling import Sampling
+from ..limits import Limits
+from ..rules.model import Check, Expr
+from ..rules.unread import check_expressions
+
+
+class PushedSum(NamedTuple):
+    """``second`` (a roll reading ``first``) read with ``first`` only as ``part + second``:
+    ``part`` and ``second`` as numbers, each worked out on one roll's value."""
+
+    first: str
+    second: str
+    part: Callable[[Mapping[str, Any]], Any]
+    number: Callable[[Mapping[str, Any]], Any]
+
+
+def _plain(text: str) -> str:
+    return "".join(text.split())
+
+
+def _places(e: Expr, first: str, second: str) -> list[dict[str, int]] | None:
+    """Each place ``e`` reads ``first`` or ``second``: the largest sum there, as its terms
+    (``second``, or the text of a piece reading ``first`` and no other roll) with their
+    whole-number factors; None where ``second`` or ``first`` is read otherwise (``first``
+    outside such a piece, ``second`` passed to a function or multiplied by a roll)."""
+    rolls = {first, second}
+    places: list[dict[str, int]] = []
+    bad = False
+
+    def terms(node: ast.Node) -> dict[str, int]:
+        nonlocal bad
+        read = ast.names(node) & rolls
+        if not read:
+            return {}
+        if read == {first}:  # the largest piece reading the first roll and not the second
+            return {"part:" + _plain(e.text[node.span[0]:node.span[1]]): 1}
+        if isinstance(node, ast.Name):
+            return {second: 1}
+        if isinstance(node, (ast.Group, ast.Labeled)):
+            return terms(node.inner)
+        if isinstance(node, ast.Neg):
+            return {k: -v for k, v in terms(node.operand).items()}
+        if isinstance(node, ast.Binary) and node.op == "*":
+            for number, other in ((ast.bare(node.left), node.right), (ast.bare(node.right), node.left)):
+                if isinstance(number, ast.Num) and type(number.value) is int:
+                    return {k: v * number.value for k, v in terms(other).items()}
+        if isinstance(node, ast.Binary) and node.op in ("+", "-"):
+            found = dict(terms(node.left))
+            for k, v in terms(node.right).items():
+                found[k] = found.get(k, 0) + (v if node.op == "+" else -v)
+            return found
+        for child in ast.children(node):  # read otherwise: each operand a place of its own...
+            alone = ast.bare(child)
+            if isinstance(alone, ast.Name) and alone.name == second:
+                bad = True  # ...but the second roll passed to a function, compared or multiplied alone
+            found = terms(child)
+            if found:
+                places.append(found)
+        return {}
+
+    top = terms(e.tree)
+    if top:
+        places.append(top)
+    return None if bad else places
+
+
+def pushed_sum(check: Check, also: Iterable[Expr], renamed: frozenset[str], limits: Limits,
+               functions: Mapping[str, Any]) -> PushedSum | None:
+    """The pair of rolls of ``check`` read only through one ``part + second`` (the module's
+    text), by its rules and ``also``; None where there is none."""
+    if check.choose is not None or len(check.rolls) < 2:
+        return None
+    rolls = dict(check.rolls)
+    names = list(rolls)
+    fixed = {n for gate in check.gates for n, _ in gate.rolls}
+    shut = fixed | renamed | set(check.report) | {check.tiers}
+    for i, second in enumerate(names):
+        read = rolls[second].names & set(names)
+        if len(read) != 1:
+            continue
+        (first,) = read
+        if first not in names[:i] or rolls[first].names & set(names) or {first, second} & shut:
+            continue
+        if second in check.faces_needed | check.initial_needed or second in dict(check.face_views):
+            continue
+        if any(n not in (first, second) and rolls[n].names & {first, second} for n in names):
+            continue
+        found = _read_as_one(check, also, first, second)
+        if found is not None:
+            return _compiled(first, second, found, limits, functions)
+    return None
+
+
+def _read_as_one(check: Check, also: Iterable[Expr], first: str, second: str) -> tuple[ast.Node, str] | None:
+    """The one part the rules read of ``first`` beside ``second`` (its tree and text), where
+    every place reading either is a multiple of ``part + second``; else None."""
+    roll_exprs = {e for _, e in check.rolls}
+    part: tuple[ast.Node, str] | None = None
+    key: str | None = None
+    for e in (*check_expressions(check), *also):
+        if e is None or e in roll_exprs or not e.names & {first, second}:
+            continue
+        places = _places(e, first, second)
+        if not places:
+            return None
+        for place in places:
+            parts = [k for k in place if k.startswith("part:")]
+            if len(parts) != 1 or set(place) != {second, parts[0]} or place[second] != place[parts[0]] \
+                    or place[second] == 0 or (key is not None and parts[0] != key):
+                return None
+            if key is None:
+                key = parts[0]
+                part = _find_part(e, first, key)
+    return part
+
+
+def _find_part(e: Expr, first: str, key: str) -> tuple[ast.Node, str] | None:
+    """The node of ``e`` whose text is the part ``key``."""
+    for node in ast.walk(e.tree):
+        if ast.names(node) & {first} and "part:" + _plain(e.text[node.span[0]:node.span[1]]) == key:
+            return node, e.text
+    return None
+
+
+def _compiled(first: str, second: str, part: tuple[ast.Node, str] | None, limits: Limits,
+              functions: Mapping[str, Any]) -> PushedSum | None:
+    """The part and the second roll as numbers (each plus 0, as a sum reads it)."""
+    if part is None:
+        return None
+    node, text = part
+    end = node.span[1]
+
+    def as_number(tree: ast.Node) -> Callable[[Mapping[str, Any]], Any]:
+        run = compile_expression(ast.Binary("+", tree, ast.Num(0, (end, end)), node.span), Sampling(), limits, text,
+                                 functions)
+        return lambda env: run(Context(text, env, limits))
+
+    return PushedSum(first, second, as_number(node), as_number(ast.Name(second, node.span)))
+
+
+def added_up(joint: list[tuple[dict[str, Any], int]], name: str, plan: PushedSum, env: Mapping[str, Any],
+             made_for: Callable[[Any], list[tuple[Any, int, int]]], common: int
+             ) -> list[tuple[dict[str, Any], int]]:
+    """The joint values of ``plan.first`` (``joint``, each holding that roll alone) joined
+    with the values of ``name`` (``plan.second``) made for each (``made_for``: value, weight,
+    denominator), over ``common``: one joint value per sum (a sum explosions cut is kept by
+    its bound, :class:`.AtLeast` or :class:`.AtMost`, as the rules meet it), and each pair
+    whose part or number is neither (an error: the resolver meets it as it would alone)
+    kept as it is."""
+    first = plan.first
+    parts: dict[int, Any] = {}  # by the first roll's value: its readings are shared objects
+    numbers: dict[int, Any] = {}
+    sums: dict[type, dict[int, int]] = {int: {}, AtLeast: {}, AtMost: {}}  # by kind, by sum
+    ready: dict[int, list[tuple[dict[int, int] | None, Any, int]]] = {}  # by distribution: where, number, weight
+    out: list[tuple[dict[str, Any], int]] = []
+    rep: dict[str, Any] | None = None
+    p0 = 0
+    for d, w in joint:
+        a = d[first]
+        p = parts.get(id(a), parts)
+        if p is parts:
+            p = parts[id(a)] = _number(plan.part, {**env, first: a})
+        made = made_for(a)
+        if type(p) is not int:
+            out += [({**d, name: v}, w * wv * (common // dv)) for v, wv, dv in made]
+            continue
+        terms = ready.get(id(made))
+        if terms is None:
+            terms = ready[id(made)] = []
+            for v, wv, dv in made:
+                b = numbers.get(id(v), numbers)
+                if b is numbers:
+                    b = numbers[id(v)] = _number(plan.number, {**env, name: v})
+                where = None if b is None else sums[type(b)]
+                terms.append((where, v if b is None else b if type(b) is int else _bound(b), wv * (common // dv)))
+        if rep is None:
+            rep, p0 = d, p
+        for where, b, q in terms:
+            if where is None:  # kept as it is: ``b`` is the value itself
+                out.append(({**d, name: b}, w * q))
+            else:
+                t = p + b
+                where[t] = where.get(t, 0) + w * q
+    if rep is not None:
+        for kind, by_sum in sums.items():
+            out += [({**rep, name: t - p0 if kind is int else kind(t - p0)}, w) for t, w in by_sum.items()]
+    return out
+
+
+def _bound(value: AtLeast | AtMost) -> int:
+    return value.low if isinstance(value, AtLeast) else value.high
+
+
+def _number(run: Callable[[Mapping[str, Any]], Any], env: Mapping[str, Any]) -> Any:
+    """What ``run`` gives in ``env`` where it is a whole number or one explosions cut and
+    kept by its bound; None for anything else (an error)."""
+    try:
+        value = run(env)
+    except Exception:  # noqa: BLE001 - the resolver meets it with the pair as it is, and says so
+        return None
+    return value if type(value) in (int, AtLeast, AtMost) else None
