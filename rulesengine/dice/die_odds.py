@@ -126,6 +126,8 @@ def _cut_paths_only_grow(spec: PoolSpec, mode: str, fd: Dist, path: _PathRules) 
         return mode == "total" and all(path.extend(0, f) >= 0 for f in fd.weights)
     if mode == "total":  # a compound die of faces of at least 0: its sum only grows, and so its value
         return not spec.counting and not spec.by_face and min(fd.weights) >= 0
+    if mode == "value" and spec.explode == "compound":  # one die's value, unclamped: its running sum
+        return spec.low is None and spec.high is None and not spec.by_face and min(fd.weights) >= 0
     # A chain cut here had these dice and more to come, each adding 0 or more.
     penalty = 1 if spec.explode == "penetrate" else 0
     return mode in ("values", "chain") and spec.explode != "compound" \

@@ -318,6 +318,8 @@ class _Means:
         if specs is None:
             return None
         per_die, square = Fraction(0), Fraction(0)
+        if len(specs) == 1 and specs[0][0].keeps and not self.keeps_all(specs[0][0], node.count):
+            return self.kept_one_moments(specs[0][0], node.count)
         for spec, w in specs:
             if spec.reroll_rank is not None or (spec.keeps and not self.keeps_all(spec, node.count)):
                 return None  # which dice count depends on them all (and on the pool explosions grow)
@@ -335,6 +337,21 @@ class _Means:
         # N dice each X: E[X]·N plus a part of its own, of variance E[N]·Var(X) (the module)
         own = Part(count.mean * (square - per_die * per_die))
         return Moments(mean, _combine(_scaled(count.form, per_die), {own: Fraction(1)}))
+
+    def kept_one_moments(self, spec: PoolSpec, count: ast.Node) -> Moments | None:
+        """The highest (``kh1``) or lowest (``kl1``) of up to six ``dS!!`` compounding on their
+        top face alone, known in number: a ``dS!!`` totals as a ``dS!`` does, so these are
+        ``max``/``min`` of that many ``dS!`` (:mod:`.extremes`)."""
+        n = self.number(count)
+        if n is None or n < 2 or spec.explode != "compound" or spec.by_face or spec.reroll_rank is not None:
+            return None
+        if spec.kept_range(n) not in ((0, 1), (n - 1, n)):
+            return None
+        chain = plain_chain(spec._replace(keeps=()))
+        if chain is None or not chain.top:
+            return None
+        found = extreme_moments((chain.sides,) * n, spec.kept_range(n) == (0, 1), self.budget)
+        return None if found is None else _fresh(*found)
 
     def keeps_all(self, spec: PoolSpec, count: ast.Node) -> bool:
         """The keeps by rank keep every die: a number of dice known before rolling that no

@@ -47,7 +47,8 @@ def pool_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dis
         return sum_of(die_dist(spec, "total", limits, budget), count, budget)
     if spec.explode in (None, "compound") and not spec.by_face:
         lo, hi = spec.kept_range(count)
-        return _keep_dp(die_dist(spec, "value", limits, budget), count, lo, hi, spec.score, budget)
+        return _keep_dp(die_dist(spec, "value", limits, budget), count, lo, hi, spec.score, budget,
+                        bounds=not spec.counting and spec.low is None and spec.high is None)
     return _keep_multiset(spec, die_dist(spec, "values", limits, budget), count, budget)
 
 
@@ -114,19 +115,25 @@ def _kept_score(spec: PoolSpec, values: tuple) -> int:
 
 
 def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
-             budget: Budget) -> Dist:
+             budget: Budget, bounds: bool = False) -> Dist:
     """Sum of ``score`` over the dice ranked [lo, hi) among n iid dice (rank 0 = highest).
 
     Dynamic programming over face values instead of over dice: walk the values from the
     end nearer the kept ranks, choosing how many dice show each value (weight
-    C(remaining, c)·w^c). The state is (dice placed, score so far), with fewer than ``hi``
-    dice placed. Once a choice fills every kept rank the score no longer depends on how
-    many more dice show that value, so that whole tail is one term in closed form,
-    (w + rest)^left − (the head terms), rest being the weight of the lower values. Each
-    state costs O(hi) big-integer steps, not O(n): 20d6kh3 has a few dozen states, and
-    10000d6kh3 takes a fraction of a second.
+    C(remaining, c)·w^c). The state is (dice placed, score so far, whether a die the
+    explosion depth cut is among those kept), with fewer than ``hi`` dice placed. Once a
+    choice fills every kept rank the score no longer depends on how many more dice show
+    that value, so that whole tail is one term in closed form, (w + rest)^left − (the head
+    terms), rest being the weight of the lower values. Each state costs O(hi) big-integer
+    steps, not O(n): 20d6kh3 has a few dozen states, and 10000d6kh3 takes a fraction of a
+    second.
+
+    With ``bounds`` (each die worth its value), the dice the depth cut (``d.tail``: lower
+    bounds, every one above each value of a die not cut, as a compounding ``d10!!`` has) are
+    ranked above the others: a roll keeping one is at least its kept values (the tail of the
+    result), one dropping them all is exact (``2d10!!kl1``), so ``2d10!!kh1 >= 15`` is exact.
     """
-    values = sorted(d.weights.items(), reverse=True)  # highest first
+    values = _ranked(d, bounds)
     if lo > 0 and hi == n:  # keeping the lowest: walk upwards, ranks mirrored
         values.reverse()
         lo, hi = 0, n - lo
@@ -139,19 +146,18 @@ def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
     suffix = [0] * (len(values) + 1)
     for i in range(len(values) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + values[i][1]
-    states: dict[tuple[int, int], int] = {(0, 0): 1}
-    final: dict[int, int] = defaultdict(int)
+    states: dict[tuple[int, int, bool], int] = {(0, 0, False): 1}
+    final: dict[tuple[int, bool], int] = defaultdict(int)
     last = len(values) - 1
-    for i, (v, w) in enumerate(values):
-        sv = score(v)
+    for i, (v, w, cut) in enumerate(values):
+        sv = v if cut else score(v)
         rest = suffix[i + 1]
         budget.spend((len(states) - 1) * cost)
-        nxt: dict[tuple[int, int], int] = defaultdict(int)
-        for (placed, acc), weight in states.items():
+        nxt: dict[tuple[int, int, bool], int] = defaultdict(int)
+        for (placed, acc, was_cut), weight in states.items():
             left = n - placed
             if i == last:  # every remaining die shows this, the lowest value
-                kept = hi - max(placed, lo)
-                final[acc + kept * sv if kept > 0 else acc] += weight * w ** left
+                final[_kept(acc, hi - max(placed, lo), sv, was_cut, cut)] += weight * w ** left
                 continue
             need = hi - placed  # this many more dice fill every kept rank (1 <= need <= left)
             binom, wp, head = 1, 1, 0
@@ -160,15 +166,29 @@ def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
                     binom = binom * (left - c + 1) // c
                     wp *= w
                 term = binom * wp
-                kept = placed + c - max(placed, lo)
-                nxt[(placed + c, acc + kept * sv if kept > 0 else acc)] += weight * term
+                nxt[(placed + c, *_kept(acc, placed + c - max(placed, lo), sv, was_cut, cut))] += weight * term
                 head += term * rest ** (left - c)
-            kept = hi - max(placed, lo)
-            final[acc + kept * sv if kept > 0 else acc] += weight * ((w + rest) ** left - head)
+            final[_kept(acc, hi - max(placed, lo), sv, was_cut, cut)] += weight * ((w + rest) ** left - head)
         states = nxt
         if not states:
             break
-    return Dist(dict(final), d.denom ** n).reduced()
+    weights = {acc: weight for (acc, was_cut), weight in final.items() if not was_cut}
+    tail = {acc: weight for (acc, was_cut), weight in final.items() if was_cut}
+    return Dist(weights, d.denom ** n, tail or NO_TAIL).reduced()
+
+
+def _ranked(d: Dist, bounds: bool) -> list[tuple[int, int, bool]]:
+    """A die's values, highest first, each with its weight and whether the depth cut it: with
+    ``bounds``, the cut dice's lower bounds first, where each is above every value not cut."""
+    values = [(v, w, False) for v, w in sorted(d.weights.items(), reverse=True)]
+    if bounds and d.tail and d.weights and all(type(b) is int for b in d.tail) and min(d.tail) > max(d.weights):
+        return [(b, w, True) for b, w in sorted(d.tail.items(), reverse=True)] + values
+    return values
+
+
+def _kept(acc: int, kept: int, score: int, was_cut: bool, cut: bool) -> tuple[int, bool]:
+    """The score so far with ``kept`` more dice of ``score`` (a cut one among them: ``cut``)."""
+    return (acc + kept * score, was_cut or cut) if kept > 0 else (acc, was_cut)
 
 
 def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:

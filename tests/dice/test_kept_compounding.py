@@ -1,0 +1,145 @@
+"""Keeps of compounding dice are exact where the explosion depth can't change the answer
+(issue 34; roll-and-keep, ``(trait + skill)d10!!kh(trait)``): a ``dS!!`` cut at the depth is
+worth at least more than any die that stopped, so it ranks above them, and what is kept of a
+throw with one is a lower bound. ``2d10!!kh1 >= 15`` is exactly 291/2500.
+
+Oracles, written apart from the engine: one compounding ``dS!!`` is worth S·Q + R, Q the
+number of top faces before another (chance (1/S)^q·(S−1)/S), R uniform on 1..S−1, so
+
+    P(X ≥ m) = (1/S)^(q+1) · (1 + S − max(r, 1))   for m = q·S + r, 0 ≤ r < S;
+
+the highest of n is at least m with 1 − (1 − P(X ≥ m))^n, the lowest with P(X ≥ m)^n. A
+sum of the highest k (``khK``, ``dlJ``) is listed over every throw of dice worth at most C ≥ t
+(each value's chance from the same closed form), and a throw with a die past C has its kept
+sum past t for sure: so the oracle is exact.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from itertools import product
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from rulesengine import dice
+
+
+def at_least(s: int, m: int) -> F:
+    """P(one dS!! >= m)."""
+    if m <= 1:
+        return F(1)
+    q, r = divmod(m, s)
+    return F(1, s ** (q + 1)) * (1 + s - max(r, 1))
+
+
+def pmf(s: int, v: int) -> F:
+    return at_least(s, v) - at_least(s, v + 1)
+
+
+def top_sum_at_least(s: int, n: int, top: int, t: int) -> F:
+    """P(the sum of the ``top`` highest of n dS!! >= t), exactly (see the module's text)."""
+    cap = max(t, s)
+    values = range(1, cap + 1)
+    inside = F(0)
+    for throw in product(values, repeat=n):
+        if sum(sorted(throw, reverse=True)[:top]) >= t:
+            p = F(1)
+            for v in throw:
+                p *= pmf(s, v)
+            inside += p
+    beyond = 1 - (1 - at_least(s, cap + 1)) ** n  # some die past the cap: the kept sum is past t
+    return inside + beyond
+
+
+def test_the_closed_form_of_one_compounding_die_is_its_faces_listed():
+    """d10!!: 15 or more is a 10 then 5 or more (6/100); 11 is a 10 then a 1."""
+    assert at_least(10, 15) == F(6, 100)
+    assert pmf(10, 11) == F(1, 100) and pmf(10, 10) == 0 and pmf(10, 9) == F(1, 10)
+    assert sum(pmf(6, v) for v in range(1, 200)) + at_least(6, 200) == 1
+
+
+def test_the_highest_of_two_compounding_d10s_is_exact():
+    odds = dice.odds("2d10!!kh1 >= 15")
+    assert odds.truncated == 0
+    assert odds.probability(True) == F(291, 2500) == 1 - (1 - at_least(10, 15)) ** 2
+
+
+@pytest.mark.parametrize("expression, s, n, top", [
+    ("3d10!!kh2", 10, 3, 2), ("4d6!!kh2", 6, 4, 2), ("4d6!!dl1", 6, 4, 3), ("3d4!!kh1", 4, 3, 1),
+    ("2d6!!kh2", 6, 2, 2),
+])
+@pytest.mark.parametrize("t", [3, 9, 14, 23])
+def test_the_highest_dice_kept_of_compounding_dice_are_exact(expression, s, n, top, t):
+    odds = dice.odds(f"{expression} >= {t}")
+    assert odds.truncated == 0
+    assert odds.probability(True) == top_sum_at_least(s, n, top, t)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 8), st.integers(2, 4), st.integers(1, 30))
+def test_the_lowest_of_compounding_dice_is_exact(s, n, t):
+    """Keeping the lowest drops the dice the depth cut unless all of them are: exact."""
+    odds = dice.odds(f"{n}d{s}!!kl1 >= {t}")
+    assert odds.truncated == 0
+    assert odds.probability(True) == at_least(s, t) ** n
+
+
+def test_each_value_below_the_cut_has_its_exact_probability():
+    """2d10!!kh1: every value up to 109 is exact (the depth's cut lies on 110 or more)."""
+    odds = dice.odds("2d10!!kh1")
+    assert odds.cut_from == 110
+    for v in (1, 9, 11, 12, 20, 55, 109):
+        assert odds.probability(v) == (1 - at_least(10, v + 1)) ** 2 - (1 - at_least(10, v)) ** 2, v
+
+
+def test_dice_compounding_on_a_range_keep_the_depths_answer():
+    """``d6!!>=5``: a die cut at the depth is at least 55, but one that stopped may be 64, so
+    which is kept is unknown: the cut mass is reported, the rest lies within it."""
+    odds = dice.odds("4d6!!>=5kh2 >= 12")
+    assert 0 < odds.truncated < F(1, 10 ** 3)
+
+
+def test_a_roll_and_keep_check_is_exact():
+    """A check keeping as many of its dice as an input says: ``pick`` of the dice language."""
+    from rulesengine.ruleset import loads
+    rs = loads("""
+ruleset: rk
+name: Roll and keep
+version: "1"
+source: tests
+checks:
+  check:
+    inputs:
+      trait: {type: integer, default: 2, min: 1, max: 5}
+      skill: {type: integer, default: 1, min: 0, max: 5}
+      tn: {type: integer, default: 15, min: 5, max: 60}
+    roll: (trait + skill)d10!!kh(trait)
+    result: roll
+    outcomes:
+      - {name: success, when: "result >= tn", success: true}
+      - {name: failure, success: false}
+""", "rk.yaml")
+    odds = rs.check("check").odds({"trait": 2, "skill": 1, "tn": 25})
+    assert odds.truncated == 0
+    assert odds.outcomes["success"] == top_sum_at_least(10, 3, 2, 25)
+
+
+def _min_of_two_mean(s: int) -> F:
+    """E[min of two dS!!] = Σ_{m ≥ 1} P(X ≥ m)², summed by blocks of S: block q (values
+    q·S … q·S + S − 1) has P(X ≥ m) = (1/S)^(q+1)·(1 + S − max(r, 1)), so its squares are
+    c0 = Σ_{r=1}^{S−1} (1 + S − r)² for the first block (m from 1) and S² + c0 for each
+    later one, scaled by (1/S²)^(q+1): a geometric series."""
+    c0 = sum((1 + s - r) ** 2 for r in range(1, s))
+    ratio = F(1, s * s)
+    return c0 * ratio + (s * s + c0) * ratio ** 2 / (1 - ratio)
+
+
+@pytest.mark.parametrize("s", [4, 6, 10])
+def test_the_mean_of_the_highest_and_lowest_of_two_compounding_dice_is_exact(s):
+    """E[max] = E[X1] + E[X2] − E[min], E[dS!!] = (S + 1)/2 · S/(S − 1)."""
+    one = F(s + 1, 2) * F(s, s - 1)
+    low, high = dice.odds(f"2d{s}!!kl1"), dice.odds(f"2d{s}!!kh1")
+    assert low.mean_kind == high.mean_kind == "exact"
+    assert low.summary.mean == _min_of_two_mean(s)
+    assert high.summary.mean == 2 * one - _min_of_two_mean(s)
