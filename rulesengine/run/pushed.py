@@ -14,7 +14,7 @@ Where this holds is decided from the check and what else reads its rolls (a proc
 a condition of conditional odds): the second roll reads the first and no other; nothing else
 reads either; every place that reads them is a multiple of the same ``part + second``
 (through parentheses, signs and numbers written out), with ``part`` the same expression (the
-same text, spaces aside) reading the first roll and nothing else that varies; neither is
+same shape, spaces aside) reading the first roll and nothing else that varies; neither is
 fixed by a gate, reported, read by another name, or the second's dice read. Rolling is
 untouched.
 """
@@ -30,8 +30,16 @@ from ..dice.context import Context
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..limits import Limits
+from ..records import Record
 from ..rules.model import Check, Expr
 from ..rules.unread import check_expressions
+
+
+class _Part(NamedTuple):
+    """A term of a place: a piece reading the first roll, by its shape (the other term is
+    the second roll's name)."""
+
+    shape: object
 
 
 class PushedSum(NamedTuple):
@@ -44,26 +52,33 @@ class PushedSum(NamedTuple):
     number: Callable[[Mapping[str, Any]], Any]
 
 
-def _plain(text: str) -> str:
-    return "".join(text.split())
+def _shape(value: object) -> object:
+    """What a piece of a tree says, its places in the text left out: two pieces written
+    alike but for spaces (``count(a, 5)``, ``count(a,5)``) have one shape."""
+    if isinstance(value, Record):
+        return (type(value).__name__, *(_shape(getattr(value, name)) for name in type(value).__record_fields__
+                                        if name != "span"))
+    if isinstance(value, tuple):
+        return tuple(_shape(v) for v in value)
+    return value
 
 
-def _places(e: Expr, first: str, second: str) -> list[dict[str, int]] | None:
+def _places(e: Expr, first: str, second: str) -> list[dict[str | _Part, int]] | None:
     """Each place ``e`` reads ``first`` or ``second``: the largest sum there, as its terms
     (``second``, or the text of a piece reading ``first`` and no other roll) with their
     whole-number factors; None where ``second`` or ``first`` is read otherwise (``first``
     outside such a piece, ``second`` passed to a function or multiplied by a roll)."""
     rolls = {first, second}
-    places: list[dict[str, int]] = []
+    places: list[dict[str | _Part, int]] = []
     bad = False
 
-    def terms(node: ast.Node) -> dict[str, int]:
+    def terms(node: ast.Node) -> dict[str | _Part, int]:
         nonlocal bad
         read = ast.names(node) & rolls
         if not read:
             return {}
         if read == {first}:  # the largest piece reading the first roll and not the second
-            return {"part:" + _plain(e.text[node.span[0]:node.span[1]]): 1}
+            return {_Part(_shape(node)): 1}
         if isinstance(node, ast.Name):
             return {second: 1}
         if isinstance(node, (ast.Group, ast.Labeled)):
@@ -126,7 +141,7 @@ def _read_as_one(check: Check, also: Iterable[Expr], first: str, second: str) ->
     every place reading either is a multiple of ``part + second``; else None."""
     roll_exprs = {e for _, e in check.rolls}
     part: tuple[ast.Node, str] | None = None
-    key: str | None = None
+    key: _Part | None = None
     for e in (*check_expressions(check), *also):
         if e is None or e in roll_exprs or not e.names & {first, second}:
             continue
@@ -134,7 +149,7 @@ def _read_as_one(check: Check, also: Iterable[Expr], first: str, second: str) ->
         if not places:
             return None
         for place in places:
-            parts = [k for k in place if k.startswith("part:")]
+            parts = [k for k in place if isinstance(k, _Part)]
             if len(parts) != 1 or set(place) != {second, parts[0]} or place[second] != place[parts[0]] \
                     or place[second] == 0 or (key is not None and parts[0] != key):
                 return None
@@ -144,10 +159,10 @@ def _read_as_one(check: Check, also: Iterable[Expr], first: str, second: str) ->
     return part
 
 
-def _find_part(e: Expr, first: str, key: str) -> tuple[ast.Node, str] | None:
-    """The node of ``e`` whose text is the part ``key``."""
+def _find_part(e: Expr, first: str, key: _Part) -> tuple[ast.Node, str] | None:
+    """The node of ``e`` whose shape is the part ``key``."""
     for node in ast.walk(e.tree):
-        if ast.names(node) & {first} and "part:" + _plain(e.text[node.span[0]:node.span[1]]) == key:
+        if ast.names(node) & {first} and _Part(_shape(node)) == key:
             return node, e.text
     return None
 

@@ -148,3 +148,15 @@ def test_a_sweep_shares_the_added_up_joint_values_and_groups_them_the_second_tim
             for n in (2, 3, 4):
                 rs.check("push").runner.forget_odds()
                 assert rs.check("push").odds({"pool": n}).outcomes == brute(n, successes), n
+
+
+def test_parts_written_alike_but_for_spaces_are_one_part_and_texts_inside_them_count():
+    """``count(pool_dice,5,6)`` and ``count(pool_dice, 5, 6)`` are one part; two parts that
+    differ only inside a text (a label with a space, one without) are two, never fused."""
+    spaced = push(result="count(pool_dice,5,6) + again",
+                  extra='    tags:\n      - {name: many, when: "count(pool_dice, 5, 6) + again >= 4"}\n')
+    assert _plan_of(ruleset(spaced), "push") is not None
+    texts = push(result="if('a b' == 'ab', count(pool_dice, 6), count(pool_dice, 5, 6)) + again",
+                 extra='    tags:\n      - {name: many, when: "if(\'ab\' == \'ab\', count(pool_dice, 6), '
+                       'count(pool_dice, 5, 6)) + again >= 4"}\n')
+    assert _plan_of(ruleset(texts), "push") is None
