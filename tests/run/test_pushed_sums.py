@@ -160,3 +160,16 @@ def test_parts_written_alike_but_for_spaces_are_one_part_and_texts_inside_them_c
                  extra='    tags:\n      - {name: many, when: "if(\'ab\' == \'ab\', count(pool_dice, 6), '
                        'count(pool_dice, 5, 6)) + again >= 4"}\n')
     assert _plan_of(ruleset(texts), "push") is None
+
+
+def test_a_value_worked_out_from_the_sum_and_reported_has_the_same_odds(monkeypatch):
+    """A ``let`` holding the sum, read by the result and reported: its distribution in the
+    odds is the one the pairs give."""
+    text = push(result="successes", again="(count(pool_dice, 6))d6!cs>=5",
+                extra="    let:\n      successes: count(pool_dice, 5, 6) + again\n    report: [successes]\n")
+    assert _plan_of(ruleset(text), "push") is not None
+    for n in (2, 6):
+        odds = ruleset(text).check("push").odds({"pool": n})
+        assert odds.values["successes"]
+        assert odds.to_dict() == unfused(monkeypatch, text, "push", {"pool": n}).to_dict(), n
+        monkeypatch.undo()
