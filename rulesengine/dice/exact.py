@@ -20,7 +20,9 @@ from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine, combine2,
 from .functions import ARITHMETIC, COMPARISONS, OpError, keep_sum, logic_and, logic_or, negate
 from .beyond import CutBelow
 from . import open_ended
-from .open_ended import OpenLaw, plain_chain
+from .builtins import extreme
+from .extremes import Extremes
+from .open_ended import Chain, OpenLaw, plain_chain
 from .pool import PoolSpec
 from .die_odds import die_dist
 from .pool_odds import pool_dist, sums_whole
@@ -213,6 +215,9 @@ def _apply(ctx: Context, node: ast.Node, fn: Callable[..., Any], dists: list[Dis
             out = combine(fn, dists, ctx.budget)  # type: ignore[arg-type]
         # What explosions cut off, worked out where the operator decides it (.beyond).
         out = with_tails(fn, dists, out, ctx.budget, (OpError,))  # type: ignore[arg-type]
+        highest = extreme(node)
+        if highest is not None:  # max(), min(): of plain dS! each, a term followed for ever
+            return _extremes(dists, out, highest)
         return _followed_forever(ctx, fn, dists, out, isinstance(node, ast.Binary) and node.op == "*")
     except OpError as exc:
         raise eval_error(ctx, node.span, exc) from None
@@ -269,6 +274,23 @@ def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], o
         return out
     p = open_ended.compare(law, op, 0)
     return _from_fractions({True: p, False: 1 - p})
+
+
+def _extremes(dists: list[Dist], out: Dist, highest: bool) -> Dist:
+    """``max``/``min`` of two to six dice, each one dS! exploding on its top face alone and
+    nothing added: ``out`` with the law of their highest or lowest (:class:`.Extremes`), so
+    a difference or comparison with it is followed for ever too; ``out`` as it is otherwise."""
+    sizes = []
+    for d in dists:
+        law = d.open_ended
+        if law is None or law.minus or law.rest != ((0, Fraction(1)),) or len(law.plus) != 1:
+            return out
+        (term,) = law.plus
+        if not isinstance(term, Chain) or not term.top:
+            return out
+        sizes.append(term.sides)
+    found = Extremes.of(tuple(sizes), highest)
+    return out if found is None else replace(out, open_ended=OpenLaw.dice(found, 1))
 
 
 def _multiple(law: OpenLaw, k: OpenLaw) -> OpenLaw | None:

@@ -13,8 +13,10 @@ block over 1 − ρ, and for E[X²] a block's own term plus 2Lρ/(1 − ρ)² pe
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+from typing import NamedTuple
 from fractions import Fraction
 
 from .dist import Budget
@@ -57,3 +59,126 @@ def extreme_moments(sizes: tuple[int, ...], highest: bool, budget: Budget) -> tu
             sign = 1 if k % 2 else -1
             mean, square = mean + sign * one, square + sign * two
     return mean, square - mean * mean
+
+
+MAX_LAW_DEGREE = 256
+"""The largest denominator a law of the highest or lowest is written with (the sum of the
+blocks' lengths of its sets of dice); beyond, the depth's answer."""
+
+
+class Extremes(NamedTuple):
+    """The highest (``highest``) or lowest of one dS! for each S of ``sizes``, each exploding
+    on its top face alone, its value times ``scale``: a term of an :class:`.open_ended.OpenLaw`,
+    so that it is followed for ever in sums, differences and comparisons too
+    (``max(1d8!, 1d6!) - max(1d6!, 1d6!)``, Savage Worlds' opposed rolls with wild dice).
+
+    The lowest of a set T is at least m with Π_T P(dS! ≥ m), which repeats, times
+    ρ_T = Π_T (1/S)^(L/S), every L = lcm(T) values from m = 1 on: its generating function is
+    the first block's chances over 1 − ρ_T·z^L. The highest is, by inclusion and exclusion,
+    the signed sum of the lowest of each set: its generating function is theirs added up,
+    over the product of their distinct denominators (the sets alike share one)."""
+
+    sizes: tuple[int, ...]
+    highest: bool
+    scale: int = 1
+
+    @property
+    def top(self) -> bool:
+        return False  # no dS! alone: its pairs go by its factors (open_ended._binomial_pairs)
+
+    @staticmethod
+    def of(sizes: tuple[int, ...], highest: bool) -> Extremes | None:
+        """The term, where its denominator is small enough to work with; else None."""
+        term = Extremes(tuple(sorted(sizes)), highest)
+        if not 2 <= len(sizes) <= 6 or math.lcm(*sizes) > MAX_PERIOD or term.degrees[1] > MAX_LAW_DEGREE:
+            return None
+        return term
+
+    @property
+    def degrees(self) -> tuple[int, int]:
+        numerator, denominator = self.generating()
+        return len(numerator) - 1, denominator[-1][0]
+
+    @property
+    def explodes(self) -> tuple[int, ...]:
+        return tuple(p for p, _ in self.generating()[1][1:])  # one per term of the denominator
+
+    def times(self, k: int) -> Extremes:
+        return self._replace(scale=self.scale * k)
+
+    def binomials(self) -> tuple[tuple[int, Fraction], ...]:
+        return tuple((period * self.scale, rho) for period, rho in _blocks(self.sizes, self.highest))
+
+    def generating(self) -> tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]:
+        return _generating(self.sizes, self.highest, self.scale)
+
+
+def _sets(sizes: tuple[int, ...], highest: bool) -> list[tuple[tuple[int, ...], int]]:
+    """The sets of dice whose lowest make up the term, each with its sign."""
+    if not highest:
+        return [(sizes, 1)]
+    return [(subset, 1 if k % 2 else -1) for k in range(1, len(sizes) + 1)
+            for subset in itertools.combinations(sizes, k)]
+
+
+def _block(subset: tuple[int, ...]) -> tuple[int, Fraction]:
+    period = math.lcm(*subset)
+    return period, math.prod((Fraction(1, s) ** (period // s) for s in subset), start=Fraction(1))
+
+
+@functools.lru_cache(maxsize=64)
+def _blocks(sizes: tuple[int, ...], highest: bool) -> tuple[tuple[int, Fraction], ...]:
+    """The distinct factors 1 − ρ·z^L of the term's denominator, as (L, ρ)."""
+    return tuple(dict.fromkeys(_block(subset) for subset, _ in _sets(sizes, highest)))
+
+
+@functools.lru_cache(maxsize=64)
+def _generating(sizes: tuple[int, ...], highest: bool, scale: int
+                ) -> tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]:
+    """The term's generating function: numerator (dense) and denominator (sparse, 1 first)."""
+    groups: dict[tuple[int, Fraction], list[Fraction]] = {}
+    for subset, sign in _sets(sizes, highest):
+        period, rho = _block(subset)
+        first = groups.setdefault((period, rho), [Fraction(0)] * (period + 1))
+        for m in range(1, period + 1):  # the lowest of the set is m: at least m, not at least m + 1
+            here = math.prod((at_least(s, m) for s in subset), start=Fraction(1))
+            above = math.prod((at_least(s, m + 1) for s in subset), start=Fraction(1))
+            first[m] += sign * (here - above)
+    numerator: list[Fraction] = [Fraction(0)]
+    denominator: list[tuple[int, Fraction]] = [(0, Fraction(1))]
+    for (period, rho), first in groups.items():
+        factor = [(0, Fraction(1)), (period, -rho)]
+        numerator = _add(_times_sparse(numerator, factor), _times_sparse(first, denominator))
+        denominator = _sparse_product(denominator, factor)
+    while len(numerator) > 1 and not numerator[-1]:
+        numerator.pop()
+    spread = [Fraction(0)] * ((len(numerator) - 1) * scale + 1)
+    for i, c in enumerate(numerator):
+        spread[i * scale] = c
+    return tuple(spread), tuple((p * scale, c) for p, c in denominator)
+
+
+def _times_sparse(dense: list[Fraction], sparse: list[tuple[int, Fraction]]) -> list[Fraction]:
+    out = [Fraction(0)] * (len(dense) + sparse[-1][0])
+    for i, a in enumerate(dense):
+        if a:
+            for p, c in sparse:
+                out[i + p] += a * c
+    return out
+
+
+def _sparse_product(a: list[tuple[int, Fraction]], b: list[tuple[int, Fraction]]) -> list[tuple[int, Fraction]]:
+    out: dict[int, Fraction] = {}
+    for i, x in a:
+        for j, y in b:
+            out[i + j] = out.get(i + j, Fraction(0)) + x * y
+    return sorted((p, c) for p, c in out.items() if c)
+
+
+def _add(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:
+    out = [Fraction(0)] * max(len(a), len(b))
+    for i, x in enumerate(a):
+        out[i] += x
+    for i, x in enumerate(b):
+        out[i] += x
+    return out

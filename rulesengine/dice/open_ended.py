@@ -37,8 +37,9 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import lcm
-from typing import NamedTuple
+from math import gcd, lcm
+from typing import NamedTuple, Protocol
+from collections.abc import Iterable
 
 from . import ast
 from .pool import PoolSpec, face_weights
@@ -82,6 +83,46 @@ class Chain(NamedTuple):
     def times(self, k: int) -> Chain:
         """This chain's total times ``k`` (a whole number above 0)."""
         return self._replace(scale=self.scale * k)
+
+    def generating(self) -> Generating:
+        return _chain_generating(self)
+
+    def binomials(self) -> tuple[tuple[int, Fraction], ...] | None:
+        """Its denominator as factors 1 − ρ·z^L, (L, ρ): a dS! on its top face alone is one."""
+        if self.explodes == (self.sides,) and not self.penalty and not self.law:
+            return ((self.sides * self.scale, Fraction(1, self.sides)),)
+        return None
+
+
+Generating = tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]
+"""A term's generating function: its numerator, dense, and its denominator, sparse (power,
+coefficient), the constant term 1 first."""
+
+
+class Term(Protocol):
+    """One open-ended term of a law: a die's :class:`Chain`, or the highest or lowest of
+    several dS! (:class:`.extremes.Extremes`); each a generating function whose series is
+    the term's probability of each value."""
+
+    @property
+    def top(self) -> bool: ...
+
+    @property
+    def degrees(self) -> tuple[int, int]: ...
+
+    @property
+    def explodes(self) -> tuple[int, ...]: ...
+
+    def times(self, k: int) -> Term: ...
+
+    def generating(self) -> Generating: ...
+
+    def binomials(self) -> tuple[tuple[int, Fraction], ...] | None: ...
+
+
+def _in_order(terms: Iterable[Term]) -> tuple[Term, ...]:
+    """Terms in one order whatever their kinds, so equal laws compare equal."""
+    return tuple(sorted(terms, key=lambda t: (type(t).__name__, repr(t))))
 
 
 MAX_CHAIN_SIDES = 1_000
@@ -143,12 +184,12 @@ class OpenLaw:
     R an independent whole number known exactly (``rest``: (value, chance), ascending). The
     dice are sorted, so equal laws compare equal."""
 
-    plus: tuple[Chain, ...]
-    minus: tuple[Chain, ...]
+    plus: tuple[Term, ...]
+    minus: tuple[Term, ...]
     rest: tuple[tuple[int, Fraction], ...] = ((0, Fraction(1)),)
 
     @staticmethod
-    def dice(chain: Chain, count: int) -> OpenLaw:
+    def dice(chain: Term, count: int) -> OpenLaw:
         return OpenLaw((chain,) * count, ())
 
     @staticmethod
@@ -170,7 +211,7 @@ class OpenLaw:
         """The law of this value times the whole number ``k`` (not 0)."""
         if k < 0:
             return (-self).times(-k)
-        return OpenLaw(tuple(sorted(c.times(k) for c in self.plus)), tuple(sorted(c.times(k) for c in self.minus)),
+        return OpenLaw(_in_order(c.times(k) for c in self.plus), _in_order(c.times(k) for c in self.minus),
                        tuple((v * k, p) for v, p in self.rest))
 
     def plus_law(self, other: OpenLaw) -> OpenLaw | None:
@@ -183,7 +224,7 @@ class OpenLaw:
                 rest[a + b] = rest.get(a + b, Fraction(0)) + p * q
         if len(rest) > MAX_REST:
             return None
-        return OpenLaw(tuple(sorted(self.plus + other.plus)), tuple(sorted(self.minus + other.minus)),
+        return OpenLaw(_in_order(self.plus + other.plus), _in_order(self.minus + other.minus),
                        tuple(sorted(rest.items())))
 
 
@@ -231,7 +272,7 @@ def _sparse_times(a: list[tuple[int, Fraction]], b: list[tuple[int, Fraction]]) 
 
 
 @lru_cache(maxsize=256)
-def _chain_generating(chain: Chain) -> tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]:
+def _chain_generating(chain: Chain) -> Generating:
     """A chain's generating function: A (dense) and 1 − B (sparse), see :class:`Chain`."""
     s, k, p = chain.sides, chain.scale, chain.penalty
     ends = [Fraction(0)] * (chain.degrees[0] + 1)
@@ -241,13 +282,13 @@ def _chain_generating(chain: Chain) -> tuple[tuple[Fraction, ...], tuple[tuple[i
     return tuple(ends), ((0, Fraction(1)), *(((f - p) * k, -chain.chance(f)) for f in chain.explodes))
 
 
-def _sum_generating(chains: tuple[Chain, ...]) -> tuple[list[Fraction], list[tuple[int, Fraction]]]:
+def _sum_generating(chains: tuple[Term, ...]) -> tuple[list[Fraction], list[tuple[int, Fraction]]]:
     """The generating function of a sum of chains: its numerator (dense) and denominator
     (sparse), the products of theirs."""
     numerator = [Fraction(1)]
     denominator: list[tuple[int, Fraction]] = [(0, Fraction(1))]
     for chain, m in Counter(chains).items():
-        ends, explodes = _chain_generating(chain)
+        ends, explodes = chain.generating()
         for _ in range(m):
             numerator = _times(numerator, list(ends))
         denominator = _sparse_times(denominator, _sparse_power(list(explodes), m))
@@ -272,18 +313,26 @@ def _power_sums(denominator: tuple[tuple[int, Fraction], ...], count: int) -> li
     return sums[1:]
 
 
-def _pair_factor(x: Chain, y: Chain) -> list[tuple[int, Fraction]]:
+def _pair_factor(x: Term, y: Term) -> list[tuple[int, Fraction]]:
     """1 + e_1 z + … whose reciprocal roots are the products α·β of a root of ``x``'s
     denominator and one of ``y``'s (each pair once): for two dS! a closed form,
-    1 − (1/S)^(L/S) (1/T)^(L/T) z^L; otherwise from power sums (those of the products are
-    the products of the power sums), by Newton's identities."""
-    if x.top and y.top:
+    1 − (1/S)^(L/S) (1/T)^(L/T) z^L; for denominators made of factors 1 − ρ·z^L (the highest
+    or lowest of several dS!, :func:`_binomial_pairs`) a closed form per pair of factors;
+    otherwise from power sums (those of the products are the products of the power sums),
+    by Newton's identities."""
+    if isinstance(x, Chain) and isinstance(y, Chain) and x.top and y.top:
         s, t = x.sides, y.sides
         step = lcm(s, t)
         return [(0, Fraction(1)), (step, -Fraction(1, s ** (step // s) * t ** (step // t)))]
+    pairs = _binomial_pairs(x, y)
+    if pairs is not None:
+        out: list[tuple[int, Fraction]] = [(0, Fraction(1))]
+        for step, c, power in pairs:
+            out = _sparse_times(out, _sparse_power([(0, Fraction(1)), (step, -c)], power))
+        return out
     degree = x.degrees[1] * y.degrees[1]
-    px = _power_sums(_chain_generating(x)[1], degree)
-    py = _power_sums(_chain_generating(y)[1], degree)
+    px = _power_sums(x.generating()[1], degree)
+    py = _power_sums(y.generating()[1], degree)
     r = [a * b for a, b in zip(px, py, strict=True)]
     e = [Fraction(1)]
     for k in range(1, degree + 1):
@@ -291,11 +340,32 @@ def _pair_factor(x: Chain, y: Chain) -> list[tuple[int, Fraction]]:
     return [(k, x) for k, x in enumerate(e) if x]
 
 
-def _pair_degree(x: Chain, y: Chain) -> int:
-    return lcm(x.sides, y.sides) if x.top and y.top else x.degrees[1] * y.degrees[1]
+def _binomial_pairs(x: Term, y: Term) -> list[tuple[int, Fraction, int]] | None:
+    """Where a term is no single die's chain and both denominators are products of factors
+    1 − ρ·z^L: for each pair of factors (L1, ρ1), (L2, ρ2), the products of their roots, each
+    of the M = lcm(L1, L2)-th roots of c = ρ1^(M/L1)·ρ2^(M/L2) gcd(L1, L2) times, as
+    (M, c, gcd); else None."""
+    if isinstance(x, Chain) and isinstance(y, Chain):
+        return None
+    bx, by = x.binomials(), y.binomials()
+    if bx is None or by is None:
+        return None
+    return [(lcm(l1, l2), r1 ** (lcm(l1, l2) // l1) * r2 ** (lcm(l1, l2) // l2), gcd(l1, l2))
+            for l1, r1 in bx for l2, r2 in by]
 
 
-def _recurrence(plus: tuple[Chain, ...], minus: tuple[Chain, ...]) -> list[Fraction]:
+def _pair_degree(x: Term, y: Term) -> int:
+    if isinstance(x, Chain) and isinstance(y, Chain) and x.top and y.top:
+        return lcm(x.sides, y.sides)
+    return x.degrees[1] * y.degrees[1]
+
+
+def _by_power_sums(x: Term, y: Term) -> bool:
+    """Whether :func:`_pair_factor` finds this pair's factor by Newton's identities."""
+    return not (isinstance(x, Chain) and isinstance(y, Chain) and x.top and y.top) and _binomial_pairs(x, y) is None
+
+
+def _recurrence(plus: tuple[Term, ...], minus: tuple[Term, ...]) -> list[Fraction]:
     """C(z) of the module's docstring, dense: the recurrence every product of a sequence of
     Y's and one of X's satisfies. A root shared by several pairs, or a die rolled m times (its
     roots m-fold), is counted in each pair's power, m_X + m_Y − 1, which is always enough."""
@@ -316,7 +386,7 @@ def _order(law: OpenLaw) -> int:
 
 def _newton_cost(law: OpenLaw) -> int:
     """Operations :func:`_pair_factor` takes by power sums (none for two dS!)."""
-    return sum(_pair_degree(x, y) ** 2 for x in set(law.plus) for y in set(law.minus) if not (x.top and y.top))
+    return sum(_pair_degree(x, y) ** 2 for x in set(law.plus) for y in set(law.minus) if _by_power_sums(x, y))
 
 
 def _start(law: OpenLaw, t: int) -> int:

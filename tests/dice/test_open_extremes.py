@@ -1,0 +1,134 @@
+"""The highest or lowest of exploding dice in a difference is followed for ever (issue 34):
+``max(1d8!, 1d6!) - max(1d6!, 1d6!) >= 0``, Savage Worlds' opposed rolls with wild dice, has
+``truncated`` 0.
+
+Oracle, written apart from the engine: P(X − Y ≥ t) = Σ_y P(Y = y)·P(X ≥ y + t), each term
+from closed forms (one dS! on its top face is at least m with (1/S)^a·(S − r)/S, m − 1 = a·S +
+r; the highest of several is at least m unless each is below it, the lowest when each is; a
+sum of dice by ``oracle.chain_sums``). The series' terms satisfy a linear recurrence no longer
+than the product of the two sides' (the tail of X has one no longer than its denominator's
+degree plus 1, Y's chances one no longer than its): its shortest one is found from the terms
+by Berlekamp–Massey (``oracle.shortest_recurrence``), checked on every term listed, and the
+series summed as a rational function at 1.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+from itertools import combinations
+
+import pytest
+
+from oracle import chain_sums, shortest_recurrence
+from rulesengine import dice
+
+
+def one_at_least(s: int, m: int) -> F:
+    if m <= 1:
+        return F(1)
+    a, r = divmod(m - 1, s)
+    return F(s - r, s ** (a + 1))
+
+
+def extreme_at_least(sizes: tuple[int, ...], highest: bool, m: int) -> F:
+    if highest:
+        return 1 - math.prod((1 - one_at_least(s, m) for s in sizes), start=F(1))
+    return math.prod((one_at_least(s, m) for s in sizes), start=F(1))
+
+
+def degree(sizes: tuple[int, ...], highest: bool) -> int:
+    """A bound on the degree of the denominator of the highest's or lowest's chances."""
+    sets = [c for k in range(1, len(sizes) + 1) for c in combinations(sizes, k)] if highest else [sizes]
+    return sum(math.lcm(*t) for t in sets)
+
+
+def series_sum(term, bound: int) -> F:
+    """Σ_{y ≥ 0} term(y), the terms satisfying a linear recurrence of at most ``bound`` terms."""
+    count = 2 * bound + 40
+    terms = [term(y) for y in range(count)]
+    c = shortest_recurrence(terms)
+    order = len(c) - 1
+    assert order <= bound and 2 * order <= count - 40
+    assert all(sum((c[j] * terms[n - j] for j in range(order + 1)), F(0)) == 0 for n in range(order, count))
+    numerator = sum((terms[k] * sum(c[:order - k], F(0)) for k in range(order)), F(0))
+    return numerator / sum(c, F(0))
+
+
+def extreme_minus_sum(sizes, highest, minus: tuple[int, ...], t: int) -> F:
+    """P(max/min of dS! over ``sizes`` − (a sum of one dS! per ``minus``) ≥ t)."""
+    bound = (degree(sizes, highest) + 1) * (sum(minus) + 1)
+    py = chain_sums(tuple((s, (s,)) for s in minus), 2 * bound + 60)
+    return series_sum(lambda y: py[y] * extreme_at_least(sizes, highest, y + t), bound)
+
+
+def extreme_minus_extreme(a, a_high, b, b_high, t: int) -> F:
+    bound = (degree(a, a_high) + 1) * (degree(b, b_high) + 1)
+
+    def term(y: int) -> F:
+        p_y = extreme_at_least(b, b_high, y) - extreme_at_least(b, b_high, y + 1) if y >= 1 else F(0)
+        return p_y * extreme_at_least(a, a_high, y + t)
+
+    return series_sum(term, bound)
+
+
+def test_the_oracles_sum_is_the_series_cut_far_out():
+    """max(d8!, d6!) − d6! ≥ 1 summed by hand to y = 300: within what that leaves out."""
+    exact = extreme_minus_sum((8, 6), True, (6,), 1)
+    py = chain_sums(((6, (6,)),), 400)
+    hand = sum((py[y] * extreme_at_least((8, 6), True, y + 1) for y in range(300)), F(0))
+    assert 0 <= exact - hand <= 1 - sum(py[:300], F(0))
+
+
+@pytest.mark.parametrize("expression, sizes, highest, minus", [
+    ("max(1d8!, 1d6!) - 1d6!", (8, 6), True, (6,)),
+    ("max(1d6!, 1d6!) - 1d8!", (6, 6), True, (8,)),
+    ("min(1d6!, 1d6!) - 1d4!", (6, 6), False, (4,)),
+    ("max(1d4!, 1d6!, 1d6!) - 1d4!", (4, 6, 6), True, (4,)),
+    ("min(1d10!, 1d8!) - 1d6!", (10, 8), False, (6,)),
+])
+@pytest.mark.parametrize("t", [-3, 0, 1, 4])
+def test_the_highest_or_lowest_of_exploding_dice_less_a_sum_is_exact(expression, sizes, highest, minus, t):
+    odds = dice.odds(f"{expression} >= {t}")
+    assert odds.truncated == 0
+    assert odds.probability(True) == extreme_minus_sum(sizes, highest, minus, t)
+
+
+@pytest.mark.parametrize("t", [-2, 0, 1, 3])
+def test_opposed_wild_dice_are_exact(t):
+    """Savage Worlds: a trait die and a wild die against another pair, each the better."""
+    odds = dice.odds(f"max(1d4!, 1d6!) - max(1d4!, 1d4!) >= {t}")
+    assert odds.truncated == 0
+    assert odds.probability(True) == extreme_minus_extreme((4, 6), True, (4, 4), True, t)
+
+
+def test_each_value_of_such_a_difference_has_its_exact_probability():
+    odds = dice.odds("max(1d8!, 1d6!) - 1d6!")
+    for v in (-7, -1, 0, 2, 6):
+        want = extreme_minus_sum((8, 6), True, (6,), v) - extreme_minus_sum((8, 6), True, (6,), v + 1)
+        assert odds.probability(v) == want, v
+    assert sum(odds.distribution.values()) + odds.truncated == 1
+
+
+def test_a_check_rolling_a_wild_die_against_an_exploding_defense_is_exact():
+    """The roll written as one expression (rolls named apart and read through ``max`` are
+    joined value by value, cut at the depth)."""
+    from rulesengine.ruleset import loads
+    rs = loads("""
+ruleset: wild
+name: Wild die
+version: "1"
+source: tests
+checks:
+  opposed:
+    roll: max(1d8!, 1d6!) - 1d6!
+    result: roll
+    outcomes:
+      - {name: raise, when: "result >= 4", success: true}
+      - {name: success, when: "result >= 0", success: true}
+      - {name: failure, success: false}
+""", "wild.yaml")
+    odds = rs.check("opposed").odds({})
+    assert odds.truncated == 0
+    ok, great = extreme_minus_sum((8, 6), True, (6,), 0), extreme_minus_sum((8, 6), True, (6,), 4)
+    assert odds.outcomes == {"raise": great, "success": ok - great, "failure": 1 - ok}
