@@ -21,7 +21,7 @@ from .functions import ARITHMETIC, COMPARISONS, OpError, keep_sum, logic_and, lo
 from .beyond import CutBelow
 from . import open_ended
 from .builtins import extreme
-from .extremes import Extremes
+from .extremes import Extremes, blocks_apply, blocks_at_least, blocks_cost
 from .open_ended import Chain, OpenLaw, plain_chain
 from .pool import PoolSpec
 from .die_odds import die_dist
@@ -272,7 +272,7 @@ def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], o
     law = None if op is None else a.plus_law(-b)  # a op b: a − b op 0
     if op is None or law is None or not law.crosses or not _afford(ctx, law, open_ended.thresholds_of(op, 0)):
         return out
-    p = open_ended.compare(law, op, 0)
+    p = open_ended.compare(law, op, 0, _at_least)
     return _from_fractions({True: p, False: 1 - p})
 
 
@@ -314,7 +314,7 @@ def _rows(ctx: Context, law: OpenLaw, out: Dist) -> Dist:
     values = list(range(low, high + 1))
     if not _afford(ctx, law, [*values, values[-1] + 1]):
         return replace(out, open_ended=law)  # the depth's rows; a comparison is still exact
-    at_least = open_ended.at_least(law, [*values, values[-1] + 1])
+    at_least = _at_least(law, [*values, values[-1] + 1])
     exact = {v: at_least[v] - at_least[v + 1] for v in values}
     above, below = (values[-1] + 1, at_least[values[-1] + 1]), (values[0] - 1, 1 - at_least[values[0]])
     return _from_fractions(exact, law, above, below)
@@ -323,7 +323,7 @@ def _rows(ctx: Context, law: OpenLaw, out: Dist) -> Dist:
 def _afford(ctx: Context, law: OpenLaw, thresholds: list[int]) -> bool:
     """Charge the closed form's work for ``thresholds`` where it fits in half the budget left
     (the depth's answer stands otherwise); False where it doesn't."""
-    cost = open_ended.cost(law, thresholds)
+    cost = blocks_cost(law, thresholds) if blocks_apply(law) else open_ended.cost(law, thresholds)
     if cost is None:
         return False
     # an operation on Fractions is several multiply-adds of the budget's kind
@@ -334,6 +334,13 @@ def _afford(ctx: Context, law: OpenLaw, thresholds: list[int]) -> bool:
         return False
     budget.spend(steps)  # a shared budget it charges may still refuse: as for any other work
     return True
+
+
+def _at_least(law: OpenLaw, thresholds: list[int]) -> dict[int, Fraction]:
+    """P(law ≥ t) for each t, followed for ever: summed by blocks where both sides are one
+    term geometric by blocks (:func:`.extremes.blocks_at_least`: a few dozen terms where the
+    recurrence would take hundreds), else by the recurrence (:func:`.open_ended.at_least`)."""
+    return blocks_at_least(law, thresholds) if blocks_apply(law) else open_ended.at_least(law, thresholds)
 
 
 def _from_fractions(probabilities: dict[Any, Fraction], law: OpenLaw | None = None,

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from fractions import Fraction
 
 from .dist import Budget
-from .open_ended import more_than
+from .open_ended import OpenLaw, more_than
 
 MAX_PERIOD = 100_000
 """The largest block (the sizes' least common multiple) summed here; beyond, no closed form."""
@@ -109,6 +109,10 @@ class Extremes(NamedTuple):
     def binomials(self) -> tuple[tuple[int, Fraction], ...]:
         return tuple((period * self.scale, rho) for period, rho in _blocks(self.sizes, self.highest))
 
+    def sets(self) -> tuple[tuple[int, tuple[int, ...]], ...] | None:
+        """P(this ≥ m) as the signed sum of the lowest of each set's: unscaled only."""
+        return tuple((sign, subset) for subset, sign in _sets(self.sizes, self.highest)) if self.scale == 1 else None
+
     def generating(self) -> tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]:
         return _generating(self.sizes, self.highest, self.scale)
 
@@ -182,3 +186,62 @@ def _add(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:
     for i, x in enumerate(b):
         out[i] += x
     return out
+
+
+# ---- a difference of two such terms, summed by blocks --------------------------------------
+
+Sets = tuple[tuple[int, tuple[int, ...]], ...]
+
+
+def blocks_apply(law: OpenLaw) -> tuple[Sets, Sets] | None:
+    """The sets of X and of Y where ``law`` is X − Y + R with X and Y each one term whose
+    chances are geometric by blocks (a dS! on its top face, or the highest or lowest of
+    several, unscaled); else None."""
+    if len(law.plus) != 1 or len(law.minus) != 1:
+        return None
+    x, y = law.plus[0].sets(), law.minus[0].sets()
+    return None if x is None or y is None else (x, y)
+
+
+def blocks_cost(law: OpenLaw, thresholds: list[int]) -> int | None:
+    """Fraction operations :func:`blocks_at_least` takes; None where it does not apply."""
+    found = blocks_apply(law)
+    if found is None:
+        return None
+    xs, ys = found
+    pairs = sum(math.lcm(math.lcm(*tx), math.lcm(*ty)) * (len(tx) + len(ty)) for _, tx in xs for _, ty in ys)
+    return len(thresholds) * len(law.rest) * pairs
+
+
+def blocks_at_least(law: OpenLaw, thresholds: list[int]) -> dict[int, Fraction]:
+    """P(X − Y + R ≥ t) for each t, X and Y as :func:`blocks_apply` finds them, followed for
+    ever: Σ_r P(R = r)·P(X − Y ≥ t − r), each by :func:`_difference_at_least`."""
+    found = blocks_apply(law)
+    assert found is not None
+    xs, ys = found
+    return {t: sum((p * _difference_at_least(xs, ys, t - r) for r, p in law.rest), Fraction(0)) for t in thresholds}
+
+
+def _lowest_at_least(sizes: tuple[int, ...], m: int) -> Fraction:
+    return math.prod((at_least(s, m) for s in sizes), start=Fraction(1))
+
+
+def _difference_at_least(xs: Sets, ys: Sets, t: int) -> Fraction:
+    """P(X − Y ≥ t) = Σ_{y ≥ 1} P(Y = y)·P(X ≥ y + t), P(X ≥ m) the signed sum over ``xs`` of
+    H_T(m), the chance the lowest of T is at least m (1 for m ≤ 1), P(Y = y) over ``ys`` of
+    H_U(y) − H_U(y + 1). For each pair (T, U): below y0 = max(1, 1 − t), X is sure to be at
+    least y + t, and the sum of Y's chances there is 1 − H_U(y0); from y0 on, each term times
+    ρ = ρ_T^(M/L_T)·ρ_U^(M/L_U) is the term M = lcm(L_T, L_U) further on, so the rest is the
+    first M terms over 1 − ρ."""
+    y0 = max(1, 1 - t)
+    total = Fraction(0)
+    for sign_x, tx in xs:
+        lx, rx = _block(tx)
+        for sign_y, ty in ys:
+            ly, ry = _block(ty)
+            step = math.lcm(lx, ly)
+            rho = rx ** (step // lx) * ry ** (step // ly)
+            block = sum(((_lowest_at_least(ty, y) - _lowest_at_least(ty, y + 1)) * _lowest_at_least(tx, y + t)
+                         for y in range(y0, y0 + step)), Fraction(0))
+            total += sign_x * sign_y * (1 - _lowest_at_least(ty, y0) + block / (1 - rho))
+    return total

@@ -39,7 +39,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm
 from typing import NamedTuple, Protocol
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from . import ast
 from .pool import PoolSpec, face_weights
@@ -93,6 +93,11 @@ class Chain(NamedTuple):
             return ((self.sides * self.scale, Fraction(1, self.sides)),)
         return None
 
+    def sets(self) -> tuple[tuple[int, tuple[int, ...]], ...] | None:
+        """P(this ≥ m) as a signed sum of the chances that the lowest of sets of dS! is ≥ m
+        (:func:`.extremes.blocks_at_least`): a dS! alone, unscaled, is its own."""
+        return ((1, (self.sides,)),) if self.top else None
+
 
 Generating = tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]
 """A term's generating function: its numerator, dense, and its denominator, sparse (power,
@@ -118,6 +123,8 @@ class Term(Protocol):
     def generating(self) -> Generating: ...
 
     def binomials(self) -> tuple[tuple[int, Fraction], ...] | None: ...
+
+    def sets(self) -> tuple[tuple[int, tuple[int, ...]], ...] | None: ...
 
 
 def _in_order(terms: Iterable[Term]) -> tuple[Term, ...]:
@@ -496,15 +503,18 @@ def _at_least(law: OpenLaw, thresholds: list[int]) -> dict[int, Fraction]:
     return out
 
 
-def compare(law: OpenLaw, op: str, k: int) -> Fraction:
-    """P(X − Y + R op k) for a comparison ``op`` (``>=``, ``>``, ``<=``, ``<``, ``==``, ``!=``)."""
+def compare(law: OpenLaw, op: str, k: int,
+            worked: Callable[[OpenLaw, list[int]], dict[int, Fraction]] | None = None) -> Fraction:
+    """P(X − Y + R op k) for a comparison ``op`` (``>=``, ``>``, ``<=``, ``<``, ``==``, ``!=``),
+    from ``worked`` (:func:`at_least` unless given)."""
+    found = worked or at_least
     if op in (">=", "<"):
-        p = at_least(law, [k])[k]
+        p = found(law, [k])[k]
         return p if op == ">=" else 1 - p
     if op in (">", "<="):
-        p = at_least(law, [k + 1])[k + 1]
+        p = found(law, [k + 1])[k + 1]
         return p if op == ">" else 1 - p
-    both = at_least(law, [k, k + 1])
+    both = found(law, [k, k + 1])
     equal = both[k] - both[k + 1]
     return equal if op == "==" else 1 - equal
 

@@ -132,3 +132,17 @@ checks:
     assert odds.truncated == 0
     ok, great = extreme_minus_sum((8, 6), True, (6,), 0), extreme_minus_sum((8, 6), True, (6,), 4)
     assert odds.outcomes == {"raise": great, "success": ok - great, "failure": 1 - ok}
+
+
+def test_two_wild_cards_opposed_are_exact_and_even():
+    """max(d8!, d6!) against the same: a tie or better has the chance of a loss or better
+    (P(≥ 0) + P(≥ 1) = 1, the two sides alike), and P(≥ 1) lies within a hand sum to 300
+    and what it leaves out."""
+    win = dice.odds("max(1d8!, 1d6!) - max(1d8!, 1d6!) >= 1")
+    tie_or_win = dice.odds("max(1d8!, 1d6!) - max(1d8!, 1d6!) >= 0")
+    assert win.truncated == tie_or_win.truncated == 0
+    assert win.probability(True) + tie_or_win.probability(True) == 1
+    cap = 300
+    p_y = [extreme_at_least((8, 6), True, y) - extreme_at_least((8, 6), True, y + 1) for y in range(cap)]
+    hand = sum((p_y[y] * extreme_at_least((8, 6), True, y + 1) for y in range(1, cap)), F(0))
+    assert hand <= win.probability(True) <= hand + extreme_at_least((8, 6), True, cap)
