@@ -204,44 +204,72 @@ def blocks_apply(law: OpenLaw) -> tuple[Sets, Sets] | None:
 
 
 def blocks_cost(law: OpenLaw, thresholds: list[int]) -> int | None:
-    """Fraction operations :func:`blocks_at_least` takes; None where it does not apply."""
+    """Fraction operations :func:`blocks_at_least` takes; None where it does not apply: each
+    pair of sets' window of values, then a few for each threshold and value of R."""
     found = blocks_apply(law)
     if found is None:
         return None
     xs, ys = found
-    pairs = sum(math.lcm(math.lcm(*tx), math.lcm(*ty)) * (len(tx) + len(ty)) for _, tx in xs for _, ty in ys)
-    return len(thresholds) * len(law.rest) * pairs
+    window = 0
+    for _, tx in xs:
+        for _, ty in ys:
+            lx, ly = math.lcm(*tx), math.lcm(*ty)
+            window += (lx + ly) * math.lcm(lx, ly) * (len(tx) + len(ty))
+    return window + 4 * len(thresholds) * len(law.rest) * len(xs) * len(ys)
 
 
 def blocks_at_least(law: OpenLaw, thresholds: list[int]) -> dict[int, Fraction]:
     """P(X − Y + R ≥ t) for each t, X and Y as :func:`blocks_apply` finds them, followed for
-    ever: Σ_r P(R = r)·P(X − Y ≥ t − r), each by :func:`_difference_at_least`."""
+    ever: Σ_r P(R = r)·P(X − Y ≥ t − r), P(X − Y ≥ t) the signed sum over pairs of sets of
+    :class:`_Pair`'s."""
     found = blocks_apply(law)
     assert found is not None
     xs, ys = found
-    return {t: sum((p * _difference_at_least(xs, ys, t - r) for r, p in law.rest), Fraction(0)) for t in thresholds}
+    pairs = [(sign_x * sign_y, _Pair(tx, ty)) for sign_x, tx in xs for sign_y, ty in ys]
+
+    def difference(t: int) -> Fraction:
+        return sum((sign * pair.at_least(t) for sign, pair in pairs), Fraction(0))
+
+    return {t: sum((p * difference(t - r) for r, p in law.rest), Fraction(0)) for t in thresholds}
 
 
 def _lowest_at_least(sizes: tuple[int, ...], m: int) -> Fraction:
     return math.prod((at_least(s, m) for s in sizes), start=Fraction(1))
 
 
-def _difference_at_least(xs: Sets, ys: Sets, t: int) -> Fraction:
-    """P(X − Y ≥ t) = Σ_{y ≥ 1} P(Y = y)·P(X ≥ y + t), P(X ≥ m) the signed sum over ``xs`` of
-    H_T(m), the chance the lowest of T is at least m (1 for m ≤ 1), P(Y = y) over ``ys`` of
-    H_U(y) − H_U(y + 1). For each pair (T, U): below y0 = max(1, 1 − t), X is sure to be at
-    least y + t, and the sum of Y's chances there is 1 − H_U(y0); from y0 on, each term times
-    ρ = ρ_T^(M/L_T)·ρ_U^(M/L_U) is the term M = lcm(L_T, L_U) further on, so the rest is the
-    first M terms over 1 − ρ."""
-    y0 = max(1, 1 - t)
-    total = Fraction(0)
-    for sign_x, tx in xs:
-        lx, rx = _block(tx)
-        for sign_y, ty in ys:
-            ly, ry = _block(ty)
-            step = math.lcm(lx, ly)
-            rho = rx ** (step // lx) * ry ** (step // ly)
-            block = sum(((_lowest_at_least(ty, y) - _lowest_at_least(ty, y + 1)) * _lowest_at_least(tx, y + t)
-                         for y in range(y0, y0 + step)), Fraction(0))
-            total += sign_x * sign_y * (1 - _lowest_at_least(ty, y0) + block / (1 - rho))
-    return total
+class _Pair:
+    """f(t) = Σ_{y ≥ 1} P(lowest of U = y)·P(lowest of T ≥ y + t), H_T and H_U the chances
+    the lowest of T, of U, is at least m (1 for m ≤ 1), each repeating times ρ every L values
+    from m = 1 on. So f(t + L_T) = ρ_T·f(t) for t ≥ 1, and 1 − f(t − L_U) = ρ_U·(1 − f(t))
+    for t ≤ 0 (there X is sure to pass Y's values below 1): f is worked out directly on the
+    window −L_U < t ≤ L_T, and anywhere else from it."""
+
+    def __init__(self, tx: tuple[int, ...], ty: tuple[int, ...]) -> None:
+        self.tx, self.ty = tx, ty
+        (self.lx, self.rx), (self.ly, self.ry) = _block(tx), _block(ty)
+        self.window: dict[int, Fraction] = {}
+
+    def at_least(self, t: int) -> Fraction:
+        if t > self.lx:
+            k = (t - 1) // self.lx  # t − k·L_T in 1..L_T
+            return self.rx ** k * self._direct(t - k * self.lx)
+        if t <= -self.ly:
+            k = -t // self.ly  # t + k·L_U in −L_U + 1..0
+            return 1 - self.ry ** k * (1 - self._direct(t + k * self.ly))
+        return self._direct(t)
+
+    def _direct(self, t: int) -> Fraction:
+        """f(t): below y0 = max(1, 1 − t), X is sure to be at least y + t and Y's chances there
+        add up to 1 − H_U(y0); from y0 on, each term times ρ = ρ_T^(M/L_T)·ρ_U^(M/L_U) is the
+        term M = lcm(L_T, L_U) further on, so the rest is the first M terms over 1 − ρ."""
+        found = self.window.get(t)
+        if found is not None:
+            return found
+        y0 = max(1, 1 - t)
+        step = math.lcm(self.lx, self.ly)
+        rho = self.rx ** (step // self.lx) * self.ry ** (step // self.ly)
+        tx, ty = self.tx, self.ty
+        block = sum(((_lowest_at_least(ty, y) - _lowest_at_least(ty, y + 1)) * _lowest_at_least(tx, y + t)
+                     for y in range(y0, y0 + step)), Fraction(0))
+        found = self.window[t] = 1 - _lowest_at_least(ty, y0) + block / (1 - rho)
+        return found

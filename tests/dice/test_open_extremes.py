@@ -146,3 +146,16 @@ def test_two_wild_cards_opposed_are_exact_and_even():
     p_y = [extreme_at_least((8, 6), True, y) - extreme_at_least((8, 6), True, y + 1) for y in range(cap)]
     hand = sum((p_y[y] * extreme_at_least((8, 6), True, y + 1) for y in range(1, cap)), F(0))
     assert hand <= win.probability(True) <= hand + extreme_at_least((8, 6), True, cap)
+
+
+@pytest.mark.parametrize("expression, sizes, highest, minus", [
+    ("max(1d8!, 1d6!) - 1d6!", (8, 6), True, (6,)),
+    ("min(1d6!, 1d4!) - 1d4!", (6, 4), False, (4,)),
+])
+@pytest.mark.parametrize("t", [-31, -14, 9, 19, 40])
+def test_far_thresholds_scale_from_the_window_worked_out(expression, sizes, highest, minus, t):
+    """Past a pair's window the chance repeats, times ρ, every block (above), or its
+    complement does (below): each figure still the oracle's."""
+    odds = dice.odds(f"{expression} >= {t}")
+    assert odds.truncated == 0
+    assert odds.probability(True) == extreme_minus_sum(sizes, highest, minus, t)
