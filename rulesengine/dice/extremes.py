@@ -89,10 +89,15 @@ class Extremes(NamedTuple):
     @staticmethod
     def of(sizes: tuple[int, ...], highest: bool) -> Extremes | None:
         """The term, where its denominator is small enough to work with; else None."""
-        term = Extremes(tuple(sorted(sizes)), highest)
-        if not 2 <= len(sizes) <= 6 or math.lcm(*sizes) > MAX_PERIOD or term.degrees[1] > MAX_LAW_DEGREE:
+        if not 2 <= len(sizes) <= 6:
             return None
-        return term
+        ordered = tuple(sorted(sizes))
+        # its denominator's degree is at most the sum of the blocks of its distinct sets: known
+        # from whole numbers before any chance is worked out
+        distinct = {subset for subset, _ in _sets(ordered, highest)}
+        if sum(math.lcm(*subset) for subset in distinct) > MAX_LAW_DEGREE:
+            return None
+        return Extremes(ordered, highest)
 
     @property
     def degrees(self) -> tuple[int, int]:

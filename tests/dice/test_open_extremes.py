@@ -159,3 +159,13 @@ def test_far_thresholds_scale_from_the_window_worked_out(expression, sizes, high
     odds = dice.odds(f"{expression} >= {t}")
     assert odds.truncated == 0
     assert odds.probability(True) == extreme_minus_sum(sizes, highest, minus, t)
+
+
+def test_a_law_too_big_is_refused_from_its_sizes_before_any_chance_is_worked_out():
+    """Its denominator's degree is bounded by the blocks of its sets, whole numbers: five
+    dice of sizes 7 to 13 (blocks up to 90,090) are refused before a chance is worked out."""
+    from rulesengine.dice import extremes
+    before = extremes._generating.cache_info().misses
+    assert extremes.Extremes.of((9, 11, 13, 7, 10), True) is None
+    assert extremes.Extremes.of((6,) * 6, True) is not None  # six alike: six distinct sets
+    assert extremes._generating.cache_info().misses == before
