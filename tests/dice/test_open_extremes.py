@@ -169,3 +169,20 @@ def test_a_law_too_big_is_refused_from_its_sizes_before_any_chance_is_worked_out
     assert extremes.Extremes.of((9, 11, 13, 7, 10), True) is None
     assert extremes.Extremes.of((6,) * 6, True) is not None  # six alike: six distinct sets
     assert extremes._generating.cache_info().misses == before
+
+
+def test_a_multiple_of_the_highest_and_a_plain_die_added_are_exact():
+    """2·max(d6!, d4!) − d6! (its law times 2: by the recurrence) and max(d6!, d4!) + d4 − d8!
+    (a number known exactly added: by blocks, each value of the d4 in turn)."""
+    doubled = dice.odds("2 * max(1d6!, 1d4!) - 1d6! >= 3")
+    bound = (degree((6, 4), True) * 2 + 2) * 7
+    py = chain_sums(((6, (6,)),), 2 * bound + 80)
+    assert doubled.truncated == 0
+    assert doubled.probability(True) == series_sum(
+        lambda y: py[y] * extreme_at_least((6, 4), True, -(-(y + 3) // 2)), bound)
+    added = dice.odds("max(1d6!, 1d4!) + 1d4 - 1d8! >= 0")
+    bound = (degree((6, 4), True) + 5) * 9
+    py = chain_sums(((8, (8,)),), 2 * bound + 80)
+    assert added.truncated == 0
+    assert added.probability(True) == series_sum(
+        lambda y: py[y] * sum((F(1, 4) * extreme_at_least((6, 4), True, y - r) for r in range(1, 5)), F(0)), bound)
