@@ -202,6 +202,8 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
     simple_keep = len(spec.keeps) == 1 and spec.keeps[0][0] in ("kh", "kl")
     if spec.by_face:
         d = d.map(lambda t: tuple(v for v in t if spec.in_play(v)))
+    elif simple_keep and spec.keeps[0][0] == "kh":
+        d = _with_topped_cuts(spec, d, spec.keeps[0][1])
     trim: Callable[[tuple], tuple] | None = None
     if simple_keep:
         k = spec.keeps[0][1]
@@ -219,6 +221,21 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
 
 
 # ---- whole rolls, for rules that look at single dice ------------------------------------------
+
+
+def _with_topped_cuts(spec: PoolSpec, d: Dist, k: int) -> Dist:
+    """``d`` with the chains the depth cut whose dice so far already hold ``k`` top faces
+    (``Nd6!kh3``: a chain cut at the depth has eleven 6s) among its values: the ``k`` highest
+    of any throw holding one are those, whatever more dice come, so it is known; the other
+    cut chains stay cut. For dice worth their faces (no clamp, count or other die)."""
+    if not d.tail or spec.explode != "explode" or spec.counting or spec.die.custom is not None \
+            or spec.low is not None or spec.high is not None or spec.die.sides is None:
+        return d
+    top = (spec.die.sides,) * k
+    topped = {t: w for t, w in d.tail.items() if isinstance(t, tuple) and t[:k] == top}
+    if not topped:
+        return d
+    return Dist({**d.weights, **topped}, d.denom)
 
 
 def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initial: bool = False) -> Dist:

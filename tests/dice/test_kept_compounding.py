@@ -143,3 +143,26 @@ def test_the_mean_of_the_highest_and_lowest_of_two_compounding_dice_is_exact(s):
     assert low.mean_kind == high.mean_kind == "exact"
     assert low.summary.mean == _min_of_two_mean(s)
     assert high.summary.mean == 2 * one - _min_of_two_mean(s)
+
+
+# ---- dice whose explosions add dice of their own (`!`), the highest kept -------------------
+
+def sixes_at_least(n: int, k: int, s: int = 6) -> F:
+    """P(n chains of dS! show k or more top faces in all): each chain shows j of them with
+    (1/S)^j·(S − 1)/S, so the total is a sum of n such counts (listed to k − 1)."""
+    one = [F(1, s) ** j * F(s - 1, s) for j in range(k)]
+    below = [F(1)] + [F(0)] * (k - 1)  # P(total = j), j < k, for 0 chains
+    for _ in range(n):
+        below = [sum((below[i] * one[j - i] for i in range(j + 1)), F(0)) for j in range(k)]
+    return 1 - sum(below, F(0))
+
+
+@pytest.mark.parametrize("n, k", [(4, 3), (3, 1), (5, 2), (2, 3)])
+def test_the_highest_kept_of_exploding_dice_are_known_once_they_are_top_faces(n, k):
+    """``Nd6!khK``: a chain the depth cut holds eleven 6s, so the K highest of any throw with
+    one are K 6s whatever more dice come: nothing is cut, and K·6 has the chance of K or more
+    6s among all the dice thrown (4d6!kh3: 1453/23328)."""
+    odds = dice.odds(f"{n}d6!kh{k}")
+    assert odds.truncated == 0
+    assert odds.probability(6 * k) == sixes_at_least(n, k)
+    assert sum(odds.distribution.values()) == 1
