@@ -166,3 +166,16 @@ def test_the_highest_kept_of_exploding_dice_are_known_once_they_are_top_faces(n,
     assert odds.truncated == 0
     assert odds.probability(6 * k) == sixes_at_least(n, k)
     assert sum(odds.distribution.values()) == 1
+
+
+def test_the_highest_die_of_two_exploding_less_another_is_exact():
+    """2d6!kh1 is a 6 when any die shows one (11/36), else the higher first face: less a d6!
+    it is at least 2 with (5·1 + 7·2 + 9·3 + 11·4)/216 = 5/12 (a d6! is at most m ≤ 4 with m/6)."""
+    odds = dice.odds("2d6!kh1 - 1d6! >= 2")
+    assert odds.truncated == 0 and odds.probability(True) == F(5, 12)
+
+
+def test_with_nothing_cut_the_mean_of_the_highest_kept_is_exact():
+    odds = dice.odds("4d6!kh3")
+    assert odds.truncated == 0 and odds.mean_kind == "exact"
+    assert odds.summary.mean == sum((v * p for v, p in odds.distribution.items()), F(0))
