@@ -20,7 +20,7 @@ from typing import NamedTuple
 from fractions import Fraction
 
 from .dist import Budget
-from .open_ended import OpenLaw, more_than
+from .open_ended import OpenLaw, more_than, sparse_times
 
 MAX_PERIOD = 100_000
 """The largest block (the sizes' least common multiple) summed here; beyond, no closed form."""
@@ -158,7 +158,7 @@ def _generating(sizes: tuple[int, ...], highest: bool, scale: int
     for (period, rho), first in groups.items():
         factor = [(0, Fraction(1)), (period, -rho)]
         numerator = _add(_times_sparse(numerator, factor), _times_sparse(first, denominator))
-        denominator = _sparse_product(denominator, factor)
+        denominator = sparse_times(denominator, factor)
     while len(numerator) > 1 and not numerator[-1]:
         numerator.pop()
     spread = [Fraction(0)] * ((len(numerator) - 1) * scale + 1)
@@ -174,14 +174,6 @@ def _times_sparse(dense: list[Fraction], sparse: list[tuple[int, Fraction]]) -> 
             for p, c in sparse:
                 out[i + p] += a * c
     return out
-
-
-def _sparse_product(a: list[tuple[int, Fraction]], b: list[tuple[int, Fraction]]) -> list[tuple[int, Fraction]]:
-    out: dict[int, Fraction] = {}
-    for i, x in a:
-        for j, y in b:
-            out[i + j] = out.get(i + j, Fraction(0)) + x * y
-    return sorted((p, c) for p, c in out.items() if c)
 
 
 def _add(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:

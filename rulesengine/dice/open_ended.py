@@ -270,7 +270,8 @@ def _sparse_power(factor: list[tuple[int, Fraction]], times: int) -> list[tuple[
     return sorted((p, c) for p, c in out.items() if c)
 
 
-def _sparse_times(a: list[tuple[int, Fraction]], b: list[tuple[int, Fraction]]) -> list[tuple[int, Fraction]]:
+def sparse_times(a: list[tuple[int, Fraction]], b: list[tuple[int, Fraction]]) -> list[tuple[int, Fraction]]:
+    """The product of two polynomials each given by its nonzero terms (power, coefficient)."""
     out: dict[int, Fraction] = {}
     for i, x in a:
         for j, y in b:
@@ -298,7 +299,7 @@ def _sum_generating(chains: tuple[Term, ...]) -> tuple[list[Fraction], list[tupl
         ends, explodes = chain.generating()
         for _ in range(m):
             numerator = _times(numerator, list(ends))
-        denominator = _sparse_times(denominator, _sparse_power(list(explodes), m))
+        denominator = sparse_times(denominator, _sparse_power(list(explodes), m))
     return numerator, denominator
 
 
@@ -335,7 +336,7 @@ def _pair_factor(x: Term, y: Term) -> list[tuple[int, Fraction]]:
     if pairs is not None:
         out: list[tuple[int, Fraction]] = [(0, Fraction(1))]
         for step, c, power in pairs:
-            out = _sparse_times(out, _sparse_power([(0, Fraction(1)), (step, -c)], power))
+            out = sparse_times(out, _sparse_power([(0, Fraction(1)), (step, -c)], power))
         return out
     degree = x.degrees[1] * y.degrees[1]
     px = _power_sums(x.generating()[1], degree)
@@ -379,7 +380,7 @@ def _recurrence(plus: tuple[Term, ...], minus: tuple[Term, ...]) -> list[Fractio
     out: list[tuple[int, Fraction]] = [(0, Fraction(1))]
     for x, mx in Counter(plus).items():
         for y, my in Counter(minus).items():
-            out = _sparse_times(out, _sparse_power(_pair_factor(x, y), mx + my - 1))
+            out = sparse_times(out, _sparse_power(_pair_factor(x, y), mx + my - 1))
     dense = [Fraction(0)] * (out[-1][0] + 1)
     for p, c in out:
         dense[p] = c
