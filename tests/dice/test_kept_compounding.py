@@ -20,7 +20,7 @@ from fractions import Fraction as F
 from itertools import product
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from rulesengine import dice
 
@@ -179,3 +179,42 @@ def test_with_nothing_cut_the_mean_of_the_highest_kept_is_exact():
     odds = dice.odds("4d6!kh3")
     assert odds.truncated == 0 and odds.mean_kind == "exact"
     assert odds.summary.mean == sum((v * p for v, p in odds.distribution.items()), F(0))
+
+
+def kept_exploding_distribution(n: int, s: int, k: int) -> dict[int, F]:
+    """``NdS!khK`` in closed form: each chain is j top faces (chance (1/S)^j) and then a last
+    face of 1 to S − 1, alike and apart from j; with J top faces in all, the K highest are K
+    tops where J ≥ K, else J tops and the K − J highest of the n last faces."""
+    one_j = [F(1, s) ** j * F(s - 1, s) for j in range(k)]
+    js = [F(1)] + [F(0)] * (k - 1)  # P(J = j) for j < k, chain by chain
+    for _ in range(n):
+        js = [sum((js[i] * one_j[j - i] for i in range(j + 1)), F(0)) for j in range(k)]
+    out: dict[int, F] = {k * s: 1 - sum(js, F(0))}
+    lasts = list(product(range(1, s), repeat=n))
+    for j, pj in enumerate(js):
+        for throw in lasts:
+            v = j * s + sum(sorted(throw, reverse=True)[:k - j])
+            out[v] = out.get(v, F(0)) + pj * F(1, (s - 1) ** n)
+    return {v: p for v, p in out.items() if p}
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 4), st.sampled_from([4, 6]), st.integers(1, 3))
+def test_any_highest_kept_of_exploding_dice_is_its_closed_form(n, s, k):
+    """``NdS!khK`` for any pool, die and number kept: every value exact, nothing cut."""
+    odds = dice.odds(f"{n}d{s}!kh{k}")
+    assert odds.truncated == 0
+    assert odds.distribution == kept_exploding_distribution(n, s, k)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(2, 4), st.sampled_from([4, 6, 10]), st.data())
+def test_any_highest_kept_of_compounding_dice_against_a_number_is_exact(n, s, data):
+    """``NdS!!khK`` (and ``dlJ``, the same ranks) against any number: the oracle's figure."""
+    top = data.draw(st.integers(1, n - 1))
+    t = data.draw(st.integers(1, 3 * s * top))
+    assume(max(t, s) ** n <= 200_000)  # the oracle lists every throw up to max(t, S)
+    keep = data.draw(st.sampled_from([f"kh{top}", f"dl{n - top}"]))
+    odds = dice.odds(f"{n}d{s}!!{keep} >= {t}")
+    assert odds.truncated == 0
+    assert odds.probability(True) == top_sum_at_least(s, n, top, t)

@@ -427,3 +427,47 @@ def test_each_value_of_a_penetrating_difference_has_its_exact_probability():
     for v in (-6, -1, 0, 1, 5, 9):
         assert odds.probability(v) == open_sum_at_least(law, v) - open_sum_at_least(law, v + 1), v
     assert sum(odds.distribution.values()) + odds.truncated == 1
+
+
+# ---- properties over random penetrating and rerolled dice -----------------------------------
+
+def _reroll_weights(s: int, rerolled: frozenset[int], once: bool) -> tuple[int, ...]:
+    """Each face's whole-number weight after rerolling ``rerolled`` (once, or until a face
+    not rerolled shows), written from the rule: once, a rerolled face is rolled again and
+    kept, S·S in all; until, the faces kept alike."""
+    if once:
+        return tuple((0 if f in rerolled else s) + len(rerolled) for f in range(1, s + 1))
+    return tuple(0 if f in rerolled else 1 for f in range(1, s + 1))
+
+
+_SPUN = st.sampled_from([4, 6]).flatmap(lambda s: st.tuples(
+    st.just(s),
+    st.sets(st.integers(2, s), min_size=1, max_size=s - 2),      # faces it explodes on (2 or more)
+    st.sampled_from(["!", "!p"]),
+    st.sets(st.integers(1, 2), max_size=1),                     # a face rerolled, or none
+    st.booleans()))                                             # rerolled once or until
+
+
+def _written(die) -> str:
+    s, faces, mark, rerolled, once = die
+    reroll = (f"r{'o' if once else ''}{min(rerolled)}" if rerolled else "")
+    return f"1d{s}{reroll}" + "".join(f"{mark}={f}" if mark == "!" else f"!p={f}" for f in sorted(faces))
+
+
+def _kind(die):
+    s, faces, mark, rerolled, once = die
+    kept = [f for f in faces if f not in rerolled or once]
+    return (s, tuple(sorted(kept)), 1, 1 if mark == "!p" else 0, _reroll_weights(s, frozenset(rerolled), once))
+
+
+@settings(max_examples=15, deadline=None)
+@given(_SPUN, _SPUN, st.integers(-8, 8))
+def test_any_difference_of_penetrating_or_rerolled_dice_is_exact(a, b, t):
+    """A die exploding (``!`` or ``!p``) on any faces of 2 or more, a face rerolled once or
+    until, less another such die, against any number: nothing truncated, the oracle's figure
+    (its chains worked out die by die from the faces' weights written here from the rule)."""
+    if any(not [f for f in range(1, d[0] + 1) if f not in d[1] and (f not in d[3] or d[4])] for d in (a, b)):
+        return  # every face that can show explodes: no chain ends
+    odds = dice.odds(f"{_written(a)} - {_written(b)} >= {t}")
+    assert odds.truncated == 0
+    assert odds.probability(True) == open_sum_at_least(OpenSum((_kind(a),), (_kind(b),)), t)

@@ -186,3 +186,25 @@ def test_a_multiple_of_the_highest_and_a_plain_die_added_are_exact():
     assert added.truncated == 0
     assert added.probability(True) == series_sum(
         lambda y: py[y] * sum((F(1, 4) * extreme_at_least((6, 4), True, y - r) for r in range(1, 5)), F(0)), bound)
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+from fuzz_support import fuzz_settings  # noqa: E402
+
+
+@fuzz_settings(fast=8, long=300)
+@given(st.lists(st.sampled_from([4, 6, 8]), min_size=2, max_size=2), st.booleans(),
+       st.lists(st.sampled_from([4, 6]), min_size=1, max_size=2), st.integers(-6, 8))
+def test_any_highest_or_lowest_of_exploding_dice_less_a_sum_is_exact(sizes, highest, minus, t):
+    """The highest or lowest of two dS! less a sum of one or two, against any
+    number: nothing truncated where the engine follows it for ever (a law too big for the
+    budget keeps the depth's answer, and then the oracle bounds it), and the oracle's figure."""
+    fn = "max" if highest else "min"
+    text = f"{fn}({', '.join(f'1d{s}!' for s in sizes)}) - " + " - ".join(f"1d{s}!" for s in minus)
+    odds = dice.odds(f"{text} >= {t}")
+    want = extreme_minus_sum(tuple(sizes), highest, tuple(minus), t)
+    if odds.truncated:  # past half the budget: the depth's answer, bounded by what it cut
+        assert odds.probability(True) <= want <= odds.probability(True) + odds.truncated
+    else:
+        assert odds.probability(True) == want
