@@ -224,18 +224,24 @@ def open_law(case: Case) -> OpenSum | None:
     n = case.count if isinstance(case.count, int) else case.inputs[case.count]
     glitch = any(kind == "glitch" for _, _, kind, _ in case.rules)  # the one rule that reads more than the result
     if case.result not in ("plus", "minus") or glitch or case.tags or wild is None or not n \
-            or spec.explode not in ("!", "!!") or spec.success is not None:
+            or spec.explode not in ("!", "!!", "!p") or spec.success is not None:
         return None
-    die = (max(spec.faces), tuple(sorted(spec.explodes_on)))
+    die: tuple = (max(spec.faces), tuple(sorted(spec.explodes_on)))
+    if spec.explode == "!p":  # each die its explosions add worth one less: the oracle's fourth entry
+        die = (*die, 1, 1)
     other = (max(wild.faces), tuple(sorted(wild.explodes_on)))
     return OpenSum((die,) * n + ((other,) if case.result == "plus" else ()), () if case.result == "plus" else (other,))
 
 
 def law_mean(law: OpenSum) -> F:
-    """E[X − Y]: each die's mean face, again on each exploding face ((S+1)/2 / (1 − |F|/S))."""
-    def mean_of(kind: tuple[int, tuple[int, ...]]) -> F:
-        sides, again = kind
-        return F(sides + 1, 2) / (1 - F(len(again), sides))
+    """E[X − Y]: each die's mean face, again on each exploding face ((S+1)/2 / (1 − |F|/S));
+    under ``!p`` each die added is worth one less: E[face] + p·(E[face] − 1)/(1 − p)."""
+    def mean_of(kind: tuple) -> F:
+        sides, again = kind[0], kind[1]
+        p, face = F(len(again), sides), F(sides + 1, 2)
+        if len(kind) > 3 and kind[3]:
+            return face + p * (face - 1) / (1 - p)
+        return face / (1 - p)
 
     return sum(map(mean_of, law.plus), F(0)) - sum(map(mean_of, law.minus), F(0))
 
