@@ -339,19 +339,27 @@ class _Means:
         return Moments(mean, _combine(_scaled(count.form, per_die), {own: Fraction(1)}))
 
     def kept_one_moments(self, spec: PoolSpec, count: ast.Node) -> Moments | None:
-        """The highest (``kh1``) or lowest (``kl1``) of up to six ``dS!!`` compounding on their
-        top face alone, known in number: a ``dS!!`` totals as a ``dS!`` does, so these are
-        ``max``/``min`` of that many ``dS!`` (:mod:`.extremes`)."""
+        """Up to six ``dS!!`` compounding on their top face alone, known in number, keeping
+        one (``kh1``, ``kl1``) or all but one (``kh5`` of 6, ``dl1``, ``dh1``): a ``dS!!``
+        totals as a ``dS!`` does, so one kept is the ``max``/``min`` of that many ``dS!``
+        (:mod:`.extremes`), mean and variance; all but one are their sum less the one
+        dropped, the mean by linearity (its variance, with the covariance of the two, has no
+        closed form here)."""
         n = self.number(count)
         if n is None or n < 2 or spec.explode != "compound" or spec.by_face or spec.reroll_rank is not None:
-            return None
-        if spec.kept_range(n) not in ((0, 1), (n - 1, n)):
             return None
         chain = plain_chain(spec._replace(keeps=()))
         if chain is None or not chain.top:
             return None
-        found = extreme_moments((chain.sides,) * n, spec.kept_range(n) == (0, 1), self.budget)
-        return None if found is None else _fresh(*found)
+        kept = spec.kept_range(n)
+        if kept in ((0, 1), (n - 1, n)):
+            found = extreme_moments((chain.sides,) * n, kept == (0, 1), self.budget)
+            return None if found is None else _fresh(*found)
+        if kept in ((0, n - 1), (1, n)):  # the lowest dropped, or the highest
+            dropped = extreme_moments((chain.sides,) * n, kept == (1, n), self.budget)
+            one = Fraction(chain.sides + 1, 2) * Fraction(chain.sides, chain.sides - 1)
+            return None if dropped is None else Moments(n * one - dropped[0], None)
+        return None
 
     def keeps_all(self, spec: PoolSpec, count: ast.Node) -> bool:
         """The keeps by rank keep every die: a number of dice known before rolling that no

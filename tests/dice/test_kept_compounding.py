@@ -218,3 +218,34 @@ def test_any_highest_kept_of_compounding_dice_against_a_number_is_exact(n, s, da
     odds = dice.odds(f"{n}d{s}!!{keep} >= {t}")
     assert odds.truncated == 0
     assert odds.probability(True) == top_sum_at_least(s, n, top, t)
+
+
+def _order_statistic_mean(s: int, n: int, top: int) -> F:
+    """E[the sum of the ``top`` highest of n dS!!] = Σ_{m ≥ 1} Σ_{i ≤ top} P(the i-th highest ≥ m),
+    the i-th highest at least m when i or more dice are: Σ_{j ≥ i} C(n, j) G^j (1 − G)^(n−j),
+    G = P(X ≥ m). Expanded in powers of G, each power G^k summed over m by blocks of S: in
+    block q (m − 1 = q·S + r) G is (1/S)^q·g_r, so Σ_m G^k = Σ_r g_r^k / (1 − S^−k)."""
+    from math import comb
+    poly = [F(0)] * (n + 1)  # coefficients of Σ_i P(i-th highest ≥ m) as a polynomial in G
+    for i in range(1, top + 1):
+        for j in range(i, n + 1):
+            for t in range(n - j + 1):  # G^j (1 − G)^(n − j) expanded
+                poly[j + t] += comb(n, j) * comb(n - j, t) * (-1) ** t
+    g = [at_least(s, r + 1) for r in range(s)]  # block 0: m = 1 … S
+    return sum((c * sum((gr ** k for gr in g), F(0)) / (1 - F(1, s ** k)) for k, c in enumerate(poly) if k and c),
+               F(0))
+
+
+@pytest.mark.parametrize("text, s, n, top", [("3d10!!kh2", 10, 3, 2), ("3d6!!dl1", 6, 3, 2), ("4d4!!kh3", 4, 4, 3),
+                                             ("2d10!!kh1", 10, 2, 1)])
+def test_the_mean_of_all_but_one_kept_compounding_dice_is_exact(text, s, n, top):
+    """All but the lowest kept: their sum less the lowest, the mean by linearity."""
+    odds = dice.odds(text)
+    assert odds.mean_kind == "exact"
+    assert odds.summary.mean == _order_statistic_mean(s, n, top)
+
+
+def test_the_mean_of_all_but_the_highest_is_the_total_less_the_highest():
+    odds = dice.odds("3d6!!dh1")
+    assert odds.mean_kind == "exact"
+    assert odds.summary.mean == 3 * F(7, 2) * F(6, 5) - _order_statistic_mean(6, 3, 1)
