@@ -319,7 +319,7 @@ class _Means:
             return None
         per_die, square = Fraction(0), Fraction(0)
         if len(specs) == 1 and specs[0][0].keeps and not self.keeps_all(specs[0][0], node.count):
-            return self.kept_one_moments(specs[0][0], node.count)
+            return self.kept_moments(specs[0][0], node.count)
         for spec, w in specs:
             if spec.reroll_rank is not None or (spec.keeps and not self.keeps_all(spec, node.count)):
                 return None  # which dice count depends on them all (and on the pool explosions grow)
@@ -338,7 +338,7 @@ class _Means:
         own = Part(count.mean * (square - per_die * per_die))
         return Moments(mean, _combine(_scaled(count.form, per_die), {own: Fraction(1)}))
 
-    def kept_one_moments(self, spec: PoolSpec, count: ast.Node) -> Moments | None:
+    def kept_moments(self, spec: PoolSpec, count: ast.Node) -> Moments | None:
         """Up to six ``dS!!`` compounding on their top face alone, known in number, keeping
         one (``kh1``, ``kl1``) or all but one (``kh5`` of 6, ``dl1``, ``dh1``): a ``dS!!``
         totals as a ``dS!`` does, so one kept is the ``max``/``min`` of that many ``dS!``

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from fractions import Fraction
 
 from .dist import Budget
-from .open_ended import OpenLaw, more_than, sparse_times
+from .open_ended import MAX_INDEX, OpenLaw, more_than, sparse_times
 
 MAX_PERIOD = 100_000
 """The largest block (the sizes' least common multiple) summed here; beyond, no closed form."""
@@ -115,8 +115,14 @@ class Extremes(NamedTuple):
         return tuple((period * self.scale, rho) for period, rho in _blocks(self.sizes, self.highest))
 
     def sets(self) -> tuple[tuple[int, tuple[int, ...]], ...] | None:
-        """P(this ≥ m) as the signed sum of the lowest of each set's: unscaled only."""
-        return tuple((sign, subset) for subset, sign in _sets(self.sizes, self.highest)) if self.scale == 1 else None
+        """P(this ≥ m) as the signed sum of the lowest of each set's, sets alike added up
+        (``max(1d6!, 1d6!)``: twice one d6!, less the lowest of the two); unscaled only."""
+        if self.scale != 1:
+            return None
+        signs: dict[tuple[int, ...], int] = {}
+        for subset, sign in _sets(self.sizes, self.highest):
+            signs[subset] = signs.get(subset, 0) + sign
+        return tuple((sign, subset) for subset, sign in signs.items() if sign)
 
     def generating(self) -> tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]:
         return _generating(self.sizes, self.highest, self.scale)
@@ -141,6 +147,11 @@ def _blocks(sizes: tuple[int, ...], highest: bool) -> tuple[tuple[int, Fraction]
     return tuple(dict.fromkeys(_block(subset) for subset, _ in _sets(sizes, highest)))
 
 
+def _lowest_at_least(sizes: tuple[int, ...], m: int) -> Fraction:
+    """P(the lowest of one dS! for each of ``sizes`` ≥ m)."""
+    return math.prod((at_least(s, m) for s in sizes), start=Fraction(1))
+
+
 @functools.lru_cache(maxsize=64)
 def _generating(sizes: tuple[int, ...], highest: bool, scale: int
                 ) -> tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]:
@@ -150,9 +161,7 @@ def _generating(sizes: tuple[int, ...], highest: bool, scale: int
         period, rho = _block(subset)
         first = groups.setdefault((period, rho), [Fraction(0)] * (period + 1))
         for m in range(1, period + 1):  # the lowest of the set is m: at least m, not at least m + 1
-            here = math.prod((at_least(s, m) for s in subset), start=Fraction(1))
-            above = math.prod((at_least(s, m + 1) for s in subset), start=Fraction(1))
-            first[m] += sign * (here - above)
+            first[m] += sign * (_lowest_at_least(subset, m) - _lowest_at_least(subset, m + 1))
     numerator: list[Fraction] = [Fraction(0)]
     denominator: list[tuple[int, Fraction]] = [(0, Fraction(1))]
     for (period, rho), first in groups.items():
@@ -201,11 +210,15 @@ def blocks_apply(law: OpenLaw) -> tuple[Sets, Sets] | None:
 
 
 def blocks_cost(law: OpenLaw, thresholds: list[int]) -> int | None:
-    """Fraction operations :func:`blocks_at_least` takes; None where it does not apply: each
-    pair of sets' window of values, then a few for each threshold and value of R."""
+    """Fraction operations :func:`blocks_at_least` takes: each pair of sets' window of values,
+    then a few for each threshold and value of R; None where it does not apply, or where a
+    threshold less R lies past :data:`.open_ended.MAX_INDEX` (as for the recurrence)."""
     found = blocks_apply(law)
     if found is None:
         return None
+    lo, hi = law.rest[0][0], law.rest[-1][0]
+    if any(abs(t - lo) > MAX_INDEX or abs(t - hi) > MAX_INDEX for t in thresholds):
+        return None  # a chance ρ^k with k past MAX_INDEX / L: the depth's answer, as the recurrence's
     xs, ys = found
     window = 0
     for _, tx in xs:
@@ -228,10 +241,6 @@ def blocks_at_least(law: OpenLaw, thresholds: list[int]) -> dict[int, Fraction]:
         return sum((sign * pair.at_least(t) for sign, pair in pairs), Fraction(0))
 
     return {t: sum((p * difference(t - r) for r, p in law.rest), Fraction(0)) for t in thresholds}
-
-
-def _lowest_at_least(sizes: tuple[int, ...], m: int) -> Fraction:
-    return math.prod((at_least(s, m) for s in sizes), start=Fraction(1))
 
 
 class _Pair:

@@ -161,14 +161,36 @@ def test_far_thresholds_scale_from_the_window_worked_out(expression, sizes, high
     assert odds.probability(True) == extreme_minus_sum(sizes, highest, minus, t)
 
 
-def test_a_law_too_big_is_refused_from_its_sizes_before_any_chance_is_worked_out():
+def test_a_law_too_big_is_refused_from_its_sizes_before_any_chance_is_worked_out(monkeypatch):
     """Its denominator's degree is bounded by the blocks of its sets, whole numbers: five
-    dice of sizes 7 to 13 (blocks up to 90,090) are refused before a chance is worked out."""
+    dice of sizes 7 to 13 (blocks up to 90,090) are refused before a chance is worked out
+    (``extremes.at_least``, each die's chance of reaching a value, is never asked)."""
     from rulesengine.dice import extremes
-    before = extremes._generating.cache_info().misses
+    asked = []
+    monkeypatch.setattr(extremes, "at_least", lambda s, m: asked.append((s, m)) or F(1))
     assert extremes.Extremes.of((9, 11, 13, 7, 10), True) is None
     assert extremes.Extremes.of((6,) * 6, True) is not None  # six alike: six distinct sets
-    assert extremes._generating.cache_info().misses == before
+    assert asked == []
+
+
+@pytest.mark.parametrize("text", ["1d6! - 1d8! >= 1000000000", "max(1d8!, 1d6!) - 1d6! >= 1000000000",
+                                  "1d6! - max(1d6!, 1d4!) <= -100000"])
+def test_a_threshold_past_the_closed_forms_reach_keeps_the_depths_answer(text):
+    """A chance ρ^k with k in the hundreds of millions would take for ever to write: past
+    ``open_ended.MAX_INDEX`` the sum by blocks, like the recurrence, is not tried, and the
+    depth's answer stands with its cut mass (the answer these gave before the blocks)."""
+    from rulesengine.dice import extremes
+    from rulesengine.dice.open_ended import OpenLaw
+
+    odds = dice.odds(text)
+    assert odds.truncated > 0
+    far = OpenLaw((extremes.Extremes((6, 8), True),), ())  # and the cost says so, by counts alone
+    assert extremes.blocks_cost(far.plus_law(-OpenLaw.dice(_top(6), 1)), [10 ** 9]) is None
+
+
+def _top(s: int):
+    from rulesengine.dice.open_ended import Chain
+    return Chain(s, (s,))
 
 
 def test_a_multiple_of_the_highest_and_a_plain_die_added_are_exact():
