@@ -77,8 +77,11 @@ def unknown_name(ctx: Context, node: ast.Name) -> DiceEvalError:
 
 def check_count(ctx: Context, node: ast.Dice, n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        count = ctx.text[node.count.span[0]:node.count.span[1]].strip()
+        hint = f"it can come out below 0: write max(0, {count.strip('()')})" \
+            if isinstance(n, int) and not isinstance(n, bool) and count else None
         raise DiceEvalError(f"the number of dice must be a whole number 0 or more, not {n!r}",
-                            ctx.where(node.count.span), None, E_BAD_COUNT)
+                            ctx.where(node.count.span), hint, E_BAD_COUNT)
     if n > ctx.limits.max_dice:
         raise LimitError(f"{n:,} dice is more than one roll may use", "max_dice",
                          ctx.where(node.count.span),

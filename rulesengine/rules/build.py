@@ -27,7 +27,7 @@ from ..limits import DEFAULT_LIMITS, Limits
 from .model import (RESULT_KEYS, Candidate, Check, Expr, Gate, Input, Let,
                     OutcomeRule, Procedure, RulesetModel, Source, Table, TagRule,
                     Tiers)
-from .choose import build_choose
+from .choose import build_choose, chosen_names, rolls_after_choice
 from .document import Document
 from .faces import face_views, faces_needed, initial_needed
 from .procedures import build_procedure, party_expressions
@@ -338,10 +338,13 @@ class Builder:
         raw_rolls = spec.get("rolls") or ({"roll": spec["roll"]} if "roll" in spec else {})
         roll_ptr = (lambda n: f"{ptr}/rolls/{escape_pointer(n)}") if "rolls" in spec else (lambda n: f"{ptr}/roll")
         roll_names = list(raw_rolls)
+        scope.elsewhere.update({n: f"'{n}' is a value of choose, known once the dice are chosen, after the lets: "
+                                "read it in the result, the outcome rules or a roll" for n in chosen_names(spec)})
         lets, after, full_scope, pre_scope = self.check_lets(spec, ptr, scope, roll_names)
-        rolls = self.check_rolls(raw_rolls, roll_ptr, scope, pre_scope)
+        rolls = self.check_rolls(raw_rolls, roll_ptr, scope, pre_scope, chosen_names(spec))
         gates = self.check_gates(spec, ptr, roll_names, full_scope, pre_scope, after)
         choose, scope_after_choose = build_choose(self, spec, ptr, roll_names, full_scope, after)
+        after_choice = rolls_after_choice(self, rolls, choose, lets)
         result = self.expr(spec["result"], f"{ptr}/result", scope_after_choose, what="the result") \
             if "result" in spec else None
         outcome_scope = scope_after_choose.with_names(result="the result")
@@ -369,7 +372,7 @@ class Builder:
             faces |= {choose.source}
             views[choose.source] = None  # choosing dice reads every one of them
         return replace(check, faces_needed=frozenset(faces), face_views=tuple(sorted(views.items())),
-                       initial_needed=frozenset(first), view_sources=((tuple(exprs), ()),))
+                       initial_needed=frozenset(first), view_sources=((tuple(exprs), ()),), after_choice=after_choice)
 
     def check_inputs(self, spec: dict, ptr: str) -> tuple[tuple[Input, ...], Scope]:
         """A check's inputs and the scope they open; an input may not take a reserved or table name."""
@@ -423,11 +426,12 @@ class Builder:
         return Let(lname, best_of=tuple(cands), after_roll=bool(names & after), pointer=lptr)
 
     def check_rolls(self, raw_rolls: dict, roll_ptr: Callable[[str], str], scope: Scope,
-                    pre_scope: Scope) -> list[tuple[str, Expr]]:
-        """Rolls may use inputs, the values known before rolling and the rolls listed before
-        them: a roll made after seeing another (``if(first < 3, 2d6, first)``, a reroll)."""
+                    pre_scope: Scope, chosen: list[str]) -> list[tuple[str, Expr]]:
+        """Rolls may use inputs, the values known before rolling, the rolls listed before
+        them (a roll made after seeing another: ``if(first < 3, 2d6, first)``, a reroll) and
+        the values of ``choose`` (``chosen``: it is then rolled after the choice)."""
         rolls = []
-        roll_scope = Scope(dict(pre_scope.names))
+        roll_scope = Scope({**dict.fromkeys(chosen, "chosen value"), **pre_scope.names})
         for rname, rtext in raw_rolls.items():
             if rname in scope.names or rname in RESERVED:
                 self.error(E_DUPLICATE, f"roll '{rname}' has the name of an input or a reserved name", roll_ptr(rname))

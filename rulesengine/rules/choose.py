@@ -1,14 +1,17 @@
 """A check's ``choose`` block: which roll it chooses dice from, how many (``pick``: a number,
 or an expression of values known before the roll), the values the chosen dice give and the
-policy that prefers one choice (docs/ruleset-language.md, "Choosing dice")."""
+policy that prefers one choice (docs/ruleset-language.md, "Choosing dice"); and the rolls
+made once the dice are chosen, which read its values (``more: (tens)d10!``: the kept 10s
+roll again, "Rolling after the choice")."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..codes import E_BAD_CHOOSE, E_UNKNOWN_REFERENCE
 from .context import BuildContext
-from .model import Choose, Expr
+from .model import Choose, Expr, Let
 from .scope import Scope, escape_pointer
 
 
@@ -57,3 +60,56 @@ def _pick(b: BuildContext, pick: Any, pointer: str, full_scope: Scope, after: se
                 "pick: min(ring, 10)")
         return 2
     return e
+
+
+def chosen_names(spec: dict) -> list[str]:
+    """The names a check's ``choose`` values give, read off the file before any expression
+    is: a roll listed after the choice may read them (it is then rolled after it)."""
+    c = spec.get("choose")
+    values = c.get("values") if isinstance(c, dict) else None
+    return [str(n) for n in values] if isinstance(values, dict) else []
+
+
+def rolls_after_choice(b: BuildContext, rolls: Sequence[tuple[str, Expr]], choose: Choose | None,
+                       lets: Iterable[Let]) -> frozenset[str]:
+    """The rolls made once the dice are chosen: the first roll that reads a chosen value and
+    every roll listed after it. What the choice is made from (its roll, its values,
+    ``prefer``, the lets) is worked out before them, so none of it may read one: each
+    such read is an error at its line, E509, whose hint says where to read it instead."""
+    if choose is None:
+        return frozenset()
+    chosen = {name for name, _ in choose.values}
+    first = next((i for i, (_, e) in enumerate(rolls) if e.names & chosen), None)
+    if first is None:
+        return frozenset()
+    late = [name for name, _ in rolls[first:]]
+    after = frozenset(late)
+
+    def hint(x: str) -> str:
+        where = f"the dice are chosen before '{late[0]}' is rolled: read '{x}' in the result, the outcome rules, " \
+            "tags or report"
+        return where if x == late[0] else f"{where}, or list '{x}' before '{late[0]}'"
+
+    if choose.source in after:
+        b.error(E_BAD_CHOOSE, f"choose from '{choose.source}', which is rolled after the choice (it reads a "
+                f"chosen value or comes after a roll that does)", f"{choose.pointer}/from",
+                "choose from a roll made before the choice: " + (", ".join(n for n, _ in rolls[:first])
+                                                                 or "one that reads no chosen value, listed first"))
+    for let in lets:
+        read = sorted(_names(let) & after)
+        if read:
+            b.error(E_BAD_CHOOSE, f"'{let.name}' reads '{read[0]}', a roll made after the dice are chosen; "
+                    "lets are worked out before the choice", let.pointer, hint(read[0]))
+    for what, e in [*((f"'{n}'", e) for n, e in choose.values),
+                    *([("'prefer'", choose.prefer)] if choose.prefer is not None else [])]:
+        read = sorted(e.names & after)
+        if read:
+            b.error(E_BAD_CHOOSE, f"{what} reads '{read[0]}', a roll made after the dice are chosen",
+                    e.pointer, hint(read[0]))
+    return after
+
+
+def _names(let: Let) -> set[str]:
+    if let.expr is not None:
+        return set(let.expr.names)
+    return set().union(*(c.value.names | (c.when.names if c.when else set()) for c in let.best_of))

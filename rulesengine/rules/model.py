@@ -220,6 +220,10 @@ class Check(Record):
     # so exact odds enumerate readings, not multisets of faces (dice.pool_odds.view_dist).
     face_views: tuple[tuple[str, PoolView | None], ...] = ()
     initial_needed: frozenset[str] = frozenset()  # rolls whose first throw the rules read (initial())
+    # The rolls made once the dice are chosen (``choose``): the first roll that reads a
+    # chosen value and every roll listed after it (``more: (tens)d10!``, the kept 10s
+    # rolling again). Empty where no roll reads a chosen value.
+    after_choice: frozenset[str] = frozenset()
     # What face_views were worked out from: each group of expressions that read the rolls
     # (the check's own, a procedure's) with the names it reads them by (a procedure's
     # ``roller_result``); exact odds work the views out again once the inputs are known.

@@ -341,14 +341,18 @@ def check_env(check: Check, tables: Mapping[str, Table]) -> tuple[Env, list[Prob
         kinds[spec.name] = _INPUT_KINDS.get(spec.type, UNKNOWN)
         if spec.type == "choice" and spec.choices:
             values[spec.name] = tuple(spec.choices)
-    for name, e in check.rolls:
-        got, found = infer(e, env)
-        problems += found
-        if name in check.faces_needed:
-            problems += _number_branches(name, e, env)
-        shown = _symbols_shown(e.tree)
-        kinds[name] = SYMBOL_ROLL if shown is not None or got == SYMBOL_ROLL else ROLL
-        symbols[name] = shown or ()
+    def roll_kinds(rolls: Iterable[tuple[str, Expr]]) -> None:
+        nonlocal problems
+        for name, e in rolls:
+            got, found = infer(e, env)
+            problems += found
+            if name in check.faces_needed:
+                problems += _number_branches(name, e, env)
+            shown = _symbols_shown(e.tree)
+            kinds[name] = SYMBOL_ROLL if shown is not None or got == SYMBOL_ROLL else ROLL
+            symbols[name] = shown or ()
+
+    roll_kinds((n, e) for n, e in check.rolls if n not in check.after_choice)  # the rest read chosen values
     for let in check.lets:
         candidates = [let.expr] if let.expr is not None else [c.value for c in let.best_of]
         found_kinds = set()
@@ -368,6 +372,7 @@ def check_env(check: Check, tables: Mapping[str, Table]) -> tuple[Env, list[Prob
             got, found = infer(e, env)
             problems += found
             kinds[name] = got
+    roll_kinds((n, e) for n, e in check.rolls if n in check.after_choice)
     kinds["result"] = infer(check.result, env)[0] if check.result is not None else result_kind(check)
     if kinds["result"] == SYMBOL_ROLL:
         kinds["result"] = UNKNOWN  # said once, at the result

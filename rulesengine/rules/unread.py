@@ -204,6 +204,8 @@ def _unread_parts(name: str, check: Check, doc: Document, by_procedures: set[str
                 f"read '{spec.name}' where the rules mean it (a value, the roll, the result, a condition), "
                 "or remove the input", "warning")
     choose = check.choose
+    # a chosen value counts as read where the answers read it, or a roll made after the choice does
+    answers = answers | names_read([e for r, e in check.rolls if r in check.after_choice and r in live])
     if choose is not None and not any(v in answers for v, _ in choose.values):
         values = [v for v, _ in choose.values]
         instead = f"; the rules read '{choose.source}' instead, every die of it" if choose.source in answers else ""

@@ -56,6 +56,9 @@ class CheckRunner:
                                                    for name, e in check.rolls])
         self.enumerator = Enumerator(runtime, resolver, exact)
         self.memo = RollMemo(resolver, self.coerce_inputs)
+        # where a trace says which dice were chosen: after the rolls made before the choice
+        self._choice_line = next((i for i, (name, _) in enumerate(check.rolls) if name in check.after_choice),
+                                 len(check.rolls))
 
     # ---- inputs ------------------------------------------------------------------------
     def coerce_inputs(self, given: Mapping[str, Any] | None, at: Field = ("inputs",)) -> dict[str, Any]:
@@ -100,7 +103,7 @@ class CheckRunner:
              choose: Iterable[int] | None = None) -> CheckResult:
         values, pre = self.memo.prepare(inputs)
         source = dice_source(rng=rng, seed=seed, faces=faces)
-        result = self.finish(values, self.sampler.sample(values, source, pre), choose)
+        result = self.finish(values, self.sampler.sample(values, source, pre, choose), choose)
         if isinstance(source, FacesSource) and source.used < len(source.faces):  # faces were given
             raise InputError(f"{len(source.faces)} faces given, but the check rolled only {source.used}",
                              hint="give one face per die rolled", field=("faces",))
@@ -109,7 +112,7 @@ class CheckRunner:
     def roll_from(self, values: dict[str, Any], source: DiceSource, choose: Iterable[int] | None = None
                   ) -> CheckResult:
         """Roll with coerced inputs and a dice source shared with other rolls (contests)."""
-        return self.finish(values, self.sampler.sample(values, source), choose)
+        return self.finish(values, self.sampler.sample(values, source, None, choose), choose)
 
     def prepare(self, given: Mapping[str, Any] | None) -> tuple[dict[str, Any], PreRoll]:
         """Coerced inputs and what is settled before the roll, remembered (:meth:`RollMemo.prepare`)."""
@@ -134,8 +137,9 @@ class CheckRunner:
         else:
             res = self.resolver.resolve_rolls(values, sample.rolls, choose)
         lines = sample.lines
-        if res.chosen is not None:
-            lines += (functools.partial(self.memo.chosen_text, res.chosen),)
+        if res.chosen is not None:  # the choice's line, before the rolls made after it
+            at = self._choice_line
+            lines = lines[:at] + (functools.partial(self.memo.chosen_text, res.chosen),) + lines[at:]
         return CheckResult(self.model.id, self.check.name, values, res.outcome, res.success, res.result,
                            res.tags, dict(res.values), dict(sample.rolls), sample.pools, lines, res.tier,
                            res.reason, sample.secret, res.skipped, res.choices, res.chosen, dict(res.env),

@@ -141,7 +141,7 @@ class Enumerator:
         if self._passes is _UNSET:
             self._passes = report_passes(self.check)
         passes = self._passes
-        if not isinstance(passes, ReportPasses):
+        if not isinstance(passes, ReportPasses) or self.check.after_choice:
             return None
         with shared_budget(self.runtime.limits.max_states) as total:
             try:
@@ -213,8 +213,9 @@ class Enumerator:
 
     def _worth_grouping(self, joint: Joint) -> bool:
         """Whether resolving ``joint`` by groups is worth working out the groups: many joint
-        values, the first ``GROUP_SAMPLE`` of them falling into at most a quarter as many."""
-        return len(joint) >= GROUPED_FROM and self.groups.plan() is not None \
+        values, the first ``GROUP_SAMPLE`` of them falling into at most a quarter as many.
+        Not where rolls are made after the choice: their joint values hold chosen values too."""
+        return len(joint) >= GROUPED_FROM and not self.check.after_choice and self.groups.plan() is not None \
             and len(self.groups.group(joint[:GROUP_SAMPLE]) or joint) <= GROUP_SAMPLE // 4
 
     def _resolve(self, env: dict, joint: Joint, cut: bool, resolved: Joint | None = None
@@ -269,7 +270,7 @@ class Enumerator:
         Each computation's own budget is charged as a call alone charges it. None where the
         inputs say nothing to share by (a gate decides, a value is no key)."""
         env, gated, fixed = self.resolver.before_roll(values)[:3]
-        if gated is not None:
+        if gated is not None or self.check.after_choice:  # the rolls after the choice read more than inputs
             return None
         budget = Budget(self.runtime.limits.max_states)
         reads = self.exact.settled_reads(env, budget, None)
@@ -328,7 +329,10 @@ class Enumerator:
         built, keys = self._afford_readings(env, fixed, budget, reads, cut, rolls)
         joint: Joint = [({}, 1)]
         denom = 1
+        chose = False
         for name, key, e in rolls:
+            if name in self.check.after_choice and not chose and name not in fixed:
+                joint, chose = self._with_choice(joint, env, budget, cut), True
             if name in fixed:
                 joint = [({**d, name: fixed[name]}, w) for d, w in joint]
                 continue
@@ -363,6 +367,8 @@ class Enumerator:
         rolls whose values are fixed: rolls read only through one sum (:mod:`.fused`) are
         that sum, held by the first of them, the others fixed at 0 (unless a gate fixed one)."""
         rolls = [(name, name, e) for name, e in self.check.rolls]
+        if self.check.after_choice:  # a roll after the choice reads more than rolls: none is fused
+            return rolls, fixed
         also = reads.also if reads is not None else ()
         if also:  # a condition of conditional odds: asked anew, as each condition may read otherwise
             found = self._fused(also)
@@ -402,6 +408,39 @@ class Enumerator:
                     more += exprs
                     renamed |= set(aliases.values())
         return more, frozenset(renamed)
+
+    def _with_choice(self, joint: Joint, env: dict, budget: Budget, cut: bool) -> Joint:
+        """Each joint value of the rolls made before the choice, with the chosen values the
+        rolls after it read (:meth:`Resolver.chosen_values`, the rules' pick), so that those
+        rolls are worked out for each reading of them as a roll reading earlier rolls is.
+        Charged before, as resolving chooses: every way of choosing of each joint value's
+        dice, and the values each joint value then holds. A joint value whose choice depends
+        on what the explosion depth cut stays truncated."""
+        check, resolver = self.check, self.resolver
+        choose = check.choose
+        assert choose is not None
+        late = [e for name, e in check.rolls if name in check.after_choice]
+        read = sorted(set().union(*(e.names for e in late)) & {name for name, _ in choose.values})
+        pick = resolver.pick(choose, env)
+        dice = [len(r.faces) if isinstance(r, Rolled) else 1 for r in (d.get(choose.source) for d, _ in joint)]
+        try:
+            budget.spend(sum(1 + math.comb(n, min(pick, n)) for n in dice))
+            budget.spend(held_cost(len(joint), _width(joint) + len(read)))
+        except BudgetExceeded:
+            raise resolver.too_big(late[0]) from None
+        memo = resolver.choice_memo(env)
+        out: Joint = []
+        for d, w in joint:
+            local = {**env, **d}
+            if cut and any(isinstance(v, Beyond) for v in d.values()):
+                try:
+                    values = resolver.chosen_values(local, None, memo)
+                except UNDETERMINED + (RulesEngineError,):
+                    continue  # which dice are chosen depends on how deep the explosions went: truncated
+            else:
+                values = resolver.chosen_values(local, None, memo)
+            out.append(({**d, **{n: values[n] for n in read}}, w))
+        return out
 
     def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
         """The joint values so far, each with each value of a roll that reads none of them."""
@@ -486,6 +525,8 @@ class Enumerator:
                         {n: e for n, _, e in rolls}, read_by)
         built: dict[str, Dist] = {}
         for name, key, e in rolls:
+            if name in self.check.after_choice:
+                break  # read with the chosen values: charged as it is worked out
             if name in fixed:
                 floors.known(name, [] if isinstance(fixed[name], Beyond) else [fixed[name]], 1, stage=False)
             elif not read_by[name]:

@@ -125,6 +125,20 @@ class Resolver:
         return Resolution(outcome, success, result, tags, self._report(env), self._tier(result),
                           choices=choices, chosen=chosen, env=env, signed=self._signed(env))
 
+    def chosen_values(self, env: Mapping[str, Any], player_choice: Iterable[int] | None = None,
+                      memo: ChoiceMemo | None = None) -> dict[str, Any]:
+        """The values of the dice chosen (``choose``) with the rolls made before the choice in
+        ``env``: what the rolls made after it read (``Check.after_choice``). The lets and
+        the choice are worked out as :meth:`resolve` works them out (none of them may read a
+        roll made after the choice), so the same dice give the same choice there."""
+        spec = self.check.choose
+        assert spec is not None, "only a check that chooses dice has rolls after the choice"
+        local = dict(env)
+        for let in self.check.lets:
+            if let.after_roll:
+                local[let.name] = self._let(let, local)
+        return dict(self._choose(spec, local, player_choice, None, memo)[1].values)
+
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],
                       choose: Iterable[int] | None = None) -> Resolution:
         """The resolution of given roll values under given inputs (gates re-decided)."""

@@ -56,9 +56,12 @@ class Sampler:
         self.resolver = resolver
         self.plans = list(plans)
 
-    def sample(self, values: dict[str, Any], source: DiceSource, pre: PreRoll | None = None) -> Sample:
+    def sample(self, values: dict[str, Any], source: DiceSource, pre: PreRoll | None = None,
+               choose: Iterable[int] | None = None) -> Sample:
         """Roll the check's dice (unless a gate decides first); nothing is resolved yet.
-        ``pre``: the PreRoll of these inputs, if the caller has it already."""
+        ``pre``: the PreRoll of these inputs, if the caller has it already. The rolls made
+        after the choice (``Check.after_choice``) read the values of the dice chosen, by the
+        player's ``choose`` or the rules' policy, as the resolver will choose them."""
         if pre is None:
             pre = self.resolver.before_roll(values)
         env, gated, fixed, secret, fixed_reason, _ = pre
@@ -68,7 +71,11 @@ class Sampler:
         rolls: dict[str, Any] = {}
         if gated is None:
             counter = DiceCounter(self.runtime.limits)
+            late, chose = self.resolver.check.after_choice, False
             for name, e, plan in self.plans:
+                if name in late and not chose and name not in fixed:
+                    env.update(self.resolver.chosen_values(env, choose))
+                    chose = True
                 if name in fixed:
                     rolls[name] = env[name] = fixed[name]
                     lines.append(f"{name}: {format_value(fixed[name])} (not rolled"

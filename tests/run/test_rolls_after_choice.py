@@ -1,0 +1,150 @@
+"""Rolls made after the dice are chosen (issue #34): a roll that reads a value of ``choose``
+is rolled once the choice is made, so "keep as many dice as the ring, then the kept 10s
+roll again" is ``more: (tens)d10!`` beside ``tens: count(chosen, 10)``. Rolled and in exact
+odds by the one resolver; each figure here against an oracle written apart from the engine:
+every throw listed, the kept dice taken by hand, and the chains of the kept 10s followed to
+the end by a walk over partial sums that stops once the target is met (each die adds at
+least 1, so the walk is finite and exact: no depth cuts it)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from rulesengine import dice, loads
+from rulesengine.errors import RulesEngineError
+from rulesengine.validate import validate_text
+
+RULESET = """\
+ruleset: keep-explode
+name: Keep, then explode
+version: "1"
+source: tests
+checks:
+  roll:
+    inputs:
+      ring: {type: integer, default: 2, min: 1, max: 3}
+      skill: {type: integer, default: 1, min: 0, max: 2}
+      tn: {type: integer, default: 15, min: 1, max: 60}
+    rolls:
+      dice: (ring + skill)d10
+      more: (tens)d10!
+    choose:
+      from: dice
+      pick: ring
+      values:
+        kept: sum(chosen)
+        tens: count(chosen, 10)
+    result: kept + more
+    outcomes:
+      - {name: success, success: true, when: result >= tn}
+      - {name: failure, success: false}
+"""
+
+
+@functools.cache
+def chains_reach(chains: int, need: int) -> Fraction:
+    """P(the sum of ``chains`` exploding d10s is at least ``need``): each throw of a chain
+    adds its face; a 10 throws again. Followed until the need is met or the chains end."""
+    if need <= 0:
+        return Fraction(1)
+    if chains == 0:
+        return Fraction(0)
+    tenth = Fraction(1, 10)
+    return sum((tenth * chains_reach(chains - 1, need - face) for face in range(1, 10)), Fraction(0)) \
+        + tenth * chains_reach(chains, need - 10)
+
+
+def keep_then_explode(ring: int, skill: int, tn: int) -> Fraction:
+    """P(the ring highest of ring + skill d10, each kept 10 then exploding, reach ``tn``):
+    every throw listed; the highest dice are the kept ones (the policy's largest total)."""
+    throws = list(itertools.product(range(1, 11), repeat=ring + skill))
+    total = Fraction(0)
+    for throw in throws:
+        kept = sorted(throw, reverse=True)[:ring]
+        total += chains_reach(kept.count(10), tn - sum(kept))
+    return total / len(throws)
+
+
+@pytest.mark.parametrize("ring, skill, tn", [(1, 0, 12), (1, 1, 15), (2, 1, 20), (2, 1, 25), (2, 2, 30),
+                                             (3, 0, 28), (1, 2, 40)])
+def test_the_kept_tens_rolling_again_have_exact_odds(ring, skill, tn):
+    odds = loads(RULESET).check("roll").odds({"ring": ring, "skill": skill, "tn": tn})
+    assert odds.outcomes["success"] == keep_then_explode(ring, skill, tn)
+    assert odds.truncated == 0  # the outcome is exact, whatever depth the result's tail is cut at
+
+
+def test_keeping_before_exploding_is_not_exploding_before_keeping():
+    """Only the kept die explodes. Keep the lower of two d10 (the policy's largest ``low``),
+    then it explodes: it reaches 15 only when both show 10 and the one kept adds 5 or more,
+    1/100 · 6/10. Exploding both (compounding) before keeping the lower (``2d10!!kl1``) is another rule:
+    both chains reach 15, (1/10 · 6/10)², as the dice language's own odds say."""
+    text = RULESET.replace("pick: ring", "pick: 1\n      order: [low]").replace(
+        "kept: sum(chosen)", "kept: sum(chosen)\n        low: -sum(chosen)")
+    odds = loads(text).check("roll").odds({"ring": 1, "skill": 1, "tn": 15})
+    assert odds.outcomes["success"] == Fraction(1, 100) * chains_reach(1, 5) == Fraction(6, 1000)
+    assert dice.odds("2d10!!kl1 >= 15").probability(True) == (Fraction(1, 10) * chains_reach(1, 5)) ** 2
+
+
+def test_rolling_reads_the_chosen_values_and_traces_the_choice_before_the_dice_it_rolls():
+    check = loads(RULESET).check("roll")
+    rolled = check.roll({"ring": 2, "skill": 1}, faces=[10, 4, 10, 10, 3, 7])
+    assert rolled.result == 20 + (10 + 3) + 7
+    text = rolled.trace
+    assert text.index("chosen: 10, 10") < text.index("more: (tens)d10!")
+
+
+def test_the_players_choice_decides_what_the_later_roll_reads():
+    check = loads(RULESET).check("roll")
+    rolled = check.roll({"ring": 2, "skill": 1}, faces=[10, 4, 10, 6], choose=[10, 4])
+    assert rolled.result == 14 + 6  # one 10 kept: one more die
+    with pytest.raises(RulesEngineError):  # three faces were given for the first throw's dice alone
+        check.roll({"ring": 2, "skill": 1}, faces=[10, 4, 10, 6], choose=[10, 10])
+
+
+SMALL = RULESET.replace("d10", "d4").replace("d4!", "d4").replace("count(chosen, 10)", "count(chosen, 4)") \
+    .replace("(tens)", "(fours)").replace("tens:", "fours:")
+
+
+def test_rolling_every_face_and_the_exact_odds_agree():
+    """Every sequence of faces the dice can show, rolled through the sampler (the later roll
+    takes as many faces as the chosen 4s), weighted by its chance, against the exact odds."""
+    check = loads(SMALL).check("roll")
+    for ring, skill, tn in [(1, 1, 5), (2, 1, 9), (2, 0, 6)]:
+        tally: Counter = Counter()
+        for first in itertools.product(range(1, 5), repeat=ring + skill):
+            fours = sorted(first, reverse=True)[:ring].count(4)
+            for more in itertools.product(range(1, 5), repeat=fours):
+                rolled = check.roll({"ring": ring, "skill": skill, "tn": tn}, faces=[*first, *more])
+                tally[rolled.outcome] += Fraction(1, 4 ** (len(first) + len(more)))
+        odds = check.odds({"ring": ring, "skill": skill, "tn": tn})
+        assert dict(odds.outcomes) == {k: tally.get(k, Fraction(0)) for k in odds.outcomes}
+
+
+def test_a_seeded_roll_is_the_same_roll_again():
+    check = loads(RULESET).check("roll")
+    assert check.roll({"ring": 3, "skill": 2}, seed=7).to_dict() == check.roll({"ring": 3, "skill": 2}, seed=7).to_dict()
+
+
+@pytest.mark.parametrize("edit, line, words", [
+    (("    result: kept + more", "    let:\n      all: kept + more\n    result: kept + more"), None, None),
+    (("        kept: sum(chosen)", "        kept: sum(chosen) + more"), 18, "'kept' reads 'more'"),
+    (("      from: dice", "      from: more"), 15, "choose from 'more'"),
+    (("    result: kept + more", "    let:\n      bonus: more * 2\n    result: kept + more"), 21,
+     "'bonus' reads 'more'"),
+])
+def test_what_the_choice_is_made_from_may_not_read_a_roll_made_after_it(edit, line, words):
+    text = RULESET.replace(*edit)
+    report = validate_text(text, "kx.yaml")
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    if line is None:  # a let may not read a chosen value at all: the choice comes after the lets
+        assert errors and errors[0].code == "E502" and "after the lets" in (errors[0].hint or "")
+        return
+    found = [d for d in errors if d.code == "E509"]
+    assert found, [d.message for d in errors]
+    assert found[0].location.line == line and words in found[0].message
+    assert "before" in (found[0].hint or "")
