@@ -26,6 +26,7 @@ from ..limits import MAX_CACHED_WEIGHTS
 from ..records import replace
 from ..rules.model import Check, Expr
 from ..rules.procedures import party_expressions
+from .after_choice import read_only_as_chosen, with_choice
 from .exact import ExactRolls, RollReads
 from .groups import ResolutionGroups
 from .fused import FusedRolls, fused_rolls
@@ -332,7 +333,8 @@ class Enumerator:
         chose = False
         for name, key, e in rolls:
             if name in self.check.after_choice and not chose and name not in fixed:
-                joint, chose = self._with_choice(joint, env, budget, cut), True
+                alone = read_only_as_chosen(self.check, *self._readers(reads.also if reads is not None else ()))
+                joint, chose = with_choice(self.check, self.resolver, joint, env, budget, cut, alone), True
             if name in fixed:
                 joint = [({**d, name: fixed[name]}, w) for d, w in joint]
                 continue
@@ -408,39 +410,6 @@ class Enumerator:
                     more += exprs
                     renamed |= set(aliases.values())
         return more, frozenset(renamed)
-
-    def _with_choice(self, joint: Joint, env: dict, budget: Budget, cut: bool) -> Joint:
-        """Each joint value of the rolls made before the choice, with the chosen values the
-        rolls after it read (:meth:`Resolver.chosen_values`, the rules' pick), so that those
-        rolls are worked out for each reading of them as a roll reading earlier rolls is.
-        Charged before, as resolving chooses: every way of choosing of each joint value's
-        dice, and the values each joint value then holds. A joint value whose choice depends
-        on what the explosion depth cut stays truncated."""
-        check, resolver = self.check, self.resolver
-        choose = check.choose
-        assert choose is not None
-        late = [e for name, e in check.rolls if name in check.after_choice]
-        read = sorted(set().union(*(e.names for e in late)) & {name for name, _ in choose.values})
-        pick = resolver.pick(choose, env)
-        dice = [len(r.faces) if isinstance(r, Rolled) else 1 for r in (d.get(choose.source) for d, _ in joint)]
-        try:
-            budget.spend(sum(1 + math.comb(n, min(pick, n)) for n in dice))
-            budget.spend(held_cost(len(joint), _width(joint) + len(read)))
-        except BudgetExceeded:
-            raise resolver.too_big(late[0]) from None
-        memo = resolver.choice_memo(env)
-        out: Joint = []
-        for d, w in joint:
-            local = {**env, **d}
-            if cut and any(isinstance(v, Beyond) for v in d.values()):
-                try:
-                    values = resolver.chosen_values(local, None, memo)
-                except UNDETERMINED + (RulesEngineError,):
-                    continue  # which dice are chosen depends on how deep the explosions went: truncated
-            else:
-                values = resolver.chosen_values(local, None, memo)
-            out.append(({**d, **{n: values[n] for n in read}}, w))
-        return out
 
     def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
         """The joint values so far, each with each value of a roll that reads none of them."""

@@ -148,3 +148,24 @@ def test_what_the_choice_is_made_from_may_not_read_a_roll_made_after_it(edit, li
     assert found, [d.message for d in errors]
     assert found[0].location.line == line and words in found[0].message
     assert "before" in (found[0].hint or "")
+
+
+def test_throws_that_choose_alike_are_resolved_once_and_answer_the_same():
+    """Where nothing after the choice reads the first throw but through the chosen values,
+    throws giving the same chosen values are one (fewer resolutions); a result that reads the
+    throw itself (``0 * sum(dice)``) keeps them apart. Both give the oracle's odds."""
+    merged = loads(RULESET).check("roll")
+    apart = loads(RULESET.replace("result: kept + more", "result: kept + more + 0 * sum(dice)")).check("roll")
+    inputs = {"ring": 3, "skill": 1, "tn": 25}
+    fewer = len(merged.runner.resolutions(merged.coerce_inputs(inputs), cut=True)[0])
+    every = len(apart.runner.resolutions(apart.coerce_inputs(inputs), cut=True)[0])
+    assert fewer * 5 < every
+    expected = keep_then_explode(3, 1, 25)
+    assert merged.odds(inputs).outcomes["success"] == apart.odds(inputs).outcomes["success"] == expected
+
+
+def test_a_choice_too_big_to_follow_is_refused_before_it_is_made_and_says_why():
+    check = loads(RULESET.replace("max: 3}", "max: 5}").replace("max: 2}", "max: 5}")).check("roll")
+    with pytest.raises(RulesEngineError) as caught:
+        check.odds({"ring": 4, "skill": 4})
+    assert caught.value.code == "E210" and "choosing 4 dice of each of 24,310 throws" in caught.value.message
