@@ -241,18 +241,22 @@ class RollAtLeast(AtLeast):
     still to come); ``initial``, its first throw (None where the rules don't read it), which
     the depth can't change. What rules read of it is answered where the depth can't change
     the answer: ``count(roll, lo, hi)`` is at least the count so far, ``highest(roll)`` at
-    least the highest so far, ``initial(roll)`` exactly the first throw; ``lowest()`` and
-    symbol counts (further dice may lower them) raise :class:`Undetermined`."""
+    least the highest so far, ``initial(roll)`` exactly the first throw, and
+    ``symbols(roll, …)`` at least the symbols so far (``symbols``: counted by name, as
+    ``Rolled.symbols``; dice still to come only add to them); ``lowest()`` raises
+    :class:`Undetermined` (a die still to come may show less)."""
 
-    __slots__ = ("faces", "initial")
+    __slots__ = ("faces", "initial", "symbols")
 
-    def __init__(self, low: int, faces: tuple[int, ...], initial: tuple[int, ...] | None) -> None:
+    def __init__(self, low: int, faces: tuple[int, ...], initial: tuple[int, ...] | None,
+                 symbols: tuple[tuple[str, int], ...] = ()) -> None:
         super().__init__(low)
         self.faces = faces
         self.initial = initial
+        self.symbols = symbols
 
     def __repr__(self) -> str:
-        return f"RollAtLeast({self.low}, {self.faces}, {self.initial})"
+        return f"RollAtLeast({self.low}, {self.faces}, {self.initial}, {self.symbols})"
 
 
 class CutRoll(NamedTuple):
@@ -261,9 +265,10 @@ class CutRoll(NamedTuple):
     low: int
     faces: tuple[int, ...]
     initial: tuple[int, ...] | None
+    symbols: tuple[tuple[str, int], ...] = ()  # the symbols its dice so far show, by name
 
     def value(self) -> RollAtLeast:
-        return RollAtLeast(self.low, self.faces, self.initial)
+        return RollAtLeast(self.low, self.faces, self.initial, self.symbols)
 
 
 class CutBelow(NamedTuple):

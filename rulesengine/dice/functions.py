@@ -355,13 +355,13 @@ def first_throw(value: Any) -> Rolled:
 def count_symbols(value: Any, *names: Any) -> int:
     """symbols(roll, 'success'): how many times the kept dice of a roll of symbol dice show
     that symbol; several names count each (``symbols(roll, 'success', 'triumph')``)."""
-    if isinstance(value, RollAtLeast):  # dice still to come may show any symbol
-        raise Undetermined
     rolled = _rolled(value, "symbols()")
     for name in names:
         if not isinstance(name, str):
             raise OpError(f"symbols() counts symbols named in quotes, not {describe(name)}",
                           "e.g. symbols(roll, 'success')")
+    if isinstance(value, RollAtLeast):  # a roll the depth cut: dice still to come only add symbols
+        return AtLeast(sum(n for s, n in value.symbols if s in names))  # type: ignore[return-value]
     return rolled.count_symbols(names)
 
 

@@ -283,7 +283,7 @@ def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initi
             values, firsts, was_cut = state if initial else (state[0], None, state[1])
             kept, every = kept_values(spec, values)
             if was_cut:
-                tail[CutRoll(sum(spec.score(v) for v in kept), kept, firsts)] += w
+                tail[CutRoll(sum(spec.score(v) for v in kept), kept, firsts, spec.symbols_of(kept))] += w
                 continue
             out[Rolled(sum(spec.score(v) for v in kept), kept, initial=firsts if every else None,
                        symbols=spec.symbols_of(kept), shows=spec.shows_of(kept))] += w
@@ -396,7 +396,7 @@ def _rolls_of(spec: PoolSpec, states: list[tuple[int, list]], view: PoolView, de
         faces = tuple(sorted(itertools.chain.from_iterable(reps), reverse=True))
         initial = tuple(sorted((rep[0] for rep in reps), reverse=True)) if view.initial else None
         if any(isinstance(rep, CutChain) for rep in reps):
-            key: Any = CutRoll(total(faces), faces, initial)
+            key: Any = CutRoll(total(faces), faces, initial, spec.symbols_of(faces))
             tail[key] = tail.get(key, 0) + w
             continue
         rolled = Rolled(total(faces), faces, initial=initial, symbols=spec.symbols_of(faces),
