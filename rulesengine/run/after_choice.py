@@ -14,15 +14,19 @@ weights added. Five d10 keep three: 2,002 throws, 52 chosen totals and counts of
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from collections.abc import Iterable
 from typing import Any
 
 from ..dice.beyond import UNDETERMINED, Beyond
 from ..dice.dist import Budget, BudgetExceeded, held_cost
+from ..dice.expectation import RollMean, exact_moments, roll_mean
 from ..dice.values import Rolled
 from ..errors import RulesEngineError
+from ..limits import Limits
 from ..rules.model import Check, Expr
 from .resolver import Resolver
+from .runtime import Functions
 
 Joint = list[tuple[dict[str, Any], int]]  # as enumeration's: joint values of rolls, each with its weight
 
@@ -97,3 +101,39 @@ def _key(values: dict[str, Any], names: list[str]) -> tuple | None:
     except TypeError:
         return None
     return key
+
+
+def moments_after_choice(check: Check, resolver: Resolver, env: dict, joint: Joint, denom: int, budget: Budget,
+                         limits: Limits, functions: Functions) -> tuple[Fraction | None, Fraction | None]:
+    """The result's mean and variance, explosions followed for ever, where the rolls made
+    before the choice were worked out whole (``joint``, with ``denom``, nothing cut) and,
+    for each way the choice went, the rolls after it and the result have a closed form
+    (:func:`rulesengine.dice.expectation.exact_moments`): the mixture of those, by the
+    weight of each way. None (each) otherwise."""
+    if sum(w for _, w in joint) != denom:
+        return None, None  # the rolls before the choice were cut: their mass is not all here
+    late = [(name, e) for name, e in check.rolls if name in check.after_choice]
+    memo = resolver.choice_memo(env)
+    mean = second = Fraction(0)
+    has_variance = True
+    for d, w in joint:
+        local = resolver.through_choice({**env, **d}, None, memo)[0]
+        rolls: dict[str, RollMean] = {}
+        for name, e in late:
+            found = roll_mean(e.tree, local, budget, rolls=rolls, limits=limits, text=e.text, functions=functions)
+            if found is None:
+                return None, None
+            rolls[name] = found
+            local.pop(name, None)
+        assert check.result is not None
+        m, v = exact_moments(check.result.tree, local, budget, rolls=rolls, limits=limits, text=check.result.text,
+                             functions=functions)
+        if m is None:
+            return None, None
+        mean += w * m
+        if v is None:
+            has_variance = False
+        else:
+            second += w * (v + m * m)
+    mean /= denom
+    return mean, (second / denom - mean * mean) if has_variance else None

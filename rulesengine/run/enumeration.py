@@ -26,7 +26,7 @@ from ..limits import MAX_CACHED_WEIGHTS
 from ..records import replace
 from ..rules.model import Check, Expr
 from ..rules.procedures import party_expressions
-from .after_choice import read_only_as_chosen, with_choice
+from .after_choice import moments_after_choice, read_only_as_chosen, with_choice
 from .exact import ExactRolls, RollReads
 from .groups import ResolutionGroups
 from .fused import FusedRolls, fused_rolls
@@ -165,12 +165,19 @@ class Enumerator:
         rewriting it. None otherwise: the odds then label the mean (the variance) of the mass
         worked out."""
         check, limits, functions = self.check, self.runtime.limits, self.runtime.functions
-        if check.result is None or check.choose is not None or any(o.result is not None for o in check.outcomes):
+        if check.result is None or (check.choose is not None and not check.after_choice) \
+                or any(o.result is not None for o in check.outcomes):
             return None, None
         env, gated, fixed = self.resolver.before_roll(values)[:3]
         if gated is not None or fixed:
             return None, None
         budget = Budget(limits.max_states)
+        if check.after_choice:  # a mixture: one closed form for each way the choice went
+            try:
+                joint, denom = self._joint(env, {}, budget, None, False, until_choice=True)
+            except LimitError:
+                return None, None
+            return moments_after_choice(check, self.resolver, env, joint, denom, budget, limits, functions)
         rolls: dict[str, RollMean] = {}
         for name, e in check.rolls:
             if name in env:
@@ -323,9 +330,11 @@ class Enumerator:
         joint, denom = self._joint(env, fixed, budget, reads, cut)
         return env, None, joint, denom
 
-    def _joint(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None, cut: bool
-               ) -> tuple[Joint, int]:
-        """Every joint value of the rolls, with its weight over the denominator returned."""
+    def _joint(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None, cut: bool,
+               until_choice: bool = False) -> tuple[Joint, int]:
+        """Every joint value of the rolls, with its weight over the denominator returned;
+        with ``until_choice``, of the rolls made before the choice only, each with the values
+        the rolls after it read (:func:`.after_choice.with_choice`)."""
         rolls, fixed = self._rolls(fixed, reads)
         built, keys = self._afford_readings(env, fixed, budget, reads, cut, rolls)
         joint: Joint = [({}, 1)]
@@ -335,6 +344,8 @@ class Enumerator:
             if name in self.check.after_choice and not chose and name not in fixed:
                 alone = read_only_as_chosen(self.check, *self._readers(reads.also if reads is not None else ()))
                 joint, chose = with_choice(self.check, self.resolver, joint, env, budget, cut, alone), True
+                if until_choice:
+                    return joint, denom
             if name in fixed:
                 joint = [({**d, name: fixed[name]}, w) for d, w in joint]
                 continue

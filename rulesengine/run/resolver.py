@@ -131,13 +131,21 @@ class Resolver:
         ``env``: what the rolls made after it read (``Check.after_choice``). The lets and
         the choice are worked out as :meth:`resolve` works them out (none of them may read a
         roll made after the choice), so the same dice give the same choice there."""
+        return dict(self.through_choice(env, player_choice, memo)[1])
+
+    def through_choice(self, env: Mapping[str, Any], player_choice: Iterable[int] | None = None,
+                       memo: ChoiceMemo | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """``env`` with the lets and the chosen values worked out (as :meth:`resolve` works
+        them out), and the chosen values alone: what :meth:`chosen_values` gives."""
         spec = self.check.choose
         assert spec is not None, "only a check that chooses dice has rolls after the choice"
         local = dict(env)
         for let in self.check.lets:
             if let.after_roll:
                 local[let.name] = self._let(let, local)
-        return dict(self._choose(spec, local, player_choice, None, memo)[1].values)
+        values = self._choose(spec, local, player_choice, None, memo)[1].values
+        local.update(values)
+        return local, dict(values)
 
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],
                       choose: Iterable[int] | None = None) -> Resolution:

@@ -169,3 +169,21 @@ def test_a_choice_too_big_to_follow_is_refused_before_it_is_made_and_says_why():
     with pytest.raises(RulesEngineError) as caught:
         check.odds({"ring": 4, "skill": 4})
     assert caught.value.code == "E210" and "choosing 4 dice of each of 24,310 throws" in caught.value.message
+
+
+@pytest.mark.parametrize("ring, skill", [(1, 1), (2, 1), (1, 2)])
+def test_the_mean_and_variance_of_a_result_read_after_the_choice_are_exact(ring, skill):
+    """One exploding d10 is 10·K + R, K the 10s before the last die (P(K = k) = 9/10 · 10^-k)
+    and R uniform on 1..9 apart from it: mean 10/9 + 5 = 55/9, variance 100 · (10/81) + 80/12 =
+    1540/81. The result, each throw listed: the kept total plus that many chains."""
+    chain_mean, chain_variance = Fraction(55, 9), Fraction(1540, 81)
+    throws = list(itertools.product(range(1, 11), repeat=ring + skill))
+    mean = second = Fraction(0)
+    for throw in throws:
+        kept = sorted(throw, reverse=True)[:ring]
+        m = sum(kept) + kept.count(10) * chain_mean
+        mean += m
+        second += m * m + kept.count(10) * chain_variance
+    mean, second = mean / len(throws), second / len(throws)
+    odds = loads(RULESET).check("roll").odds({"ring": ring, "skill": skill})
+    assert odds.unbounded_mean == mean and odds.unbounded_variance == second - mean * mean
