@@ -187,3 +187,60 @@ def test_the_mean_and_variance_of_a_result_read_after_the_choice_are_exact(ring,
     mean, second = mean / len(throws), second / len(throws)
     odds = loads(RULESET).check("roll").odds({"ring": ring, "skill": skill})
     assert odds.unbounded_mean == mean and odds.unbounded_variance == second - mean * mean
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+from fuzz_support import fuzz_settings  # noqa: E402
+
+GENERAL = """\
+ruleset: after-choice
+name: any roll after any choice
+version: "1"
+source: tests
+checks:
+  roll:
+    inputs:
+      tn: {type: integer, default: 3, min: -20, max: 40}
+    rolls:
+      dice: N dS
+      more: (hits)dS
+    choose:
+      from: dice
+      pick: K
+      values:
+        kept: sum(chosen)
+        low: -sum(chosen)
+        hits: count(chosen, T, S)
+      order: [ORDER]
+    result: RESULT
+    outcomes:
+      - {name: reached, success: true, when: result >= tn}
+      - {name: short, success: false}
+"""
+
+
+@fuzz_settings(fast=8, long=200)
+@given(st.integers(3, 4), st.integers(1, 3), st.data())
+def test_any_roll_after_any_choice_has_the_odds_of_every_face_rolled(sides, n, data):
+    """Odds and rolling agree: a pool, a pick, a policy (highest or lowest kept), one more die
+    for each kept die showing T or more, and a result reading both, against every sequence of
+    faces rolled through the sampler (the second throw as long as the choice makes it)."""
+    pick = data.draw(st.integers(1, n))
+    t = data.draw(st.integers(1, sides))
+    order = data.draw(st.sampled_from(["kept", "low"]))
+    result = data.draw(st.sampled_from(["kept + more", "more - kept", "more * 2 + hits"]))
+    tn = data.draw(st.integers(-6, 16))
+    text = GENERAL.replace("N dS", f"{n}d{sides}").replace("(hits)dS", f"(hits)d{sides}") \
+        .replace("pick: K", f"pick: {pick}").replace("count(chosen, T, S)", f"count(chosen, {t}, {sides})") \
+        .replace("ORDER", order).replace("RESULT", result)
+    check = loads(text).check("roll")
+    tally: Counter = Counter()
+    for first in itertools.product(range(1, sides + 1), repeat=n):
+        ranked = sorted(first, reverse=order == "kept")
+        hits = sum(1 for f in ranked[:pick] if f >= t)
+        for more in itertools.product(range(1, sides + 1), repeat=hits):
+            rolled = check.roll({"tn": tn}, faces=[*first, *more])
+            tally[rolled.outcome] += Fraction(1, sides ** (n + hits))
+    odds = check.odds({"tn": tn})
+    assert dict(odds.outcomes) == {k: tally.get(k, Fraction(0)) for k in odds.outcomes}
