@@ -1069,3 +1069,54 @@ def open_extreme_mean(sizes: list[int], highest: bool) -> Fraction:
         for group in itertools.combinations(sizes, k):
             total += series(group) if k % 2 else -series(group)
     return total
+
+
+# ---- the highest or lowest of exploding dice, and series summed by their recurrence ----------------
+
+
+def one_at_least(s: int, m: int) -> Fraction:
+    if m <= 1:
+        return Fraction(1)
+    a, r = divmod(m - 1, s)
+    return Fraction(s - r, s ** (a + 1))
+
+
+def extreme_at_least(sizes: tuple[int, ...], highest: bool, m: int) -> Fraction:
+    if highest:
+        return 1 - math.prod((1 - one_at_least(s, m) for s in sizes), start=Fraction(1))
+    return math.prod((one_at_least(s, m) for s in sizes), start=Fraction(1))
+
+
+def degree(sizes: tuple[int, ...], highest: bool) -> int:
+    """A bound on the degree of the denominator of the highest's or lowest's chances."""
+    sets = [c for k in range(1, len(sizes) + 1) for c in itertools.combinations(sizes, k)] if highest else [sizes]
+    return sum(math.lcm(*t) for t in sets)
+
+
+def series_sum(term, bound: int) -> Fraction:
+    """Σ_{y ≥ 0} term(y), the terms satisfying a linear recurrence of at most ``bound`` terms."""
+    count = 2 * bound + 40
+    terms = [term(y) for y in range(count)]
+    c = shortest_recurrence(terms)
+    order = len(c) - 1
+    assert order <= bound and 2 * order <= count - 40
+    assert all(sum((c[j] * terms[n - j] for j in range(order + 1)), Fraction(0)) == 0 for n in range(order, count))
+    numerator = sum((terms[k] * sum(c[:order - k], Fraction(0)) for k in range(order)), Fraction(0))
+    return numerator / sum(c, Fraction(0))
+
+
+def extreme_minus_sum(sizes, highest, minus: tuple[int, ...], t: int) -> Fraction:
+    """P(max/min of dS! over ``sizes`` − (a sum of one dS! per ``minus``) ≥ t)."""
+    bound = (degree(sizes, highest) + 1) * (sum(minus) + 1)
+    py = chain_sums(tuple((s, (s,)) for s in minus), 2 * bound + 60)
+    return series_sum(lambda y: py[y] * extreme_at_least(sizes, highest, y + t), bound)
+
+
+def extreme_minus_extreme(a, a_high, b, b_high, t: int) -> Fraction:
+    bound = (degree(a, a_high) + 1) * (degree(b, b_high) + 1)
+
+    def term(y: int) -> Fraction:
+        p_y = extreme_at_least(b, b_high, y) - extreme_at_least(b, b_high, y + 1) if y >= 1 else Fraction(0)
+        return p_y * extreme_at_least(a, a_high, y + t)
+
+    return series_sum(term, bound)

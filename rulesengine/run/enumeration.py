@@ -29,7 +29,7 @@ from ..rules.procedures import party_expressions
 from .after_choice import moments_after_choice, read_only_as_chosen, with_choice
 from .exact import ExactRolls, RollReads
 from .groups import ResolutionGroups
-from .fused import FusedRolls, fused_rolls
+from .fused import Alias, FusedRolls, fused_rolls
 from .pushed import PushedSum, added_up, pushed_sum
 from .marginals import ReportPasses, report_passes
 from .readings import Floors, readings_text
@@ -347,7 +347,8 @@ class Enumerator:
                 if until_choice:
                     return joint, denom
             if name in fixed:
-                joint = [({**d, name: fixed[name]}, w) for d, w in joint]
+                held = fixed[name]
+                joint = [({**d, name: d[held.of] if isinstance(held, Alias) else held}, w) for d, w in joint]
                 continue
             reads_rolls = sorted(e.names & set(joint[0][0])) if joint else []
             if not reads_rolls:
@@ -391,7 +392,7 @@ class Enumerator:
             found = self._fusions
         for fused in found:
             if not any(m in fixed for m in fused.members):
-                fixed = {**fixed, **{m: 0 for m in fused.members[1:]}}
+                fixed = {**fixed, **{m: Alias(fused.carrier) if m in fused.aliases else 0 for m in fused.members[1:]}}
                 rolls = [(n, fused.key, fused.expr) if n == fused.carrier else (n, k, e) for n, k, e in rolls]
         return rolls, fixed
 
@@ -507,6 +508,8 @@ class Enumerator:
         for name, key, e in rolls:
             if name in self.check.after_choice:
                 break  # read with the chosen values: charged as it is worked out
+            if isinstance(fixed.get(name), Alias):
+                break  # holds what its carrier holds: charged as it is worked out
             if name in fixed:
                 floors.known(name, [] if isinstance(fixed[name], Beyond) else [fixed[name]], 1, stage=False)
             elif not read_by[name]:

@@ -1,4 +1,5 @@
-"""Rolls read only through one sum, worked out as that sum (issue 34).
+"""Rolls read only through one sum, worked out as that sum (issue 34); a term of the sum
+may be the highest or lowest of rolls (``max(trait, wild) - defense``).
 
 A swerve written as two rolls, ``good: 1d6!`` and ``bad: 1d6!``, whose rules read them only
 as ``good - bad`` (in ``result: good - bad + edge``, in ``good - bad >= 4``), has the odds of
@@ -16,6 +17,11 @@ Where this holds is decided from the check and what else reads its rolls (a proc
 rules, a condition of conditional odds): each of the rolls reads no other roll, nothing reads
 its dice, and every place that reads it is a multiple of the same sum (through parentheses,
 signs and numbers written out), the other way round included.
+
+A term of the sum may be ``max`` or ``min`` of two or more of the rolls, each named bare
+(``max(trait, wild) - defense``, a wild die against an exploding defense): the rolls of the
+carrier's term all take the sum's value (the highest of several equal values is that value)
+and the others 0, so each place still reads the sum's value.
 """
 
 from __future__ import annotations
@@ -35,26 +41,49 @@ from ..rules.unread import check_expressions
 
 class FusedRolls(NamedTuple):
     """Rolls worked out as one sum: ``expr`` is the sum's dice expression, named ``key``
-    (no roll's name); ``carrier`` holds its value in the joint values, the other
-    ``members`` hold 0."""
+    (no roll's name); ``carrier`` holds its value in the joint values, ``aliases`` (the
+    other rolls of the carrier's ``max``/``min`` term) hold it too, the other ``members``
+    hold 0."""
 
     key: str
     carrier: str
     members: tuple[str, ...]
     expr: Expr
+    aliases: tuple[str, ...] = ()
 
 
-def _signatures(tree: ast.Node, rolls: frozenset[str]) -> list[dict[str, int]]:
-    """Each place ``tree`` reads any of ``rolls``: the rolls summed there, each with its
-    whole-number factor (+1, -1; 2 in ``2 * a``, or for a roll summed twice). A place is the
-    largest sum or difference (through parentheses, labels, signs and numbers written out
-    that multiply) holding a roll's name; a roll read any other way (``count(a)``, ``a * b``)
-    is a place holding it alone, or with what it is summed with."""
-    places: list[dict[str, int]] = []
+class Alias(NamedTuple):
+    """The value of a roll fused into a sum that holds what another (``of``, the carrier)
+    holds: a roll of the carrier's ``max``/``min`` term."""
 
-    def signature(node: ast.Node) -> dict[str, int]:
+    of: str
+
+
+Term = str | tuple[str, tuple[str, ...]]  # a roll, or ("max" or "min", the rolls it reads, in order)
+
+EXTREMES = ("max", "min")
+
+
+def term_rolls(term: Term) -> tuple[str, ...]:
+    """The rolls a term of a sum reads."""
+    return (term,) if isinstance(term, str) else term[1]
+
+
+def _signatures(tree: ast.Node, rolls: frozenset[str]) -> list[dict[Term, int]]:
+    """Each place ``tree`` reads any of ``rolls``: the terms summed there (a roll, or
+    ``max``/``min`` of distinct rolls named bare), each with its whole-number factor (+1,
+    -1; 2 in ``2 * a``, or for a term summed twice). A place is the largest sum or
+    difference (through parentheses, labels, signs and numbers written out that multiply)
+    holding a roll's name; a roll read any other way (``count(a)``, ``a * b``) is a place
+    holding it alone, or with what it is summed with."""
+    places: list[dict[Term, int]] = []
+
+    def signature(node: ast.Node) -> dict[Term, int]:
         if isinstance(node, ast.Name):
             return {node.name: 1} if node.name in rolls else {}
+        extreme = _extreme(node, rolls)
+        if extreme is not None:
+            return {extreme: 1}
         if isinstance(node, (ast.Group, ast.Labeled)):
             return signature(node.inner)
         if isinstance(node, ast.Neg):
@@ -80,6 +109,19 @@ def _signatures(tree: ast.Node, rolls: frozenset[str]) -> list[dict[str, int]]:
     return places
 
 
+def _extreme(node: ast.Node, rolls: frozenset[str]) -> Term | None:
+    """``max(a, b, …)`` or ``min(…)`` of two or more distinct rolls of ``rolls``, each named
+    bare (through parentheses and labels), as a term: its rolls in name order (the same term
+    however written)."""
+    if not (isinstance(node, ast.Call) and node.name in EXTREMES and len(node.args) >= 2):
+        return None
+    args = [ast.bare(a) for a in node.args]
+    names = [a.name for a in args if isinstance(a, ast.Name) and a.name in rolls]
+    if len(names) != len(args) or len(set(names)) != len(names):
+        return None
+    return node.name, tuple(sorted(names))
+
+
 def _candidates(check: Check, renamed: frozenset[str]) -> list[str]:
     """The rolls that could be fused: each rolls dice, reads no other roll and no dice pool
     given as an input, and nothing reads its dice or its first throw, reads it by another
@@ -93,7 +135,7 @@ def _candidates(check: Check, renamed: frozenset[str]) -> list[str]:
             and any(isinstance(node, ast.Dice) for node in ast.walk(e.tree))]
 
 
-Sum = tuple[tuple[str, int], ...]  # (roll, factor) in the rolls' order, the first factor above 0
+Sum = tuple[tuple[Term, int], ...]  # (term, factor) in the rolls' order, the first factor above 0
 
 
 def fused_rolls(check: Check, also: Iterable[Expr], renamed: frozenset[str], limits: Limits,
@@ -113,14 +155,16 @@ def fused_rolls(check: Check, also: Iterable[Expr], renamed: frozenset[str], lim
             continue
         (key,) = sums
         factors = dict(key)
+        rolls = [r for term in factors for r in term_rolls(term)]
         # the carrier holds the sum's value, so its own factor must be 1 (or -1: the sum turned round)
         carrier = next((k for k, v in key if abs(v) == 1), None)
-        if len(key) < 2 or carrier is None or 0 in factors.values() or any(by_roll.get(m) != sums for m in factors):
+        if len(rolls) < 2 or carrier is None or 0 in factors.values() or len(set(rolls)) != len(rolls) \
+                or any(by_roll.get(m) != sums for m in rolls):
             continue
-        taken.update(factors)
+        taken.update(rolls)
         factors = {k: v * factors[carrier] for k, v in factors.items()}
-        members = [carrier] + [k for k, _ in key if k != carrier]
-        found.append(_fused(check, factors, members, limits, functions))
+        terms = [carrier] + [k for k, _ in key if k != carrier]
+        found.append(_fused(check, factors, terms, limits, functions))
     return tuple(found)
 
 
@@ -131,34 +175,57 @@ def _sums_read(check: Check, candidates: list[str], also: Iterable[Expr]) -> dic
     members_exprs = {e for n, e in check.rolls if n in rolls}
     order = {n: i for i, n in enumerate(candidates)}
     by_roll: dict[str, set[Sum]] = {}
+    def place(term: Term) -> int:  # a term's place among the rolls: its first roll's
+        return min(order[r] for r in term_rolls(term))
+
     for e in (*check_expressions(check), *also):
         if e is None or e in members_exprs or not e.names & rolls:
             continue
         for sig in _signatures(e.tree, rolls):
-            first = min(sig, key=order.__getitem__)
+            first = min(sig, key=place)
             unit = (-1 if sig[first] < 0 else 1) * (math.gcd(*sig.values()) or 1)
-            key = tuple(sorted(((k, v // unit) for k, v in sig.items()), key=lambda kv: order[kv[0]]))
+            key = tuple(sorted(((k, v // unit) for k, v in sig.items()), key=lambda kv: place(kv[0])))
             for k in sig:
-                by_roll.setdefault(k, set()).add(key)
+                for r in term_rolls(k):
+                    by_roll.setdefault(r, set()).add(key)
     return by_roll
 
 
-def _fused(check: Check, factors: dict[str, int], members: list[str], limits: Limits,
+def _fused(check: Check, factors: dict[Term, int], terms: list[Term], limits: Limits,
            functions: Mapping[str, Any]) -> FusedRolls:
-    """The one dice expression of ``members`` (the carrier first, its factor 1) summed with
-    their ``factors``: each roll's own tree in parentheses, times its factor's size where it
-    is not 1, its positions moved to where its text sits in the sum's."""
+    """The one dice expression of ``terms`` (the carrier's first, its factor 1) summed with
+    their ``factors``: each roll's own tree in parentheses (inside ``max(…)`` or ``min(…)``
+    for such a term), times its factor's size where it is not 1, its positions moved to
+    where its text sits in the sum's."""
     exprs = dict(check.rolls)
+    order = {name: i for i, (name, _) in enumerate(check.rolls)}
+
+    def rolled(term: Term) -> tuple[str, ...]:  # its rolls in the order they are rolled: the carrier first
+        return tuple(sorted(term_rolls(term), key=order.__getitem__))
+
     text = ""
     tree: ast.Node | None = None
-    for name in members:
-        e, factor = exprs[name], factors[name]
+    for term in terms:
+        factor = factors[term]
         lead = "" if tree is None else (" + " if factor > 0 else " - ")
         times = f"{abs(factor)} * " if abs(factor) != 1 else ""
         start = len(text) + len(lead)
-        text += f"{lead}{times}({e.text})"
-        inner = start + len(times)
-        part: ast.Node = ast.Group(_shifted(e.tree, inner + 1), (inner, len(text)))
+        text += f"{lead}{times}"
+        inner = len(text)
+        if isinstance(term, str):
+            text += f"({exprs[term].text})"
+            part: ast.Node = ast.Group(_shifted(exprs[term].tree, inner + 1), (inner, len(text)))
+        else:
+            fn = term[0]
+            text += f"{fn}("
+            args: list[ast.Node] = []
+            for i, name in enumerate(rolled(term)):
+                text += ", " if i else ""
+                at = len(text)
+                text += f"({exprs[name].text})"
+                args.append(ast.Group(_shifted(exprs[name].tree, at + 1), (at, len(text))))
+            text += ")"
+            part = ast.Call(fn, tuple(args), (inner, len(text)))
         if times:
             part = ast.Binary("*", ast.Num(abs(factor), (start, start + len(str(abs(factor))))), part,
                               (start, len(text)))
@@ -167,15 +234,17 @@ def _fused(check: Check, factors: dict[str, int], members: list[str], limits: Li
         else:
             tree = ast.Binary("+" if factor > 0 else "-", tree, part, (0, len(text)))
     assert tree is not None
+    members = [r for term in terms for r in rolled(term)]
     carrier = exprs[members[0]]
-    first_end = len(carrier.text) + 1
+    offset = 1 if isinstance(terms[0], str) else len(terms[0][0]) + 2  # "(" or "max(("
+    first_end = len(carrier.text) + offset
 
     def written_at(pos: int) -> int:  # a position in the carrier's text is where it is in the file
-        return carrier.written_at(min(max(pos - 1, 0), len(carrier.text))) if pos <= first_end else 0
+        return carrier.written_at(min(max(pos - offset, 0), len(carrier.text))) if pos <= first_end else 0
 
     run = compile_expression(tree, Sampling(), limits, text, functions)
     expr = Expr(text, tree, carrier.pointer, run, frozenset().union(*(exprs[m].names for m in members)), written_at)
-    return FusedRolls(" ".join(("fused",) + tuple(members)), members[0], tuple(members), expr)
+    return FusedRolls(" ".join(("fused",) + tuple(members)), members[0], tuple(members), expr, rolled(terms[0])[1:])
 
 
 def _shifted(node: ast.Node, by: int) -> ast.Node:

@@ -14,62 +14,12 @@ series summed as a rational function at 1.
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction as F
-from itertools import combinations
 
 import pytest
 
-from oracle import chain_sums, shortest_recurrence
+from oracle import (chain_sums, degree, extreme_at_least, extreme_minus_extreme, extreme_minus_sum, series_sum)
 from rulesengine import dice
-
-
-def one_at_least(s: int, m: int) -> F:
-    if m <= 1:
-        return F(1)
-    a, r = divmod(m - 1, s)
-    return F(s - r, s ** (a + 1))
-
-
-def extreme_at_least(sizes: tuple[int, ...], highest: bool, m: int) -> F:
-    if highest:
-        return 1 - math.prod((1 - one_at_least(s, m) for s in sizes), start=F(1))
-    return math.prod((one_at_least(s, m) for s in sizes), start=F(1))
-
-
-def degree(sizes: tuple[int, ...], highest: bool) -> int:
-    """A bound on the degree of the denominator of the highest's or lowest's chances."""
-    sets = [c for k in range(1, len(sizes) + 1) for c in combinations(sizes, k)] if highest else [sizes]
-    return sum(math.lcm(*t) for t in sets)
-
-
-def series_sum(term, bound: int) -> F:
-    """Σ_{y ≥ 0} term(y), the terms satisfying a linear recurrence of at most ``bound`` terms."""
-    count = 2 * bound + 40
-    terms = [term(y) for y in range(count)]
-    c = shortest_recurrence(terms)
-    order = len(c) - 1
-    assert order <= bound and 2 * order <= count - 40
-    assert all(sum((c[j] * terms[n - j] for j in range(order + 1)), F(0)) == 0 for n in range(order, count))
-    numerator = sum((terms[k] * sum(c[:order - k], F(0)) for k in range(order)), F(0))
-    return numerator / sum(c, F(0))
-
-
-def extreme_minus_sum(sizes, highest, minus: tuple[int, ...], t: int) -> F:
-    """P(max/min of dS! over ``sizes`` − (a sum of one dS! per ``minus``) ≥ t)."""
-    bound = (degree(sizes, highest) + 1) * (sum(minus) + 1)
-    py = chain_sums(tuple((s, (s,)) for s in minus), 2 * bound + 60)
-    return series_sum(lambda y: py[y] * extreme_at_least(sizes, highest, y + t), bound)
-
-
-def extreme_minus_extreme(a, a_high, b, b_high, t: int) -> F:
-    bound = (degree(a, a_high) + 1) * (degree(b, b_high) + 1)
-
-    def term(y: int) -> F:
-        p_y = extreme_at_least(b, b_high, y) - extreme_at_least(b, b_high, y + 1) if y >= 1 else F(0)
-        return p_y * extreme_at_least(a, a_high, y + t)
-
-    return series_sum(term, bound)
 
 
 def test_the_oracles_sum_is_the_series_cut_far_out():

@@ -217,3 +217,80 @@ def test_a_multiple_of_an_exploding_roll_in_the_sum_is_followed_for_ever():
         triumph, success = swerve_at_least(4, edge, plus, minus), swerve_at_least(1, edge, plus, minus)
         assert odds.truncated == 0
         assert odds.outcomes == {"triumph": triumph, "success": success - triumph, "setback": 1 - success}
+
+
+# ---- a term that is the highest or lowest of rolls: a wild die against an exploding defense ----
+
+from oracle import extreme_minus_sum  # noqa: E402
+
+WILD = """\
+  wild:
+    inputs:
+      edge: {type: integer, default: 0, min: -5, max: 5}
+    rolls:
+      trait: 1d8!
+      wild: 1d6!
+      defense: 1d6!
+    result: RESULT
+    outcomes:
+      - {name: raise, when: "result >= 4", success: true}
+      - {name: hit, when: "result >= 0", success: true}
+      - {name: miss, success: false}
+"""
+
+
+@pytest.mark.parametrize("edge", [-3, 0, 2])
+def test_the_better_of_a_trait_and_a_wild_die_less_a_defense_is_followed_for_ever(edge):
+    """``max(trait, wild) - defense``, three rolls named apart, has the odds of the one roll
+    ``max(1d8!, 1d6!) - 1d6!``: the oracle's series, nothing truncated."""
+    odds = ruleset(WILD.replace("RESULT", "max(trait, wild) - defense + edge")).check("wild").odds({"edge": edge})
+    raised = extreme_minus_sum((8, 6), True, (6,), 4 - edge)
+    hit = extreme_minus_sum((8, 6), True, (6,), -edge)
+    assert odds.truncated == 0
+    assert odds.outcomes == {"raise": raised, "hit": hit - raised, "miss": 1 - hit}
+
+
+def test_the_lowest_and_a_sum_turned_round_are_followed_for_ever():
+    """``defense - min(wild, trait)`` read as ``<= -4`` is ``min(…) - defense >= 4`` turned round."""
+    odds = ruleset(WILD.replace("RESULT", "defense - min(wild, trait)").replace("result >= 4", "result <= -4")
+                   .replace("result >= 0", "result <= 0")).check("wild").odds()
+    raised = extreme_minus_sum((8, 6), False, (6,), 4)
+    hit = extreme_minus_sum((8, 6), False, (6,), 0)
+    assert odds.truncated == 0
+    assert odds.outcomes == {"raise": raised, "hit": hit - raised, "miss": 1 - hit}
+
+
+def test_a_roll_of_the_highest_also_read_alone_is_not_fused_and_is_bounded():
+    """A tag reading the trait die alone: the rolls are joined value by value (cut at the
+    explosion depth), and the odds stay within what the cut leaves of the oracle's figure."""
+    text = WILD.replace("RESULT", "max(trait, wild) - defense") + \
+        "    tags:\n      - {name: big_trait, when: \"trait >= 8\"}\n"
+    check = ruleset(text).check("wild")
+    odds = check.odds()
+    hit = extreme_minus_sum((8, 6), True, (6,), 0)
+    assert odds.truncated > 0
+    assert odds.outcomes["raise"] + odds.outcomes["hit"] <= hit <= \
+        odds.outcomes["raise"] + odds.outcomes["hit"] + odds.truncated
+    assert fused_rolls(check.model, (), frozenset(), check.runner.limits, check.runner.functions) == ()
+
+
+def test_rolling_the_fused_highest_still_rolls_each_die():
+    check = ruleset(WILD.replace("RESULT", "max(trait, wild) - defense")).check("wild")
+    rolled = check.roll(faces=[3, 6, 2, 4])  # trait 3; wild 6, exploding into 2; defense 4
+    assert rolled.result == 8 - 4
+    assert [line.split(":")[0] for line in rolled.trace.splitlines()] == ["trait", "wild", "defense"]
+
+
+@pytest.mark.parametrize("result", ["max(trait, wild) - defense", "min(trait, wild) + edge",
+                                    "2 * defense - max(trait, wild)", "max(trait, wild, defense)"])
+def test_plain_dice_read_through_the_highest_have_every_faces_odds(result):
+    """Plain dice, fused or not: every face of every roll listed and the rules applied by hand."""
+    text = WILD.replace("1d8!", "1d4").replace("1d6!", "1d3").replace("RESULT", result)
+    odds = ruleset(text).check("wild").odds({"edge": 1})
+    counts = {"raise": F(0), "hit": F(0), "miss": F(0)}
+    for trait, wild, defense in product(range(1, 5), range(1, 4), range(1, 4)):
+        value = {"max(trait, wild) - defense": max(trait, wild) - defense, "min(trait, wild) + edge": min(trait, wild) + 1,
+                 "2 * defense - max(trait, wild)": 2 * defense - max(trait, wild),
+                 "max(trait, wild, defense)": max(trait, wild, defense)}[result]
+        counts["raise" if value >= 4 else "hit" if value >= 0 else "miss"] += F(1, 36)
+    assert odds.outcomes == counts
