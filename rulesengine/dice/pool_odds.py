@@ -49,7 +49,9 @@ def pool_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget) -> Dis
         lo, hi = spec.kept_range(count)
         return _keep_dp(die_dist(spec, "value", limits, budget), count, lo, hi, spec.score, budget,
                         bounds=not spec.counting and spec.low is None and spec.high is None)
-    return _keep_multiset(spec, die_dist(spec, "values", limits, budget), count, budget)
+    followed = _followed_keeps(spec, budget)
+    return _keep_multiset(spec, followed if followed is not None else die_dist(spec, "values", limits, budget),
+                          count, budget)
 
 
 def sums_whole(spec: PoolSpec, count: int) -> bool:
@@ -202,7 +204,7 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
     simple_keep = len(spec.keeps) == 1 and spec.keeps[0][0] in ("kh", "kl")
     if spec.by_face:
         d = d.map(lambda t: tuple(v for v in t if spec.in_play(v)))
-    elif simple_keep and spec.keeps[0][0] == "kh":
+    elif simple_keep and spec.keeps[0][0] == "kh" and d.tail:
         d = _with_topped_cuts(spec, d, spec.keeps[0][1])
     trim: Callable[[tuple], tuple] | None = None
     if simple_keep:
@@ -221,6 +223,34 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
 
 
 # ---- whole rolls, for rules that look at single dice ------------------------------------------
+
+
+def _followed_keeps(spec: PoolSpec, budget: Budget) -> Dist | None:
+    """Each die's chain (a die and the dice its explosions add, ``!``) read by the ``k``
+    highest (lowest) values it holds, followed for ever (:func:`followed_chains`), where the
+    term keeps its ``k`` highest (``khK``, ``klK``) of all its dice: those are the ``k``
+    highest of its chains' ``k`` highest, so ``3d6!>=5kh2`` has nothing cut though a chain
+    of 5s and 6s may go on for ever (more 5s leave its two highest 6 and 6, or 6 and 5, as
+    they were). For dice worth their faces; None where it does not apply or the readings
+    run past their bound."""
+    if spec.explode != "explode" or spec.counting or spec.low is not None or spec.high is not None \
+            or spec.by_face or spec.reroll_rank is not None or len(spec.keeps) != 1 \
+            or spec.keeps[0][0] not in ("kh", "kl"):
+        return None
+    highest, k = spec.keeps[0][0] == "kh", spec.keeps[0][1]
+
+    def reading(values: tuple) -> tuple:
+        ranked = sorted(values, reverse=True)
+        return tuple(ranked[:k] if highest else ranked[-k:])
+
+    try:
+        chains = followed_chains(spec, "values", reading, budget)
+    except (TypeError, ValueError):  # faces that are not whole numbers
+        return None
+    if chains is None:
+        return None
+    common = math.lcm(*(p.denominator for p, _ in chains.values()))
+    return Dist({key: p.numerator * (common // p.denominator) for key, (p, _) in chains.items()}, common)
 
 
 def _with_topped_cuts(spec: PoolSpec, d: Dist, k: int) -> Dist:

@@ -16,12 +16,14 @@ sum past t for sure: so the oracle is exact.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction as F
 from itertools import product
 
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
+from fuzz_support import fuzz_settings
 from rulesengine import dice
 
 
@@ -249,3 +251,58 @@ def test_the_mean_of_all_but_the_highest_is_the_total_less_the_highest():
     odds = dice.odds("3d6!!dh1")
     assert odds.mean_kind == "exact"
     assert odds.summary.mean == 3 * F(7, 2) * F(6, 5) - _order_statistic_mean(6, 3, 1)
+
+
+# ---- keeps of dice exploding into dice of their own on a range of faces (``3d6!>=5kh2``) ----------
+
+def pool_kept(n: int, s: int, explodes_from: int, k: int, highest: bool) -> dict[int, F]:
+    """The sum of the ``k`` highest (lowest) of all the dice ``n`` chains of dS!>=T throw, the
+    whole pool walked die by die: a state is (chains still to end, the k best values so far);
+    a die on T or more adds a die to its chain, another ends it. A die that leaves the state
+    as it was comes back to it, so the state's chances are its other ways on over 1 − that.
+    (The engine reads each chain apart and then combines them: another walk.)"""
+    @functools.cache
+    def walk(left: int, best: tuple) -> dict[int, F]:
+        if left == 0:
+            return {sum(best): F(1)}
+        stay, out = F(0), {}
+        for f in range(1, s + 1):
+            ranked = sorted(best + (f,), reverse=highest)[:k]
+            nxt = tuple(ranked)
+            on = left if f >= explodes_from else left - 1
+            if on == left and nxt == best:
+                stay += F(1, s)
+                continue
+            for v, p in walk(on, nxt).items():
+                out[v] = out.get(v, F(0)) + F(1, s) * p
+        return {v: p / (1 - stay) for v, p in out.items()}
+
+    return walk(n, ())
+
+
+@pytest.mark.parametrize("n, s, t, k, highest", [(3, 6, 5, 2, True), (2, 6, 5, 1, True), (4, 10, 8, 2, True),
+                                                (3, 6, 5, 2, False), (2, 6, 6, 1, False), (3, 4, 3, 3, True)])
+def test_the_dice_kept_of_dice_exploding_on_a_range_are_followed_for_ever(n, s, t, k, highest):
+    """``3d6!>=5kh2``: a chain of 5s and 6s may go on for ever, but what it gives the kept
+    dice stops changing (two 6s, or 6 and 5 once no 6 comes), so every value is exact."""
+    keep = f"kh{k}" if highest else f"kl{k}"
+    odds = dice.odds(f"{n}d{s}!>={t}{keep}")
+    assert odds.truncated == 0
+    assert dict(odds.distribution) == pool_kept(n, s, t, k, highest)
+
+
+def test_two_sixes_among_three_chains_of_fives_and_sixes():
+    """By hand: a chain shows a 6 before it ends with 1/5 (a 5 only goes on), two with 1/25;
+    12 is two 6s among three chains: 1 − (4/5)³ − 3·(4/25)(4/5)² = 113/625."""
+    assert dice.odds("3d6!>=5kh2 >= 12").probability(True) == F(113, 625)
+
+
+@fuzz_settings(fast=8, long=200)
+@given(st.integers(1, 3), st.sampled_from([4, 6, 8]), st.data())
+def test_any_keep_of_dice_exploding_on_a_range_is_exact(n, s, data):
+    t = data.draw(st.integers(2, s))
+    k = data.draw(st.integers(1, 3))
+    highest = data.draw(st.booleans())
+    odds = dice.odds(f"{n}d{s}!>={t}{'kh' if highest else 'kl'}{k}")
+    assert odds.truncated == 0
+    assert dict(odds.distribution) == pool_kept(n, s, t, k, highest)

@@ -166,7 +166,7 @@ def test_an_if_on_a_roll_mixes_the_branches_by_its_chance():
     assert mean_of("if(1d4 == 1, 1d6!, 2d6!)")[:2] == (F(1, 4) * one + F(3, 4) * 2 * one, "exact")
 
 
-@pytest.mark.parametrize("text", ["max(1d6!, 3)", "1d6! * 1d6!", "3d6!>=5kh2", "(1d6!, 1d6)kh1", "(1d6!)d6kh1",
+@pytest.mark.parametrize("text", ["max(1d6!, 3)", "1d6! * 1d6!", "3d6!!>=5kh2", "(1d6!, 1d6)kh1", "(1d6!)d6kh1",
                                   "if(1d6! > 3, 1d6!, 0)"])
 def test_without_a_closed_form_the_mean_is_labelled_of_the_mass_worked_out(text):
     mean, kind, out = mean_of(text)

@@ -194,8 +194,25 @@ def test_a_difference_of_dice_that_are_not_plain_open_ended_keeps_the_depths_ans
     """A keep, a clamp, a penetrating die that may add 0 for ever: no closed form here, the
     cut mass is still reported as before (dice exploding on any faces, penetrating or
     rerolled, are: tests/dice/test_open_differences.py)."""
-    for text in ("3d6!>=5kh2 - 1d6! >= 2", "1d6!min2 - 1d6! >= 2", "1d6!p=1 - 1d6! >= 2", "1d6!cs>=5 - 1d6! >= 1"):
+    for text in ("1d6!min2 - 1d6! >= 2", "1d6!p=1 - 1d6! >= 2", "1d6!cs>=5 - 1d6! >= 1"):
         assert dice.odds(text).truncated > 0, text
+
+
+def test_a_keep_of_dice_exploding_on_a_range_less_an_exploding_die_is_exact():
+    """``3d6!>=5kh2`` is at most 12 and has nothing cut (tests/dice/test_kept_compounding.py):
+    less a d6!, which is y with (1/6)^a·(1/6) for y = 6a + r, r = 1..5, it is 2 or more with
+    Σ_y P(d6! = y)·P(kept ≥ y + 2), y up to 10."""
+    kept = dice.odds("3d6!>=5kh2")
+    assert kept.truncated == 0
+
+    def d6_is(y: int) -> F:
+        a, r = divmod(y, 6)
+        return F(1, 6 ** (a + 1)) if r else F(0)
+
+    want = sum((d6_is(y) * sum((p for v, p in kept.distribution.items() if v >= y + 2), F(0))
+                for y in range(1, 11)), F(0))
+    odds = dice.odds("3d6!>=5kh2 - 1d6! >= 2")
+    assert odds.truncated == 0 and odds.probability(True) == want
 
 
 CHECKS = """
