@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import functools
 import json
 import os
 import itertools
@@ -1120,3 +1121,36 @@ def extreme_minus_extreme(a, a_high, b, b_high, t: int) -> Fraction:
         return p_y * extreme_at_least(a, a_high, y + t)
 
     return series_sum(term, bound)
+
+
+# ---- symbol dice exploding: the issue 34 system's ring and skill dice, and their chains ------------
+
+RING = [[], ["opportunity", "strife"], ["opportunity"], ["success", "strife"], ["success"], ["explosive", "strife"]]
+SKILL = [[], [], ["opportunity"], ["opportunity"], ["opportunity"], ["success", "strife"], ["success", "strife"],
+         ["success"], ["success"], ["success", "opportunity"], ["explosive", "strife"], ["explosive"]]
+
+
+def symbols_at_least(faces: list[list[str]], explodes: set[int], names: tuple[str, ...], n: int, k: int) -> Fraction:
+    """P(n chains of the die, each face place in ``explodes`` rolling again, show ``k`` or
+    more of the symbols ``names``), solved chain by chain and need by need."""
+    p = Fraction(1, len(faces))
+    shows = [sum(s in names for s in face) for face in faces]
+
+    @functools.cache
+    def chains(left: int, need: int) -> Fraction:
+        if need <= 0:
+            return Fraction(1)
+        if left == 0:
+            return Fraction(0)
+        total, back = Fraction(0), Fraction(0)
+        for place, s in enumerate(shows, start=1):
+            if place in explodes:
+                if s == 0:
+                    back += p  # the chain comes back to where it was
+                else:
+                    total += p * chains(left, need - s)
+            else:
+                total += p * chains(left - 1, need - s)
+        return total / (1 - back)
+
+    return chains(n, k)

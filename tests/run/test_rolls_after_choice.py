@@ -244,3 +244,88 @@ def test_any_roll_after_any_choice_has_the_odds_of_every_face_rolled(sides, n, d
             tally[rolled.outcome] += Fraction(1, sides ** (n + hits))
     odds = check.odds({"tn": tn})
     assert dict(odds.outcomes) == {k: tally.get(k, Fraction(0)) for k in odds.outcomes}
+
+
+# ---- the issue's system: ring and skill symbol dice, keep up to the ring, kept explosives roll again ----
+
+from oracle import RING, SKILL, symbols_at_least as at_least  # noqa: E402
+
+RING_MARKED = [[s.replace("explosive", "ring_explosive") for s in f] for f in RING]
+SKILL_MARKED = [[s.replace("explosive", "skill_explosive") for s in f] for f in SKILL]
+
+
+def _faces(faces: list[list[str]]) -> str:
+    return "[" + ", ".join("[" + ", ".join(f) + "]" for f in faces) + "]"
+
+
+KEEP_AND_EXPLODE = f"""\
+ruleset: keep-and-explode
+name: ring and skill dice, keep up to the ring, kept explosives roll again
+version: "1"
+source: issue 34
+dice:
+  ring:
+    faces: {_faces(RING_MARKED)}
+  skill:
+    faces: {_faces(SKILL_MARKED)}
+checks:
+  check:
+    inputs:
+      ring: {{type: integer, default: 2, min: 1, max: 3}}
+      skill: {{type: integer, default: 1, min: 0, max: 2}}
+      tn: {{type: integer, default: 2, min: 1, max: 8}}
+    rolls:
+      dice: (ring)d{{ring}} + (skill)d{{skill}}
+      ring_more: (ring_bursts)d{{ring}}!=6
+      skill_more: (skill_bursts)d{{skill}}!>=11
+    choose:
+      from: dice
+      pick: ring
+      values:
+        kept: symbols(chosen, 'success', 'ring_explosive', 'skill_explosive')
+        ring_bursts: symbols(chosen, 'ring_explosive')
+        skill_bursts: symbols(chosen, 'skill_explosive')
+      order: [kept, ring_bursts, skill_bursts]
+    result: kept + symbols(ring_more, 'success', 'ring_explosive') + symbols(skill_more, 'success', 'skill_explosive')
+    outcomes:
+      - {{name: success, when: "result >= tn", success: true}}
+      - {{name: failure, success: false}}
+"""
+
+
+def _chain_counts(faces, places, names, chains: int, below: int) -> list[Fraction]:
+    """P(the chains show exactly j of ``names``), j < ``below``, from the tails of at_least."""
+    return [at_least(faces, places, names, chains, j) - at_least(faces, places, names, chains, j + 1)
+            for j in range(below)]
+
+
+@pytest.mark.parametrize("ring, skill, tn", [(1, 1, 2), (2, 1, 2), (2, 1, 4), (2, 2, 3)])
+def test_ring_and_skill_dice_keep_up_to_the_ring_and_the_kept_explosives_roll_again(ring, skill, tn):
+    """Every throw of the ring and skill dice listed; the kept dice the most successes (then
+    the most explosives of each kind); each kept explosive's chain of its own kind solved face
+    by face (tests/run/test_symbols_of_cut_rolls.py), the two kinds' counts added up."""
+    succ = ("success", "explosive")
+    total = Fraction(0)
+    throws = list(itertools.product(range(1, 7), repeat=ring))
+    skills = list(itertools.product(range(1, 13), repeat=skill))
+    for r in throws:
+        for sk in skills:
+            dice_ = [("ring", f) for f in r] + [("skill", f) for f in sk]
+
+            def score(way):
+                kept = sum(s in succ for kind, f in way for s in (RING if kind == "ring" else SKILL)[f - 1])
+                return kept, sum(kind == "ring" and f == 6 for kind, f in way), \
+                    sum(kind == "skill" and f >= 11 for kind, f in way)
+
+            kept, rb, sb = max(score(way) for way in itertools.combinations(dice_, min(ring, len(dice_))))
+            need = tn - kept
+            if need <= 0:
+                total += 1
+                continue
+            ring_counts = _chain_counts(RING, {6}, succ, rb, need)
+            skill_counts = _chain_counts(SKILL, {11, 12}, succ, sb, need)
+            short = sum((ring_counts[i] * skill_counts[j] for i in range(need) for j in range(need - i)), Fraction(0))
+            total += 1 - short
+    expected = total / (len(throws) * len(skills))
+    odds = loads(KEEP_AND_EXPLODE).check("check").odds({"ring": ring, "skill": skill, "tn": tn})
+    assert odds.outcomes["success"] == expected and odds.truncated == 0

@@ -9,17 +9,12 @@ stays cut; compared in a rule it is followed as a chain (tests/dice/test_chains_
 
 from __future__ import annotations
 
-import functools
 from fractions import Fraction
 
 import pytest
 
+from oracle import RING, SKILL, symbols_at_least as at_least
 from rulesengine import loads
-
-RING = [[], ["opportunity", "strife"], ["opportunity"], ["success", "strife"], ["success"], ["explosive", "strife"]]
-SKILL = [[], [], ["opportunity"], ["opportunity"], ["opportunity"], ["success", "strife"], ["success", "strife"],
-         ["success"], ["success"], ["success", "opportunity"], ["explosive", "strife"], ["explosive"]]
-
 
 def ruleset(faces: list[list[str]], explode: str, names: tuple[str, ...], n: int, k: int) -> str:
     shown = "[" + ", ".join("[" + ", ".join(f) + "]" for f in faces) + "]"
@@ -40,32 +35,6 @@ checks:
       - {{name: enough, when: "result >= {k}", success: true}}
       - {{name: short, success: false}}
 """
-
-
-def at_least(faces: list[list[str]], explodes: set[int], names: tuple[str, ...], n: int, k: int) -> Fraction:
-    """P(n chains of the die, each face place in ``explodes`` rolling again, show ``k`` or
-    more of the symbols ``names``), solved chain by chain and need by need."""
-    p = Fraction(1, len(faces))
-    shows = [sum(s in names for s in face) for face in faces]
-
-    @functools.cache
-    def chains(left: int, need: int) -> Fraction:
-        if need <= 0:
-            return Fraction(1)
-        if left == 0:
-            return Fraction(0)
-        total, back = Fraction(0), Fraction(0)
-        for place, s in enumerate(shows, start=1):
-            if place in explodes:
-                if s == 0:
-                    back += p  # the chain comes back to where it was
-                else:
-                    total += p * chains(left, need - s)
-            else:
-                total += p * chains(left - 1, need - s)
-        return total / (1 - back)
-
-    return chains(n, k)
 
 
 @pytest.mark.parametrize("faces, explode, places, names, n, k", [
