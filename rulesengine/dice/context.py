@@ -16,6 +16,7 @@ from .parser import locate
 from ..limits import Limits
 from .pool import PoolRoll, PoolSpec
 from .sources import DiceCounter, DiceLimitReached, DiceSource, FacesError
+from .values import Rolled
 
 
 @dataclass(slots=True)
@@ -76,6 +77,8 @@ def unknown_name(ctx: Context, node: ast.Name) -> DiceEvalError:
 
 
 def check_count(ctx: Context, node: ast.Dice, n: Any) -> int:
+    if isinstance(n, Rolled):  # a roll used as a number is its total (a count also read die by die)
+        n = n.total
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         count = ctx.text[node.count.span[0]:node.count.span[1]].strip()
         hint = f"it can come out below 0: write max(0, {count.strip('()')})" \

@@ -131,6 +131,7 @@ class RollMean(NamedTuple):
     mean: Fraction
     lowest: int | None
     form: Form | None = None
+    term: ast.Dice | None = None  # the roll's one dice term, where it is one: what count() of it reads
 
 
 def exact_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
@@ -164,10 +165,12 @@ def roll_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
               text: str = "", functions: Functions = FUNCTIONS) -> RollMean | None:
     """:func:`exact_mean` with a number the value is never below, where one is known: what a
     check keeps of each of its rolls for the rolls and the result that read it."""
-    means = _Means(env, rolls or {}, budget, limits, text, functions)
+    means = _Means(env, rolls or {}, budget, limits, text, functions, tree)
     try:
         found = means.moments(tree)
-        return None if found is None else RollMean(found.mean, means.lowest(tree), found.form)
+        bare = ast.bare(tree)
+        return None if found is None else RollMean(found.mean, means.lowest(tree), found.form,
+                                                   bare if isinstance(bare, ast.Dice) else None)
     except BudgetExceeded:
         return None
 
@@ -177,9 +180,10 @@ class _Means:
     nothing truncates."""
 
     def __init__(self, env: Mapping[str, Any], rolls: Mapping[str, RollMean], budget: Budget,
-                 limits: Limits, text: str, functions: Functions) -> None:
+                 limits: Limits, text: str, functions: Functions, root: ast.Node | None = None) -> None:
         self.env, self.rolls, self.budget = env, rolls, budget
         self.limits, self.text, self.functions = limits, text, functions
+        self.root = root  # the whole expression worked out
 
     # ---- parts worked out exactly -----------------------------------------------------
     def settled(self, node: ast.Node) -> bool:
@@ -250,6 +254,9 @@ class _Means:
                     m = self.moments(other)
                     return None if m is None else Moments(c * m.mean, _scaled(m.form, Fraction(c)))
             return None
+        counted = self.count_moments_of_roll(node)
+        if counted is not None:
+            return counted
         parts = conditional(node)
         if parts is not None:
             return self.if_moments(*parts)
@@ -259,6 +266,36 @@ class _Means:
         if highest is not None:
             return self.extreme_moments(node, highest)  # type: ignore[arg-type]
         return None
+
+    def count_moments_of_roll(self, node: ast.Node) -> Moments | None:
+        """``count(roll, lo, hi)`` (or one face) of a roll that is one dice term keeping every
+        die: the same dice counting the faces lo to hi as successes (a 6 of ``3d6!`` still
+        explodes), per die as :func:`die_moments` works a count out. Its variance where
+        nothing else reads the roll (the expression reads it here alone, and no other roll
+        shares a part with it); else the mean alone, the two being correlated."""
+        if not (isinstance(node, ast.Call) and node.name == "count" and len(node.args) in (2, 3)):
+            return None
+        target = ast.bare(node.args[0])
+        roll = self.rolls.get(target.name) if isinstance(target, ast.Name) else None
+        if roll is None or roll.term is None or any(
+                isinstance(m, (ast.Keep, ast.KeepFace, ast.Clamp, ast.RerollRank)) for m in roll.term.modifiers):
+            return None
+        bounds = [self.number(a) for a in node.args[1:]]
+        lo, hi = bounds[0], bounds[-1]
+        if lo is None or hi is None:
+            return None
+        counting = ast.CountDice(False, ast.Cond("=", lo, hi), node.span)
+        term = ast.Dice(roll.term.count, roll.term.die,
+                        tuple(m for m in roll.term.modifiers if not isinstance(m, ast.CountDice)) + (counting,),
+                        roll.term.span, roll.term.sides)
+        found = self.term_moments(term)
+        if found is None:
+            return None
+        name = target.name  # type: ignore[union-attr]
+        alone = self.root is not None and roll.form is not None and sum(
+            isinstance(n, ast.Name) and n.name == name for n in ast.walk(self.root)) == 1 and not any(
+            other is not roll and other.form and set(other.form) & set(roll.form) for other in self.rolls.values())
+        return found if alone else Moments(found.mean, None)
 
     def extreme_moments(self, node: ast.Call, highest: bool) -> Moments | None:
         """``max``/``min`` of plain open-ended dice, one ``dS!`` each (:mod:`.extremes`)."""
