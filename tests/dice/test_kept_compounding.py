@@ -306,3 +306,15 @@ def test_any_keep_of_dice_exploding_on_a_range_is_exact(n, s, data):
     odds = dice.odds(f"{n}d{s}!>={t}{'kh' if highest else 'kl'}{k}")
     assert odds.truncated == 0
     assert dict(odds.distribution) == pool_kept(n, s, t, k, highest)
+
+
+@pytest.mark.parametrize("text, s, n, lo, hi", [("5d10!!kh3", 10, 5, 0, 3), ("4d10!!kh2", 4 + 6, 4, 0, 2),
+                                                ("6d10!!kh3", 10, 6, 0, 3), ("5d6!!kl2", 6, 5, 3, 5),
+                                                ("4d6!!kh2kl1", 6, 4, 1, 2), ("8d4!!kh5", 4, 8, 0, 5)])
+def test_the_mean_of_any_ranks_kept_of_compounding_dice_is_exact(text, s, n, lo, hi):
+    """Roll and keep at any size: the dice ranked lo to hi − 1 are the top hi less the top lo,
+    each the oracle's sum of the order statistics' tails (the lowest kept: the top hi less
+    the top lo, lo = n − k)."""
+    odds = dice.odds(text)
+    assert odds.mean_kind == "exact"
+    assert odds.summary.mean == _order_statistic_mean(s, n, hi) - (_order_statistic_mean(s, n, lo) if lo else 0)
