@@ -51,7 +51,6 @@ the variance of the mass worked out and say so (``variance_kind``)."""
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Any, NamedTuple
 from collections.abc import Mapping
@@ -65,6 +64,7 @@ from .builtins import FUNCTIONS, conditional, extreme
 from .pool import PoolSpec
 from .die_odds import face_dist
 from .extremes import extreme_moments
+from .kept_ranks import kept_ranks_mean, kept_ranks_square
 from .open_ended import plain_chain
 from ..errors import RulesEngineError
 from ..limits import DEFAULT_LIMITS, Limits
@@ -377,12 +377,11 @@ class _Means:
         return Moments(mean, _combine(_scaled(count.form, per_die), {own: Fraction(1)}))
 
     def kept_moments(self, spec: PoolSpec, count: ast.Node) -> Moments | None:
-        """Up to six ``dS!!`` compounding on their top face alone, known in number, keeping
-        one (``kh1``, ``kl1``) or all but one (``kh5`` of 6, ``dl1``, ``dh1``): a ``dS!!``
-        totals as a ``dS!`` does, so one kept is the ``max``/``min`` of that many ``dS!``
-        (:mod:`.extremes`), mean and variance; all but one are their sum less the one
-        dropped, the mean by linearity (its variance, with the covariance of the two, has no
-        closed form here)."""
+        """``dS!!`` compounding on their top face alone, known in number, keeping some of
+        them by rank: one (``kh1``, ``kl1``) of up to six is the ``max``/``min`` of that many
+        ``dS!`` (a ``dS!!`` totals as a ``dS!`` does; :mod:`.extremes`); any ranks of up to
+        64 have the mean of :func:`kept_ranks_mean`, and of up to 16 the variance of
+        :func:`kept_ranks_square` too."""
         n = self.number(count)
         if n is None or n < 2 or spec.explode != "compound" or spec.by_face or spec.reroll_rank is not None:
             return None
@@ -393,12 +392,11 @@ class _Means:
         if kept in ((0, 1), (n - 1, n)):
             found = extreme_moments((chain.sides,) * n, kept == (0, 1), self.budget)
             return None if found is None else _fresh(*found)
-        if kept in ((0, n - 1), (1, n)):  # the lowest dropped, or the highest
-            dropped = extreme_moments((chain.sides,) * n, kept == (1, n), self.budget)
-            one = Fraction(chain.sides + 1, 2) * Fraction(chain.sides, chain.sides - 1)
-            return None if dropped is None else Moments(n * one - dropped[0], None)
         mean = kept_ranks_mean(n, chain.sides, *kept, self.budget)
-        return None if mean is None else Moments(mean, None)
+        if mean is None:
+            return None
+        square = kept_ranks_square(n, chain.sides, *kept, self.budget)
+        return _fresh(mean, None if square is None else square - mean * mean)
 
     def keeps_all(self, spec: PoolSpec, count: ast.Node) -> bool:
         """The keeps by rank keep every die: a number of dice known before rolling that no
@@ -471,31 +469,6 @@ def _moments_of(d: Mapping[int, Fraction]) -> tuple[Fraction, Fraction]:
     """The mean and the variance of a distribution (value → probability, summing to 1)."""
     mean = sum((v * p for v, p in d.items()), Fraction(0))
     return mean, sum((v * v * p for v, p in d.items()), Fraction(0)) - mean * mean
-
-
-MOST_KEPT_DICE = 64
-"""The most compounding dice whose kept ranks :func:`kept_ranks_mean` works out (its work
-grows as the square of their number, in exact fractions)."""
-
-
-def kept_ranks_mean(n: int, sides: int, lo: int, hi: int, budget: Budget) -> Fraction | None:
-    """The mean of the dice ranked ``lo`` to ``hi`` − 1 (0 the highest) of ``n`` dS!!
-    compounding on their top face, followed for ever (``5d10!!kh3``). The kept dice at least
-    m are clip(N_m − lo, 0, hi − lo) of the N_m dice at least m, so the mean is the sum over m
-    of E[clip(N_m − lo, 0, hi − lo)], N_m binomial with q = P(one die ≥ m): a polynomial in q
-    with no constant term. A die is at least m = a·S + r + 1 with S^-a·(S − r)/S, so the sum
-    over m of q^d is Σ_r ((S − r)/S)^d / (1 − S^-d). None past :data:`MOST_KEPT_DICE`."""
-    if n > MOST_KEPT_DICE or hi <= lo:
-        return None
-    budget.spend(n * n + n * sides)
-    poly = [0] * (n + 1)  # Σ_i clip(i − lo, 0, hi − lo)·C(n, i)·q^i·(1 − q)^(n − i), by power of q
-    for i in range(n + 1):
-        kept = min(max(i - lo, 0), hi - lo)
-        if kept:
-            for j in range(n - i + 1):
-                poly[i + j] += kept * math.comb(n, i) * math.comb(n - i, j) * (-1) ** j
-    return sum((c * sum((Fraction(sides - r, sides) ** d for r in range(sides)), Fraction(0))
-                / (1 - Fraction(1, sides ** d)) for d, c in enumerate(poly) if d and c), Fraction(0))
 
 
 def die_moments(spec: PoolSpec, budget: Budget) -> tuple[Fraction, Fraction] | None:

@@ -318,3 +318,31 @@ def test_the_mean_of_any_ranks_kept_of_compounding_dice_is_exact(text, s, n, lo,
     odds = dice.odds(text)
     assert odds.mean_kind == "exact"
     assert odds.summary.mean == _order_statistic_mean(s, n, hi) - (_order_statistic_mean(s, n, lo) if lo else 0)
+
+
+@pytest.mark.parametrize("n, s", [(2, 6), (3, 10), (4, 4), (5, 6)])
+def test_the_second_moment_of_one_kept_is_the_highests_or_lowests(n, s):
+    """The kept ranks' second moment, taken at one die kept, against the variance of the
+    highest (lowest) of n dS! worked out by :mod:`rulesengine.dice.extremes` (another way)."""
+    from rulesengine.dice.dist import Budget
+    from rulesengine.dice.kept_ranks import kept_ranks_mean, kept_ranks_square
+
+    for keep, (lo, hi) in (("kh1", (0, 1)), ("kl1", (n - 1, n))):
+        odds = dice.odds(f"{n}d{s}!!{keep}")
+        mean = kept_ranks_mean(n, s, lo, hi, Budget(10 ** 9))
+        square = kept_ranks_square(n, s, lo, hi, Budget(10 ** 9))
+        assert (mean, square - mean * mean) == (odds.unbounded_mean, odds.unbounded_variance)
+
+
+@pytest.mark.parametrize("text", ["3d3!!kh2", "4d3!!dl1", "4d2!!kh2kl1", "5d3!!kl3"])
+def test_the_variance_of_any_ranks_kept_is_the_deep_enumerations(text):
+    """Every throw followed to an explode depth of 80 (what it leaves out is below 3^-80):
+    the variance of what it worked out is the exact variance to 20 digits."""
+    deep = dice.odds(text, explode_depth=80)
+    mass = sum(deep.distribution.values(), F(0))
+    mean = sum((v * p for v, p in deep.distribution.items()), F(0)) / mass
+    variance = sum((v * v * p for v, p in deep.distribution.items()), F(0)) / mass - mean * mean
+    odds = dice.odds(text)
+    assert odds.variance_kind == "exact"
+    assert abs(odds.unbounded_variance - variance) < F(1, 10 ** 20)
+    assert abs(odds.unbounded_mean - mean) < F(1, 10 ** 20)
