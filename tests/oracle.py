@@ -1154,3 +1154,8 @@ def symbols_at_least(faces: list[list[str]], explodes: set[int], names: tuple[st
         return total / (1 - back)
 
     return chains(n, k)
+
+
+def faces_text(faces: list[list[str]]) -> str:
+    """A symbol die's faces as a ruleset writes them: ``[[], [success, strife], …]``."""
+    return "[" + ", ".join("[" + ", ".join(f) + "]" for f in faces) + "]"

@@ -22,21 +22,13 @@ from itertools import product
 import pytest
 
 from fuzz_support import cli_code, run_child
+from oracle import RING, SKILL, faces_text as _faces
 from rulesengine.dice import pool_odds
 from rulesengine.errors import LimitError
 from rulesengine.ruleset import loads
 
 MEMORY_MB = 500  # a child's address-space limit: each refusal needs far less
 
-RING = [[], ["opportunity", "strife"], ["opportunity"], ["success", "strife"], ["success"],
-        ["explosive", "strife"]]
-SKILL = [[], [], ["opportunity"], ["opportunity"], ["opportunity"], ["success", "strife"],
-         ["success", "strife"], ["success"], ["success"], ["success", "opportunity"],
-         ["explosive", "strife"], ["explosive"]]
-
-
-def _faces(faces: list[list[str]]) -> str:
-    return "[" + ", ".join("[" + ", ".join(f) + "]" for f in faces) + "]"
 
 
 HEAD = f"""ruleset: keep-and-explode

@@ -248,14 +248,10 @@ def test_any_roll_after_any_choice_has_the_odds_of_every_face_rolled(sides, n, d
 
 # ---- the issue's system: ring and skill symbol dice, keep up to the ring, kept explosives roll again ----
 
-from oracle import RING, SKILL, symbols_at_least as at_least  # noqa: E402
+from oracle import RING, SKILL, faces_text as _faces, symbols_at_least as at_least  # noqa: E402
 
 RING_MARKED = [[s.replace("explosive", "ring_explosive") for s in f] for f in RING]
 SKILL_MARKED = [[s.replace("explosive", "skill_explosive") for s in f] for f in SKILL]
-
-
-def _faces(faces: list[list[str]]) -> str:
-    return "[" + ", ".join("[" + ", ".join(f) + "]" for f in faces) + "]"
 
 
 KEEP_AND_EXPLODE = f"""\

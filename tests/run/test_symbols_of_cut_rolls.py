@@ -13,11 +13,11 @@ from fractions import Fraction
 
 import pytest
 
-from oracle import RING, SKILL, symbols_at_least as at_least
+from oracle import RING, SKILL, faces_text, symbols_at_least as at_least
 from rulesengine import loads
 
 def ruleset(faces: list[list[str]], explode: str, names: tuple[str, ...], n: int, k: int) -> str:
-    shown = "[" + ", ".join("[" + ", ".join(f) + "]" for f in faces) + "]"
+    shown = faces_text(faces)
     counted = ", ".join(f"'{s}'" for s in names)
     return f"""\
 ruleset: cut-symbols
