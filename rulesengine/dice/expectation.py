@@ -60,7 +60,7 @@ from .context import Context, dynamic_spec
 from .dist import Budget, BudgetExceeded, Dist
 from .evaluate import Functions, compile_expression
 from .exact import Exact
-from .builtins import FUNCTIONS, conditional, extreme
+from .builtins import COUNTS, FUNCTIONS, conditional, extreme, reads
 from .pool import PoolSpec
 from .die_odds import face_dist
 from .extremes import extreme_moments
@@ -274,7 +274,7 @@ class _Means:
         explodes), per die as :func:`die_moments` works a count out. Its variance where
         nothing else reads the roll (the expression reads it here alone, and no other roll
         shares a part with it); else the mean alone, the two being correlated."""
-        if not (isinstance(node, ast.Call) and node.name == "count" and len(node.args) in (2, 3)):
+        if reads(node) != COUNTS or not isinstance(node, ast.Call) or len(node.args) not in (2, 3):
             return None
         target = ast.bare(node.args[0])
         roll = self.rolls.get(target.name) if isinstance(target, ast.Name) else None

@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 from collections.abc import Iterable, Mapping
 
 from ..dice import ast
+from ..dice.builtins import extreme
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..limits import Limits
@@ -59,9 +60,7 @@ class Alias(NamedTuple):
     of: str
 
 
-Term = str | tuple[str, tuple[str, ...]]  # a roll, or ("max" or "min", the rolls it reads, in order)
-
-EXTREMES = ("max", "min")
+Term = str | tuple[str, tuple[str, ...]]  # a roll, or (the max()/min() called, the rolls it reads, in order)
 
 
 def term_rolls(term: Term) -> tuple[str, ...]:
@@ -113,8 +112,9 @@ def _extreme(node: ast.Node, rolls: frozenset[str]) -> Term | None:
     """``max(a, b, …)`` or ``min(…)`` of two or more distinct rolls of ``rolls``, each named
     bare (through parentheses and labels), as a term: its rolls in name order (the same term
     however written)."""
-    if not (isinstance(node, ast.Call) and node.name in EXTREMES and len(node.args) >= 2):
+    if extreme(node) is None:
         return None
+    assert isinstance(node, ast.Call)
     args = [ast.bare(a) for a in node.args]
     names = [a.name for a in args if isinstance(a, ast.Name) and a.name in rolls]
     if len(names) != len(args) or len(set(names)) != len(names):
