@@ -16,7 +16,9 @@ from ..dice.builtins import READERS, conditional
 from ..dice.dist import Budget, BudgetExceeded, Dist, mixture
 from ..dice.context import Context
 from ..dice.evaluate import compile_conditions, compile_expression
+from ..dice.beyond import UNDETERMINED
 from ..dice.exact import Exact, dice_term_dist
+from ..dice.sampling import Sampling
 from ..dice.pool import PoolSpec
 from ..dice.pool_odds import PoolView, dice_pool_dist, faces_dist, joined_dist, view_dist
 from ..dice.values import DicePool
@@ -103,7 +105,7 @@ class ExactRolls:
         self._exprs: dict[str, Any] = {}  # expressions outside the check (roll-offs), by pointer
         self._settled: dict[tuple, RollReads | None] = {}  # settled_reads, by the values they read
         self._known: tuple[dict[int, ast.Node], tuple[str, ...]] | None = None
-        self._parts: dict[tuple[str, tuple[str, ...]], list[Any] | None] = {}  # reading_key's, compiled
+        self._parts: dict[tuple[str, tuple[str, ...]], list[tuple[bool, Any]] | None] = {}  # reading_key's, compiled
 
     def forget(self) -> None:
         """Drop the compiled evaluators (and with them their pools' caches)."""
@@ -251,21 +253,27 @@ class ExactRolls:
             compiled = self._parts[(name, read)]
         else:
             nodes = _reading_parts(e.tree, frozenset(read))
+            # A part with no dice of its own is worked out on plain values (the readings are
+            # known values), many times faster than as a distribution of one value.
             compiled = None if nodes is None else \
-                [compile_expression(n, Exact(), self.limits, e.text, self.functions) for n in nodes]
+                [(plain, compile_expression(n, Sampling() if plain else Exact(), self.limits, e.text, self.functions))
+                 for n in nodes for plain in [not any(isinstance(m, ast.Dice) for m in ast.walk(n))]]
             self._parts[(name, read)] = compiled
         if compiled is None:
             return None
         key = []
         ctx = Context(e.text, env, self.limits, budget=budget)
-        for run in compiled:
+        for plain, run in compiled:
             try:
-                dist = run(ctx)
-            except (DiceEvalError, RulesEngineError):
+                value = run(ctx)
+            except (DiceEvalError, RulesEngineError) + UNDETERMINED:
                 return None  # worked out as it is, which says what is wrong where it is
-            if not dist.is_point() or dist.tail:
+            if plain:
+                key.append(value)
+                continue
+            if not value.is_point() or value.tail:
                 return None
-            key.append(next(iter(dist.weights)))
+            key.append(next(iter(value.weights)))
         try:
             hash(tuple(key))
         except TypeError:
