@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .beyond import CutRoll
-from .die_odds import die_dist, face_dist, followed_chains
+from .die_odds import MAX_CHAIN_STATES, die_dist, face_dist, followed_chains
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, held_cost, step_cost, sum_of
 from .pool import PoolSpec
 from .values import DicePool, Rolled, joined
@@ -225,6 +225,12 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
 # ---- whole rolls, for rules that look at single dice ------------------------------------------
 
 
+MOST_FOLLOWED_KEEPS = 8192
+"""The most readings times faces :func:`_followed_keeps` follows (``4d20!>=15kh2``: 231 · 20):
+each reading reads every face of a chain as long as the chain that reached it, so the
+work grows faster than the budget :func:`followed_chains` charges; past this, the depth's."""
+
+
 def _followed_keeps(spec: PoolSpec, budget: Budget) -> Dist | None:
     """Each die's chain (a die and the dice its explosions add, ``!``) read by the ``k``
     highest (lowest) values it holds, followed for ever (:func:`followed_chains`), where the
@@ -238,13 +244,17 @@ def _followed_keeps(spec: PoolSpec, budget: Budget) -> Dist | None:
             or spec.keeps[0][0] not in ("kh", "kl"):
         return None
     highest, k = spec.keeps[0][0] == "kh", spec.keeps[0][1]
+    faces = len(face_dist(spec, budget).weights)
+    readings = math.comb(faces + k, k)  # at most: the multisets of up to k faces
+    if readings > MAX_CHAIN_STATES or readings * faces > MOST_FOLLOWED_KEEPS:
+        return None  # too many to follow, known before following any (3d1000!>=500kh3, 2d500!>=2kh1)
 
     def reading(values: tuple) -> tuple:
         ranked = sorted(values, reverse=True)
         return tuple(ranked[:k] if highest else ranked[-k:])
 
     try:
-        chains = followed_chains(spec, "values", reading, budget)
+        chains = followed_chains(spec, "values", reading, budget, k + 1)
     except (TypeError, ValueError):  # faces that are not whole numbers
         return None
     if chains is None:

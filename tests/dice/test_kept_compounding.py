@@ -346,3 +346,20 @@ def test_the_variance_of_any_ranks_kept_is_the_deep_enumerations(text):
     assert odds.variance_kind == "exact"
     assert abs(odds.unbounded_variance - variance) < F(1, 10 ** 20)
     assert abs(odds.unbounded_mean - mean) < F(1, 10 ** 20)
+
+
+@pytest.mark.parametrize("text", ["2d500!>=2kh1", "3d1000!>=500kh3"])
+def test_a_keep_with_too_many_readings_to_follow_is_not_followed_at_all(text, monkeypatch):
+    """Found in review: ``2d500!>=2kh1`` followed 501 readings of 500 faces each, every face
+    read along a chain as long as the one that reached it, and ran for minutes where the
+    depth's answer is refused at once. Its readings are counted first (the multisets of up
+    to K faces, times the faces): past the bound, no chain is followed."""
+    from rulesengine.dice import pool_odds
+    from rulesengine.errors import LimitError
+
+    followed = []
+    real = pool_odds.followed_chains
+    monkeypatch.setattr(pool_odds, "followed_chains", lambda *a, **k: followed.append(a) or real(*a, **k))
+    with pytest.raises(LimitError):
+        dice.odds(text)
+    assert followed == []
