@@ -222,9 +222,6 @@ def _keep_multiset(spec: PoolSpec, d: Dist, n: int, budget: Budget) -> Dist:
     return Dist(dict(out), d.denom ** n).reduced()
 
 
-# ---- whole rolls, for rules that look at single dice ------------------------------------------
-
-
 MOST_FOLLOWED_KEEPS = 8192
 """The most readings times faces :func:`_followed_keeps` follows (``4d20!>=15kh2``: 231 · 20):
 each reading reads every face of a chain as long as the chain that reached it, so the
@@ -276,6 +273,9 @@ def _with_topped_cuts(spec: PoolSpec, d: Dist, k: int) -> Dist:
     if not topped:
         return d
     return Dist({**d.weights, **topped}, d.denom)
+
+
+# ---- whole rolls, for rules that look at single dice ------------------------------------------
 
 
 def faces_dist(spec: PoolSpec, count: int, limits: Limits, budget: Budget, initial: bool = False) -> Dist:

@@ -13,7 +13,6 @@ weights added. Five d10 keep three: 2,002 throws, 52 chosen totals and counts of
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from collections.abc import Iterable
 from typing import Any
@@ -21,10 +20,10 @@ from typing import Any
 from ..dice.beyond import UNDETERMINED, Beyond
 from ..dice.dist import Budget, BudgetExceeded, held_cost
 from ..dice.expectation import RollMean, exact_moments, roll_mean
-from ..dice.values import Rolled
 from ..errors import RulesEngineError
 from ..limits import Limits
 from ..rules.model import Check, Expr
+from .choosing import ways_to_try
 from .resolver import Resolver
 from .runtime import Functions
 
@@ -61,8 +60,7 @@ def with_choice(check: Check, resolver: Resolver, joint: Joint, env: dict, budge
     names = [name for name, _ in choose.values]
     read = sorted(set().union(*(e.names for e in late)) & set(names))
     pick = resolver.pick(choose, env)
-    dice = [len(r.faces) if isinstance(r, Rolled) else 1 for r in (d.get(choose.source) for d, _ in joint)]
-    ways = sum(1 + math.comb(n, min(pick, n)) for n in dice)
+    ways = ways_to_try(choose.source, pick, joint)
     try:
         budget.spend(ways)
         budget.spend(held_cost(len(joint), len(joint[0][0]) + len(read) if joint else 0))
@@ -124,7 +122,6 @@ def moments_after_choice(check: Check, resolver: Resolver, env: dict, joint: Joi
             if found is None:
                 return None, None
             rolls[name] = found
-            local.pop(name, None)
         assert check.result is not None
         m, v = exact_moments(check.result.tree, local, budget, rolls=rolls, limits=limits, text=check.result.text,
                              functions=functions)

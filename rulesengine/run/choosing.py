@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
@@ -193,6 +194,14 @@ def first_best(ways: Iterable[Way], rank: Callable[[Way], tuple]) -> Way:
         earlier.append(way)
     assert best is not None  # there is always at least one way (k of n dice, k ≤ n)
     return best
+
+
+def ways_to_try(source: str, pick: int, joint: Iterable[tuple[Mapping[str, Any], int]]) -> int:
+    """What choosing ``pick`` dice of roll ``source`` costs over these joint values (each a
+    mapping of roll values, with its weight): one step for each, and one for every way of
+    choosing of its own dice (an exploding roll has more dice in some than in others)."""
+    dice = [len(r.faces) if isinstance(r, Rolled) else 1 for r in (d.get(source) for d, _ in joint)]
+    return sum(1 + math.comb(n, min(pick, n)) for n in dice)
 
 
 @functools.cache

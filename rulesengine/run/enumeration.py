@@ -19,7 +19,6 @@ from collections.abc import Iterator, Mapping
 from ..dice.beyond import UNDETERMINED, Beyond, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
 from ..dice.expectation import RollMean, exact_moments, roll_mean
-from ..dice.values import Rolled
 from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
 from ..errors import LimitError, Location, RulesEngineError
 from ..limits import MAX_CACHED_WEIGHTS
@@ -27,6 +26,7 @@ from ..records import replace
 from ..rules.model import Check, Expr
 from ..rules.procedures import party_expressions
 from .after_choice import moments_after_choice, read_only_as_chosen, with_choice
+from .choosing import ways_to_try
 from .exact import ExactRolls, RollReads
 from .groups import ResolutionGroups
 from .fused import Alias, FusedRolls, fused_rolls
@@ -238,9 +238,7 @@ class Enumerator:
         cost = len(joint)
         choose = self.check.choose
         if choose is not None and joint:
-            pick = self.resolver.pick(choose, env)
-            dice = [len(r.faces) if isinstance(r, Rolled) else 1 for r in (d.get(choose.source) for d, _ in joint)]
-            cost = sum(1 + math.comb(n, min(pick, n)) for n in dice)
+            cost = ways_to_try(choose.source, self.resolver.pick(choose, env), joint)
         try:
             budget = Budget(self.runtime.limits.max_states)
             if resolved is None:

@@ -80,9 +80,9 @@ def _signatures(tree: ast.Node, rolls: frozenset[str]) -> list[dict[Term, int]]:
     def signature(node: ast.Node) -> dict[Term, int]:
         if isinstance(node, ast.Name):
             return {node.name: 1} if node.name in rolls else {}
-        extreme = _extreme(node, rolls)
-        if extreme is not None:
-            return {extreme: 1}
+        term = _extreme(node, rolls)
+        if term is not None:
+            return {term: 1}
         if isinstance(node, (ast.Group, ast.Labeled)):
             return signature(node.inner)
         if isinstance(node, ast.Neg):
@@ -205,6 +205,13 @@ def _fused(check: Check, factors: dict[Term, int], terms: list[Term], limits: Li
 
     text = ""
     tree: ast.Node | None = None
+
+    def grouped(name: str) -> ast.Node:  # the roll's own text in parentheses, written on
+        nonlocal text
+        at = len(text)
+        text += f"({exprs[name].text})"
+        return ast.Group(_shifted(exprs[name].tree, at + 1), (at, len(text)))
+
     for term in terms:
         factor = factors[term]
         lead = "" if tree is None else (" + " if factor > 0 else " - ")
@@ -213,19 +220,15 @@ def _fused(check: Check, factors: dict[Term, int], terms: list[Term], limits: Li
         text += f"{lead}{times}"
         inner = len(text)
         if isinstance(term, str):
-            text += f"({exprs[term].text})"
-            part: ast.Node = ast.Group(_shifted(exprs[term].tree, inner + 1), (inner, len(text)))
+            part = grouped(term)
         else:
-            fn = term[0]
-            text += f"{fn}("
-            args: list[ast.Node] = []
+            text += f"{term[0]}("
+            args = []
             for i, name in enumerate(rolled(term)):
                 text += ", " if i else ""
-                at = len(text)
-                text += f"({exprs[name].text})"
-                args.append(ast.Group(_shifted(exprs[name].tree, at + 1), (at, len(text))))
+                args.append(grouped(name))
             text += ")"
-            part = ast.Call(fn, tuple(args), (inner, len(text)))
+            part = ast.Call(term[0], tuple(args), (inner, len(text)))
         if times:
             part = ast.Binary("*", ast.Num(abs(factor), (start, start + len(str(abs(factor))))), part,
                               (start, len(text)))

@@ -98,9 +98,7 @@ class Resolver:
         check chooses dice, only the way the rules pick is made, none is listed in
         ``choices``, and the values of the ways are remembered there."""
         rt, check = self.runtime, self.check
-        for let in check.lets:
-            if let.after_roll and let.name not in settled:
-                env[let.name] = self._let(let, env)
+        self._lets_after_roll(env, settled)
         choices: tuple[Choice, ...] = ()
         chosen = None
         if check.choose is not None:
@@ -140,12 +138,16 @@ class Resolver:
         spec = self.check.choose
         assert spec is not None, "only a check that chooses dice has rolls after the choice"
         local = dict(env)
-        for let in self.check.lets:
-            if let.after_roll:
-                local[let.name] = self._let(let, local)
+        self._lets_after_roll(local)
         values = self._choose(spec, local, player_choice, None, memo)[1].values
         local.update(values)
         return local, dict(values)
+
+    def _lets_after_roll(self, env: dict[str, Any], settled: Collection[str] = ()) -> None:
+        """The lets that read a roll, worked out into ``env`` in order (but ``settled``)."""
+        for let in self.check.lets:
+            if let.after_roll and let.name not in settled:
+                env[let.name] = self._let(let, env)
 
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],
                       choose: Iterable[int] | None = None) -> Resolution:
