@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from _thread import RLock  # threading's own, without importing threading (start-up)
 from pathlib import Path
 from typing import Any
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,6 +29,7 @@ from .dice.parser import closest
 from .limits import DEFAULT_LIMITS, Limits
 from .rules.model import RulesetModel
 from .rules.document import RULESET_SUFFIXES, Document, load_file, load_text
+from .rules.verdicts import build_alone, clean_before, remember_clean, stands_alone
 
 
 def nearest(name: Any, names: Iterable[Any]) -> str | None:
@@ -174,30 +176,71 @@ class Check:
 
 
 class Ruleset:
-    """A loaded, validated ruleset."""
+    """A loaded, validated ruleset.
 
-    def __init__(self, model: RulesetModel, doc: Document, limits: Limits = DEFAULT_LIMITS,
+    A file that loaded without an error before, unchanged since, is not checked again
+    (:mod:`rulesengine.rules.verdicts`): its checks are built as they are asked for, and
+    the whole model only when something reads it (``model``, ``warnings``, a procedure)."""
+
+    def __init__(self, model: RulesetModel | None, doc: Document, limits: Limits = DEFAULT_LIMITS,
                  warnings: tuple[Diagnostic, ...] = ()) -> None:
-        self.model = model
+        self._model = model
         self.document = doc
         self.limits = limits
-        self.warnings = warnings
-        self.functions = ruleset_functions(model)
+        self._warnings = warnings
+        self._functions = ruleset_functions(model) if model is not None else None
         self._checks: dict[str, Check] = {}
+        self._lock = RLock()
+
+    @classmethod
+    def checked_before(cls, doc: Document, limits: Limits = DEFAULT_LIMITS) -> Ruleset:
+        """A file found free of errors before, as it is now: nothing is built yet."""
+        return cls(None, doc, limits)
+
+    @property
+    def model(self) -> RulesetModel:
+        """The model of the whole file (built now if the file was loaded as checked before)."""
+        if self._model is None:
+            with self._lock:
+                if self._model is None:
+                    whole = _from_document(self.document, self.limits)
+                    self._warnings, self._functions, self._model = whole._warnings, whole._functions, whole._model
+        assert self._model is not None
+        return self._model
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        """The file's warnings (the whole file is checked for them if it was not yet)."""
+        _ = self.model  # builds the whole file once
+        return self._warnings
+
+    @property
+    def functions(self) -> dict:
+        """Every function the file's expressions may call: the language's and its tables'."""
+        if self._functions is None:
+            self._functions = ruleset_functions(self.model)
+        return self._functions
 
     @property
     def id(self) -> str:
-        return self.model.id
+        return self._model.id if self._model is not None else self.document.data["ruleset"]
 
     @property
     def name(self) -> str:
-        return self.model.name
+        return self._model.name if self._model is not None else self.document.data.get("name", self.id)
+
+    def _names(self, part: str) -> list[str]:
+        """The names of the file's checks or procedures, in the file's order (a file that
+        loaded builds every one of them, so its data names the same as its model)."""
+        if self._model is not None:
+            return list(self._model.checks if part == "checks" else self._model.procedures)
+        return list(self.document.data.get(part) or {})
 
     def checks(self) -> list[str]:
-        return list(self.model.checks)
+        return self._names("checks")
 
     def procedures(self) -> list[str]:
-        return list(self.model.procedures)
+        return self._names("procedures")
 
     def check(self, name: str) -> Check:
         """One check of the ruleset, to roll or get the odds of.
@@ -211,14 +254,27 @@ class Ruleset:
         Raises:
             InputError: no check has that name (the hint names the nearest, or lists them).
         """
-        if not isinstance(name, str) or name not in self.model.checks:
-            near = nearest(name, self.model.checks)
+        names = self.checks()
+        if not isinstance(name, str) or name not in names:
+            near = nearest(name, names)
             raise InputError(f"ruleset '{self.id}' has no check '{name}'",
-                             hint=f"did you mean '{near}'?" if near else "checks: " + ", ".join(self.model.checks))
+                             hint=f"did you mean '{near}'?" if near else "checks: " + ", ".join(names))
         if name not in self._checks:
-            runner = CheckRunner(self.model, self.model.checks[name], self.functions, self.document, self.limits)
+            model = self._model_for(name)
+            if self._functions is None:
+                self._functions = ruleset_functions(model)  # the tables, as the whole file's
+            runner = CheckRunner(model, model.checks[name], self._functions, self.document, self.limits)
             self._checks[name] = Check(runner)
         return self._checks[name]
+
+    def _model_for(self, name: str) -> RulesetModel:
+        """The whole model, or, for a file checked before, one with the check built alone
+        where that is the same check (:func:`~rulesengine.rules.verdicts.stands_alone`)."""
+        if self._model is None and stands_alone(self.document, name):
+            alone = build_alone(self.document, self.limits, name)
+            if alone is not None:
+                return alone
+        return self.model
 
     def procedure(self, name: str):
         """One procedure of the ruleset (a contest, a team, group, assisted or extended check).
@@ -235,11 +291,11 @@ class Ruleset:
         """
         from .run.procedures import procedure_runner
 
-        if not isinstance(name, str) or name not in self.model.procedures:
-            near = nearest(name, self.model.procedures)
+        names = self.procedures()
+        if not isinstance(name, str) or name not in names:
+            near = nearest(name, names)
             raise InputError(f"ruleset '{self.id}' has no procedure '{name}'",
-                             hint=f"did you mean '{near}'?" if near else
-                             "procedures: " + (", ".join(self.model.procedures) or "none"))
+                             hint=f"did you mean '{near}'?" if near else "procedures: " + (", ".join(names) or "none"))
         return procedure_runner(self, self.model.procedures[name])
 
     def runnable(self, name: str) -> Runnable:
@@ -255,11 +311,11 @@ class Ruleset:
         Raises:
             InputError: no check or procedure has that name.
         """
-        if isinstance(name, str) and name in self.model.checks:
+        if isinstance(name, str) and name in self.checks():
             return self.check(name)
-        if isinstance(name, str) and name in self.model.procedures:
+        if isinstance(name, str) and name in self.procedures():
             return self.procedure(name)
-        names = list(self.model.checks) + list(self.model.procedures)
+        names = self.checks() + self.procedures()
         near = nearest(name, names)
         raise InputError(f"ruleset '{self.id}' has no check or procedure '{name}'",
                          hint=f"did you mean '{near}'?" if near else "available: " + ", ".join(names))
@@ -328,7 +384,12 @@ def _mtime(path: Path) -> float:
 
 @functools.lru_cache(maxsize=32)
 def _load_cached(path: str, _mtime: float, limits: Limits) -> Ruleset:
-    return _from_document(load_file(path, limits), limits)
+    doc = load_file(path, limits)
+    if clean_before(doc, limits):
+        return Ruleset.checked_before(doc, limits)
+    ruleset = _from_document(doc, limits)
+    remember_clean(doc, limits)
+    return ruleset
 
 
 def _from_document(doc: Document, limits: Limits) -> Ruleset:

@@ -41,7 +41,7 @@ from .types import check_problems, expressions_in, procedure_env, procedure_prob
 if TYPE_CHECKING:  # the dialects are imported where a file is written in one (start-up)
     from ..dice.dialects import Translation
 
-__all__ = ["Builder", "RESERVED", "RESULT_KEYS", "ruleset_functions"]  # re-exported for callers
+__all__ = ["Builder", "RESERVED", "RESULT_KEYS", "ruleset_functions", "ruleset_model"]  # re-exported for callers
 
 # Semantic error codes (docs/errors.md).
 
@@ -275,17 +275,7 @@ class Builder:
                                             for e in expressions_in(part)])
         self.check_symbols_named()
         symbol_lints(self)
-        if not self.ok:
-            return None
-        src = data.get("source") or {}
-        if isinstance(src, str):
-            src = {"title": src}
-        return RulesetModel(
-            id=data["ruleset"], name=data.get("name", data["ruleset"]), version=str(data.get("version", "")),
-            source=Source(**{k: src[k] for k in ("title", "author", "publisher", "year", "url", "section")
-                             if k in src}),
-            license=data.get("license", ""), description=data.get("description", ""),
-            tables=tables, checks=checks, procedures=procedures, path=self.doc.path)
+        return ruleset_model(self.doc, tables, checks, procedures) if self.ok else None
 
     def build_tables(self, specs: dict) -> dict[str, Table]:
         """The file's tables, and the functions that read them (none may take a built-in's name)."""
@@ -578,6 +568,20 @@ class Builder:
     # ---- procedures ----------------------------------------------------------------------
     def procedure(self, name: str, spec: dict, ptr: str) -> Procedure | None:
         return build_procedure(self, name, spec, ptr)
+
+
+def ruleset_model(doc: Document, tables: dict[str, Table], checks: dict[str, Check],
+                  procedures: dict[str, Procedure]) -> RulesetModel:
+    """The model of a file whose parts were built without an error: its header and these."""
+    data = doc.data
+    src = data.get("source") or {}
+    if isinstance(src, str):
+        src = {"title": src}
+    return RulesetModel(
+        id=data["ruleset"], name=data.get("name", data["ruleset"]), version=str(data.get("version", "")),
+        source=Source(**{k: src[k] for k in ("title", "author", "publisher", "year", "url", "section") if k in src}),
+        license=data.get("license", ""), description=data.get("description", ""),
+        tables=tables, checks=checks, procedures=procedures, path=doc.path)
 
 
 def _literal(value: Any) -> str | None:

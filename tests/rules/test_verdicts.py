@@ -1,0 +1,159 @@
+"""Files found free of errors before (rulesengine/rules/verdicts.py, issue 33): loaded again,
+unchanged, a file is not checked again, and a check asked for is built alone. The rule:
+a check built alone is the very check the whole file builds, so every answer is the same;
+a file with an error never gets a verdict; a changed file is checked again."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import rulesengine.ruleset as ruleset_module
+from rulesengine.errors import RulesetError
+from rulesengine.limits import DEFAULT_LIMITS
+from rulesengine.rules import verdicts
+from rulesengine.rules.document import load_file
+from rulesengine.rules.verdicts import build_alone, clean_before, remember_clean, stands_alone
+from store_support import run_twice
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((ROOT / "tests" / "rulesets" / "data").glob("*.yaml")) \
+    + [ROOT / "bench" / "pools" / "pools.yaml"]
+
+TWO_CHECKS = """\
+ruleset: two
+name: Two checks
+version: "1"
+source: a test
+tables:
+  dc:
+    ladder: {easy: 3, hard: 5}
+checks:
+  first:
+    inputs:
+      level: {type: choice, choices: [easy, hard]}
+    roll: 1d6
+    result: roll
+    outcomes:
+      - {name: success, when: "result >= dc(level)", success: true}
+      - {name: failure, success: false}
+  second:
+    roll: 2d6
+    result: roll
+    outcomes:
+      - {name: success, when: "result >= 7", success: true}
+      - {name: failure, success: false}
+"""
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESENGINE_CACHE_DIR", str(tmp_path / "store"))
+    monkeypatch.delenv("RULESENGINE_CACHE", raising=False)
+    monkeypatch.setattr(verdicts, "_STORE", None)
+    ruleset_module._load_cached.cache_clear()
+    yield tmp_path / "store"
+    ruleset_module._load_cached.cache_clear()
+
+
+def _valid(path: Path):
+    try:
+        return ruleset_module.load(str(path))
+    except RulesetError:
+        return None
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_a_check_built_alone_is_the_check_the_whole_file_builds(path, store):
+    whole = _valid(path)
+    if whole is None:
+        pytest.skip("a file with errors is never built alone")
+    model = whole.model
+    doc = load_file(str(path))
+    for name, check in model.checks.items():
+        if not stands_alone(doc, name):
+            continue
+        alone = build_alone(doc, DEFAULT_LIMITS, name)
+        assert alone is not None
+        assert alone.checks == {name: check}  # every field of the check, its expressions' trees too
+        assert (alone.id, alone.name, alone.source, alone.tables) == (model.id, model.name, model.source, model.tables)
+        assert alone.procedures == {}
+
+
+def test_a_check_any_procedure_mentions_is_built_with_the_whole_file(store):
+    doc = load_file(str(ROOT / "rulesets" / "gurps-4e.yaml"))
+    assert not stands_alone(doc, "success_roll")  # the contests roll it
+
+
+def test_a_file_loaded_again_builds_only_the_check_asked_for_with_the_same_answers(store, tmp_path):
+    path = tmp_path / "two.yaml"
+    path.write_text(TWO_CHECKS, encoding="utf-8")
+    first = ruleset_module.load(str(path))
+    assert first._model is not None and clean_before(first.document, DEFAULT_LIMITS)
+    ruleset_module._load_cached.cache_clear()
+    again = ruleset_module.load(str(path))
+    assert again._model is None  # nothing built yet
+    assert again.checks() == first.checks() and again.procedures() == first.procedures() == []
+    assert (again.id, again.name) == (first.id, first.name)
+    for name, inputs in (("first", {"level": "hard"}), ("second", {})):
+        assert again.check(name).odds(inputs).to_dict() == first.check(name).odds(inputs).to_dict()
+        assert again.check(name).roll(inputs, seed=7).to_dict() == first.check(name).roll(inputs, seed=7).to_dict()
+    assert again._model is None  # both checks were built alone
+    assert again.warnings == first.warnings and again._model is not None  # the warnings need the whole file
+    assert again.model == first.model
+
+
+def test_a_file_with_an_error_gets_no_verdict(store, tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(TWO_CHECKS.replace("result >= 7", "result >= seven"), encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(RulesetError, match="seven"):
+            ruleset_module.load(str(path))
+        ruleset_module._load_cached.cache_clear()
+    assert not clean_before(load_file(str(path)), DEFAULT_LIMITS)
+
+
+def test_a_changed_file_is_checked_again(store, tmp_path):
+    path = tmp_path / "two.yaml"
+    path.write_text(TWO_CHECKS, encoding="utf-8")
+    ruleset_module.load(str(path))
+    ruleset_module._load_cached.cache_clear()
+    path.write_text(TWO_CHECKS.replace("result >= 7", "result >= seven"), encoding="utf-8")
+    with pytest.raises(RulesetError, match="seven"):
+        ruleset_module.load(str(path))
+
+
+def test_a_wrong_verdict_still_finds_the_error_of_the_check_asked_for(store, tmp_path):
+    """A verdict is wrong only if the store was tampered with: the check is then built
+    alone, finds its own error, and the whole file is loaded and its first error raised."""
+    path = tmp_path / "bad.yaml"
+    path.write_text(TWO_CHECKS.replace("result >= 7", "result >= seven"), encoding="utf-8")
+    remember_clean(load_file(str(path)), DEFAULT_LIMITS)
+    rs = ruleset_module.load(str(path))
+    assert rs.check("first").odds({"level": "easy"}).success == Fraction(2, 3)
+    with pytest.raises(RulesetError, match="seven"):
+        rs.check("second")
+
+
+def test_no_verdict_is_kept_or_read_with_other_limits(store, tmp_path):
+    import dataclasses
+
+    path = tmp_path / "two.yaml"
+    path.write_text(TWO_CHECKS, encoding="utf-8")
+    doc = load_file(str(path))
+    remember_clean(doc, dataclasses.replace(DEFAULT_LIMITS, max_dice=10))
+    assert not clean_before(doc, DEFAULT_LIMITS)
+    remember_clean(doc, DEFAULT_LIMITS)
+    assert clean_before(doc, DEFAULT_LIMITS) and not clean_before(doc, dataclasses.replace(DEFAULT_LIMITS, max_dice=10))
+
+
+def test_a_fresh_process_loading_a_file_checked_before_builds_one_check(store, tmp_path):
+    path = tmp_path / "two.yaml"
+    path.write_text(TWO_CHECKS, encoding="utf-8")
+    code = (f"import rulesengine; rs = rulesengine.load({str(path)!r}); "
+            "print(rs.check('second').odds().success); print(rs._model is None)")
+    first, again = run_twice(code, store)
+    assert first == ["7/12", "False"]
+    assert again == ["7/12", "True"]
