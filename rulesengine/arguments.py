@@ -144,7 +144,10 @@ def _bounded(text: str, what: str, low: int, high: int) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only`` (a command's name), with that command alone:
+    a call knows its command from its first word, and building the other eleven cost each
+    call a few milliseconds of start-up (issue 33)."""
     parser = Parser(prog="rulesengine",
                      description="Roll dice and rulesets, and get their exact odds.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
@@ -152,7 +155,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help="don't read or write the parsed expressions kept between runs "
                         "(also RULESENGINE_CACHE=off; where: RULESENGINE_CACHE_DIR, else ~/.cache/rulesengine)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for name, add in COMMANDS.items():
+        if only is None or name == only:
+            add(sub)
+    for name, sp in sub.choices.items():
+        with_examples(name, sp)
+    return parser
 
+
+def add_dice_command(sub) -> None:
     p = sub.add_parser("dice", help="roll a dice expression, or print its exact odds",
                        description="Roll a dice expression once and print the trace, or "
                        "print its exact distribution with --odds. Names in the expression "
@@ -180,6 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
     view.add_argument("--at-most", dest="view", action="store_const", const="at_most",
                       help="with --odds and several expressions (or --csv): the chance of each value or less")
 
+
+def add_validate_command(sub) -> None:
     p = sub.add_parser("validate", help="validate ruleset files (for CI)",
                        description="Validate ruleset files and folders (searched for *.yaml and *.yml). "
                        "Exit 0 when clean, 1 when any file is invalid, 2 on a usage error.")
@@ -188,11 +201,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output format (default: github when GITHUB_ACTIONS is set, else text)")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
+
+def add_schema_command(sub) -> None:
     p = sub.add_parser("schema", help="print or save the ruleset JSON Schema",
                        description="Print schemas/ruleset.schema.json, the file format's source of truth; "
                        "--output saves it, e.g. into your own repository for editor completion.")
     p.add_argument("--output", "-o", metavar="PATH", help="write the schema to PATH instead of printing it")
 
+
+def add_new_command(sub) -> None:
     p = sub.add_parser("new", help="start a ruleset of your own",
                        description="Write a starter ruleset (one commented check) or a copy of a shipped one "
                        "to adapt, as NAME.yaml, with the editor's schema line; the schema is saved to "
@@ -202,38 +219,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of NAME.yaml")
     p.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
 
+
+def add_list_command(sub) -> None:
     p = sub.add_parser("list", help="list the shipped rulesets",
                        description="List the shipped rulesets: id, name, and their checks and procedures.")
     p.add_argument("--json", action="store_true", help="print JSON")
 
+
+def add_show_command(sub) -> None:
     p = sub.add_parser("show", help="describe a ruleset or one of its checks in words",
                        description="Describe a ruleset, or one of its checks or procedures, in words: "
                        "inputs, tables, gates, rolls, outcome rules.")
     p.add_argument("ruleset", help="a shipped ruleset id (see `rulesengine list`) or a path")
     p.add_argument("name", nargs="?", help="a check or procedure")
 
+
+def add_export_command(sub) -> None:
     p = sub.add_parser("export", help="print a ruleset as canonical JSON",
                        description="Print the ruleset as canonical JSON: defaults filled in, every "
                        "expression as text plus its parsed form, for front ends in any language.")
     p.add_argument("ruleset", help="a shipped id or a path")
 
-    add_run_commands(sub)
-    add_serve_command(sub)
 
+def add_docs_command(sub) -> None:
     p = sub.add_parser("docs", help="print a page of the documentation (the docs ship with the package)",
                        description="With no TOPIC, list the pages of the documentation; with a TOPIC, print "
                        "that page (Markdown), or with --path the file it is installed as.")
     p.add_argument("topic", nargs="?", metavar="TOPIC", help="a page: tutorial, dice-language, errors, ...")
     p.add_argument("--path", action="store_true", help="print the installed page's path instead of its text")
-    for name, sp in sub.choices.items():
-        with_examples(name, sp)
-    return parser
 
-
-def add_run_commands(sub) -> None:
-    """``roll`` and ``odds``: the same inputs (name=value, partyN.name=value), their own options."""
+def add_run_commands(sub, only: str | None = None) -> None:
+    """``roll`` and ``odds`` (or the one named ``only``): the same inputs (name=value,
+    partyN.name=value), their own options."""
     for name, helptext in (("roll", "roll a check or procedure of a ruleset"),
                            ("odds", "exact odds of a check or procedure, or a sweep over inputs")):
+        if only is not None and name != only:
+            continue
         p = sub.add_parser(name, help=helptext, description=helptext + ". Inputs are name=value words; "
                            "contest parties are party1.name=value, party2.name=value, ..."
                            + (" A value LO..HI sweeps that input (one or two inputs)." if name == "odds" else ""))
@@ -311,6 +332,24 @@ def add_serve_command(sub) -> None:
                    "10 s; then stop listening (default 0: stop listening at once; one worker only)")
     p.add_argument("--stdio", action="store_true", help="read one JSON request per line on stdin, answer on stdout")
 
+
+COMMANDS = {"dice": add_dice_command, "validate": add_validate_command, "schema": add_schema_command,
+            "new": add_new_command, "list": add_list_command, "show": add_show_command,
+            "export": add_export_command, "roll": lambda sub: add_run_commands(sub, "roll"),
+            "odds": lambda sub: add_run_commands(sub, "odds"), "serve": add_serve_command,
+            "docs": add_docs_command}
+"""Each command's name and the function that adds it to the parser, in the order ``--help`` lists them."""
+
+
+def command_word(words: list[str]) -> str | None:
+    """The command these words run, where nothing before it could change which (only the
+    top-level flags, written out): the parser is then built with that command alone; else
+    None, and it is built with every command."""
+    for word in words:
+        if word in ("--no-cache", "--version"):
+            continue
+        return word if word in COMMANDS else None
+    return None
 
 EXAMPLES = {
     "dice": (['rulesengine dice "4d6kh3"', 'rulesengine dice "1d20 + bonus >= 15" bonus=5 --odds',

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
 from .collector import collect_as, collect_less, leaving
-from .arguments import (assignments, build_parser, odds_view, is_assignment, is_input_word, party_list,
+from .arguments import (assignments, build_parser, command_word, odds_view, is_assignment, is_input_word, party_list,
                         protect_leading_minus, split_inputs)
 
 if TYPE_CHECKING:  # only for types: each command imports what it runs when it runs (start-up)
@@ -524,8 +524,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
     words, protected = protect_leading_minus(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser(command_word(words))
     try:
         args, extra = parser.parse_known_args(words)
         # name=value words after an option (`dice "1d20+b" --odds b=0..5`) are inputs too:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 from math import lcm
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from ..cache import POOL_DISTS, weights_size
@@ -19,13 +19,13 @@ from .context import Compiled, Context, check_count, dynamic_spec, eval_error, t
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine, combine2, mixture, with_tails
 from .functions import ARITHMETIC, COMPARISONS, OpError, keep_sum, logic_and, logic_or, negate
 from .beyond import CutBelow
-from . import open_ended
 from .builtins import extreme
-from .extremes import Extremes, blocks_apply, blocks_at_least, blocks_cost
-from .open_ended import Chain, OpenLaw, plain_chain
 from .pool import PoolSpec
 from .die_odds import die_dist
 from .pool_odds import pool_dist, sums_whole
+
+if TYPE_CHECKING:  # followed forever only where dice explode: imported there (start-up, issue 33)
+    from .open_ended import OpenLaw
 
 
 class Exact:
@@ -106,6 +106,8 @@ class Exact:
             dist = dice_term_dist(ctx, node, spec, counts, side_dist,
                                   lambda rule, n: self._pool(ctx, node, rule, n))
             if spec is not None and dist.tail and counts.is_point():
+                from .open_ended import OpenLaw, plain_chain
+
                 chain, n = plain_chain(spec), next(iter(counts.weights))
                 if chain is not None and type(n) is int and n > 0:  # NdS!: known for ever, added to or taken from
                     return replace(dist, open_ended=OpenLaw.dice(chain, n))
@@ -237,6 +239,8 @@ def _law_of(d: Dist) -> OpenLaw | None:
         return d.open_ended
     if d.tail or not all(type(v) is int for v in d.weights):
         return None
+    from .open_ended import OpenLaw
+
     return OpenLaw.number(d.weights, d.denom)
 
 
@@ -268,6 +272,8 @@ def _followed_forever(ctx: Context, fn: Callable[..., Any], dists: list[Dist], o
         if law is None:
             return out
         return _rows(ctx, law, out) if law.crosses else replace(out, open_ended=law)
+    from . import open_ended
+
     op = _COMPARISON_OF.get(fn)
     law = None if op is None else a.plus_law(-b)  # a op b: a − b op 0
     if op is None or law is None or not law.crosses or not _afford(ctx, law, open_ended.thresholds_of(op, 0)):
@@ -280,6 +286,11 @@ def _extremes(dists: list[Dist], out: Dist, highest: bool) -> Dist:
     """``max``/``min`` of two to six dice, each one dS! exploding on its top face alone and
     nothing added: ``out`` with the law of their highest or lowest (:class:`.Extremes`), so
     a difference or comparison with it is followed for ever too; ``out`` as it is otherwise."""
+    if any(d.open_ended is None for d in dists):
+        return out
+    from .extremes import Extremes
+    from .open_ended import Chain, OpenLaw
+
     sizes = []
     for d in dists:
         law = d.open_ended
@@ -306,10 +317,12 @@ def _rows(ctx: Context, law: OpenLaw, out: Dist) -> Dist:
     probability followed forever; the values above kept as a lower bound (as a cut path's,
     :mod:`.beyond`), those below as an upper one (:class:`CutBelow`), so every comparison
     the cut values can't change is decided."""
+    from .open_ended import MAX_INDEX
+
     if not out.weights or not all(type(v) is int for v in out.weights):
         return replace(out, open_ended=law)
     low, high = min(out.weights), max(out.weights)
-    if high - low >= open_ended.MAX_INDEX:  # a multiple spreads its values far apart (1000 * 1d6! - 1d6!)
+    if high - low >= MAX_INDEX:  # a multiple spreads its values far apart (1000 * 1d6! - 1d6!)
         return replace(out, open_ended=law)  # the depth's rows; a comparison is still exact where affordable
     values = list(range(low, high + 1))
     if not _afford(ctx, law, [*values, values[-1] + 1]):
@@ -323,6 +336,9 @@ def _rows(ctx: Context, law: OpenLaw, out: Dist) -> Dist:
 def _afford(ctx: Context, law: OpenLaw, thresholds: list[int]) -> bool:
     """Charge the closed form's work for ``thresholds`` where it fits in half the budget left
     (the depth's answer stands otherwise); False where it doesn't."""
+    from . import open_ended
+    from .extremes import blocks_apply, blocks_cost
+
     cost = blocks_cost(law, thresholds) if blocks_apply(law) else open_ended.cost(law, thresholds)
     if cost is None:
         return False
@@ -340,6 +356,9 @@ def _at_least(law: OpenLaw, thresholds: list[int]) -> dict[int, Fraction]:
     """P(law ≥ t) for each t, followed for ever: summed by blocks where both sides are one
     term geometric by blocks (:func:`.extremes.blocks_at_least`: a few dozen terms where the
     recurrence would take hundreds), else by the recurrence (:func:`.open_ended.at_least`)."""
+    from . import open_ended
+    from .extremes import blocks_apply, blocks_at_least
+
     return blocks_at_least(law, thresholds) if blocks_apply(law) else open_ended.at_least(law, thresholds)
 
 

@@ -63,9 +63,6 @@ from .exact import Exact
 from .builtins import COUNTS, FUNCTIONS, conditional, extreme, reads
 from .pool import PoolSpec
 from .die_odds import face_dist
-from .extremes import extreme_moments
-from .kept_ranks import kept_ranks_mean, kept_ranks_square
-from .open_ended import plain_chain
 from ..errors import RulesEngineError
 from ..limits import DEFAULT_LIMITS, Limits
 
@@ -300,6 +297,9 @@ class _Means:
 
     def extreme_moments(self, node: ast.Call, highest: bool) -> Moments | None:
         """``max``/``min`` of plain open-ended dice, one ``dS!`` each (:mod:`.extremes`)."""
+        from .extremes import extreme_moments  # only where dice explode (start-up, issue 33)
+        from .open_ended import plain_chain
+
         sizes = []
         for arg in node.args:
             arg = ast.bare(arg)
@@ -385,6 +385,10 @@ class _Means:
         n = self.number(count)
         if n is None or n < 2 or spec.explode != "compound" or spec.by_face or spec.reroll_rank is not None:
             return None
+        from .extremes import extreme_moments  # only where dice explode (start-up, issue 33)
+        from .kept_ranks import kept_ranks_mean, kept_ranks_square
+        from .open_ended import plain_chain
+
         chain = plain_chain(spec._replace(keeps=()))
         if chain is None or not chain.top:
             return None

@@ -30,13 +30,10 @@ from .model import (RESULT_KEYS, Candidate, Check, Expr, Gate, Input, Let,
 from .choose import build_choose, chosen_names, rolls_after_choice
 from .document import Document
 from .faces import face_views, faces_needed, initial_needed
-from .procedures import build_procedure, party_expressions
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
 from .inputs import build_input
 from .lints import expression_lints, symbol_lints
-from .tables import build_table, check_table_keys
-from .types import check_problems, expressions_in, procedure_env, procedure_problems, shared_fine, text_problems
 
 if TYPE_CHECKING:  # the dialects are imported where a file is written in one (start-up)
     from ..dice.dialects import Translation
@@ -270,6 +267,8 @@ class Builder:
                 procedures[name] = proc
         self.read_by_procedures(checks, procedures)
         if self.ok:  # types are worked out on a model whose every expression was built
+            from .tables import check_table_keys  # the whole file's checks (start-up: rules/verdicts.py)
+            from .types import expressions_in
             self.type_check(tables, checks, procedures)
             check_table_keys(self, tables, [e for part in (*checks.values(), *procedures.values())
                                             for e in expressions_in(part)])
@@ -281,6 +280,7 @@ class Builder:
         """The file's tables, and the functions that read them (none may take a built-in's name)."""
         tables: dict[str, Table] = {}
         for name, spec in specs.items():
+            from .tables import build_table
             table = build_table(self, name, spec, f"/tables/{escape_pointer(name)}")
             if table is not None:
                 tables[name] = table
@@ -296,6 +296,7 @@ class Builder:
         """A procedure's rules may look at the dice of its check's rolls (``highest(roll)``,
         ``count(roll, 6)`` in round rules): exact odds of the check then keep those rolls'
         dice, as its own rules would. ``checks`` is updated in place."""
+        from .procedures import party_expressions
         for proc in procedures.values():
             for check_name, exprs, aliases in party_expressions(proc):
                 check = checks.get(check_name)
@@ -547,6 +548,7 @@ class Builder:
                    procedures: dict[str, Procedure]) -> None:
         """What would fail, or never match, when rolled (see :mod:`.types`): reported at the
         offending part of each expression, each problem once."""
+        from .types import check_problems, expressions_in, procedure_env, procedure_problems, shared_fine, text_problems
         found = shared_fine([p for c in checks.values() for p in check_problems(c, tables)], checks.values())
         for proc in procedures.values():
             spec = proc.settings
@@ -567,6 +569,7 @@ class Builder:
 
     # ---- procedures ----------------------------------------------------------------------
     def procedure(self, name: str, spec: dict, ptr: str) -> Procedure | None:
+        from .procedures import build_procedure
         return build_procedure(self, name, spec, ptr)
 
 

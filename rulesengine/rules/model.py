@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..records import Record, field
 from typing import Any, Protocol
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ..dice import ast
 from ..dice.pool_odds import PoolView
@@ -344,3 +344,38 @@ class RulesetModel(Record):
     checks: dict[str, Check]
     procedures: dict[str, Procedure]
     path: str = ""
+
+
+# ---- walking a check ---------------------------------------------------------------------
+
+
+def let_exprs(let: Let) -> list[Expr]:
+    """The expressions of a value: its own, or each ``best_of`` choice's value and condition."""
+    return ([let.expr] if let.expr is not None else []) + [
+        e for c in let.best_of for e in (c.value, c.when) if e is not None]
+
+
+def check_expressions(check: Check) -> Iterator[Expr]:
+    """Every expression of ``check`` its rules may read: values (with their ``best_of``
+    choices and conditions), gates, rolls, what ``choose`` reads, result, secret and sign,
+    outcome rules (condition, result, success) and tags."""
+    for let in check.lets:
+        yield from let_exprs(let)
+    for gate in check.gates:
+        yield gate.when
+        if gate.result is not None:
+            yield gate.result
+        yield from (e for _, e in gate.rolls)
+    yield from (e for _, e in check.rolls)
+    if check.choose is not None:
+        yield from (e for _, e in check.choose.values)
+        if check.choose.pick_expr is not None:
+            yield check.choose.pick_expr
+    for e in (check.result, check.secret, check.result_sign):
+        if e is not None:
+            yield e
+    for rule in check.outcomes:
+        for e in (rule.when, rule.result, rule.success if isinstance(rule.success, Expr) else None):
+            if e is not None:
+                yield e
+    yield from (t.when for t in check.tags)

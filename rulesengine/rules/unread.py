@@ -32,7 +32,7 @@ from ..dice import ast
 from ..errors import Diagnostic
 from ..records import fields, is_record
 from .document import Document
-from .model import Check, Expr, Let, OutcomeRule, RulesetModel
+from .model import Check, Expr, OutcomeRule, RulesetModel, let_exprs
 from .procedures import party_expressions
 
 
@@ -63,38 +63,6 @@ def names_read(exprs: Iterable[Expr | bool | None]) -> set[str]:
         if isinstance(e, Expr):
             out |= e.names
     return out
-
-
-def let_exprs(let: Let) -> list[Expr]:
-    """The expressions of a value: its own, or each ``best_of`` choice's value and condition."""
-    return ([let.expr] if let.expr is not None else []) + [
-        e for c in let.best_of for e in (c.value, c.when) if e is not None]
-
-
-def check_expressions(check: Check) -> Iterator[Expr]:
-    """Every expression of ``check`` its rules may read: values (with their ``best_of``
-    choices and conditions), gates, rolls, what ``choose`` reads, result, secret and sign,
-    outcome rules (condition, result, success) and tags."""
-    for let in check.lets:
-        yield from let_exprs(let)
-    for gate in check.gates:
-        yield gate.when
-        if gate.result is not None:
-            yield gate.result
-        yield from (e for _, e in gate.rolls)
-    yield from (e for _, e in check.rolls)
-    if check.choose is not None:
-        yield from (e for _, e in check.choose.values)
-        if check.choose.pick_expr is not None:
-            yield check.choose.pick_expr
-    for e in (check.result, check.secret, check.result_sign):
-        if e is not None:
-            yield e
-    for rule in check.outcomes:
-        for e in (rule.when, rule.result, rule.success if isinstance(rule.success, Expr) else None):
-            if e is not None:
-                yield e
-    yield from (t.when for t in check.tags)
 
 
 def value_reads(check: Check) -> dict[str, set[str]]:

@@ -13,7 +13,7 @@ from functools import partial
 from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Iterator, Mapping
 
 from ..dice.beyond import UNDETERMINED, Beyond, cut_value
@@ -24,19 +24,18 @@ from ..errors import LimitError, Location, RulesEngineError
 from ..limits import MAX_CACHED_WEIGHTS
 from ..records import replace
 from ..rules.model import Check, Expr
-from ..rules.procedures import party_expressions
-from .after_choice import moments_after_choice, read_only_as_chosen, with_choice
 from .choosing import ways_to_try
 from .exact import ExactRolls, RollReads
 from .groups import ResolutionGroups
 from .fused import Alias, FusedRolls, fused_rolls
-from .pushed import PushedSum, added_up, pushed_sum
 from .marginals import ReportPasses, report_passes
-from .readings import Floors, readings_text
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
 from .runtime import Runtime
 from .tally import OddsTally
+
+if TYPE_CHECKING:  # each imported where the check needs it (start-up, issue 33)
+    from .pushed import PushedSum
 
 _UNSET = object()
 Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each with its weight
@@ -177,6 +176,8 @@ class Enumerator:
                 joint, denom = self._joint(env, {}, budget, None, False, until_choice=True)
             except LimitError:
                 return None, None
+            from .after_choice import moments_after_choice
+
             return moments_after_choice(check, self.resolver, env, joint, denom, budget, limits, functions)
         rolls: dict[str, RollMean] = {}
         for name, e in check.rolls:
@@ -340,6 +341,8 @@ class Enumerator:
         chose = False
         for name, key, e in rolls:
             if name in self.check.after_choice and not chose and name not in fixed:
+                from .after_choice import read_only_as_chosen, with_choice
+
                 alone = read_only_as_chosen(self.check, *self._readers(reads.also if reads is not None else ()))
                 joint, chose = with_choice(self.check, self.resolver, joint, env, budget, cut, alone), True
                 if until_choice:
@@ -403,6 +406,8 @@ class Enumerator:
     def _pushed(self, reads: RollReads | None) -> PushedSum | None:
         """The roll made after seeing another that the rules read with it only through one
         sum (:mod:`.pushed`), read as :meth:`_fused` reads; asked anew for a condition."""
+        from .pushed import pushed_sum
+
         also = reads.also if reads is not None else ()
         if also:
             return pushed_sum(self.check, *self._readers(also), self.runtime.limits, self.runtime.functions)
@@ -414,7 +419,12 @@ class Enumerator:
         """What reads the check's rolls beside its rules: what a procedure reads of them (and
         the rolls it reads by another name), and ``also``."""
         more, renamed = list(also), set()
-        for proc in self.runtime.model.procedures.values():
+        procedures = self.runtime.model.procedures
+        if not procedures:
+            return more, frozenset()
+        from ..rules.procedures import party_expressions
+
+        for proc in procedures.values():
             for name, exprs, aliases in party_expressions(proc):
                 if name == self.check.name:
                     more += exprs
@@ -448,6 +458,8 @@ class Enumerator:
             budget.spend(len(readings))
             budget.afford(len(joint))
         except BudgetExceeded:
+            from .readings import readings_text
+
             raise self.resolver.too_big(e, readings_text(name, reads_rolls, len(readings), len(joint))) from None
         # Worked out once for each value of what it reads of them (see ExactRolls.reading_key).
         by_seen: dict[tuple, list[tuple[Any, int, int]]] = {}
@@ -482,6 +494,8 @@ class Enumerator:
                                            f"{f' of {width} rolls each' if width > 1 else ''}, past max_states "
                                            f"({self.runtime.limits.max_states:,})") from None
         if push is not None:
+            from .pushed import added_up
+
             return added_up(joint, name, push, env, lambda a: by_seen[(a,)], common), common
         return [({**d, name: v}, w * wv * (common // dv))
                 for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
@@ -500,6 +514,8 @@ class Enumerator:
         read_by = {n: sorted(e.names & set(names[:i])) for i, (n, _, e) in enumerate(rolls)}
         if not any(read_by.values()):
             return {}, {}  # no roll reads another: each join is charged before it is made
+        from .readings import Floors
+
         floors = Floors(self.exact, self.runtime.limits, self.resolver.too_big, env, budget, reads,
                         {n: e for n, _, e in rolls}, read_by)
         built: dict[str, Dist] = {}

@@ -41,7 +41,8 @@ from ..limits import (FAULT_MAX_RUNS, SITE_MAX_SETS)
 from ..rules.document import Document
 from ..rules.model import Check, Expr, Input, Ranges, RulesetModel
 from ..rules.table_functions import outside_table
-from ..rules.unread import check_expressions, name_reads, names_read
+from ..rules.model import check_expressions
+from ..rules.unread import name_reads, names_read
 from .check import CheckRunner
 from .reach import every_value, resting_integer
 

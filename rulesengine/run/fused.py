@@ -36,8 +36,7 @@ from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..limits import Limits
 from ..records import Record, replace
-from ..rules.model import Check, Expr
-from ..rules.unread import check_expressions
+from ..rules.model import Check, Expr, check_expressions
 
 
 class FusedRolls(NamedTuple):

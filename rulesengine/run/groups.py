@@ -24,8 +24,7 @@ from ..dice.beyond import Beyond
 from ..dice.context import Context
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
-from ..rules.model import Check, Expr, Let
-from ..rules.unread import let_exprs
+from ..rules.model import Check, Expr, Let, let_exprs
 from .resolver import Resolver
 from .runtime import Runtime
 

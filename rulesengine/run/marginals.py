@@ -20,8 +20,7 @@ from typing import NamedTuple
 
 from ..dice.pool_odds import PoolView
 from ..rules.faces import face_views
-from ..rules.model import Check, Expr
-from ..rules.unread import check_expressions, let_exprs
+from ..rules.model import Check, Expr, check_expressions, let_exprs
 
 
 class ReportPasses(NamedTuple):
