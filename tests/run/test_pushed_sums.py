@@ -19,7 +19,7 @@ from itertools import product
 import pytest
 
 from rulesengine.ruleset import loads
-from rulesengine.run import enumeration
+from rulesengine.run import enumeration, pushed
 from rulesengine.run.pushed import pushed_sum
 
 
@@ -65,7 +65,7 @@ def successes(first, second) -> int:
 
 def unfused(monkeypatch, text: str, check: str, inputs: dict):
     """The odds with the pairs joined one by one, as before the fusion."""
-    monkeypatch.setattr(enumeration, "pushed_sum", lambda *a, **k: None)
+    monkeypatch.setattr(pushed, "pushed_sum", lambda *a, **k: None)  # imported where asked
     return ruleset(text).check(check).odds(inputs)
 
 
