@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from .rules.build import Builder, ruleset_functions
 from .run.check import CheckRunner
 from .run.calls import Runnable, refuse_parties
+from .run.runtime import Functions
 from .run.results import CheckOdds, CheckResult
 from .codes import E_EXPRESSION
 from .errors import Diagnostic, InputError, RulesetError, SchemaError
@@ -188,7 +189,7 @@ class Ruleset:
         self.document = doc
         self.limits = limits
         self._warnings = warnings
-        self._functions = ruleset_functions(model) if model is not None else None
+        self._functions: Functions | None = ruleset_functions(model) if model is not None else None
         self._checks: dict[str, Check] = {}
         self._lock = RLock()
 
@@ -215,7 +216,7 @@ class Ruleset:
         return self._warnings
 
     @property
-    def functions(self) -> dict:
+    def functions(self) -> Functions:
         """Every function the file's expressions may call: the language's and its tables'."""
         if self._functions is None:
             self._functions = ruleset_functions(self.model)
