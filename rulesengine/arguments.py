@@ -5,9 +5,10 @@ which runs the commands."""
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 DIALECT_NAMES = ("foundry", "roll20", "d20")
@@ -146,7 +147,7 @@ def _bounded(text: str, what: str, low: int, high: int) -> int:
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``only`` (a command's name), with that command alone:
-    a call knows its command from its first word, and building the other eleven cost each
+    a call knows its command from its first word, and building the other ten cost each
     call a few milliseconds of start-up (issue 33)."""
     parser = Parser(prog="rulesengine",
                      description="Roll dice and rulesets, and get their exact odds.")
@@ -248,47 +249,49 @@ def add_docs_command(sub) -> None:
     p.add_argument("topic", nargs="?", metavar="TOPIC", help="a page: tutorial, dice-language, errors, ...")
     p.add_argument("--path", action="store_true", help="print the installed page's path instead of its text")
 
-def add_run_commands(sub, only: str | None = None) -> None:
-    """``roll`` and ``odds`` (or the one named ``only``): the same inputs (name=value,
-    partyN.name=value), their own options."""
-    for name, helptext in (("roll", "roll a check or procedure of a ruleset"),
-                           ("odds", "exact odds of a check or procedure, or a sweep over inputs")):
-        if only is not None and name != only:
-            continue
-        p = sub.add_parser(name, help=helptext, description=helptext + ". Inputs are name=value words; "
-                           "contest parties are party1.name=value, party2.name=value, ..."
-                           + (" A value LO..HI sweeps that input (one or two inputs)." if name == "odds" else ""))
-        p.add_argument("ruleset", help="a shipped ruleset id (see `rulesengine list`) or a path")
-        p.add_argument("name", help="a check or procedure of the ruleset")
-        p.add_argument("assign", nargs="*", metavar="name=value", help="inputs")
-        p.add_argument("--json", action="store_true", help="print JSON")
-        if name == "roll":
-            p.add_argument("--seed", type=seed_option, help="seed the dice: the same seed gives the same roll")
-            p.add_argument("--faces", type=faces_option, help="faces rolled on physical dice, in order: 3,5,6")
-            p.add_argument("--choose", type=faces_option,
-                           help="the dice the player picks, where the check chooses dice")
-        else:
-            p.add_argument("--csv", action="store_true", help="print CSV (sweeps and single odds)")
-            p.add_argument("--exact", action="store_true", help="print every exact fraction, however long")
-            p.add_argument("--max-states", type=states_option,
-                           help="the work budget of exact odds (default 2,000,000); in a sweep, of each value, "
-                                "with ten times it for all the values together")
-            p.add_argument("--explode-depth", type=depth_option,
-                           help="extra dice an exploding die may add before the odds are truncated (default 10)")
-            p.add_argument("--at-least", dest="at_least", type=thresholds_option, action="append", default=[],
-                           nargs="?", const=[], metavar="N", help="in a sweep of a check whose result is a number: "
-                           "the chance of N or more in each row (repeatable, or N,M,...); with --compare and no N: "
-                           "the chance of each value or more")
-            p.add_argument("--at-most", dest="at_most", action="store_true",
-                           help="with --compare: the chance of each value or less")
-            p.add_argument("--compare", nargs="+", action="append", default=[], metavar="WORD",
-                           help="compare with the same check under other inputs (name=value words, over the ones "
-                           "given) or another ruleset (a path or shipped id), one column each (repeatable)")
-            p.add_argument("--plot", type=plot_option, metavar="FILE.svg",
-                           help="also write a chart as SVG: the result's (or the outcomes') bars; for a sweep, "
-                           "a line per outcome across the swept input")
-            p.add_argument("--given", metavar="EXPR", help="odds given a yes/no expression over the check's names, "
-                           "e.g. --given \"outcome == 'success'\"")
+
+RUN_COMMANDS = {"roll": "roll a check or procedure of a ruleset",
+                "odds": "exact odds of a check or procedure, or a sweep over inputs"}
+"""The commands that run a check or procedure of a ruleset, each with its help."""
+
+
+def add_run_command(sub, name: str) -> None:
+    """``roll`` or ``odds``: the same inputs (name=value, partyN.name=value), their own options."""
+    helptext = RUN_COMMANDS[name]
+    p = sub.add_parser(name, help=helptext, description=helptext + ". Inputs are name=value words; "
+                       "contest parties are party1.name=value, party2.name=value, ..."
+                       + (" A value LO..HI sweeps that input (one or two inputs)." if name == "odds" else ""))
+    p.add_argument("ruleset", help="a shipped ruleset id (see `rulesengine list`) or a path")
+    p.add_argument("name", help="a check or procedure of the ruleset")
+    p.add_argument("assign", nargs="*", metavar="name=value", help="inputs")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    if name == "roll":
+        p.add_argument("--seed", type=seed_option, help="seed the dice: the same seed gives the same roll")
+        p.add_argument("--faces", type=faces_option, help="faces rolled on physical dice, in order: 3,5,6")
+        p.add_argument("--choose", type=faces_option,
+                       help="the dice the player picks, where the check chooses dice")
+    else:
+        p.add_argument("--csv", action="store_true", help="print CSV (sweeps and single odds)")
+        p.add_argument("--exact", action="store_true", help="print every exact fraction, however long")
+        p.add_argument("--max-states", type=states_option,
+                       help="the work budget of exact odds (default 2,000,000); in a sweep, of each value, "
+                            "with ten times it for all the values together")
+        p.add_argument("--explode-depth", type=depth_option,
+                       help="extra dice an exploding die may add before the odds are truncated (default 10)")
+        p.add_argument("--at-least", dest="at_least", type=thresholds_option, action="append", default=[],
+                       nargs="?", const=[], metavar="N", help="in a sweep of a check whose result is a number: "
+                       "the chance of N or more in each row (repeatable, or N,M,...); with --compare and no N: "
+                       "the chance of each value or more")
+        p.add_argument("--at-most", dest="at_most", action="store_true",
+                       help="with --compare: the chance of each value or less")
+        p.add_argument("--compare", nargs="+", action="append", default=[], metavar="WORD",
+                       help="compare with the same check under other inputs (name=value words, over the ones "
+                       "given) or another ruleset (a path or shipped id), one column each (repeatable)")
+        p.add_argument("--plot", type=plot_option, metavar="FILE.svg",
+                       help="also write a chart as SVG: the result's (or the outcomes') bars; for a sweep, "
+                       "a line per outcome across the swept input")
+        p.add_argument("--given", metavar="EXPR", help="odds given a yes/no expression over the check's names, "
+                       "e.g. --given \"outcome == 'success'\"")
 
 
 def positive_seconds(text: str) -> float:
@@ -333,11 +336,11 @@ def add_serve_command(sub) -> None:
     p.add_argument("--stdio", action="store_true", help="read one JSON request per line on stdin, answer on stdout")
 
 
-COMMANDS = {"dice": add_dice_command, "validate": add_validate_command, "schema": add_schema_command,
-            "new": add_new_command, "list": add_list_command, "show": add_show_command,
-            "export": add_export_command, "roll": lambda sub: add_run_commands(sub, "roll"),
-            "odds": lambda sub: add_run_commands(sub, "odds"), "serve": add_serve_command,
-            "docs": add_docs_command}
+COMMANDS: dict[str, Callable[[Any], None]] = {
+    "dice": add_dice_command, "validate": add_validate_command, "schema": add_schema_command, "new": add_new_command,
+    "list": add_list_command, "show": add_show_command, "export": add_export_command,
+    "roll": partial(add_run_command, name="roll"), "odds": partial(add_run_command, name="odds"),
+    "serve": add_serve_command, "docs": add_docs_command}
 """Each command's name and the function that adds it to the parser, in the order ``--help`` lists them."""
 
 
@@ -350,6 +353,7 @@ def command_word(words: list[str]) -> str | None:
             continue
         return word if word in COMMANDS else None
     return None
+
 
 EXAMPLES = {
     "dice": (['rulesengine dice "4d6kh3"', 'rulesengine dice "1d20 + bonus >= 15" bonus=5 --odds',

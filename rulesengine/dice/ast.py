@@ -511,6 +511,11 @@ def walk(node: Node) -> Iterator[Node]:
             more(reversed(below))
 
 
+
+def has_dice(node: Node) -> bool:
+    """Whether the tree rolls dice anywhere in it (a dice term at any depth)."""
+    return any(isinstance(n, Dice) for n in walk(node))
+
 def arguments(node: Node, functions: Collection[str] | None = None, first: bool = False) -> Iterator[Node]:
     """What is passed to the calls in ``node``, each argument :func:`bare`: to the calls of
     ``functions`` only, if given; only their first argument, if ``first``. The one way an

@@ -55,10 +55,6 @@ def _checked_multiply(limit: int) -> Callable[[Any, Any], int]:
     return multiply
 
 
-def _has_dice(node: ast.Node) -> bool:
-    return any(isinstance(x, ast.Dice) for x in ast.walk(node))
-
-
 def _unwrap(node: ast.Node) -> ast.Node:
     while isinstance(node, ast.Group):
         node = node.inner
@@ -125,7 +121,7 @@ class _Compiler:
         return self.domain.lift(COMPARISONS[n.op], [self.build(n.left), self.build(n.right)], n)
 
     def logic(self, n: ast.Logic) -> Compiled:
-        if not _has_dice(n.right):
+        if not ast.has_dice(n.right):
             # Skipping an operand without dice changes no roll: `given(x) and y <= x`.
             return self.domain.lazy_logic(n.op, self.build(n.left), self.build(n.right), n)
         fn = logic_and if n.op == "and" else logic_or

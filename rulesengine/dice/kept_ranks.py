@@ -6,6 +6,7 @@ over m by blocks of the die's size, where those chances repeat scaled by 1/S."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 from .dist import Budget
@@ -25,14 +26,31 @@ def kept_ranks_mean(n: int, sides: int, lo: int, hi: int, budget: Budget) -> Fra
     if n > MOST_KEPT_DICE or hi <= lo:
         return None
     budget.spend(n * n + n * sides)
-    poly = [0] * (n + 1)  # Σ_i clip(i − lo, 0, hi − lo)·C(n, i)·q^i·(1 − q)^(n − i), by power of q
+    return _summed_over_m(_binomial_by_power(n, lambda i: min(max(i - lo, 0), hi - lo)), sides)
+
+
+def _binomial_by_power(n: int, weight: Callable[[int], int]) -> list[int]:
+    """Σ_i weight(i)·C(n, i)·q^i·(1 − q)^(n − i), E[weight(N)] for N binomial (n, q), as its
+    coefficients by power of q."""
+    poly = [0] * (n + 1)
     for i in range(n + 1):
-        kept = min(max(i - lo, 0), hi - lo)
-        if kept:
+        w = weight(i)
+        if w:
             for j in range(n - i + 1):
-                poly[i + j] += kept * math.comb(n, i) * math.comb(n - i, j) * (-1) ** j
-    return sum((c * sum((Fraction(sides - r, sides) ** d for r in range(sides)), Fraction(0))
-                / (1 - Fraction(1, sides ** d)) for d, c in enumerate(poly) if d and c), Fraction(0))
+                poly[i + j] += w * math.comb(n, i) * math.comb(n - i, j) * (-1) ** j
+    return poly
+
+
+def _summed_over_m(poly: list[int], sides: int) -> Fraction:
+    """Σ over m ≥ 1 of the polynomial ``poly`` (no constant term) at q = P(one dS!! ≥ m):
+    q^d adds up to Σ_r ((S − r)/S)^d / (1 − S^-d) (see :func:`kept_ranks_mean`)."""
+    return sum((c * _powers(sides, d) / (1 - Fraction(1, sides ** d)) for d, c in enumerate(poly) if d and c),
+               Fraction(0))
+
+
+def _powers(sides: int, d: int) -> Fraction:
+    """G_d = Σ_r g_r^d, g_r = (S − r)/S: one block of S values of m, at q's power d."""
+    return sum((Fraction(sides - r, sides) ** d for r in range(sides)), Fraction(0))
 
 
 MOST_KEPT_DICE_SQUARED = 16
@@ -58,13 +76,7 @@ def kept_ranks_square(n: int, sides: int, lo: int, hi: int, budget: Budget) -> F
     def clip(i: int) -> int:
         return min(max(i - lo, 0), hi - lo)
 
-    diagonal = [0] * (n + 1)  # E[c(N)²] by power of q
-    for i in range(n + 1):
-        if clip(i):
-            for j in range(n - i + 1):
-                diagonal[i + j] += clip(i) ** 2 * math.comb(n, i) * math.comb(n - i, j) * (-1) ** j
-    square = sum((c * sum((gr ** d for gr in g), Fraction(0)) / (1 - rho ** d)
-                  for d, c in enumerate(diagonal) if d and c), Fraction(0))
+    square = _summed_over_m(_binomial_by_power(n, lambda i: clip(i) ** 2), sides)  # Σ_m E[c(N_m)²]
     pairs: dict[tuple[int, int], int] = {}  # E[c(N_m)·c(N_m')], m < m', by powers (of q, of q')
     for i in range(1, n + 1):
         for j in range(1, i + 1):
@@ -77,7 +89,7 @@ def kept_ranks_square(n: int, sides: int, lo: int, hi: int, budget: Budget) -> F
                     key = (i - j - k + m, j + k)
                     pairs[key] = pairs.get(key, 0) + w * ways * math.comb(i - j, k) * math.comb(n - i, m) \
                         * (-1) ** (k + m)
-    powers = {x: sum((gr ** x for gr in g), Fraction(0)) for x in range(n + 1)}
+    powers = {x: _powers(sides, x) for x in range(n + 1)}
     for (x, y), c in pairs.items():
         if not c:
             continue

@@ -419,14 +419,14 @@ class TreeBuilder:
         if mark == "!!" and parts["op"] == "=":
             raise self._fail("'!!=(…)' could be '!!' on a face or '!' on a face other than one",
                              span, "write '!!==(…)' to compound on that face", E_BAD_MODIFIER)
-        if any(isinstance(x, ast.Dice) for x in ast.walk(expr)):
+        if ast.has_dice(expr):
             raise self._fail("a die's condition cannot roll dice", span,
                              "roll the number first, under its own name, and use the name", E_BAD_MODIFIER)
         return mark, ast.CondExpr(op, expr, self.text[expr.span[0]:expr.span[1]])
 
     def keep_expr(self, c):
         tok, expr, close = c
-        if any(isinstance(x, ast.Dice) for x in ast.walk(expr)):
+        if ast.has_dice(expr):
             raise self._fail("the number of dice to keep cannot roll dice", _span(tok, close),
                              "roll the number first, under its own name, and use the name", E_BAD_MODIFIER)
         return ast.Keep(str(tok)[:2], 0, _span(tok, close), expr, self.text[expr.span[0]:expr.span[1]])

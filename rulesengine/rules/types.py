@@ -386,7 +386,7 @@ def _number_branches(name: str, e: Expr, env: Env) -> Iterator[Problem]:
     roll whose dice are read (``count(extra)``, ``extra: if(flag, 2d6, 3)``): the number has no
     dice to read. ``0`` is a roll of no dice, and an earlier roll keeps its own."""
     tree = ast.bare(e.tree)
-    if conditional(tree) is None or not any(isinstance(n, ast.Dice) for n in ast.walk(tree)):
+    if conditional(tree) is None or not ast.has_dice(tree):
         return
     stack = [tree]
     while stack:
@@ -395,7 +395,7 @@ def _number_branches(name: str, e: Expr, env: Env) -> Iterator[Problem]:
         if parts is not None:
             stack += [parts[2], parts[1]]
             continue
-        if any(isinstance(n, ast.Dice) for n in ast.walk(node)) or (isinstance(node, ast.Num) and node.value == 0):
+        if ast.has_dice(node) or (isinstance(node, ast.Num) and node.value == 0):
             continue
         inf = _Infer(e, env)
         if inf.kind(node) != NUMBER:

@@ -7,8 +7,9 @@ rest of a small command together (issue 33: the floor of every pool row). Yet th
 almost always the one loaded last time, unchanged.
 
 So once a file has loaded without an error, that is kept on disk (the store of
-:mod:`rulesengine.disk_store`, named by the engine's own source files, so that any change of
-the engine starts afresh): the verdict of that very text at that very path. Loaded again,
+:mod:`rulesengine.disk_store`, named by the source files that decide whether a file loads and
+by the schema, so that any change of them starts afresh): the verdict of that very text at
+that very path. Loaded again,
 unchanged, the file is not checked again; a check asked for is built alone, with the
 tables it may read (:func:`build_alone`), and the whole file only when something asks for
 all of it (its procedures, its warnings, a listing of every check).
@@ -28,26 +29,29 @@ from typing import Any
 
 from ..disk_store import DiskStore
 from ..limits import DEFAULT_LIMITS, Limits
+from ..shipped import ruleset_schema_file
 from .document import Document
 from .model import RulesetModel
 
 _STORE: DiskStore | None = None
 
 
-def _package_files() -> tuple[str, ...]:
-    """Every source file of the engine: any of them may change what a file's verdict is."""
+def _sources() -> tuple[str, ...]:
+    """The files whose change may change whether a file loads: the engine's modules that load
+    one (the package's own, its rules and its dice language) and the file format's schema."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    found = []
-    for folder, subfolders, names in os.walk(root):
-        subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
-        found += [os.path.join(folder, n) for n in sorted(names) if n.endswith((".py", ".lark", ".json"))]
-    return tuple(found)
+    found = [os.path.join(root, n) for n in sorted(os.listdir(root)) if n.endswith(".py")]
+    for part in ("rules", "dice"):
+        for folder, subfolders, names in os.walk(os.path.join(root, part)):
+            subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
+            found += [os.path.join(folder, n) for n in sorted(names) if n.endswith((".py", ".lark"))]
+    return (*found, str(ruleset_schema_file()))
 
 
 def _store() -> DiskStore:
     global _STORE
     if _STORE is None:
-        _STORE = DiskStore("verdicts", _package_files(), max_entries=256)
+        _STORE = DiskStore("verdicts", _sources(), max_entries=256)
     return _STORE
 
 
@@ -57,13 +61,17 @@ def _key(doc: Document) -> str:
 
 def clean_before(doc: Document, limits: Limits) -> bool:
     """Whether this very file (its path and text) loaded without an error before, with the
-    default limits (the only ones a verdict is kept for)."""
-    return limits == DEFAULT_LIMITS and _store().get(_key(doc)) == 1
+    default limits (the only ones a verdict is kept for), and is a mapping with an id, as
+    every such file is (the store is input too: what a verdict claims is not taken on
+    trust where it is cheap to see)."""
+    return limits == DEFAULT_LIMITS and isinstance(doc.data, dict) and isinstance(doc.data.get("ruleset"), str) \
+        and isinstance(doc.data.get("checks") or {}, dict) and _store().get(_key(doc)) == 1
 
 
 def remember_clean(doc: Document, limits: Limits) -> None:
-    """Keep that ``doc`` loaded without an error (with the default limits only)."""
-    if limits == DEFAULT_LIMITS and not clean_before(doc, limits):
+    """Keep that ``doc`` loaded without an error (with the default limits only; the caller
+    asked :func:`clean_before` first, and found no verdict)."""
+    if limits == DEFAULT_LIMITS:
         _store().put(_key(doc), 1)
 
 
@@ -102,8 +110,14 @@ def build_alone(doc: Document, limits: Limits, name: str) -> RulesetModel | None
     try:
         tables = builder.build_tables(doc.data.get("tables") or {})
         check = builder.check(name, doc.data["checks"][name], f"/checks/{escape_pointer(name)}")
+        if check is None or not builder.ok:
+            return None
+        return ruleset_model(doc, tables, {name: check}, {})
+    except _NOT_ITS_SHAPE:  # a verdict planted on a file the schema refuses: the whole file says why
+        return None
     finally:
         trees.keep(())  # only reads the file's set of trees: the whole file's build keeps it
-    if check is None or not builder.ok:
-        return None
-    return ruleset_model(doc, tables, {name: check}, {})
+
+
+_NOT_ITS_SHAPE = (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError)
+"""What building a check the schema did not pass may raise (the builder assumes its shapes)."""

@@ -107,11 +107,7 @@ class ChoiceMemo:
         # A value named as the dice it reads, or an expression that rolls dice, is not
         # remembered (the schema allows neither today).
         on = not made & {"chosen", "rest"}
-        self.slots = tuple(_Slot(e, constant, on and not _rolls_dice(e)) for e in exprs)
-
-
-def _rolls_dice(e: Expr) -> bool:
-    return any(isinstance(n, ast.Dice) for n in ast.walk(e.tree))
+        self.slots = tuple(_Slot(e, constant, on and not ast.has_dice(e.tree)) for e in exprs)
 
 
 def way_values(spec: Choose, env: dict[str, Any], combo: tuple[Die, ...], rest: tuple[Die, ...], mixed: bool,

@@ -57,7 +57,7 @@ def _reading_parts(tree: ast.Node, read: frozenset[str]) -> list[ast.Node] | Non
         node = stack.pop()
         if not ast.names(node) & read:
             continue
-        if not any(isinstance(n, ast.Dice) for n in ast.walk(node)):
+        if not ast.has_dice(node):
             parts.append(node)
             continue
         inner = ast.children(node)
@@ -256,8 +256,8 @@ class ExactRolls:
             # A part with no dice of its own is worked out on plain values (the readings are
             # known values), many times faster than as a distribution of one value.
             compiled = None if nodes is None else \
-                [(plain, compile_expression(n, Sampling() if plain else Exact(), self.limits, e.text, self.functions))
-                 for n in nodes for plain in [not any(isinstance(m, ast.Dice) for m in ast.walk(n))]]
+                [(not dice, compile_expression(n, Exact() if dice else Sampling(), self.limits, e.text, self.functions))
+                 for n in nodes for dice in (ast.has_dice(n),)]
             self._parts[(name, read)] = compiled
         if compiled is None:
             return None

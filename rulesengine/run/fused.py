@@ -131,7 +131,7 @@ def _candidates(check: Check, renamed: frozenset[str]) -> list[str]:
     read_whole = check.faces_needed | check.initial_needed | set(dict(check.face_views)) | set(check.report)
     return [n for n, e in check.rolls
             if not e.names & (roll_names | pools) and n not in read_whole | fixed | renamed and n != check.tiers
-            and any(isinstance(node, ast.Dice) for node in ast.walk(e.tree))]
+            and ast.has_dice(e.tree)]
 
 
 Sum = tuple[tuple[Term, int], ...]  # (term, factor) in the rolls' order, the first factor above 0
@@ -174,6 +174,7 @@ def _sums_read(check: Check, candidates: list[str], also: Iterable[Expr]) -> dic
     members_exprs = {e for n, e in check.rolls if n in rolls}
     order = {n: i for i, n in enumerate(candidates)}
     by_roll: dict[str, set[Sum]] = {}
+
     def place(term: Term) -> int:  # a term's place among the rolls: its first roll's
         return min(order[r] for r in term_rolls(term))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import rulesengine.ruleset as ruleset_module
-from rulesengine.errors import RulesetError
+from rulesengine.errors import RulesetError, SchemaError
 from rulesengine.limits import DEFAULT_LIMITS
 from rulesengine.rules import verdicts
 from rulesengine.rules.document import load_file
@@ -157,3 +157,42 @@ def test_a_fresh_process_loading_a_file_checked_before_builds_one_check(store, t
     first, again = run_twice(code, store)
     assert first == ["7/12", "False"]
     assert again == ["7/12", "True"]
+
+
+def test_a_verdict_planted_on_a_file_the_schema_refuses_gives_the_schema_error(store, tmp_path):
+    """The store is input too: a verdict for a file whose check has the wrong shape builds
+    nothing on trust; the check asked for gets the file's first error, not a traceback."""
+    path = tmp_path / "shape.yaml"
+    path.write_text(TWO_CHECKS.replace("    roll: 2d6\n    result: roll\n    outcomes:\n",
+                                       "    roll: 2d6\n    result: roll\n    outcomes: 7\n    rules:\n"),
+                    encoding="utf-8")
+    assert "outcomes: 7" in path.read_text(encoding="utf-8")
+    with pytest.raises(SchemaError):
+        ruleset_module.load(str(path))  # refused as it is
+    ruleset_module._load_cached.cache_clear()
+    remember_clean(load_file(str(path)), DEFAULT_LIMITS)
+    rs = ruleset_module.load(str(path))
+    with pytest.raises(SchemaError):
+        rs.check("second")
+
+
+def test_no_verdict_is_believed_of_a_file_with_no_id(store, tmp_path):
+    path = tmp_path / "noid.yaml"
+    path.write_text("name: no id\nchecks: {}\n", encoding="utf-8")
+    doc = load_file(str(path))
+    remember_clean(doc, DEFAULT_LIMITS)
+    assert not clean_before(doc, DEFAULT_LIMITS)
+    with pytest.raises(SchemaError):
+        ruleset_module.load(str(path))
+
+
+def test_a_verdict_holds_while_the_files_that_decide_it_are_as_they_were():
+    """An edit of the schema or of the modules that load a file starts a new store of
+    verdicts (the store's folder is named by these files), so every file is checked again."""
+    from rulesengine.shipped import ruleset_schema_file
+
+    sources = verdicts._sources()
+    names = {Path(p).relative_to(ROOT / "rulesengine").as_posix() for p in sources[:-1]}
+    assert sources[-1] == str(ruleset_schema_file())
+    assert {"limits.py", "errors.py", "rules/build.py", "rules/schema.py", "rules/structure.py",
+            "dice/parser.py", "dice/grammar.lark"} <= names

@@ -17,7 +17,7 @@ from itertools import product
 
 import pytest
 
-from oracle import OpenSum, open_sum_at_least
+from oracle import OpenSum, extreme_minus_sum, open_sum_at_least
 from rulesengine.ruleset import loads
 from rulesengine.run.fused import fused_rolls
 
@@ -220,8 +220,6 @@ def test_a_multiple_of_an_exploding_roll_in_the_sum_is_followed_for_ever():
 
 
 # ---- a term that is the highest or lowest of rolls: a wild die against an exploding defense ----
-
-from oracle import extreme_minus_sum  # noqa: E402
 
 WILD = """\
   wild:
