@@ -230,7 +230,7 @@ def _limits(args: argparse.Namespace) -> Any:
     """The limits a command runs with: the defaults, with what its options raise or lower
     (``--max-states N`` gives a sweep ``SWEEP_BUDGETS`` × N for all its values together)."""
     from .limits import DEFAULT_LIMITS, SWEEP_BUDGETS
-    from dataclasses import replace
+    from .records import replace
 
     states = getattr(args, "max_states", None)
     changes = {"max_states": states, "max_sweep_states": None if states is None else SWEEP_BUDGETS * states,

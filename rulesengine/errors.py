@@ -19,7 +19,7 @@ Codes are grouped by layer so that CI logs and ``docs/errors.md`` stay readable:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from .records import Record, field, replace
 
 from .codes import (E_DICE_SYNTAX, E_EVAL, E_EXPRESSION, E_INPUT, E_LIMIT, E_REQUEST, E_SCHEMA,
                     E_UNCLASSIFIED, E_USAGE, E_YAML_SYNTAX)
@@ -37,8 +37,7 @@ to the service, which has the same fields): ``("inputs", "skill")``, ``("parties
 (the second party: parties count from 0 here, as in a list), ``("parties",)``, ``("given",)``."""
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(Record):
     """Where a problem is: a file (or ``<expr>``), 1-based line and column, a JSON pointer
     into the file; or, for a problem with what a call was given, the :data:`Field` of its
     arguments (``field``), which each front end names its own way (the command line as
@@ -77,8 +76,7 @@ class Location:
         return f"{line}\n{pad}{'^' * max(1, length)}"
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(Record):
     """A finding with a severity, as printed by ``rulesengine validate``.
 
     ``limit`` names the field of ``Limits`` that an ``E210`` finding hit (as ``LimitError.limit``
@@ -123,8 +121,7 @@ class Diagnostic:
         return "\n".join(out)
 
 
-@dataclass(frozen=True, slots=True)
-class PartiesExample:
+class PartiesExample(Record):
     """A hint that shows what to give, as data: ``lead`` words, then parties, each as the names
     of the inputs it is given. Each front end writes the parties its own way: Python's
     ``parties=[{"skill": ...}, {"skill": ...}]`` (:meth:`text`, an error's ``hint`` as the

@@ -3,13 +3,14 @@
 Rulesets and dice expressions are untrusted input: a chat-bot user or a shared homebrew
 file must not be able to hang the engine or exhaust memory. Each limit is a field of
 :class:`Limits`; API callers who trust their input may pass their own ``Limits``
-(``dataclasses.replace(DEFAULT_LIMITS, max_dice=10_000)``). When a limit is hit the
+(``dataclasses.replace(DEFAULT_LIMITS, max_dice=10_000)``: a :class:`~.records.Record`, which
+the :mod:`dataclasses` functions take as a frozen dataclass). When a limit is hit the
 engine raises :class:`rulesengine.errors.LimitError` naming the field.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .records import Record
 
 
 SWEEP_BUDGETS = 10
@@ -18,8 +19,7 @@ default ``max_sweep_states``, and what the command line's ``--max-states N`` giv
 (``SWEEP_BUDGETS`` × N)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(Record):
     # --- dice expressions -------------------------------------------------------
     max_expression_length: int = 1000
     """Characters in one dice expression."""

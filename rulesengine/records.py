@@ -10,7 +10,17 @@ construction. Defining one costs what defining a plain class costs; building an 
 costs about a microsecond more than a dataclass's, which is why the classes made by the
 thousand while rolling or working out odds stay dataclasses.
 
-Type checkers read a Record class as a frozen dataclass (:pep:`681`).
+Type checkers read a Record class as a frozen dataclass (:pep:`681`), and so do the
+:mod:`dataclasses` module's functions: ``dataclasses.replace``, ``fields``, ``asdict`` and
+``is_dataclass`` take a record as they take a dataclass (:class:`_DataclassView`), without
+this module importing :mod:`dataclasses`, whose import (with :mod:`inspect`) was a tenth of
+a command's start-up (issue 33).
+
+A record made by the thousand (a distribution, a roll) writes its ``__init__`` out, setting
+each field with ``object.__setattr__`` as a frozen dataclass's does: the general one reads
+the fields one by one and costs a few microseconds more. ``class R(Record, frozen=False)``
+is a record whose fields may be assigned, which its own ``__init__`` then does at the speed
+of a plain class (and which, like a mutable dataclass, has no hash).
 """
 
 from __future__ import annotations
@@ -44,6 +54,11 @@ class Field:
     def has_default(self) -> bool:
         return self.default is not _MISSING or self.default_factory is not _MISSING
 
+    @property
+    def makes_fresh(self) -> bool:
+        """A default made for each record by a function (``default_factory``)."""
+        return self.default_factory is not _MISSING
+
     def value(self) -> Any:
         return self.default if self.default_factory is _MISSING else self.default_factory()
 
@@ -61,12 +76,15 @@ class RecordMeta(type):
     """Reads the class's annotations into its fields, in order (inherited ones first), and
     gives the class ``__slots__`` for them."""
 
-    def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kwargs: Any) -> RecordMeta:
+    def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any], *, frozen: bool = True,
+                **kwargs: Any) -> RecordMeta:
         inherited, specs = _inherited_fields(bases)
         own = _own_fields(ns, inherited, specs)
         names = inherited + own
         _check_order(name, names, specs)
         ns["__slots__"] = own
+        if not frozen:  # object's own methods: assignment as fast as a plain class's
+            ns.update(__setattr__=object.__setattr__, __delattr__=object.__delattr__, __hash__=None)
         cls = super().__new__(mcs, name, bases, ns, **kwargs)
         _index_fields(cls, names, specs)
         return cls
@@ -133,11 +151,48 @@ def _no_key(record: Any) -> tuple:
     return ()
 
 
+class _DataclassView:
+    """A record class's ``__dataclass_fields__``, what the :mod:`dataclasses` functions read:
+    the fields of a dataclass made to the record's shape (names, defaults, ``init``,
+    ``compare``, ``repr``), made the first time something asks and kept on the class.
+    ``dataclasses.replace`` then builds the copy with the record's own constructor."""
+
+    def __get__(self, record: Any, cls: type) -> dict[str, Any]:
+        view = cls.__dict__.get("__record_dataclass_fields__")
+        if view is None:
+            view = _dataclass_fields(cls)
+            type.__setattr__(cls, "__record_dataclass_fields__", view)
+        return view
+
+
+def _dataclass_fields(cls: Any) -> dict[str, Any]:
+    import dataclasses
+
+    def annotation(name: str) -> Any:
+        return next((k.__annotations__[name] for k in cls.__mro__ if name in k.__dict__.get("__annotations__", {})),
+                    Any)
+
+    def shaped(spec: Field) -> Any:
+        default, factory = spec.default, spec.default_factory
+        if default is not _MISSING and type(default).__hash__ is None:  # dataclasses refuse it as a default
+            default, factory = _MISSING, (lambda value=default: value)
+        return dataclasses.field(default=dataclasses.MISSING if default is _MISSING else default,
+                                 default_factory=dataclasses.MISSING if factory is _MISSING else factory,
+                                 init=spec.init, repr=spec.repr, compare=spec.compare)
+
+    shape = dataclasses.make_dataclass(
+        cls.__name__, [(n, annotation(n), shaped(cls.__record_specs__[n])) for n in cls.__record_fields__],
+        frozen=cls.__setattr__ is not object.__setattr__)
+    view: dict[str, Any] = shape.__dict__["__dataclass_fields__"]
+    return view
+
+
 class Record(metaclass=RecordMeta):
     """Base of immutable records: subclass it and annotate the fields, as for a dataclass."""
 
     __slots__ = ()
     __record_fields__: ClassVar[tuple[str, ...]]
+    __dataclass_fields__: ClassVar[dict[str, Any]] = _DataclassView()  # type: ignore[assignment]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)

@@ -13,16 +13,15 @@ import itertools
 import os
 import sys
 import types
-from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
 
 from .errors import Diagnostic, LoadError, Location, UsageError
 from .limits import DEFAULT_LIMITS, MAX_FOLDER_ENTRIES, Limits
 from .rules.document import RULESET_SUFFIXES
+from .records import Record
 
 
-@dataclass(frozen=True)
-class FileReport:
+class FileReport(Record):
     path: str
     diagnostics: tuple[Diagnostic, ...]
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import random
-from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 from collections.abc import Iterable, Mapping
@@ -32,6 +31,7 @@ from . import ast
 from .dialects import translate
 from .parser import parse as parse_tree
 from ..limits import DEFAULT_LIMITS, MAX_TEXT_VALUE_CHARS, Limits
+from ..records import Record, field, replace
 from .pool import DieRoll, PoolRoll
 from .expectation import exact_moments
 from .stats import Summary, common_weights, kind_of, summarize, summarize_weights, summary_json, value_order
@@ -82,8 +82,7 @@ class RollResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Odds:
+class Odds(Record):
     """The exact distribution of an expression's value.
 
     ``distribution`` maps each value to its probability, in increasing order of value.

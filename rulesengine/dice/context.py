@@ -3,7 +3,6 @@ what the compiler (:mod:`.evaluate`) and both drivers (:mod:`.sampling`, :mod:`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Callable, Mapping
 
@@ -14,13 +13,13 @@ from . import ast
 from .functions import OpError
 from .parser import locate
 from ..limits import Limits
+from ..records import Record, field
 from .pool import PoolRoll, PoolSpec
 from .sources import DiceCounter, DiceLimitReached, DiceSource, FacesError
 from .values import Rolled
 
 
-@dataclass(slots=True)
-class Context:
+class Context(Record, frozen=False):
     """The state of one evaluation. A sampling run always has a ``source`` and a ``counter``,
     an exact run a ``budget``; the sampling hot path reads them without a check (hence the
     two ``type: ignore[arg-type]`` there: a narrowing would cost a call per dice term)."""
@@ -32,6 +31,18 @@ class Context:
     counter: DiceCounter | None = None
     budget: Budget | None = None
     pools: dict[int, PoolRoll] = field(default_factory=dict)
+
+    def __init__(self, text: str, env: Mapping[str, Any], limits: Limits, source: DiceSource | None = None,
+                 counter: DiceCounter | None = None, budget: Budget | None = None,
+                 pools: dict[int, PoolRoll] | None = None) -> None:
+        # Written out, as records made by the thousand are (rulesengine/records.py): one per evaluation.
+        self.text = text
+        self.env = env
+        self.limits = limits
+        self.source = source
+        self.counter = counter
+        self.budget = budget
+        self.pools = {} if pools is None else pools
 
     def where(self, span: ast.Span) -> Location:
         return locate(self.text, *span)

@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections import defaultdict
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 import time
 from fractions import Fraction
 from itertools import product
@@ -34,6 +33,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 
+from ..records import Record
 from .beyond import Beyond, CutBelow, cut_value, tail_key, try_value
 
 if TYPE_CHECKING:
@@ -180,8 +180,10 @@ def held_cost(entries: int, width: int) -> int:
 NO_TAIL: Mapping[Any, int] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class Dist:
+_set = object.__setattr__
+
+
+class Dist(Record):
     """An exact distribution over hashable outcomes (ints, bools, tuples).
 
     Treat ``weights`` as read-only: instances are shared between caches. ``tail``: what is
@@ -191,10 +193,18 @@ class Dist:
 
     weights: dict[Any, int]
     denom: int
-    tail: Mapping[Any, int] = field(default_factory=lambda: NO_TAIL)
+    tail: Mapping[Any, int] = NO_TAIL
     # Followed forever in closed form (.open_ended): a sum or difference of plain exploding
     # dice and numbers known exactly; None for anything else. Operations that don't know it drop it.
     open_ended: OpenLaw | None = None
+
+    def __init__(self, weights: dict[Any, int], denom: int, tail: Mapping[Any, int] = NO_TAIL,
+                 open_ended: OpenLaw | None = None) -> None:
+        # Written out, as records made by the thousand are (rulesengine/records.py).
+        _set(self, "weights", weights)
+        _set(self, "denom", denom)
+        _set(self, "tail", tail)
+        _set(self, "open_ended", open_ended)
 
     # ---- construction -------------------------------------------------------------------
     @staticmethod

@@ -6,7 +6,7 @@ everything means; this decides only how values flow."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from ..records import replace
 from fractions import Fraction
 from math import lcm
 from typing import TYPE_CHECKING, Any

@@ -34,7 +34,6 @@ Where the work would be too big for :data:`MAX_INDEX` (a comparison with a huge 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm
@@ -43,6 +42,7 @@ from collections.abc import Callable, Iterable
 
 from . import ast
 from .pool import PoolSpec, face_weights
+from ..records import Record
 
 MAX_INDEX = 20_000
 """The furthest value of a sum the closed form works out term by term; beyond, the depth's answer."""
@@ -185,8 +185,7 @@ def more_than(s: int, m: int) -> Fraction:
     return Fraction(s - m % s, s ** (m // s + 1))
 
 
-@dataclass(frozen=True, slots=True)
-class OpenLaw:
+class OpenLaw(Record):
     """X − Y + R, followed forever: X the sum of the exploding dice ``plus``, Y of ``minus``,
     R an independent whole number known exactly (``rest``: (value, chance), ascending). The
     dice are sorted, so equal laws compare equal."""

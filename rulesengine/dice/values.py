@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from ..records import Record
 from .ast import Cond, Die, KeepFace
@@ -19,8 +18,10 @@ from .ast import Cond, Die, KeepFace
 from ..limits import MAX_POOL_DICE, MAX_POOL_SIDES
 
 
-@dataclass(frozen=True, slots=True)
-class Rolled:
+_set = object.__setattr__
+
+
+class Rolled(Record):
     total: int
     faces: tuple[int, ...]  # the kept dice's values (sorted, highest first, in exact odds)
     sides: tuple[int, ...] = ()  # each die's size, beside its face: a pool of mixed dice (d10/d8/d6)
@@ -30,6 +31,17 @@ class Rolled:
     # symbols), so dice picked from the roll (``choose``) show theirs; empty for a roll
     # with no symbol dice.
     shows: tuple[tuple[str, ...], ...] = ()
+
+    def __init__(self, total: int, faces: tuple[int, ...], sides: tuple[int, ...] = (),
+                 initial: tuple[int, ...] | None = None, symbols: tuple[tuple[str, int], ...] = (),
+                 shows: tuple[tuple[str, ...], ...] = ()) -> None:
+        # Written out, as records made by the thousand are (rulesengine/records.py).
+        _set(self, "total", total)
+        _set(self, "faces", faces)
+        _set(self, "sides", sides)
+        _set(self, "initial", initial)
+        _set(self, "symbols", symbols)
+        _set(self, "shows", shows)
 
     def __str__(self) -> str:
         return str(self.total)

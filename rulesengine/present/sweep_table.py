@@ -12,18 +12,17 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ..run.sweep import ResultFigures, Sweep
 from .dice_table import MAX_WIDTH, wrapped
+from ..records import Record
 
 __all__ = ["SweepColumn", "format_sweep", "sweep_chart", "sweep_columns"]
 
 
-@dataclass(frozen=True)
-class SweepColumn:
+class SweepColumn(Record):
     """One column of a sweep: its heading, whether it is a probability (else a mean), and its
     value in each row (None where the row has none)."""
 

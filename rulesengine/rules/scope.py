@@ -5,11 +5,10 @@ expression is reported the same way wherever it is written."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import Record, field
 
 
-@dataclass
-class Scope:
+class Scope(Record):
     """The names visible to an expression and what each one is (for hints and messages)."""
 
     names: dict[str, str] = field(default_factory=dict)  # name -> what it is

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Iterable, Iterator
 
 from ..errors import Location
+from ..records import Record, field
 
 # YAML line breaks. str.splitlines() agrees with these once the characters above are gone.
 LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
@@ -93,8 +93,7 @@ class SourceText:
         return self.loc(mark.line, mark.column, length, pointer)
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(Record):
     """A loaded ruleset file: its plain data plus the position of every node.
 
     ``data`` is plain ``dict``/``list``/``str``/``int``/``float``/``bool``/``None`` data.
@@ -106,7 +105,7 @@ class Document:
     path: str
     text: str
     data: Any
-    _source: SourceText = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
+    _source: SourceText = field(repr=False, compare=False, default=None)
     # pointer -> (line0, col0, length) of the value node / of the mapping key
     _values: dict[str, tuple[int, int, int]] = field(repr=False, compare=False, default_factory=dict)
     _keys: dict[str, tuple[int, int, int]] = field(repr=False, compare=False, default_factory=dict)

@@ -10,7 +10,7 @@ be decided (E510) are found here.
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
+from ..records import replace
 from typing import Any, NamedTuple
 from collections.abc import Iterator
 

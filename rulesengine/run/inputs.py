@@ -6,7 +6,7 @@ an InputError that says what the input takes (``describe_input``, also what `sho
 
 from __future__ import annotations
 
-from dataclasses import replace
+from ..records import replace
 from typing import Any
 from collections.abc import Iterable, Mapping
 

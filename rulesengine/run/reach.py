@@ -22,7 +22,7 @@ settles the rest (:mod:`rulesengine.run.examples`, :mod:`rulesengine.rules.allow
 
 from __future__ import annotations
 
-from dataclasses import replace
+from ..records import replace
 import itertools
 from typing import Any, NamedTuple
 from collections.abc import Iterator

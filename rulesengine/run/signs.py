@@ -11,7 +11,7 @@ tries (:mod:`.reach`), reading every resolution of the check exactly, and warns 
 
 from __future__ import annotations
 
-from dataclasses import replace
+from ..records import replace
 from typing import Any
 
 from ..codes import W_SIGN_AGAINST_SUCCESS

@@ -10,7 +10,6 @@ runs many exact-odds computations: each value gets the work budget a single call
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -24,10 +23,10 @@ from .enumeration import sharing_rolls
 from .json_parts import Rendered, probability_json
 from .odds_value import OddsValue
 from .sweep_words import is_swept
+from ..records import Record
 
 
-@dataclass(frozen=True)
-class ResultFigures:
+class ResultFigures(Record):
     """What a sweep shows of a numeric result in each row: which distribution it is (``of``:
     the one ``odds`` charts, a check's result, an extended check's rounds), its mean (with
     ``mean_kind``: "of_mass_worked_out" where explosions were cut and no closed form is
@@ -60,8 +59,7 @@ def result_figures(odds: RunOdds | OddsValue, at_least: Sequence[int] = ()) -> R
     return ResultFigures(title, summary.mean, summary.mean_kind or "exact", tuple(figures))
 
 
-@dataclass(frozen=True)
-class Sweep:
+class Sweep(Record):
     variables: tuple[str, ...]
     rows: tuple[tuple[tuple[Any, ...], RunOdds], ...]  # (values, odds)
 

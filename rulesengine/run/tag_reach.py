@@ -13,7 +13,7 @@ is found the same way.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from ..records import replace
 from typing import Any
 from collections.abc import Iterable
 

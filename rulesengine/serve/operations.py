@@ -19,7 +19,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from ..limits import DEFAULT_LIMITS, MAX_CACHED_WEIGHTS, MAX_EXPLODE_DEPTH, Limi
 from ..ruleset import Ruleset, load, loads, nearest, rulesets_dir, shipped_ids
 from ..run.calls import Runnable
 from .requests import REQUESTS
+from ..records import Record, field, replace
 
 MAX_BODY_BYTES = 2 * 1_048_576
 """The default cap on one request's body: room for a ruleset of the largest size a file
@@ -42,8 +42,7 @@ INLINE_CACHE_SIZE = 64
 """Inline rulesets (``yaml`` in a request) kept loaded, by the hash of their text."""
 
 
-@dataclass(frozen=True)
-class ServiceConfig:
+class ServiceConfig(Record):
     """What the operator chooses when starting the service (``rulesengine serve``)."""
 
     folders: tuple[str, ...] = ()
@@ -70,10 +69,13 @@ class ServiceConfig:
                              int(d.get("drain_checks", 0)))
 
 
+DEFAULT_CONFIG = ServiceConfig()
+
+
 class Service:
     """One service's rulesets and caches; :meth:`handle` answers one request."""
 
-    def __init__(self, config: ServiceConfig = ServiceConfig()) -> None:
+    def __init__(self, config: ServiceConfig = DEFAULT_CONFIG) -> None:
         # A long-lived process gains nothing from the disk stores of parsed texts (its own
         # caches are warm after the first request), and the texts a service reads come from
         # its clients: it writes none to disk unless the operator asks (RULESENGINE_CACHE=on).

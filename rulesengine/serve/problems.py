@@ -14,7 +14,7 @@ request's terms: ``pointer`` is the JSON pointer of that field of the request bo
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from ..records import replace
 from typing import Any
 
 from ..codes import CODES, E_BODY_TOO_LARGE, E_NOT_FOUND, E_NOT_READY, E_UNCLASSIFIED

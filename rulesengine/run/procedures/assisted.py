@@ -4,7 +4,6 @@ exact odds sum the helpers' contributions before the leader's check."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 from collections.abc import Callable, Mapping
@@ -18,9 +17,9 @@ from ..odds_value import OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckResult, ProcedureRecord, Resolution
 from .base import ProcedureRunner, parties_example
+from ...records import field
 
 
-@dataclass(frozen=True)
 class AssistedResult(ProcedureRecord):
     ruleset: str
     procedure: str
@@ -66,7 +65,6 @@ class AssistedResult(ProcedureRecord):
         return self.view().to_dict()
 
 
-@dataclass(frozen=True)
 class AssistedOdds(ProcedureRecord):
     ruleset: str
     procedure: str

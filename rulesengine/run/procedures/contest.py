@@ -6,7 +6,6 @@ parties; roll-offs go through the check's own compiled expressions and exact dri
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 from collections.abc import Callable, Mapping
@@ -23,6 +22,7 @@ from ..odds_value import OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord
 from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed, parties_example, rank_value
+from ...records import field
 
 
 class Row(NamedTuple):
@@ -45,7 +45,6 @@ class Lineups(NamedTuple):
     budget: Budget
 
 
-@dataclass(frozen=True)
 class ContestResult(ProcedureRecord):
     ruleset: str
     procedure: str
@@ -77,7 +76,6 @@ class ContestResult(ProcedureRecord):
         return self.view().to_dict()
 
 
-@dataclass(frozen=True)
 class ContestOdds(ProcedureRecord):
     ruleset: str
     procedure: str

@@ -4,14 +4,13 @@ chain over the state, merging equal states, round by round."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 from math import gcd
 from typing import Any
 from collections.abc import Mapping
 
 from ...exact_text import fraction_text
-from ...records import replace
+from ...records import field, replace
 from ...dice.beyond import Beyond
 from ...dice.dist import Budget, BudgetExceeded
 from ...codes import E_PROCEDURE
@@ -25,7 +24,6 @@ from ...rules.procedures.extended import ExtendedSpec
 from .base import ProcedureRunner, fingerprint, not_allowed
 
 
-@dataclass(frozen=True)
 class ExtendedResult(ProcedureRecord):
     ruleset: str
     procedure: str
@@ -57,7 +55,6 @@ class ExtendedResult(ProcedureRecord):
         return self.view().to_dict()
 
 
-@dataclass(frozen=True)
 class ExtendedOdds(ProcedureRecord):
     ruleset: str
     procedure: str

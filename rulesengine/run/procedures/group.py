@@ -6,7 +6,6 @@ number of distinct states, not with the product of every member's outcomes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 from collections.abc import Mapping
@@ -20,9 +19,9 @@ from ..odds_value import OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, value_order
 from .base import ProcedureRunner, fingerprint, not_allowed, rank_value
+from ...records import field
 
 
-@dataclass(frozen=True)
 class GroupResult(ProcedureRecord):
     ruleset: str
     procedure: str
@@ -51,7 +50,6 @@ class GroupResult(ProcedureRecord):
         return self.view().to_dict()
 
 
-@dataclass(frozen=True)
 class GroupOdds(ProcedureRecord):
     ruleset: str
     procedure: str

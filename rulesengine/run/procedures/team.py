@@ -4,7 +4,6 @@ roller's result."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -12,7 +11,7 @@ from ...codes import E_PROCEDURE
 from ...dice.dist import Dist
 from ...exact_text import fraction_text
 from ...errors import RulesetError
-from ...records import replace
+from ...records import field, replace
 from ..json_parts import jsonable
 from ..odds_value import OddsValue, group
 from ..result_value import ResultValue
@@ -21,7 +20,6 @@ from ...rules.procedures.team import ROLLERS, TeamSpec
 from .base import ProcedureRunner
 
 
-@dataclass(frozen=True)
 class TeamResult(ProcedureRecord):
     ruleset: str
     procedure: str
@@ -50,7 +48,6 @@ class TeamResult(ProcedureRecord):
         return self.view().to_dict()
 
 
-@dataclass(frozen=True)
 class TeamOdds(ProcedureRecord):
     ruleset: str
     procedure: str
