@@ -18,6 +18,8 @@ from ..dice.stats import Summary, summarize, value_order
 from ..dice.values import Rolled
 from ..limits import DEFAULT_LIMITS
 from ..records import Record, field
+
+_set = object.__setattr__
 from .json_parts import cut_cumulative
 from .odds_value import Group, OddsValue, Shown
 from .result_value import Choice, ResultValue
@@ -91,6 +93,24 @@ class Resolution(Record):
     success): what procedures' expressions see, the same whether rolled or enumerated."""
     signed: str | None = None  # the result with a sign of its own (``result_sign``): "+0", "-0", "+3"
 
+    def __init__(self, outcome: str, success: bool, result: Any, tags: tuple[str, ...] = (),
+                 values: dict[str, Any] | None = None, tier: str | None = None, reason: str = "",
+                 skipped: bool = False, choices: tuple[Choice, ...] = (), chosen: Choice | None = None,
+                 env: dict[str, Any] | None = None, signed: str | None = None) -> None:
+        # Written out, as records made by the thousand are (rulesengine/records.py): one per
+        # outcome resolved, thousands in a sweep's odds.
+        _set(self, "outcome", outcome)
+        _set(self, "success", success)
+        _set(self, "result", result)
+        _set(self, "tags", tags)
+        _set(self, "values", {} if values is None else values)
+        _set(self, "tier", tier)
+        _set(self, "reason", reason)
+        _set(self, "skipped", skipped)
+        _set(self, "choices", choices)
+        _set(self, "chosen", chosen)
+        _set(self, "env", {} if env is None else env)
+        _set(self, "signed", signed)
 
 
 class Sample(NamedTuple):
