@@ -93,7 +93,7 @@ def _ruleset_files(top: str, budget: list[int]) -> Iterator[str]:
 def validate_file(path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:
     from .rules.document import load_file
 
-    return _report(path, lambda: load_file(path, limits), limits)
+    return _report(path, lambda: load_file(path, limits), limits, remember=True)
 
 
 def validate_text(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:
@@ -104,7 +104,10 @@ def validate_text(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> File
     return _report(path, lambda: load_text(text, path, limits), limits)
 
 
-def _report(path: str, read, limits: Limits) -> FileReport:
+def _report(path: str, read, limits: Limits, remember: bool = False) -> FileReport:
+    """The file's diagnostics. ``remember``: a file that loads without an error is given the
+    verdict loading it would have given (:mod:`.rules.verdicts`), so that a CI job that
+    validates its files and then runs them builds each file once, not twice."""
     from .ruleset import analyse
 
     try:
@@ -117,6 +120,11 @@ def _report(path: str, read, limits: Limits) -> FileReport:
                        loc.source_line)
         return FileReport(path, (Diagnostic(exc.code, exc.message, loc, exc.hint),))
     model, diagnostics = analyse(doc, limits)
+    if remember and model is not None and not any(d.severity == "error" for d in diagnostics):
+        from .rules.verdicts import clean_before, remember_clean
+
+        if not clean_before(doc, limits):  # what loading it would keep (ruleset._load_cached)
+            remember_clean(doc, limits)
     if model is not None:
         from .rules.allow import acknowledge
         from .run.examples import check_examples, settle

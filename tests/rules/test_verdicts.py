@@ -196,3 +196,19 @@ def test_a_verdict_holds_while_the_files_that_decide_it_are_as_they_were():
     assert sources[-1] == str(ruleset_schema_file())
     assert {"limits.py", "errors.py", "rules/build.py", "rules/schema.py", "rules/structure.py",
             "dice/parser.py", "dice/grammar.lark"} <= names
+
+
+def test_a_file_validate_finds_free_of_errors_is_not_checked_again_when_loaded(store, tmp_path):
+    """A CI job that validates its files, then rolls them, builds each file once: validate
+    keeps the verdict a load would have kept; a file with an error gets none."""
+    from rulesengine.validate import validate_file
+
+    good, bad = tmp_path / "two.yaml", tmp_path / "bad.yaml"
+    good.write_text(TWO_CHECKS, encoding="utf-8")
+    bad.write_text(TWO_CHECKS.replace("result >= 7", "result >= seven"), encoding="utf-8")
+    assert validate_file(str(good)).errors == 0 and validate_file(str(bad)).errors == 1
+    assert clean_before(load_file(str(good)), DEFAULT_LIMITS)
+    assert not clean_before(load_file(str(bad)), DEFAULT_LIMITS)
+    rs = ruleset_module.load(str(good))
+    assert rs._model is None  # loaded on validate's verdict: nothing built yet
+    assert rs.check("second").odds().success == Fraction(7, 12)  # 2d6 >= 7, the oracle: 21 of 36 throws
