@@ -7,8 +7,9 @@ A :class:`Record` class gets the same behaviour from methods written once, here:
 or positional construction with defaults and ``__post_init__``, ``__slots__``, value
 equality and hashing (by class and fields), a readable ``repr``, and no assignment after
 construction. Defining one costs what defining a plain class costs; building an instance
-costs about a microsecond more than a dataclass's, which is why the classes made by the
-thousand while rolling or working out odds stay dataclasses.
+with the general constructor costs a few microseconds more than a dataclass's, which is why
+the classes made by the thousand while rolling or working out odds write theirs out (below).
+Every value class of the engine is a record (``tests/test_records.py``).
 
 Type checkers read a Record class as a frozen dataclass (:pep:`681`), and so do the
 :mod:`dataclasses` module's functions: ``dataclasses.replace``, ``fields``, ``asdict`` and
@@ -16,9 +17,9 @@ Type checkers read a Record class as a frozen dataclass (:pep:`681`), and so do 
 this module importing :mod:`dataclasses`, whose import (with :mod:`inspect`) was a tenth of
 a command's start-up (issue 33).
 
-A record made by the thousand (a distribution, a roll) writes its ``__init__`` out, setting
-each field with ``object.__setattr__`` as a frozen dataclass's does: the general one reads
-the fields one by one and costs a few microseconds more. ``class R(Record, frozen=False)``
+A record made by the thousand (a distribution, a roll, a resolution) writes its ``__init__``
+out, setting each field with ``object.__setattr__`` as a frozen dataclass's does; a test
+holds each to the record's fields and defaults. ``class R(Record, frozen=False)``
 is a record whose fields may be assigned, which its own ``__init__`` then does at the speed
 of a plain class (and which, like a mutable dataclass, has no hash).
 """
