@@ -38,7 +38,10 @@ world-writable ``RULESENGINE_CACHE_DIR``, a CI cache restored from another job).
 
 Each store's folder is named by the engine's version and the size and modification time
 of the source files that decide what a text becomes, so an upgrade or an edit starts a new
-folder (the old ones of that store are removed). A missing or read-only directory, a full
+folder. The :data:`KEEP_VERSIONS` folders of a store used last are kept, the others removed
+when a new one is made: two engines sharing one cache folder (a checkout and its pre-commit
+hook's environment, two virtualenvs in one CI job) each keep theirs, rather than each
+removing the other's on every run and starting cold. A missing or read-only directory, a full
 disk, a corrupt or foreign file: the work is done again, as if there were no store. A
 store holds at most :data:`MAX_ENTRIES` entries (fewer if it asks), each at most
 :data:`MAX_ENTRY_BYTES`; past that count it is emptied and fills again.
@@ -68,6 +71,10 @@ MAX_ENTRIES = 4096
 
 MAX_ENTRY_BYTES = 1 << 20
 """An entry larger than this (as JSON) is not kept, and a file larger than this is never read."""
+
+KEEP_VERSIONS = 4
+"""Folders one store keeps (one per engine and source files that used it), those used last;
+each at most :data:`MAX_ENTRIES` entries. A folder is marked used when a process opens it."""
 
 KEY_FILE = "store.key"
 """The name of the signing key in the cache folder."""
@@ -160,6 +167,14 @@ def _unlink_quietly(path: str, dir_fd: int | None = None) -> None:
         os.unlink(path, dir_fd=dir_fd)
     except OSError:
         pass
+
+
+def _mark_used(folder: str) -> None:
+    """Set the folder's time to now: the store's folders used last are the ones kept."""
+    try:
+        os.utime(folder)
+    except OSError:
+        pass  # a read-only cache: it is only used, never cleaned, by this process
 
 
 def _empty_folder(path: str, remove: bool = False) -> None:
@@ -256,18 +271,34 @@ class DiskStore:
             return None
         if new:
             self._remove_other_versions(base, folder)
+        else:
+            _mark_used(folder)
         self.folder = folder
         return folder
 
     def _remove_other_versions(self, base: str, folder: str) -> None:
+        """Remove this store's other folders but the ``KEEP_VERSIONS - 1`` used last (a link or
+        a file named like one is removed whatever its time, and what it points to is left)."""
         try:
             names = os.listdir(base)
         except OSError:
             return
+        kept: list[tuple[int, str]] = []
         for name in names:
             other = os.path.join(base, name)
-            if name.startswith(self.kind + "-") and other != folder:
+            if not name.startswith(self.kind + "-") or other == folder:
+                continue
+            try:
+                info = os.lstat(other)
+            except OSError:
+                continue
+            if trusted_folder(info):
+                kept.append((info.st_mtime_ns, other))
+            else:
                 _empty_folder(other, remove=True)
+        kept.sort(reverse=True)
+        for _, other in kept[KEEP_VERSIONS - 1:]:
+            _empty_folder(other, remove=True)
 
     def path(self, key: str) -> str | None:
         folder = self.where()

@@ -279,3 +279,39 @@ def test_concurrent_writers_leave_only_whole_entries(tmp_path, monkeypatch):
     store = DiskStore("trees", tree_store._STORE.sources)
     for text in texts:
         assert tree_store.decode(store.get(text)) == _parse_text(text, DEFAULT_LIMITS)
+
+
+# ---- engines sharing one cache folder ----------------------------------------------------
+
+
+def _engine(tmp_path: Path, n: int) -> DiskStore:
+    """A store of engine ``n``: its own source file, so its own folder, in the shared cache."""
+    source = tmp_path / f"engine{n}.py"
+    if not source.exists():
+        source.write_text(f"# engine {n}\n", encoding="utf-8")
+    return DiskStore("trees", (str(source),))
+
+
+def test_two_engines_sharing_a_cache_folder_each_keep_their_store(cache, tmp_path):
+    """A checkout and its pre-commit hook's environment, say: neither removes the other's
+    folder on each run (which left both cold every time)."""
+    _engine(tmp_path, 1).put("3d6", "one")
+    _engine(tmp_path, 2).put("3d6", "two")
+    assert _engine(tmp_path, 1).get("3d6") == "one"  # a new process of engine 1: its entries are there
+    assert _engine(tmp_path, 2).get("3d6") == "two"
+    assert len(list(cache.glob("trees-*"))) == 2
+
+
+def test_a_store_keeps_the_folders_used_last_and_removes_the_others(cache, tmp_path):
+    stores = []
+    for n in range(disk_store.KEEP_VERSIONS):
+        store = _engine(tmp_path, n)
+        store.put("3d6", n)
+        folder = Path(store.where() or "")
+        os.utime(folder, ns=(10**18 + n * 10**9, 10**18 + n * 10**9))  # engine 0 the least recently used...
+        stores.append(folder)
+    _engine(tmp_path, 0).get("3d6")  # ...until it is used again: now engine 1 is
+    _engine(tmp_path, disk_store.KEEP_VERSIONS).put("3d6", "new")  # a new folder: one of the others goes
+    assert sorted(p.exists() for p in stores) == [False] + [True] * (disk_store.KEEP_VERSIONS - 1)
+    assert not stores[1].exists() and stores[0].exists()
+    assert len(list(cache.glob("trees-*"))) == disk_store.KEEP_VERSIONS
