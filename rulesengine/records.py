@@ -84,11 +84,25 @@ class RecordMeta(type):
         names = inherited + own
         _check_order(name, names, specs)
         ns["__slots__"] = own
+        _check_frozen(name, bases, frozen)
         if not frozen:  # object's own methods: assignment as fast as a plain class's
             ns.update(__setattr__=object.__setattr__, __delattr__=object.__delattr__, __hash__=None)
+        ns["__record_frozen__"] = frozen
         cls = super().__new__(mcs, name, bases, ns, **kwargs)
         _index_fields(cls, names, specs)
         return cls
+
+
+def _check_frozen(name: str, bases: tuple[type, ...], frozen: bool) -> None:
+    """The rule dataclasses keep: a frozen record derives from no record that may be
+    assigned, and one that may be assigned from no frozen record with fields (whose fields
+    would then be assignable after all)."""
+    for base in bases:
+        base_frozen = getattr(base, "__record_frozen__", None)
+        if frozen and base_frozen is False:
+            raise TypeError(f"{name}: a frozen record cannot derive from {base.__name__}, which is not frozen")
+        if not frozen and base_frozen and getattr(base, "__record_fields__", ()):
+            raise TypeError(f"{name}: a record that is not frozen cannot derive from the frozen {base.__name__}")
 
 
 def _inherited_fields(bases: tuple[type, ...]) -> tuple[tuple[str, ...], dict[str, Field]]:
@@ -183,7 +197,7 @@ def _dataclass_fields(cls: Any) -> dict[str, Any]:
 
     shape = dataclasses.make_dataclass(
         cls.__name__, [(n, annotation(n), shaped(cls.__record_specs__[n])) for n in cls.__record_fields__],
-        frozen=cls.__setattr__ is not object.__setattr__)
+        frozen=cls.__record_frozen__)
     view: dict[str, Any] = shape.__dict__["__dataclass_fields__"]
     return view
 

@@ -144,6 +144,27 @@ def test_a_record_that_is_not_frozen_may_be_assigned_and_has_no_hash():
         Point(1).x = 2  # the frozen ones stay frozen
 
 
+def test_frozen_and_assignable_records_do_not_derive_from_each_other():
+    """As dataclasses: a subclass would otherwise be assignable while it says it is frozen,
+    or make a frozen record's fields assignable."""
+    with pytest.raises(TypeError, match="not frozen"):
+        class Frozen(Tally):  # noqa: F841 - defining it is the test
+            extra: int = 0
+    with pytest.raises(TypeError, match="frozen Point"):
+        class Loose(Point, frozen=False):  # noqa: F841
+            extra: int = 0
+
+    class LooseToo(Tally, frozen=False):
+        extra: int = 0
+
+        def __init__(self, name: str, count: int = 0, extra: int = 0) -> None:
+            self.name, self.count, self.extra = name, count, extra
+
+    loose = LooseToo("b")
+    loose.extra = 3
+    assert loose.extra == 3
+
+
 def _engine_records() -> list[type]:
     """Every record class of the engine, its modules all imported."""
     import importlib
