@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..records import Record
+from ..records import Record, field
 from .ast import Cond, Die, KeepFace
 
 from ..limits import MAX_POOL_DICE, MAX_POOL_SIDES
@@ -129,6 +129,12 @@ class DicePool(Record):
     keep_faces: tuple[Cond, ...] = ()
     drop_faces: tuple[Cond, ...] = ()
     marks: str = ""  # the keeps by face as written (``p1``), for its text
+    # Its text, written once (each roll of the pool names it): set from the fields, not given.
+    written: str = field(default="", init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        dice = "/".join(f"d{s}" for s in self.sides)
+        _set(self, "written", f"({dice}){self.marks}" if self.marks else dice)
 
     @staticmethod
     def parse(text: str, max_dice: int = MAX_POOL_DICE, max_sides: int = MAX_POOL_SIDES) -> DicePool:
@@ -176,8 +182,7 @@ class DicePool(Record):
         return DicePool(self.sides, tuple(keep), tuple(drop), marks)
 
     def text(self) -> str:
-        dice = "/".join(f"d{s}" for s in self.sides)
-        return f"({dice}){self.marks}" if self.marks else dice
+        return self.written
 
     def __str__(self) -> str:
         return self.text()

@@ -108,8 +108,11 @@ class Sampler:
                 raise rt.relocate(LimitError(f"the pool {value.text()} has more dice than a roll may use",
                                              "max_dice", Location(column=1, source_line=e.text)), e) from None
             sizes = value.sides
-            value = Rolled(pool.total, tuple([d.value for d in pool.dice if d.kept]),
-                           tuple([s for d, s in zip(pool.dice, sizes, strict=True) if d.kept]))
+            if value.by_face:
+                value = Rolled(pool.total, tuple([d.value for d in pool.dice if d.kept]),
+                               tuple([s for d, s in zip(pool.dice, sizes, strict=True) if d.kept]))
+            else:  # every die kept, as it fell
+                value = Rolled(pool.total, tuple([d.value for d in pool.dice]), sizes)
             return (value, [*ctx.pools.values(), pool],
                     lambda: f"{name}: {pool.text} → [{_faces_text(pool, sizes)}] = {pool.total}")
         if plan.term is not None:  # one dice term, the commonest roll
