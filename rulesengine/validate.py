@@ -15,10 +15,13 @@ import sys
 import types
 from collections.abc import Iterable, Iterator
 
+from .disk_store import DiskStore
 from .errors import Diagnostic, LoadError, Location, UsageError
 from .limits import DEFAULT_LIMITS, MAX_FOLDER_ENTRIES, Limits
-from .rules.document import RULESET_SUFFIXES
 from .records import Record
+from .rules.document import RULESET_SUFFIXES
+from .rules.yaml_positions import Document
+from .shipped import ruleset_schema_file
 
 
 class FileReport(Record):
@@ -90,10 +93,62 @@ def _ruleset_files(top: str, budget: list[int]) -> Iterator[str]:
                 continue
 
 
+_REPORTS: DiskStore | None = None
+
+
+def _report_store() -> DiskStore:
+    """The reports of files validated before (with the default limits), kept in the disk
+    store (:mod:`.disk_store`) by path and text: a pre-commit hook or a CI job run again on
+    files it has checked gives their reports without searching them again (the search for
+    inputs that break a procedure takes a second for the shipped rulesets). Its folder is
+    named by every module of the engine and the schema, so any upgrade or edit of them
+    validates every file again."""
+    global _REPORTS
+    if _REPORTS is None:
+        root = os.path.dirname(os.path.abspath(__file__))
+        found = []
+        for folder, subfolders, names in os.walk(root):
+            subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
+            found += [os.path.join(folder, n) for n in sorted(names) if n.endswith((".py", ".lark"))]
+        _REPORTS = DiskStore("reports", (*found, str(ruleset_schema_file())), max_entries=256)
+    return _REPORTS
+
+
+def _stored(diagnostics: tuple[Diagnostic, ...]) -> list[dict]:
+    """A report's diagnostics as plain data, all of each (the caret's line too)."""
+    fields = ("path", "line", "column", "pointer", "length", "source_line", "field")
+    return [{"code": d.code, "message": d.message, "hint": d.hint, "severity": d.severity, "limit": d.limit,
+             "location": {k: getattr(d.location, k) for k in fields}} for d in diagnostics]
+
+
+def _from_stored(value: object) -> tuple[Diagnostic, ...] | None:
+    """The diagnostics :func:`_stored` wrote, or None for anything it could not have written
+    (the store is input: a signed entry is still checked)."""
+    if not isinstance(value, list):
+        return None
+    out = []
+    try:
+        for d in value:
+            loc = d["location"]
+            if not (all(type(d[k]) is str for k in ("code", "message", "severity"))
+                    and all(d[k] is None or type(d[k]) is str for k in ("hint", "limit"))
+                    and all(loc[k] is None or type(loc[k]) is int for k in ("line", "column"))
+                    and all(loc[k] is None or type(loc[k]) is str for k in ("path", "pointer", "source_line"))
+                    and type(loc["length"]) is int and (loc["field"] is None or type(loc["field"]) is list)):
+                return None
+            field = None if loc["field"] is None else tuple(loc["field"])
+            location = Location(loc["path"], loc["line"], loc["column"], loc["pointer"], loc["length"],
+                                loc["source_line"], field)
+            out.append(Diagnostic(d["code"], d["message"], location, d["hint"], d["severity"], d["limit"]))
+    except (KeyError, TypeError):
+        return None
+    return tuple(out)
+
+
 def validate_file(path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:
     from .rules.document import load_file
 
-    return _report(path, lambda: load_file(path, limits), limits, remember=True)
+    return _report(path, lambda: load_file(path, limits), limits, keep=True)
 
 
 def validate_text(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> FileReport:
@@ -104,12 +159,12 @@ def validate_text(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> File
     return _report(path, lambda: load_text(text, path, limits), limits)
 
 
-def _report(path: str, read, limits: Limits, remember: bool = False) -> FileReport:
-    """The file's diagnostics. ``remember``: a file that loads without an error is given the
-    verdict loading it would have given (:mod:`.rules.verdicts`), so that a CI job that
-    validates its files and then runs them builds each file once, not twice."""
-    from .ruleset import analyse
-
+def _report(path: str, read, limits: Limits, keep: bool = False) -> FileReport:
+    """The file's diagnostics. ``keep`` (a file, with the default limits): the report is
+    kept, and given again for the same path and text (:func:`_report_store`); and a file that
+    loads without an error is given the verdict loading it would have given
+    (:mod:`.rules.verdicts`), so that a CI job that validates its files and then runs them
+    builds each file once, not twice."""
     try:
         doc = read()
     except LoadError as exc:
@@ -119,6 +174,22 @@ def _report(path: str, read, limits: Limits, remember: bool = False) -> FileRepo
         loc = Location(loc.path or path, loc.line or 1, loc.column or 1, loc.pointer, loc.length,
                        loc.source_line)
         return FileReport(path, (Diagnostic(exc.code, exc.message, loc, exc.hint),))
+    keep = keep and limits == DEFAULT_LIMITS
+    key = doc.path + "\x00" + doc.text  # a path holds no NUL
+    if keep:
+        kept = _from_stored(_report_store().get(key))
+        if kept is not None:
+            return FileReport(path, kept)
+    report = _searched(path, doc, limits, keep)
+    if keep:
+        _report_store().put(key, _stored(report.diagnostics))
+    return report
+
+
+def _searched(path: str, doc: Document, limits: Limits, remember: bool) -> FileReport:
+    """The report of a file read: its model's diagnostics, then what the searches find."""
+    from .ruleset import analyse
+
     model, diagnostics = analyse(doc, limits)
     if remember and model is not None and not any(d.severity == "error" for d in diagnostics):
         from .rules.verdicts import clean_before, remember_clean
