@@ -122,7 +122,9 @@ class Exact:
         key = (spec, n, ctx.limits)
         budget: Budget = ctx.budget  # type: ignore[assignment]
         try:
-            summed = sums_of_dice(spec, n, ctx.limits, budget)
+            # A count worked out (a push's ``(count(pool, 6))d6``) asks for many counts: their
+            # sums are made one die at a time, once. A count written out asks for its own.
+            summed = None if isinstance(node.count, ast.Num) else sums_of_dice(spec, n, ctx.limits, budget)
             if summed is not None:
                 return summed
             cached = POOL_DISTS.get(key)
