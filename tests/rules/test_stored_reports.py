@@ -22,6 +22,7 @@ MISTAKE = ROOT / "tests" / "corpus" / "mistakes" / "E503_table_cell_names_a_miss
 def reports(tmp_path, monkeypatch):
     """A store of reports of its own, named by the engine's files as validate names it."""
     monkeypatch.setenv("RULESENGINE_CACHE_DIR", str(tmp_path / "store"))
+    monkeypatch.delenv("RULESENGINE_CACHE", raising=False)  # the store on, whatever a test before set
     monkeypatch.setattr(validate, "_REPORTS", None)
     yield
     monkeypatch.setattr(validate, "_REPORTS", None)
