@@ -1,7 +1,7 @@
 """Work kept on disk between processes, as plain JSON, so that a fresh process need not
 redo it: the parsed expressions of the dice language (:mod:`.dice.tree_store`), the
-loaded ruleset files (:mod:`.rules.document`) and which of them loaded without an error
-(:mod:`.rules.verdicts`).
+loaded ruleset files (:mod:`.rules.document`), which of them loaded without an error
+(:mod:`.rules.verdicts`) and what ``validate`` found in each (:mod:`.validate`).
 
 Most users meet the engine cold: a CLI call in CI or a pre-commit hook, a bot's first
 request. Reading a ruleset file costs such a call PyYAML's import and the parsing of the

@@ -134,7 +134,8 @@ def _from_stored(value: object) -> tuple[Diagnostic, ...] | None:
                     and all(d[k] is None or type(d[k]) is str for k in ("hint", "limit"))
                     and all(loc[k] is None or type(loc[k]) is int for k in ("line", "column"))
                     and all(loc[k] is None or type(loc[k]) is str for k in ("path", "pointer", "source_line"))
-                    and type(loc["length"]) is int and (loc["field"] is None or type(loc["field"]) is list)):
+                    and type(loc["length"]) is int and (loc["field"] is None or type(loc["field"]) is list
+                                                        and all(type(f) in (str, int) for f in loc["field"]))):
                 return None
             field = None if loc["field"] is None else tuple(loc["field"])
             location = Location(loc["path"], loc["line"], loc["column"], loc["pointer"], loc["length"],
