@@ -515,12 +515,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ValueError:
                 pass
     sys.stdout, sys.stderr = TerminalWriter(out), TerminalWriter(err)
+    store = os.environ.get("RULESENGINE_CACHE")  # --no-cache turns the disk store off for one command
     try:
         return _main(argv)
     finally:
         sys.stdout, sys.stderr = out, err
-        # the process's own command exits next; one called in-process restores the collector
+        # the process's own command exits next; one called in-process restores the collector and the store
         leaving() if argv is None else collect_as(collector)
+        if argv is not None and os.environ.get("RULESENGINE_CACHE") != store:
+            os.environ.pop("RULESENGINE_CACHE") if store is None else os.environ.update(RULESENGINE_CACHE=store)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -594,7 +597,3 @@ def _run(args: argparse.Namespace, as_json: bool) -> int:
         print(f"rulesengine: internal error (please report): {type(exc).__name__}: {echo(exc)}",
               file=sys.stderr)
         return EXIT_BUG
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

@@ -245,3 +245,17 @@ def test_a_stored_node_is_refused_as_its_constructor_refuses_it(node):
     condition's operator) is still checked."""
     with pytest.raises(ValueError):
         tree_store.decode(node)
+
+
+def test_no_cache_called_in_process_turns_the_store_off_for_that_command_only(monkeypatch, capsys):
+    """``main(["--no-cache", …])`` from a program that embeds the command line leaves the
+    store as it found it for the program's next calls (and an ``off`` it found stays)."""
+    from rulesengine.cli import main
+
+    monkeypatch.delenv("RULESENGINE_CACHE", raising=False)
+    assert main(["--no-cache", "dice", "2d6"]) == 0
+    assert "RULESENGINE_CACHE" not in os.environ
+    monkeypatch.setenv("RULESENGINE_CACHE", "off")
+    assert main(["dice", "2d6"]) == 0
+    assert os.environ["RULESENGINE_CACHE"] == "off"
+    capsys.readouterr()
