@@ -226,6 +226,20 @@ def _load_key(base: str) -> bytes | None:
     return None
 
 
+def engine_files(*parts: str) -> tuple[str, ...]:
+    """The engine's source files (``.py``, and the grammar's ``.lark``) that name a store's
+    folder: the package's own modules, and those of its subpackages ``parts`` (every one
+    when none is given), in a fixed order."""
+    root = os.path.dirname(os.path.abspath(__file__))
+    found = [os.path.join(root, n) for n in sorted(os.listdir(root)) if n.endswith(".py")]
+    for part in parts or sorted(n for n in os.listdir(root) if os.path.isdir(os.path.join(root, n))
+                                and not n.startswith((".", "__"))):
+        for folder, subfolders, names in os.walk(os.path.join(root, part)):
+            subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
+            found += [os.path.join(folder, n) for n in sorted(names) if n.endswith((".py", ".lark"))]
+    return tuple(found)
+
+
 class DiskStore:
     """One kind of work kept on disk (``kind`` names its folders), valid while the files
     ``sources`` (paths) are as they are. ``write_budget``: entries one process may find or

@@ -29,10 +29,14 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
-__all__ = ["Record", "FrozenInstanceError", "field", "fields", "replace", "is_record", "asdict"]
+__all__ = ["Record", "FrozenInstanceError", "field", "fields", "replace", "is_record", "asdict", "set_field"]
 
 _MISSING: Any = object()
 _set = object.__setattr__
+
+set_field = object.__setattr__
+"""How a record's written-out ``__init__`` sets a field of a frozen record (as a frozen
+dataclass's own ``__init__`` does)."""
 
 
 class FrozenInstanceError(AttributeError):

@@ -13,9 +13,9 @@ import itertools
 import os
 import sys
 import types
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
-from .disk_store import DiskStore
+from .disk_store import DiskStore, engine_files
 from .errors import Diagnostic, LoadError, Location, UsageError
 from .limits import DEFAULT_LIMITS, MAX_FOLDER_ENTRIES, Limits
 from .records import Record
@@ -105,12 +105,7 @@ def _report_store() -> DiskStore:
     validates every file again."""
     global _REPORTS
     if _REPORTS is None:
-        root = os.path.dirname(os.path.abspath(__file__))
-        found = []
-        for folder, subfolders, names in os.walk(root):
-            subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
-            found += [os.path.join(folder, n) for n in sorted(names) if n.endswith((".py", ".lark"))]
-        _REPORTS = DiskStore("reports", (*found, str(ruleset_schema_file())), max_entries=256)
+        _REPORTS = DiskStore("reports", (*engine_files(), str(ruleset_schema_file())), max_entries=256)
     return _REPORTS
 
 
@@ -160,7 +155,7 @@ def validate_text(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> File
     return _report(path, lambda: load_text(text, path, limits), limits)
 
 
-def _report(path: str, read, limits: Limits, keep: bool = False) -> FileReport:
+def _report(path: str, read: Callable[[], Document], limits: Limits, keep: bool = False) -> FileReport:
     """The file's diagnostics. ``keep`` (a file, with the default limits): the report is
     kept, and given again for the same path and text (:func:`_report_store`); and a file that
     loads without an error is given the verdict loading it would have given
@@ -176,14 +171,13 @@ def _report(path: str, read, limits: Limits, keep: bool = False) -> FileReport:
                        loc.source_line)
         return FileReport(path, (Diagnostic(exc.code, exc.message, loc, exc.hint),))
     keep = keep and limits == DEFAULT_LIMITS
-    key = doc.path + "\x00" + doc.text  # a path holds no NUL
     if keep:
-        kept = _from_stored(_report_store().get(key))
+        kept = _from_stored(_report_store().get(doc.identity))
         if kept is not None:
             return FileReport(path, kept)
     report = _searched(path, doc, limits, keep)
     if keep:
-        _report_store().put(key, _stored(report.diagnostics))
+        _report_store().put(doc.identity, _stored(report.diagnostics))
     return report
 
 

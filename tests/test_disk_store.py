@@ -315,3 +315,17 @@ def test_a_store_keeps_the_folders_used_last_and_removes_the_others(cache, tmp_p
     assert sorted(p.exists() for p in stores) == [False] + [True] * (disk_store.KEEP_VERSIONS - 1)
     assert not stores[1].exists() and stores[0].exists()
     assert len(list(cache.glob("trees-*"))) == disk_store.KEEP_VERSIONS
+
+
+def test_the_engine_files_that_name_a_store_folder():
+    """``engine_files()``: every module of the engine (validate's reports depend on them all);
+    ``engine_files("rules", "dice")``: the package's own modules and those two subpackages
+    (what decides whether a file loads), each list in a fixed order."""
+    package = Path(disk_store.__file__).resolve().parent
+    every = [Path(p).relative_to(package).as_posix() for p in disk_store.engine_files()]
+    some = [Path(p).relative_to(package).as_posix() for p in disk_store.engine_files("rules", "dice")]
+    assert {"cli.py", "run/enumeration.py", "serve/http.py", "dice/grammar.lark", "rules/build.py"} <= set(every)
+    assert {"cli.py", "dice/grammar.lark", "rules/build.py"} <= set(some)
+    assert not any(p.startswith(("run/", "serve/", "present/")) for p in some)
+    assert set(some) < set(every) and disk_store.engine_files() == disk_store.engine_files()
+    assert not any("__pycache__" in p for p in every)

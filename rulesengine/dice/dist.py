@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 
-from ..records import Record
+from ..records import Record, set_field as _set
 from .beyond import Beyond, CutBelow, cut_value, tail_key, try_value
 
 if TYPE_CHECKING:
@@ -179,8 +179,6 @@ def held_cost(entries: int, width: int) -> int:
 
 NO_TAIL: Mapping[Any, int] = MappingProxyType({})
 
-
-_set = object.__setattr__
 
 
 class Dist(Record):

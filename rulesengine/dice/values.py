@@ -12,13 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..records import Record, field
+from ..records import Record, field, set_field as _set
 from .ast import Cond, Die, KeepFace
 
 from ..limits import MAX_POOL_DICE, MAX_POOL_SIDES
 
-
-_set = object.__setattr__
 
 
 class Rolled(Record):

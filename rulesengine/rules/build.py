@@ -280,7 +280,7 @@ class Builder:
         """The file's tables, and the functions that read them (none may take a built-in's name)."""
         tables: dict[str, Table] = {}
         for name, spec in specs.items():
-            from .tables import build_table
+            from .tables import build_table  # only for a file with tables (start-up: rules/verdicts.py)
             table = build_table(self, name, spec, f"/tables/{escape_pointer(name)}")
             if table is not None:
                 tables[name] = table

@@ -24,10 +24,9 @@ its first error raised.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from ..disk_store import DiskStore
+from ..disk_store import DiskStore, engine_files
 from ..limits import DEFAULT_LIMITS, Limits
 from ..shipped import ruleset_schema_file
 from .document import Document
@@ -39,13 +38,7 @@ _STORE: DiskStore | None = None
 def _sources() -> tuple[str, ...]:
     """The files whose change may change whether a file loads: the engine's modules that load
     one (the package's own, its rules and its dice language) and the file format's schema."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    found = [os.path.join(root, n) for n in sorted(os.listdir(root)) if n.endswith(".py")]
-    for part in ("rules", "dice"):
-        for folder, subfolders, names in os.walk(os.path.join(root, part)):
-            subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
-            found += [os.path.join(folder, n) for n in sorted(names) if n.endswith((".py", ".lark"))]
-    return (*found, str(ruleset_schema_file()))
+    return (*engine_files("rules", "dice"), str(ruleset_schema_file()))
 
 
 def _store() -> DiskStore:
@@ -55,24 +48,20 @@ def _store() -> DiskStore:
     return _STORE
 
 
-def _key(doc: Document) -> str:
-    return doc.path + "\x00" + doc.text  # a path holds no NUL
-
-
 def clean_before(doc: Document, limits: Limits) -> bool:
     """Whether this very file (its path and text) loaded without an error before, with the
     default limits (the only ones a verdict is kept for), and is a mapping with an id, as
     every such file is (the store is input too: what a verdict claims is not taken on
     trust where it is cheap to see)."""
     return limits == DEFAULT_LIMITS and isinstance(doc.data, dict) and isinstance(doc.data.get("ruleset"), str) \
-        and isinstance(doc.data.get("checks") or {}, dict) and _store().get(_key(doc)) == 1
+        and isinstance(doc.data.get("checks") or {}, dict) and _store().get(doc.identity) == 1
 
 
 def remember_clean(doc: Document, limits: Limits) -> None:
     """Keep that ``doc`` loaded without an error (with the default limits only; the caller
     asked :func:`clean_before` first, and found no verdict)."""
     if limits == DEFAULT_LIMITS:
-        _store().put(_key(doc), 1)
+        _store().put(doc.identity, 1)
 
 
 def _mentions(data: Any, word: str) -> bool:

@@ -114,6 +114,12 @@ class Document(Record):
     # pointer -> (style, content start index, end index, raw scalar text) for scalar values
     _scalars: dict = field(repr=False, compare=False, default_factory=dict)
 
+    @property
+    def identity(self) -> str:
+        """This very file, as the disk store keeps an entry of it (a verdict, a report): its
+        path and its text (a path holds no NUL)."""
+        return self.path + "\x00" + self.text
+
     def to_plain(self) -> dict[str, Any]:
         """Everything but the path and text, as plain JSON data (see :meth:`from_plain`)."""
         return {"data": self.data, "values": self._values, "keys": self._keys, "aliases": sorted(self._aliases),

@@ -17,12 +17,10 @@ from ..dice.pool import DieRoll, PoolRoll
 from ..dice.stats import Summary, summarize, value_order
 from ..dice.values import Rolled
 from ..limits import DEFAULT_LIMITS
-from ..records import Record, field
+from ..records import Record, field, set_field as _set
 from .json_parts import cut_cumulative
 from .odds_value import Group, OddsValue, Shown
 from .result_value import Choice, ResultValue
-
-_set = object.__setattr__
 
 NOT_ALLOWED = "not_allowed"  # the outcome of a gate that forbids the check
 
