@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 
 from ..dice.beyond import UNDETERMINED, Beyond, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
@@ -26,7 +26,7 @@ from ..records import replace
 from ..rules.model import Check, Expr
 from .choosing import ways_to_try
 from .exact import ExactRolls, RollReads
-from .groups import ResolutionGroups
+from .groups import ResolutionGroups, resolve_plans
 from .fused import Alias, FusedRolls, fused_rolls
 from .marginals import ReportPasses, report_passes
 from .resolver import Resolver
@@ -57,11 +57,12 @@ class _SharedJoint:
     """Every joint value of a check's rolls for inputs that give them alike, kept for a
     sweep: the steps they cost, and (once asked for again) their groups (:mod:`.groups`)."""
 
-    __slots__ = ("joint", "denom", "steps", "groups")
+    __slots__ = ("joint", "denom", "steps", "groups", "plans")
 
     def __init__(self, joint: Joint, denom: int, steps: int) -> None:
         self.joint, self.denom, self.steps = joint, denom, steps
         self.groups: Joint | None | bool = False  # False: not grouped yet; None: can't be
+        self.plans: list[tuple[bool, Collection[str]]] | None = None  # of what is resolved (groups.resolve_plans)
 
 
 @contextmanager
@@ -227,11 +228,12 @@ class Enumerator:
         return len(joint) >= GROUPED_FROM and not self.check.after_choice and self.groups.plan() is not None \
             and len(self.groups.group(joint[:GROUP_SAMPLE]) or joint) <= GROUP_SAMPLE // 4
 
-    def _resolve(self, env: dict, joint: Joint, cut: bool, resolved: Joint | None = None
-                 ) -> list[tuple[Resolution, dict, int]]:
+    def _resolve(self, env: dict, joint: Joint, cut: bool, resolved: Joint | None = None,
+                 plans: list[tuple[bool, Collection[str]]] | None = None) -> list[tuple[Resolution, dict, int]]:
         """Each joint value of ``joint`` resolved with ``env``, with its weight; or, given,
         the groups ``resolved`` of them (:mod:`.groups`), each resolved once. Charged as
-        ``joint`` alone, and to a sweep's budget the resolutions made."""
+        ``joint`` alone, and to a sweep's budget the resolutions made. ``plans``: what
+        :func:`.groups.resolve_plans` gives for them, where it is kept."""
         # Charge the whole enumeration before doing it: every joint outcome is resolved,
         # and where the check chooses dice, every way of choosing is tried (of each joint
         # value's own dice: an exploding roll has more dice in some than in others). What
@@ -255,12 +257,13 @@ class Enumerator:
         # for each of 91,728 throws of seven dice held 500 MB (issue 34).
         resolve = self.resolver.resolve if choose is None else \
             partial(self.resolver.resolve, memo=self.resolver.choice_memo(env))
-        carried = self.groups.settled() if resolved is not None else frozenset()
+        source = joint if resolved is None else resolved
+        if plans is None:
+            plans = resolve_plans(source, self.groups.settled() if resolved is not None else frozenset())
         out = []
-        for rolls, w in joint if resolved is None else resolved:
+        for (rolls, w), (beyond, settled) in zip(source, plans, strict=True):
             local = {**env, **rolls}
-            settled = carried if carried and carried <= rolls.keys() else ()  # a group's lets, worked out
-            if cut and any(isinstance(v, Beyond) for v in rolls.values()):
+            if cut and beyond:
                 try:
                     out.append((resolve(local, settled=settled), local, w))
                 except UNDETERMINED + (RulesEngineError,):
@@ -313,7 +316,10 @@ class Enumerator:
                 raise self.resolver.too_big(self.check.rolls[0][1]) from None
             entry.groups = self.groups.group(entry.joint)
         groups = entry.groups if isinstance(entry.groups, list) else None
-        return self._resolve(env, entry.joint, True, groups), entry.denom
+        if entry.plans is None:
+            entry.plans = resolve_plans(entry.joint if groups is None else groups,
+                                        self.groups.settled() if groups is not None else frozenset())
+        return self._resolve(env, entry.joint, True, groups, entry.plans), entry.denom
 
     def joint_rolls(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[dict, Resolution | None, Joint, int]:

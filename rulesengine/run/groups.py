@@ -17,7 +17,7 @@ own: the resolver then meets it as it would alone.
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from ..dice import ast
 from ..dice.beyond import Beyond
@@ -179,3 +179,13 @@ def _known(value: Any) -> tuple:
         return (type(value), *(getattr(value, slot) for cls in type(value).__mro__
                                 for slot in getattr(cls, "__slots__", ())))
     return (type(value), value)
+
+
+def resolve_plans(joint: list[tuple[dict[str, Any], int]], carried: frozenset[str]
+                  ) -> list[tuple[bool, Collection[str]]]:
+    """For each joint value: whether explosions cut one of its values, and the lets it
+    carries worked out (``carried``: a group's, :meth:`ResolutionGroups.settled`; none where the
+    values are not grouped). Kept for a joint a sweep shares, not worked out again at each
+    of its points."""
+    return [(any(isinstance(v, Beyond) for v in rolls.values()),
+             carried if carried and carried <= rolls.keys() else ()) for rolls, _ in joint]

@@ -42,6 +42,7 @@ class Resolver:
     def __init__(self, runtime: Runtime, check: Check) -> None:
         self.runtime = runtime
         self.check = check
+        self._after_roll = tuple(let for let in check.lets if let.after_roll)  # the lets that read a roll
 
     def let_value(self, let: Let, env: Mapping[str, Any]) -> Any:
         """The value of one of the check's lets, with the names of ``env``."""
@@ -119,9 +120,11 @@ class Resolver:
             raise RulesetError(f"no outcome rule of check '{check.name}' matched",
                                code=E_NO_OUTCOME, hint="end the outcome rules with one that has no 'when'")
         env["result"], env["outcome"], env["success"] = result, outcome, success
-        tags = tuple(t.name for t in check.tags if rt.truth(t.when, env))
-        return Resolution(outcome, success, result, tags, self._report(env), self._tier(result),
-                          choices=choices, chosen=chosen, env=env, signed=self._signed(env))
+        # What most checks lack (tags, reported values, tiers, a sign) is not asked for.
+        tags = tuple(t.name for t in check.tags if rt.truth(t.when, env)) if check.tags else ()
+        return Resolution(outcome, success, result, tags, self._report(env) if check.report else {},
+                          None if check.tiers is None else self._tier(result), choices=choices, chosen=chosen,
+                          env=env, signed=None if check.result_sign is None else self._signed(env))
 
     def chosen_values(self, env: Mapping[str, Any], player_choice: Iterable[int] | None = None,
                       memo: ChoiceMemo | None = None) -> dict[str, Any]:
@@ -145,8 +148,8 @@ class Resolver:
 
     def _lets_after_roll(self, env: dict[str, Any], settled: Collection[str] = ()) -> None:
         """The lets that read a roll, worked out into ``env`` in order (but ``settled``)."""
-        for let in self.check.lets:
-            if let.after_roll and let.name not in settled:
+        for let in self._after_roll:
+            if let.name not in settled:
                 env[let.name] = self._let(let, env)
 
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],

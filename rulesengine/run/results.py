@@ -17,7 +17,7 @@ from ..dice.pool import DieRoll, PoolRoll
 from ..dice.stats import Summary, summarize, value_order
 from ..dice.values import Rolled
 from ..limits import DEFAULT_LIMITS
-from ..records import Record, field, set_field as _set
+from ..records import Record, field
 from .json_parts import cut_cumulative
 from .odds_value import Group, OddsValue, Shown
 from .result_value import Choice, ResultValue
@@ -75,7 +75,13 @@ class RunOdds(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
 
-class Resolution(Record):
+class Resolution(Record, frozen=False):
+    """One resolution of a check's rules: what the resolver gives for one set of roll values.
+    Assignable (as :class:`CheckResult` is): exact odds make one for each joint value, tens
+    of thousands in a sweep, and setting twelve fields of a frozen record through
+    ``object.__setattr__`` cost three times as much as assigning them. Nothing assigns one
+    after it is made."""
+
     outcome: str
     success: bool
     result: Any
@@ -95,20 +101,19 @@ class Resolution(Record):
                  values: dict[str, Any] | None = None, tier: str | None = None, reason: str = "",
                  skipped: bool = False, choices: tuple[Choice, ...] = (), chosen: Choice | None = None,
                  env: dict[str, Any] | None = None, signed: str | None = None) -> None:
-        # Written out, as records made by the thousand are (rulesengine/records.py): one per
-        # outcome resolved, thousands in a sweep's odds.
-        _set(self, "outcome", outcome)
-        _set(self, "success", success)
-        _set(self, "result", result)
-        _set(self, "tags", tags)
-        _set(self, "values", {} if values is None else values)
-        _set(self, "tier", tier)
-        _set(self, "reason", reason)
-        _set(self, "skipped", skipped)
-        _set(self, "choices", choices)
-        _set(self, "chosen", chosen)
-        _set(self, "env", {} if env is None else env)
-        _set(self, "signed", signed)
+        # Written out, as records made by the thousand are (rulesengine/records.py).
+        self.outcome = outcome
+        self.success = success
+        self.result = result
+        self.tags = tags
+        self.values = {} if values is None else values
+        self.tier = tier
+        self.reason = reason
+        self.skipped = skipped
+        self.choices = choices
+        self.chosen = chosen
+        self.env = {} if env is None else env
+        self.signed = signed
 
 
 class Sample(NamedTuple):

@@ -36,7 +36,7 @@ class Runtime:
 
     def evaluate(self, e: Expr, env: Mapping[str, Any], **ctx_args: Any) -> Any:
         """The value of ``e`` with the names of ``env`` (one roll of any dice it has)."""
-        ctx = Context(e.text, env, self.limits, **ctx_args)
+        ctx = Context(e.text, env, self.limits, **ctx_args) if ctx_args else Context(e.text, env, self.limits)
         try:
             return e.run(ctx)
         except RulesEngineError as exc:

@@ -33,24 +33,29 @@ class OddsTally:
 
     def add(self, res: Resolution, w: int, _denom: int) -> None:
         self.outcomes[res.outcome] += w
-        if isinstance(res.result, AtLeast):  # an outcome known, its result cut by the depth
+        result = res.result
+        if type(result) is int:  # the common case first: once per resolution, tens of thousands in a sweep
+            self.results[result] += w
+        elif isinstance(result, AtLeast):  # an outcome known, its result cut by the depth
             self.results_cut += w
-            low = res.result.low
+            low = result.low
             self.results_low = low if self.results_low is None else min(self.results_low, low)
-        elif isinstance(res.result, Beyond):  # at most a number: its mass is below the rows listed
+        elif isinstance(result, Beyond):  # at most a number: its mass is below the rows listed
             self.results_cut += w
             self.results_below = True
-        elif res.result is not None:
-            self.results[jsonable(res.result)] += w
-        for t in res.tags:
-            self.tags[t] += w
+        elif result is not None:
+            self.results[jsonable(result)] += w
+        if res.tags:
+            for t in res.tags:
+                self.tags[t] += w
         if res.tier is not None:
             self.tiers[res.tier] += w
-        for k, v in res.values.items():
-            if isinstance(v, Beyond):
-                self.values_cut[k] += w
-            else:
-                self.values[k][jsonable(v)] += w
+        if res.values:
+            for k, v in res.values.items():
+                if isinstance(v, Beyond):
+                    self.values_cut[k] += w
+                else:
+                    self.values[k][jsonable(v)] += w
         if res.success:
             self.success += w
         if res.signed is not None:
