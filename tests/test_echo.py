@@ -55,6 +55,14 @@ def test_printable_text_has_no_character_a_terminal_acts_on(text):
     assert printable(shown) == shown  # nothing left to escape
 
 
+@given(st.text(alphabet=st.sampled_from("\x00\x07\t\n\x0b\r\x1b \x7e\x7f\x80\x9f\xa0\u200e\u2028\u202e") | st.characters()))
+def test_printable_escapes_exactly_what_the_character_class_names(text):
+    """The plain-ASCII shortcut (a test in C before the search) gives what the search alone gives."""
+    expected = "".join(f"\\u{ord(c):04x}" if RAW_CONTROL.match(c) or c in "\u200e\u200f\u2028\u2029" else c
+                       for c in text)
+    assert printable(text) == expected
+
+
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=400))
 def test_printable_is_a_json_escape_so_json_output_keeps_its_strings(text):
     encoded = json.dumps({"name": text}, ensure_ascii=False)
