@@ -20,7 +20,10 @@ def project_files():
         folder = stack.pop()
         for path in folder.iterdir():
             if path.is_dir() and not path.is_symlink():
-                if path.name not in SKIPPED and not path.name.endswith(".egg-info"):
+                # Virtualenvs (the project's, and bench/run.py's bench/.venv-* of the tools it
+                # measures against) hold their own machine's paths: git ignores them.
+                if path.name not in SKIPPED and not path.name.endswith(".egg-info") \
+                        and not path.name.startswith(".venv"):
                     stack.append(path)
             elif path.is_file() and path.name not in SKIPPED and path.suffix in TEXT and path.stat().st_size < 2_000_000:
                 yield path
