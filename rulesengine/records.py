@@ -87,7 +87,7 @@ class RecordMeta(type):
         own = _own_fields(ns, inherited, specs)
         names = inherited + own
         _check_order(name, names, specs)
-        ns["__slots__"] = own
+        ns["__slots__"] = own + tuple(ns.pop("__record_slots__", ()))  # fields, then a class's own private slots
         _check_frozen(name, bases, frozen)
         if not frozen:  # object's own methods: assignment as fast as a plain class's
             ns.update(__setattr__=object.__setattr__, __delattr__=object.__delattr__, __hash__=None)

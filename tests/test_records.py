@@ -4,6 +4,7 @@ parts the engine uses, while costing next to nothing to define (issue 18)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import pytest
 
@@ -57,6 +58,22 @@ def test_records_are_frozen_and_slotted():
     with pytest.raises(AttributeError):
         del p.x  # type: ignore[misc]
     assert not hasattr(p, "__dict__")
+
+
+def test_a_private_slot_is_no_field_and_a_cached_hash_agrees_with_equality():
+    """``__record_slots__``: room a class keeps for itself (``Rolled`` its hash, worked out
+    once), not a field: not compared, shown, copied or asked for by the constructor."""
+    from rulesengine.dice.values import Rolled
+
+    assert Rolled.__record_fields__ == ("total", "faces", "sides", "initial", "symbols", "shows")
+    assert "_hash" in Rolled.__slots__ and "_hash" not in repr(Rolled(3, (2, 1)))
+    a, b = Rolled(3, (2, 1), initial=(2, 1)), Rolled(3, (2, 1), initial=(2, 1))
+    assert hash(a) == hash(a) == hash(b) == hash((3, (2, 1), (), (2, 1), (), ())) and a == b
+    assert {a: 1}[b] == 1 and Rolled(3, (2, 1)) != a
+    assert dataclasses.astuple(a) == (3, (2, 1), (), (2, 1), (), ())
+    assert dataclasses.replace(a, total=4) == Rolled(4, (2, 1), initial=(2, 1))
+    with pytest.raises(FrozenInstanceError):
+        a.total = 4  # type: ignore[misc]
 
 
 def test_post_init_and_fields_set_after_construction():

@@ -20,6 +20,10 @@ from ..limits import MAX_POOL_DICE, MAX_POOL_SIDES
 
 
 class Rolled(Record):
+    # Its hash, worked out the first time it is asked for: exact odds key their tables by
+    # rolls, tens of thousands of look-ups of a push's readings, each hashing every field.
+    __record_slots__ = ("_hash",)
+
     total: int
     faces: tuple[int, ...]  # the kept dice's values (sorted, highest first, in exact odds)
     sides: tuple[int, ...] = ()  # each die's size, beside its face: a pool of mixed dice (d10/d8/d6)
@@ -40,6 +44,14 @@ class Rolled(Record):
         _set(self, "initial", initial)
         _set(self, "symbols", symbols)
         _set(self, "shows", shows)
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash  # type: ignore[attr-defined]
+        except AttributeError:
+            found = hash(self.__record_key__(self))  # type: ignore[attr-defined]
+            _set(self, "_hash", found)
+            return found
 
     def __str__(self) -> str:
         return str(self.total)
