@@ -131,7 +131,8 @@ class Enumerator:
             acc.add(res, w, 1)
             total_weight += w
         rt = self.runtime
-        return acc.finish(rt.model, self.check, values, joint_denom, total_weight, rt.limits.max_states)
+        return acc.finish(rt.model, self.check, values, joint_denom, total_weight, rt.limits.max_states,
+                          _SHARED_ROLLS.get())
 
     def _odds_in_passes(self, values: dict[str, Any]) -> CheckOdds | None:
         """The odds with the reported values that nothing else reads worked out apart (see

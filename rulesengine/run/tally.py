@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 from typing import Any
+from collections.abc import Callable
 
+from ..cache import SizedCache, fractions_size
 from ..dice.beyond import AtLeast, Beyond
 from ..limits import DEFAULT_LIMITS
 from ..rules.model import Check, RulesetModel, Tiers
@@ -62,9 +64,10 @@ class OddsTally:
             self.signed[res.signed] += w
 
     def finish(self, model: RulesetModel, check: Check, inputs: dict, denom: int, total: int,
-               max_states: int = DEFAULT_LIMITS.max_states) -> CheckOdds:
+               max_states: int = DEFAULT_LIMITS.max_states, shared: SizedCache | None = None) -> CheckOdds:
         """The odds, outcomes in the check's order; ``denom - total`` is what was truncated;
-        ``max_states``: the work budget writing them out is charged to."""
+        ``max_states``: the work budget writing them out is charged to; ``shared``: where
+        the odds of a sweep keep what they share (:func:`.enumeration.sharing_rolls`)."""
         zero = Fraction(0)
 
         def frac(w: int) -> Fraction:
@@ -84,8 +87,8 @@ class OddsTally:
         return CheckOdds(
             ruleset=model.id, check=check.name, inputs=inputs, outcomes=outcomes,
             outcome_success=success_of, success=frac(self.success),
-            result_distribution={v: frac(w)
-                                 for v, w in sorted(self.results.items(), key=lambda kv: value_order(kv[0]))},
+            result_distribution=_distribution(sorted(self.results.items(), key=lambda kv: value_order(kv[0])),
+                                              denom, frac, shared),
             tags={t.name: frac(self.tags.get(t.name, 0)) for t in check.tags},
             # Every tier the table declares, 0 where the result can't reach it (so are a
             # reported value's declared values): clients need not infer the absent rows.
@@ -103,3 +106,19 @@ class OddsTally:
             max_states=max_states,
         )
 
+
+
+def _distribution(rows: list[tuple[Any, int]], denom: int, frac: Callable[[int], Fraction],
+                  shared: SizedCache | None) -> dict[Any, Fraction]:
+    """The result's distribution of weights ``rows`` over ``denom``; in a sweep, the one made
+    for the same rows before, where there is one (the same object: a d100 roll-under's
+    result is the same at every skill, its hundred fractions made and written once). Rows
+    are the same where their values are (of the same type: ``True`` is not ``1``) and weights."""
+    if shared is None:
+        return {v: frac(w) for v, w in rows}
+    key = ("result distribution", denom, tuple((type(v), v, w) for v, w in rows))
+    found: dict[Any, Fraction] | None = shared.get(key)
+    if found is None:
+        found = {v: frac(w) for v, w in rows}
+        shared.put(key, found, fractions_size(found.values()))
+    return found
