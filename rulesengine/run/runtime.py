@@ -44,12 +44,15 @@ class Runtime:
 
     def truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
         """The value of a condition, which must be yes or no."""
-        value = self.evaluate(e, env)
-        if not isinstance(value, bool):
-            raise self.relocate(RulesetError(
-                f"condition '{e.text}' gives {format_value(value)}, not true or false",
-                code=E_NOT_A_CONDITION, hint="write a comparison, e.g. roll >= 10"), e)
-        return value
+        try:  # evaluate(), written out: a resolution asks for several conditions
+            value = e.run(Context(e.text, env, self.limits))
+        except RulesEngineError as exc:
+            raise self.relocate(exc, e) from None
+        if value is True or value is False:  # (no class derives from bool)
+            return value
+        raise self.relocate(RulesetError(
+            f"condition '{e.text}' gives {format_value(value)}, not true or false",
+            code=E_NOT_A_CONDITION, hint="write a comparison, e.g. roll >= 10"), e)
 
     def relocate(self, exc: AnyError, e: Expr) -> AnyError:
         """Point an error inside a ruleset expression at the file, not the expression."""
