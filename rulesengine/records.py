@@ -21,7 +21,9 @@ A record made by the thousand (a distribution, a roll, a resolution) writes its 
 out, setting each field with ``object.__setattr__`` as a frozen dataclass's does; a test
 holds each to the record's fields and defaults. ``class R(Record, frozen=False)``
 is a record whose fields may be assigned, which its own ``__init__`` then does at the speed
-of a plain class (and which, like a mutable dataclass, has no hash).
+of a plain class (and which, like a mutable dataclass, has no hash). A class body's
+``__record_slots__`` names slots the class keeps for itself and that are no field (not
+compared, shown, copied or asked for): a roll keeps its hash there.
 """
 
 from __future__ import annotations

@@ -70,6 +70,7 @@ def test_a_private_slot_is_no_field_and_a_cached_hash_agrees_with_equality():
     a, b = Rolled(3, (2, 1), initial=(2, 1)), Rolled(3, (2, 1), initial=(2, 1))
     assert hash(a) == hash(a) == hash(b) == hash((3, (2, 1), (), (2, 1), (), ())) and a == b
     assert {a: 1}[b] == 1 and Rolled(3, (2, 1)) != a
+    assert copy.copy(a) == a and hash(copy.copy(a)) == hash(a)  # a copy, made field by field, works it out
     assert dataclasses.astuple(a) == (3, (2, 1), (), (2, 1), (), ())
     assert dataclasses.replace(a, total=4) == Rolled(4, (2, 1), initial=(2, 1))
     with pytest.raises(FrozenInstanceError):

@@ -20,8 +20,9 @@ from ..limits import MAX_POOL_DICE, MAX_POOL_SIDES
 
 
 class Rolled(Record):
-    # Its hash, worked out the first time it is asked for: exact odds key their tables by
-    # rolls, tens of thousands of look-ups of a push's readings, each hashing every field.
+    # Its hash, worked out once, as it is made: exact odds key their tables by rolls (a
+    # push's readings are looked up tens of thousands of times, each hashing every field),
+    # and a roll rolled is hashed once anyway (the resolutions remembered by roll values).
     __record_slots__ = ("_hash",)
 
     total: int
@@ -44,14 +45,14 @@ class Rolled(Record):
         _set(self, "initial", initial)
         _set(self, "symbols", symbols)
         _set(self, "shows", shows)
+        _set(self, "_hash", hash((total, faces, sides, initial, symbols, shows)))
 
     def __hash__(self) -> int:
-        try:
-            return self._hash  # type: ignore[attr-defined]
-        except AttributeError:
+        found: int | None = getattr(self, "_hash", None)  # unset in a copy (made field by field)
+        if found is None:
             found = hash(self.__record_key__(self))  # type: ignore[attr-defined]
             _set(self, "_hash", found)
-            return found
+        return found
 
     def __str__(self) -> str:
         return str(self.total)
