@@ -26,7 +26,7 @@ from ..records import replace
 from ..rules.model import Check, Expr
 from .choosing import ways_to_try
 from .exact import ExactRolls, RollReads
-from .groups import ResolutionGroups, resolve_plans
+from .groups import Groupings, ResolutionGroups, resolve_plans
 from .fused import Alias, FusedRolls, fused_rolls
 from .marginals import ReportPasses, report_passes
 from .resolver import Resolver
@@ -57,12 +57,11 @@ class _SharedJoint:
     """Every joint value of a check's rolls for inputs that give them alike, kept for a
     sweep: the steps they cost, and (once asked for again) their groups (:mod:`.groups`)."""
 
-    __slots__ = ("joint", "denom", "steps", "groups", "plans")
+    __slots__ = ("joint", "denom", "steps", "grouped")
 
     def __init__(self, joint: Joint, denom: int, steps: int) -> None:
         self.joint, self.denom, self.steps = joint, denom, steps
-        self.groups: Joint | None | bool = False  # False: not grouped yet; None: can't be
-        self.plans: list[tuple[bool, Collection[str]]] | None = None  # of what is resolved (groups.resolve_plans)
+        self.grouped: Groupings = {}  # its groups, by the values known before rolling they hold for
 
 
 @contextmanager
@@ -218,16 +217,16 @@ class Enumerator:
         env, gated, joint, denom = self.joint_rolls(values, None, True)
         if gated is not None:
             return [(gated, env, 1)], 1
-        if not self._worth_grouping(joint):
+        if not self._worth_grouping(joint, env):
             return self._resolve(env, joint, True), denom
-        return self._resolve(env, joint, True, self.groups.group(joint)), denom
+        return self._resolve(env, joint, True, self.groups.group(joint, env)), denom
 
-    def _worth_grouping(self, joint: Joint) -> bool:
+    def _worth_grouping(self, joint: Joint, env: Mapping[str, Any]) -> bool:
         """Whether resolving ``joint`` by groups is worth working out the groups: many joint
         values, the first ``GROUP_SAMPLE`` of them falling into at most a quarter as many.
         Not where rolls are made after the choice: their joint values hold chosen values too."""
         return len(joint) >= GROUPED_FROM and not self.check.after_choice and self.groups.plan() is not None \
-            and len(self.groups.group(joint[:GROUP_SAMPLE]) or joint) <= GROUP_SAMPLE // 4
+            and len(self.groups.group(joint[:GROUP_SAMPLE], env) or joint) <= GROUP_SAMPLE // 4
 
     def _resolve(self, env: dict, joint: Joint, cut: bool, resolved: Joint | None = None,
                  plans: list[tuple[bool, Collection[str]]] | None = None) -> list[tuple[Resolution, dict, int]]:
@@ -301,26 +300,18 @@ class Enumerator:
             joint, denom = self._joint(env, fixed, budget, reads, True)
             entry = _SharedJoint(joint, denom, budget.used - before)
             store.put(key, entry, weights_size(len(joint) * (1 + len(self.check.rolls)), denom.bit_length()))
-            if not self._worth_grouping(joint):
+            if not self._worth_grouping(joint, env):
                 return self._resolve(env, joint, True), denom
         else:
             try:  # charged as a call alone is: it fitted then; settled reads may have cost more now
                 budget.spend_here(entry.steps)
             except BudgetExceeded:
                 raise self.resolver.too_big(self.check.rolls[0][1]) from None
-        if entry.groups is False:
-            total = budget.total
-            try:
-                if total is not None and self.groups.plan() is not None:
-                    total.spend(len(entry.joint))  # the parts read of each joint value, once
-            except BudgetExceeded:
-                raise self.resolver.too_big(self.check.rolls[0][1]) from None
-            entry.groups = self.groups.group(entry.joint)
-        groups = entry.groups if isinstance(entry.groups, list) else None
-        if entry.plans is None:
-            entry.plans = resolve_plans(entry.joint if groups is None else groups,
-                                        self.groups.settled() if groups is not None else frozenset())
-        return self._resolve(env, entry.joint, True, groups, entry.plans), entry.denom
+        try:  # the parts read of each joint value, once for each grouping, to a sweep's budget
+            groups, plans = self.groups.kept(entry.grouped, entry.joint, env, budget.total)
+        except BudgetExceeded:
+            raise self.resolver.too_big(self.check.rolls[0][1]) from None
+        return self._resolve(env, entry.joint, True, groups, plans), entry.denom
 
     def joint_rolls(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[dict, Resolution | None, Joint, int]:

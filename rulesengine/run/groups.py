@@ -1,4 +1,4 @@
-"""Joint values of a check's rolls that its rules cannot tell apart, whatever the inputs.
+"""Joint values of a check's rolls that its rules cannot tell apart.
 
 The rules read the rolls through expressions. A part of one that reads only rolls (and
 values worked out from rolls alone: ``value: if(raw == 0, 100, raw)``) has one value for
@@ -6,6 +6,10 @@ each joint value of the rolls, the same under every input; the rest of the rules
 rolls only through such parts. So joint values on which every such part agrees resolve
 alike under any inputs: a sweep over an input resolves one of them for all (a d100 and its
 penalty dice: 10,000 throws, 100 readings of ``value``), with their weights added up.
+A value worked out from rolls and values known before rolling (``worst: if(penalty >= 2,
+max(tens, extra1, extra2), tens)``, the penalty dice an input) is one too, for each set of
+those known values: groups made for some hold wherever they are the same (a sweep over
+the skill, the penalty given), and are made again for others.
 
 A part is the largest piece of an expression that reads a roll and no input, rolls no dice,
 and is not passed to a function (``count(roll, 6)`` reads more of ``roll`` than a value, so
@@ -17,11 +21,12 @@ own: the resolver then meets it as it would alone.
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 
 from ..dice import ast
 from ..dice.beyond import Beyond
 from ..dice.context import Context
+from ..dice.dist import Budget
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..rules.model import Check, Expr, Let, let_exprs
@@ -31,20 +36,28 @@ from .runtime import Runtime
 Joint = list[tuple[dict[str, Any], int]]
 Part = tuple[str | None, Callable[[Context], Any] | None, str]  # a name read whole, or a compiled piece, its text
 
+Groupings = dict[tuple | None, tuple[Joint | None, list[tuple[bool, Collection[str]]]]]
+"""A shared joint's groups and plans (:meth:`ResolutionGroups.kept`), by the values known
+before rolling they hold for."""
+GROUPINGS_KEPT = 8
+"""The most groupings of one joint kept at once, each for other values known before rolling
+(a sweep over the number of penalty dice groups the same throws once for each number)."""
+
 _PASSES_VALUES = (ast.Binary, ast.Compare, ast.Logic, ast.Neg, ast.Not, ast.Group)  # a value, nothing more
 _MADE = frozenset({"result", "outcome", "success"})  # names the resolver sets
 
 
-def _lets_of_rolls(check: Check, fixed: set[str]) -> tuple[list[Let], list[Expr]]:
-    """The lets worked out from the rolls alone (their names added to ``fixed``), and the
-    expressions of the other lets worked out after the roll."""
+def _lets_of_rolls(check: Check, fixed: set[str], known: frozenset[str]) -> tuple[list[Let], list[Expr]]:
+    """The lets worked out from the rolls and the values ``known`` before rolling alone
+    (their names added to ``fixed``), and the expressions of the other lets worked out
+    after the roll."""
     shared: list[Let] = []
     exprs: list[Expr] = []
     for let in check.lets:
         if not let.after_roll:
             continue
         own = let_exprs(let)
-        if all(ast.names(e.tree) <= fixed for e in own):
+        if all(ast.names(e.tree) <= fixed | known for e in own):
             fixed.add(let.name)
             shared.append(let)
         else:
@@ -85,6 +98,7 @@ class ResolutionGroups:
         self.resolver = resolver
         self.check = check
         self._plan: tuple[list[Let], list[Part]] | None | bool = False  # False: not worked out yet
+        self._known_read: tuple[str, ...] = ()  # the values known before rolling the carried lets read
 
     def plan(self) -> tuple[list[Let], list[Part]] | None:
         """The lets worked out from rolls alone, and the parts read of the rolls; None where
@@ -102,7 +116,8 @@ class ResolutionGroups:
         if len(set(names)) != len(names) or _MADE & set(names):
             return None  # a name that hides another: read by the names alone, not safe
         fixed = set(rolls)
-        shared, exprs = _lets_of_rolls(check, fixed)
+        known = frozenset(i.name for i in check.inputs) | {let.name for let in check.lets if not let.after_roll}
+        shared, exprs = _lets_of_rolls(check, fixed, known)
         exprs += _rules(check)
         if any(isinstance(n, ast.Dice) for e in exprs + [x for let in shared for x in let_exprs(let)]
                for n in ast.walk(e.tree)):
@@ -117,20 +132,56 @@ class ResolutionGroups:
                     parts.append((node.name, None, ""))
                 else:
                     parts.append((None, compile_expression(node, Sampling(), limits, e.text, functions), e.text))
+        self._known_read = tuple(sorted({n for let in shared for e in let_exprs(let) for n in ast.names(e.tree)}
+                                        & known))
         return shared, parts
 
-    def group(self, joint: Joint) -> Joint | None:
+    def known_key(self, env: Mapping[str, Any]) -> tuple | None:
+        """The values known before rolling that the lets a group carries read (a penalty die
+        given as an input): groups made for one of these keys hold for every ``env`` with
+        it, as a sweep's points share them; None where the check can't be grouped or a
+        value is no key."""
+        if self.plan() is None:
+            return None
+        key = tuple((type(env.get(n)), env.get(n)) for n in self._known_read)
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
+
+    def kept(self, kept: Groupings, joint: Joint, env: Mapping[str, Any], total: Budget | None
+             ) -> tuple[Joint | None, list[tuple[bool, Collection[str]]]]:
+        """The groups of ``joint`` (None: not grouped) for the values of ``env`` known before
+        rolling, and the plans of what is resolved (:func:`resolve_plans`): those ``kept``
+        (a joint a sweep shares) holds for them, else worked out (charged to ``total``, a
+        sweep's budget, one step for each joint value) and kept there."""
+        known = self.known_key(env)
+        found = kept.get(known)
+        if found is None:
+            if total is not None and known is not None:
+                total.spend(len(joint))
+            groups = self.group(joint, env) if known is not None else None
+            if len(kept) >= GROUPINGS_KEPT:
+                kept.clear()
+            found = kept[known] = (groups, resolve_plans(joint if groups is None else groups,
+                                                         self.settled() if groups is not None else frozenset()))
+        return found
+
+    def group(self, joint: Joint, env: Mapping[str, Any]) -> Joint | None:
         """``joint`` with the joint values its rules resolve alike made one, each at the
         first of them, weighing them all (the order of first appearance kept); None where
         the check can't be grouped. A group's joint value carries the lets worked out from
-        the rolls alone too (:meth:`settled`): the resolver need not work them out again."""
+        the rolls (and the values of ``env`` known before rolling) too (:meth:`settled`):
+        the resolver need not work them out again."""
         plan = self.plan()
         if plan is None:
             return None
+        known = {n: env[n] for n in self._known_read if n in env}
         where: dict[tuple, int] = {}
         out: list[list[Any]] = []
         for rolls, w in joint:
-            found = self._key(plan, rolls)
+            found = self._key(plan, rolls, known)
             if found is None:
                 out.append([rolls, w])
                 continue
@@ -148,20 +199,21 @@ class ResolutionGroups:
         plan = self.plan()
         return frozenset(let.name for let in plan[0]) if plan is not None else frozenset()
 
-    def _key(self, plan: tuple[list[Let], list[Part]], rolls: dict[str, Any]
+    def _key(self, plan: tuple[list[Let], list[Part]], rolls: dict[str, Any], known: dict[str, Any]
              ) -> tuple[tuple, dict[str, Any]] | None:
         """The values of the parts for one joint value, and the joint value with the lets
-        worked out from the rolls alone; None where one can't be worked out. A
-        value explosions cut is keyed by what is known of it (its bound; a cut roll's dice so
-        far too): the rules meet that alone, so joint values whose parts are cut alike
-        resolve alike (or are left truncated alike)."""
+        worked out from the rolls (and the values ``known`` before rolling that they read);
+        None where one can't be worked out. A value explosions cut is keyed by what is known
+        of it (its bound; a cut roll's dice so far too): the rules meet that alone, so joint
+        values whose parts are cut alike resolve alike (or are left truncated alike)."""
         shared, parts = plan
-        local = dict(rolls)
+        local = {**known, **rolls}
+        with_lets = dict(rolls)
         limits = self.runtime.limits
         key = []
         try:
             for let in shared:
-                local[let.name] = self.resolver.let_value(let, local)
+                local[let.name] = with_lets[let.name] = self.resolver.let_value(let, local)
             for name, run, text in parts:
                 value = local[name] if name is not None else run(Context(text, local, limits))  # type: ignore[misc]
                 key.append(_known(value))
@@ -169,7 +221,7 @@ class ResolutionGroups:
             hash(found)
         except Exception:  # noqa: BLE001 - the resolver says what is wrong, where, resolving it alone
             return None
-        return found, local
+        return found, with_lets
 
 
 def _known(value: Any) -> tuple:

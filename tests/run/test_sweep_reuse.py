@@ -235,6 +235,75 @@ def test_a_sweep_resolves_each_reading_of_the_shared_roll_once_for_each_value(re
     assert resolved[0] == 100 * len(readings)
 
 
+# The same roll-under with the penalty dice an input, as a book states it (0, 1 or 2 of the
+# tens dice kept at their highest): a value of the dice and of an input known before rolling.
+PENALTY = HEAD + f"""  percentile:
+    inputs:
+      skill: {{type: integer, min: 1, max: 100}}
+      penalty: {{type: integer, min: 0, max: 2}}
+    rolls:
+      ones: {TEN}
+      tens: {TEN}
+      extra1: {TEN}
+      extra2: {TEN}
+    let:
+      worst: "if(penalty >= 2, max(tens, extra1, extra2), if(penalty == 1, max(tens, extra1), tens))"
+      raw: 10 * worst + ones
+      value: if(raw == 0, 100, raw)
+    result: value
+    outcomes:
+      - {{name: fumble, when: "value >= 96 and value > skill", success: false}}
+      - {{name: hard, when: "value <= skill / 2", success: true}}
+      - {{name: regular, when: "value <= skill", success: true}}
+      - {{name: failure, success: false}}
+"""
+
+
+def penalty_oracle(skill: int, penalty: int) -> tuple[dict[str, Fraction], dict[int, Fraction]]:
+    """Each outcome's chance and the result's distribution, over every throw of the four dice."""
+    odds = dict.fromkeys(["fumble", "hard", "regular", "failure"], Fraction(0))
+    results: Counter[int] = Counter()
+    for ones, tens, e1, e2 in itertools.product(range(10), repeat=4):
+        worst = max(tens, e1, e2) if penalty >= 2 else max(tens, e1) if penalty == 1 else tens
+        raw = 10 * worst + ones
+        value = 100 if raw == 0 else raw
+        name = ("fumble" if value >= 96 and value > skill else "hard" if value <= skill // 2
+                else "regular" if value <= skill else "failure")
+        odds[name] += Fraction(1, 10 ** 4)
+        results[value] += 1
+    return odds, {k: Fraction(n, 10 ** 4) for k, n in results.items()}
+
+
+def test_a_value_of_the_dice_and_an_input_is_carried_by_the_groups_made_for_that_input(resolved):
+    """``worst`` reads the dice and the penalty, an input: for one penalty it is one value of
+    each throw, so the 10,000 throws fall into the 100 values of ``value`` once for the
+    sweep and each skill resolves those 100 (it took 2,000-odd a skill, eight seconds a sweep)."""
+    swept = sweep(loads(PENALTY).check("percentile"), {"skill": "1..100", "penalty": "2"}, {})
+    assert resolved[0] == 100 * 100
+    for (skill,), odds in swept.rows[::9]:
+        want, result = penalty_oracle(skill, 2)
+        assert odds.outcomes == want and odds.result_distribution == result
+
+
+@pytest.mark.parametrize("penalty", [0, 1, 2])
+def test_one_call_groups_the_throws_by_a_value_of_the_dice_and_an_input_too(resolved, penalty):
+    """A call alone groups its 10,000 throws the same way, for its own penalty."""
+    odds = loads(PENALTY).check("percentile").odds({"skill": 45, "penalty": penalty})
+    want, result = penalty_oracle(45, penalty)
+    assert odds.outcomes == want and odds.result_distribution == result
+    assert resolved[0] == len(result) <= 100  # one resolution for each value of `value`
+
+
+def test_groups_made_for_one_value_of_an_input_are_not_used_for_another():
+    """Swept over the penalty too, each penalty groups the throws anew: every row is the
+    brute force of its own penalty."""
+    swept = sweep(loads(PENALTY).check("percentile"), {"skill": "1,45,97", "penalty": "0..2"}, {})
+    assert len(swept.rows) == 9
+    for (skill, penalty), odds in swept.rows:  # a list's values as written, a range's as numbers
+        want, result = penalty_oracle(int(skill), penalty)
+        assert odds.outcomes == want and odds.result_distribution == result, (skill, penalty)
+
+
 # Rules that read their rolls in ways a group must keep apart: a pool's dice through a
 # function (the name is read whole), an if() choosing which roll a function reads, values
 # reported, a part that fails for some throws (resolved alone, failing where it fails alone),
