@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from .disk_store import DiskStore, engine_files
 from .errors import Diagnostic, LoadError, Location, UsageError
 from .limits import DEFAULT_LIMITS, MAX_FOLDER_ENTRIES, Limits
-from .records import Record
+from .records import Record, asdict
 from .rules.document import RULESET_SUFFIXES
 from .rules.yaml_positions import Document
 from .shipped import ruleset_schema_file
@@ -110,10 +110,8 @@ def _report_store() -> DiskStore:
 
 
 def _stored(diagnostics: tuple[Diagnostic, ...]) -> list[dict]:
-    """A report's diagnostics as plain data, all of each (the caret's line too)."""
-    fields = ("path", "line", "column", "pointer", "length", "source_line", "field")
-    return [{"code": d.code, "message": d.message, "hint": d.hint, "severity": d.severity, "limit": d.limit,
-             "location": {k: getattr(d.location, k) for k in fields}} for d in diagnostics]
+    """A report's diagnostics as plain data, every field of each (the caret's line too)."""
+    return [asdict(d) for d in diagnostics]
 
 
 def _from_stored(value: object) -> tuple[Diagnostic, ...] | None:

@@ -308,7 +308,7 @@ class Enumerator:
             except BudgetExceeded:
                 raise self.resolver.too_big(self.check.rolls[0][1]) from None
         try:  # the parts read of each joint value, once for each grouping, to a sweep's budget
-            groups, plans = self.groups.kept(entry.grouped, entry.joint, env, budget.total)
+            groups, plans = self.groups.grouping(entry.grouped, entry.joint, env, budget.total)
         except BudgetExceeded:
             raise self.resolver.too_big(self.check.rolls[0][1]) from None
         return self._resolve(env, entry.joint, True, groups, plans), entry.denom

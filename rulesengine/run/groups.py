@@ -37,7 +37,7 @@ Joint = list[tuple[dict[str, Any], int]]
 Part = tuple[str | None, Callable[[Context], Any] | None, str]  # a name read whole, or a compiled piece, its text
 
 Groupings = dict[tuple | None, tuple[Joint | None, list[tuple[bool, Collection[str]]]]]
-"""A shared joint's groups and plans (:meth:`ResolutionGroups.kept`), by the values known
+"""A shared joint's groups and plans (:meth:`ResolutionGroups.grouping`), by the values known
 before rolling they hold for."""
 GROUPINGS_KEPT = 8
 """The most groupings of one joint kept at once, each for other values known before rolling
@@ -143,15 +143,15 @@ class ResolutionGroups:
         value is no key."""
         if self.plan() is None:
             return None
-        key = tuple((type(env.get(n)), env.get(n)) for n in self._known_read)
+        key = tuple((type(v), v) for v in (env.get(n) for n in self._known_read))
         try:
             hash(key)
         except TypeError:
             return None
         return key
 
-    def kept(self, kept: Groupings, joint: Joint, env: Mapping[str, Any], total: Budget | None
-             ) -> tuple[Joint | None, list[tuple[bool, Collection[str]]]]:
+    def grouping(self, kept: Groupings, joint: Joint, env: Mapping[str, Any], total: Budget | None
+                 ) -> tuple[Joint | None, list[tuple[bool, Collection[str]]]]:
         """The groups of ``joint`` (None: not grouped) for the values of ``env`` known before
         rolling, and the plans of what is resolved (:func:`resolve_plans`): those ``kept``
         (a joint a sweep shares) holds for them, else worked out (charged to ``total``, a
