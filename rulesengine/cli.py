@@ -523,10 +523,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the process's own command exits next; one called in-process restores the collector and the store
         leaving() if argv is None else collect_as(collector)
         if argv is not None and os.environ.get("RULESENGINE_CACHE") != store:
-            if store is None:
-                del os.environ["RULESENGINE_CACHE"]
-            else:
-                os.environ["RULESENGINE_CACHE"] = store
+            os.environ.pop("RULESENGINE_CACHE") if store is None else os.environ.update(RULESENGINE_CACHE=store)
 
 
 def _main(argv: Sequence[str] | None) -> int:
