@@ -20,6 +20,7 @@ from .die_odds import MAX_CHAIN_STATES, die_dist, face_dist, followed_chains
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, held_cost, step_cost, sum_of
 from .pool import PoolSpec
 from .values import DicePool, Rolled, joined
+from .face_fold import fold_by_face
 from .view_fold import CutChain, PoolView, fold, fold_one_cut, readings, tally
 from ..limits import Limits
 
@@ -350,6 +351,11 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         return Dist.point(Rolled(0, (), initial=() if view.initial else None))
     if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
         return None
+    if view.extremes:
+        by_face = _by_face(spec, count, view, limits, budget)
+        if by_face is not None:
+            return by_face
+        view = view.spread()
     # Counts among the first throw's dice read each die's chain (its face, then the dice its
     # explosions added): the chain's first value is the first throw's.
     # Reading each outcome of the die is charged before it is read: its faces before the die is
@@ -389,6 +395,22 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
     if d.tail:
         return _afford(budget, lambda b: flattened(folded_with_cut(b), b), lambda b: flattened(folded(b), b))
     return flattened(folded(budget), budget)
+
+
+def _by_face(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget: Budget) -> Dist | None:
+    """Dice that stay one die each (no explosion) read face by face (:mod:`.face_fold`), for
+    a view that reads the largest or smallest of several counts; None for dice that grow."""
+    if spec.explode is not None:
+        return None
+    budget.spend(spec.die.size * view.reads)  # reading each face, as view_dist does
+    d = die_dist(spec, "values", limits, budget)
+    if d.tail or any(len(v) != 1 for v in d.weights):
+        return None
+    reading = view_reading(spec, view)
+    faces = [(v[0], w, reading(v)) for v, w in d.weights.items()]
+    states = fold_by_face(faces, count, view, d.denom.bit_length(), budget)
+    budget.spend(len(states) * count)  # flattening each state's roll
+    return _rolls_of(spec, states, view, d.denom ** count)
 
 
 def few_readings(spec: PoolSpec, view: PoolView, budget: Budget) -> bool:
@@ -519,6 +541,7 @@ def joined_dist(parts: list[Dist], view: PoolView | None, budget: Budget) -> Dis
             budget.spend(held_cost(len(every.weights) * len(p.weights), dice))
             every = combine2(lambda a, b: joined([a, b]), every, p, budget)
         return every.reduced()
+    view = view.spread()  # rolls of several kinds: read roll by roll, every count
     budget.spend(sum(len(p.weights) for p in parts) * view.reads)  # reading each part's rolls, before
     steps = [readings(p, lambda r: rolled_reading(view, r)) for p in parts]
     bits = max(p.denom.bit_length() for p in parts)

@@ -50,6 +50,10 @@ def view_floor(spec: PoolSpec, count: int, view: PoolView, limits: Limits) -> Vi
         return ViewFloor(1, 0)
     if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
         return ViewFloor(1, 0)  # worked out die by die over every face (faces_dist), not floored here
+    if view.extremes:
+        if spec.explode is None:
+            return ViewFloor(1, 0)  # read face by face (dice.face_fold): far less than die by die
+        view = view.spread()
     first = spec.die.size * view.reads
     if spec.die.size > FLOOR_FACES or few_readings(spec, view, Budget(FLOOR_FACES * 8)):
         return ViewFloor(1, first)  # too big to read first, or followed for ever: not floored here

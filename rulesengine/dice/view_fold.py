@@ -44,6 +44,11 @@ class PoolView(NamedTuple):
     # 'strife') == 0``), each as (its read, one of ``symbols``; cap): read as at most ``cap``,
     # as ``caps`` reads counts. Only sums that count up (every sign +) are capped.
     symbol_caps: tuple[tuple[tuple[tuple[str, int], ...], int], ...] = ()
+    # The largest (or smallest) of several counts, read only as that one number: ``(True,
+    # ((1, 1), (2, 2), …))`` for ``max(count(roll, 1), count(roll, 2), …)``, the widest set of
+    # matching faces. Dice of one kind are read face by face for it (:mod:`.face_fold`): a
+    # state holds the largest count so far, where die by die it would hold every count.
+    extremes: tuple[tuple[bool, tuple[tuple[int, int], ...]], ...] = ()
 
     @property
     def reads(self) -> int:
@@ -75,8 +80,22 @@ class PoolView(NamedTuple):
         symbol_caps = [(read, cap) for read in symbols
                        if (cap := _merged_cap(read in self.symbols, self.symbol_cap(read),
                                               read in other.symbols, other.symbol_cap(read))) is not None]
+        extremes = self.extremes + tuple(x for x in other.extremes if x not in self.extremes)
         return PoolView(self.total or other.total, counts, self.highest or other.highest,
-                        self.lowest or other.lowest, initial, symbols, tuple(caps), sums, tuple(symbol_caps))
+                        self.lowest or other.lowest, initial, symbols, tuple(caps), sums, tuple(symbol_caps),
+                        extremes)
+
+    def spread(self) -> PoolView:
+        """This view with each count a largest (smallest) count reads read on its own, and no
+        ``extremes``: what a fold die by die reads (its states must hold every count to know
+        the largest at the end)."""
+        if not self.extremes:
+            return self
+        ranges = [c for _, cs in self.extremes for c in cs]
+        counts = self.counts + tuple(c for c in dict.fromkeys(ranges) if c not in self.counts)
+        # A count read as at most a cap elsewhere is read whole now: the largest needs it all.
+        caps = tuple((key, cap) for key, cap in self.caps if key[0] or key[1] not in ranges)
+        return self._replace(counts=counts, caps=caps, extremes=())
 
     def reads_count(self, first: bool, c: tuple[int, int] | None) -> bool:
         """Whether this view reads the count ``c`` (of the first throw's dice if ``first``)."""

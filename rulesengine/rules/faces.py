@@ -91,6 +91,9 @@ class _ViewWalk:
             if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in self.counted_first \
                     and (self._net_symbols(node) or self._count_sum(node, e)):
                 continue
+            if isinstance(node, ast.Call) and node.name in ("max", "min") and id(node) not in self.counted_first \
+                    and self._count_extreme(node, e):
+                continue
             if isinstance(node, ast.Call) and node.name in READERS and node.args \
                     and id(node) not in self.counted_first:
                 self._reader(node, e)
@@ -118,6 +121,31 @@ class _ViewWalk:
         if found is None:
             return False
         self._read_as_one(node, found[0], found[2], PoolView(sums=(found[1],)))
+        return True
+
+    def _count_extreme(self, node: ast.Call, e: Expr) -> bool:
+        """``max(count(roll, 1), count(roll, 2), …)``: one read, the largest (smallest) count
+        (whether ``node`` is one: two or more counts of one roll, each of its dice, not
+        ``initial()``, in a range of whole numbers known before rolling)."""
+        bound = None if self.settle is None else _bound_in(self.settle, e)
+        name: str | None = None
+        ranges: list[tuple[int, int]] = []
+        calls: list[ast.Call] = []
+        for arg in node.args:
+            n = ast.bare(arg)
+            if not (isinstance(n, ast.Call) and reads(n) == COUNTS and n.args):
+                return False
+            roll = ast.bare(n.args[0])
+            seen = _observation(n, bound)
+            if not isinstance(roll, ast.Name) or (name is not None and roll.name != name) or seen is None \
+                    or len(seen.counts) != 1 or seen.counts[0] is None:
+                return False
+            name = roll.name
+            ranges.append(seen.counts[0])
+            calls.append(n)
+        if name is None or len(ranges) < 2:
+            return False
+        self._read_as_one(node, name, calls, PoolView(extremes=((node.name == "max", tuple(ranges)),)))
         return True
 
     def _read_as_one(self, node: ast.Node, name: str, calls: list[ast.Call], seen: PoolView) -> None:

@@ -366,11 +366,14 @@ class Enumerator:
         # before (issue 34).
         check = self.check
         names = len(env) + _width(joint) + len(check.lets) + (len(check.choose.values) if check.choose else 0) + 3
+        spent, held = budget.used, held_cost(len(joint), names)
         try:
-            budget.spend(held_cost(len(joint), names))
+            budget.spend(held)
         except BudgetExceeded:
-            raise self.resolver.too_big(self.check.rolls[-1][1], f"{len(joint):,} joint values to resolve and keep, "
-                                        f"past max_states ({self.runtime.limits.max_states:,})") from None
+            # What was spent already is said too: the joint values alone may be well inside the limit.
+            raise self.resolver.too_big(self.check.rolls[-1][1], f"{spent:,} steps working the rolls out, then "
+                                        f"{len(joint):,} joint values to resolve and keep ({held:,} more): past "
+                                        f"max_states ({self.runtime.limits.max_states:,})") from None
         return joint, denom
 
     def _rolls(self, fixed: Mapping[str, Any], reads: RollReads | None
