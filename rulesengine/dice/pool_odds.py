@@ -156,27 +156,47 @@ def _keep_dp(d: Dist, n: int, lo: int, hi: int, score: Callable[[int], int],
         rest = suffix[i + 1]
         budget.spend((len(states) - 1) * cost)
         nxt: dict[tuple[int, int, bool], int] = defaultdict(int)
+        # The weights of this value's choices depend on the dice placed alone, not on the
+        # score so far: worked out once for each number placed (their powers are big).
+        by_placed: dict[int, tuple[list[int], int]] = {}
         for (placed, acc, was_cut), weight in states.items():
             left = n - placed
             if i == last:  # every remaining die shows this, the lowest value
                 final[_kept(acc, hi - max(placed, lo), sv, was_cut, cut)] += weight * w ** left
                 continue
-            need = hi - placed  # this many more dice fill every kept rank (1 <= need <= left)
-            binom, wp, head = 1, 1, 0
-            for c in range(need):  # fewer: the kept ranks are not filled yet
-                if c:
-                    binom = binom * (left - c + 1) // c
-                    wp *= w
-                term = binom * wp
-                nxt[(placed + c, *_kept(acc, placed + c - max(placed, lo), sv, was_cut, cut))] += weight * term
-                head += term * rest ** (left - c)
-            final[_kept(acc, hi - max(placed, lo), sv, was_cut, cut)] += weight * ((w + rest) ** left - head)
+            known = by_placed.get(placed)
+            if known is None:
+                known = by_placed[placed] = _choices(left, hi - placed, w, rest)
+            terms, filled = known
+            need = hi - placed  # this many more dice fill every kept rank
+            base = lo - placed if lo > placed else 0  # c dice of this value: c - base of them kept
+            for c, term in enumerate(terms):  # fewer than fill the kept ranks (_kept, written out)
+                key = (placed + c, acc + (c - base) * sv, was_cut or cut) if c > base else (placed + c, acc, was_cut)
+                nxt[key] += weight * term
+            final[(acc + (need - base) * sv, was_cut or cut) if need > base else (acc, was_cut)] += weight * filled
         states = nxt
         if not states:
             break
     weights = {acc: weight for (acc, was_cut), weight in final.items() if not was_cut}
     tail = {acc: weight for (acc, was_cut), weight in final.items() if was_cut}
     return Dist(weights, d.denom ** n, tail or NO_TAIL).reduced()
+
+
+def _choices(left: int, need: int, w: int, rest: int) -> tuple[list[int], int]:
+    """:func:`_keep_dp`'s weights for one value of weight ``w`` with ``left`` dice to place,
+    ``need`` of which fill every kept rank (1 <= need <= left), ``rest`` the weight of the
+    values after it: of c = 0 … need - 1 dice showing it, C(left, c)·w^c; and of ``need`` or
+    more, (w + rest)^left less the ways with fewer."""
+    terms: list[int] = []
+    binom, wp, head = 1, 1, 0
+    for c in range(need):
+        if c:
+            binom = binom * (left - c + 1) // c
+            wp *= w
+        term = binom * wp
+        terms.append(term)
+        head += term * rest ** (left - c)
+    return terms, (w + rest) ** left - head
 
 
 def _ranked(d: Dist, bounds: bool) -> list[tuple[int, int, bool]]:

@@ -256,9 +256,11 @@ def fold_one_cut(uncut: Readings, cut: tuple[Any, int, Any], count: int, view: P
     levels: list[dict[Any, list]] = [{0: [1, None]}]  # the states of 0, 1, … uncut dice
     states: dict[Any, list] = {k: [w, (None, rep)] for k, w, rep in items}
     levels.append(states)
+    # No uncut die sets the flag: their states add as numbers (the flag's join, which takes it
+    # back to 1, is for the cut rolls joined below).
     for i in range(2, count + 1):
         budget.spend(len(states) * len(items) * step_cost(i * bits))
-        states = _step(states, items, join, settle)
+        states = _step(states, items, operator.add, settle)
         levels.append(states)
     out: dict[Any, list] = {k: [w, chain, 0] for k, (w, chain) in states.items()}
     key_cut, weight_cut = 0, 1

@@ -234,7 +234,8 @@ def test_work_over_the_budget_is_a_422_naming_the_limit(server):
 
 
 def test_a_request_past_the_time_limit_stops_frees_its_worker_and_is_a_503(limited):
-    found = problem_of(*limited.post("/api/dice/odds", {"expression": "100d10kh50"}), "E210", 503)
+    # ~8 s of work inside its max_states (100d10kh50, 0.4 s since keeps got cheaper, was too near 0.3 s)
+    found = problem_of(*limited.post("/api/dice/odds", {"expression": "300d10kh150"}), "E210", 503)
     assert found["limit"] == "time_limit"
     status, _ = limited.post("/api/dice/odds", {"expression": "3d6"})
     assert status == 200
