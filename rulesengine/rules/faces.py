@@ -10,7 +10,7 @@ from typing import Any
 
 from ..dice import ast
 from ..dice.builtins import (COUNTS, FIRST_THROW, HIGHEST_FACE, READERS, SIZES, SYMBOL_COUNTS, conditional,
-                             names_reading, reads)
+                             extreme, names_reading, reads)
 from ..dice.pool_odds import PoolView
 from .model import Check, Expr
 
@@ -91,7 +91,7 @@ class _ViewWalk:
             if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in self.counted_first \
                     and (self._net_symbols(node) or self._count_sum(node, e)):
                 continue
-            if isinstance(node, ast.Call) and node.name in ("max", "min") and id(node) not in self.counted_first \
+            if isinstance(node, ast.Call) and extreme(node) is not None and id(node) not in self.counted_first \
                     and self._count_extreme(node, e):
                 continue
             if isinstance(node, ast.Call) and node.name in READERS and node.args \
@@ -145,7 +145,7 @@ class _ViewWalk:
             calls.append(n)
         if name is None or len(ranges) < 2:
             return False
-        self._read_as_one(node, name, calls, PoolView(extremes=((node.name == "max", tuple(ranges)),)))
+        self._read_as_one(node, name, calls, PoolView(extremes=((extreme(node) is True, tuple(ranges)),)))
         return True
 
     def _read_as_one(self, node: ast.Node, name: str, calls: list[ast.Call], seen: PoolView) -> None:
@@ -302,9 +302,17 @@ def _live(e: Expr, settle: Settle | None) -> Iterator[ast.Node]:
 def _compared(nodes: Iterable[ast.Node]) -> dict[int, int]:
     """The calls among ``nodes`` that are compared with a number written out,
     ``count(roll, 6) >= 2`` or ``1 <= count(roll, 6)``: each call's id, with the largest
-    number it is compared with."""
+    number it is compared with. A call that ``min()`` takes with a number written out
+    (``min(count(roll, 6), 1)``, one if any die shows a 6) is read alike: as at most that number."""
     out: dict[int, int] = {}
     for node in nodes:
+        if isinstance(node, ast.Call) and extreme(node) is False and len(node.args) == 2:
+            # min(count(roll, f), 1): read as at most 1, as `count(roll, f) >= 1` reads it
+            for side, other in ((node.args[0], node.args[1]), (node.args[1], node.args[0])):
+                call, k = ast.bare(side), _number(other, None)
+                if isinstance(call, ast.Call) and k is not None:
+                    out[id(call)] = max(out.get(id(call), k - 1), k - 1)
+            continue
         if not isinstance(node, ast.Compare):
             continue
         for side, other in ((node.left, node.right), (node.right, node.left)):
