@@ -289,7 +289,8 @@ def in_range(faces: tuple, lo: int, hi: int) -> int:
 def highest_die(value: Any) -> int:
     faces = _rolled(value, "highest()").faces
     if not faces:
-        raise OpError("highest() of a roll with no dice")
+        raise OpError("highest() of a roll with no dice", hint="read it where the roll has dice: "
+                      "if(count(roll) > 0, highest(roll), 0), with your roll's name")
     return AtLeast(max(faces)) if isinstance(value, RollAtLeast) else max(faces)  # type: ignore[return-value]
 
 
@@ -298,7 +299,8 @@ def lowest_die(value: Any) -> int:
         raise Undetermined
     faces = _rolled(value, "lowest()").faces
     if not faces:
-        raise OpError("lowest() of a roll with no dice")
+        raise OpError("lowest() of a roll with no dice", hint="read it where the roll has dice: "
+                      "if(count(roll) > 0, lowest(roll), 0), with your roll's name")
     return min(faces)
 
 

@@ -102,3 +102,30 @@ def test_a_push_at_its_inputs_maximum_is_refused_before_its_joint_values_are_mad
     # The old code made every joint value of the three first throws (a dict each, ~370 MB)
     # before it was refused, after building hundreds of thousands of pushes.
     assert peak < 20_000_000
+
+
+PRODUCT = """ruleset: product
+name: A product of two big dice
+version: '1'
+source: a test
+checks:
+  product:
+    rolls:
+      a: 1d1500
+      b: 1d1000
+    result: a * b
+    outcomes:
+      - {name: high, when: "result >= 500000", success: true}
+      - {name: low, success: false}
+"""
+
+
+def test_joint_values_past_the_budget_are_refused_saying_what_was_spent_before_them():
+    """1,500,000 joint values are under max_states (2,000,000) alone: the refusal says what
+    working the rolls out spent first, and what keeping them adds, so the numbers add up."""
+    with pytest.raises(LimitError) as info:
+        loads(PRODUCT, "product.yaml").check("product").odds({})
+    message = str(info.value)
+    assert info.value.limit == "max_states"
+    assert "1,504,000 steps working the rolls out, then 1,500,000 joint values to resolve and keep " \
+           "(3,000,000 more): past max_states (2,000,000)" in message
