@@ -88,6 +88,8 @@ ROWS = [
     Row("6", "step dice, 5 dice (d12/d10/d8/d6/d4)", "step", [f"pool={step_pool(5)}", "difficulty=15"], slow=True),
     Row("7", "d100 roll-under, two penalty dice, skill=1..100", "percentile", ["skill=1..100"]),
     Row("8", "40d10!cs>=8, botch on count(initial(roll), 1), need=10", "exploding", ["pool=40", "need=10"]),
+    Row("+", "not an item: One-Roll Engine sets, 10d10, the widest set and how many faces show", "sets",
+        ["dice=10"]),
 ]
 GROWTH_NS = [10, 20, 30, 40]
 GROWTH = [

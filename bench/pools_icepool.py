@@ -218,10 +218,21 @@ def step(pool: str, difficulty: int) -> Figures:
     return figures
 
 
+def sets(dice: int) -> Figures:
+    """A pool not among the items (One-Roll Engine sets): the widest set of matching faces
+    (``largest_count``) and how many faces show (``unique().size()``), each a multiset
+    evaluator over the pool."""
+    pool = d(10).pool(dice)
+    figures = tally(dist(pool.largest_count()), lambda w: ("wide" if w >= 3 else "set" if w >= 2 else "none", w))
+    figures["values"] = {"shown": dist(pool.unique().size())}
+    return figures
+
+
 PROGRAMS: dict[str, Callable[..., Figures]] = {
     "floor": floor,
     "threshold": threshold, "threshold_if": threshold, "push": push, "push_sixes": push_sixes,
     "symbols": symbols, "difficulty": difficulty, "percentile": percentile, "exploding": exploding, "step": step,
+    "sets": sets,
 }
 # Programs whose work does not depend on the swept input: worked out once for a sweep.
 SHARED = {"difficulty": (_difficulty, ("dice",)), "percentile": (_percentile, ())}

@@ -1,12 +1,13 @@
 """A pool of dice of one kind read face by face: how many dice show each face, in turn (a
-multinomial), for rules that read the largest or smallest of several counts (a
-:class:`.view_fold.PoolView`'s ``extremes``: ``max(count(roll, 1), …, count(roll, 10))``, the
-widest set of matching faces).
+multinomial), for rules that read numbers made of complete counts (a
+:class:`.view_fold.PoolView`'s ``extremes`` and ``capped_sums``): the largest or smallest of
+several counts, ``max(count(roll, 1), …, count(roll, 10))`` (the widest set of matching
+faces), or a sum of capped counts, ``min(count(roll, 1), 1) + …`` (how many faces show).
 
 Die by die (:func:`.view_fold.fold`) a state must hold every count, since the largest is known
 only once the last die is in: ten counts of 10d10 are 92,378 states. Face by face, a count is
-complete once its faces have been read, so a state holds the largest so far and the counts
-still open: for 10d10, (dice left, widest so far), a hundred states. This is how icepool's
+complete once its faces have been read, so a state holds the largest (the sum) so far and the
+counts still open: for 10d10, (dice left, widest so far), a hundred states. This is how icepool's
 multiset evaluators read a pool (outcome by outcome, with the count of each); the other
 things a view reads (the total, counts, sums, highest, lowest) add up face by face alike.
 """
@@ -15,12 +16,39 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .dist import Budget, step_cost
 from .view_fold import PoolView, tally
 
 Face = tuple[int, int, tuple]  # a face, its weight, what the view reads of one die showing it
+
+
+class _Complete(NamedTuple):
+    """A number a view reads made of complete counts: the largest (``max``) or smallest
+    (``min``) of them, or their sum, each count at most its cap and times its weight."""
+
+    op: str  # "max", "min" or "sum"
+    ranges: tuple[tuple[int, int], ...]
+    caps: tuple[int | None, ...]
+    weights: tuple[int, ...]
+
+    def taken(self, acc: int | None, count: int, j: int) -> int:
+        """``acc`` with range ``j``'s complete ``count`` taken in."""
+        cap = self.caps[j]
+        v = (count if cap is None or count < cap else cap) * self.weights[j]
+        if acc is None:
+            return v
+        return v + acc if self.op == "sum" else max(acc, v) if self.op == "max" else min(acc, v)
+
+
+def complete_reads(view: PoolView) -> list[_Complete]:
+    """The numbers ``view`` reads made of complete counts, in the order of its fields."""
+    out = [_Complete("max" if largest else "min", ranges, (None,) * len(ranges), (1,) * len(ranges))
+           for largest, ranges in view.extremes]
+    out += [_Complete("sum", tuple(c for c, _, _ in terms), tuple(cap for _, cap, _ in terms),
+                      tuple(w for _, _, w in terms)) for terms in view.capped_sums]
+    return out
 
 
 def fold_by_face(faces: Sequence[Face], count: int, view: PoolView, bits: int, budget: Budget
@@ -34,19 +62,19 @@ def fold_by_face(faces: Sequence[Face], count: int, view: PoolView, bits: int, b
     n = view.parts
     caps = [None, *view.count_caps()]
     tops = [caps[j] if j < len(caps) else None for j in range(n)]
-    # Each range a largest (smallest) count reads is complete after the last face in it
-    # that the die can show (or before the first face, holding 0, if it shows none).
-    closes = [[_closing(faces, c) for c in cs] for _, cs in view.extremes]
-    start_ext = tuple(_close((None, (0,) * len(cs)), is_max, cl, -1)
-                      for (is_max, cs), cl in zip(view.extremes, closes, strict=True))
-    states: dict[tuple, list] = {(count, (0,) * n, None, None, start_ext): [1, None]}
+    reads = complete_reads(view)
+    # Each range is complete after the last face in it that the die can show (or before the
+    # first face, holding 0, if it shows none of them).
+    closes = [[_closing(faces, c) for c in r.ranges] for r in reads]
+    start = tuple(_close(r, (None, (0,) * len(r.ranges)), cl, -1) for r, cl in zip(reads, closes, strict=True))
+    states: dict[tuple, list] = {(count, (0,) * n, None, None, start): [1, None]}
     last = len(faces) - 1
     for i, (face, weight, one) in enumerate(faces):
         budget.spend(len(states) * (count + 1) * step_cost(count * bits))
         powers = [weight ** k for k in range(count + 1)]
-        inside = [[tally(c, (face,)) for c in cs] for _, cs in view.extremes]
+        inside = [[tally(c, (face,)) for c in r.ranges] for r in reads]
         nxt: dict[tuple, list] = {}
-        for (left, parts, high, low, ext), (w, chain) in states.items():
+        for (left, parts, high, low, done), (w, chain) in states.items():
             for k in (range(left + 1) if i < last else (left,)):
                 if k:
                     read = tuple(p + k * r if top is None else min(p + k * r, top)
@@ -54,12 +82,11 @@ def fold_by_face(faces: Sequence[Face], count: int, view: PoolView, bits: int, b
                     hi = face if view.highest else 0
                     lo = (face if low is None else low) if view.lowest else 0  # the faces go up
                     opened = tuple((acc, tuple(p + k * t for p, t in zip(open_, ins, strict=True)))
-                                   for (acc, open_), ins in zip(ext, inside, strict=True))
+                                   for (acc, open_), ins in zip(done, inside, strict=True))
                     link: Any = (chain, (face, k))
                 else:
-                    read, hi, lo, opened, link = parts, high, low, ext, chain
-                closed = tuple(_close(x, is_max, cl, i)
-                               for x, (is_max, _), cl in zip(opened, view.extremes, closes, strict=True))
+                    read, hi, lo, opened, link = parts, high, low, done, chain
+                closed = tuple(_close(r, x, cl, i) for r, x, cl in zip(reads, opened, closes, strict=True))
                 key = (left - k, read, hi, lo, closed)
                 q = w * math.comb(left, k) * powers[k]
                 entry = nxt.get(key)
@@ -85,15 +112,14 @@ def _closing(faces: Sequence[Face], c: tuple[int, int]) -> int:
     return places[-1] if places else -1
 
 
-def _close(x: tuple[int | None, tuple[int, ...]], is_max: bool, closing: Sequence[int], step: int
+def _close(read: _Complete, x: tuple[int | None, tuple[int, ...]], closing: Sequence[int], step: int
            ) -> tuple[int | None, tuple[int, ...]]:
-    """An extreme's state after ``step``: each count complete there taken into the largest
-    (smallest) so far and set back to 0, so that states alike from here on are one state."""
+    """A complete read's state after ``step``: each count complete there taken in and set
+    back to 0, so that states alike from here on are one state."""
     acc, open_ = x
     if step not in closing:
         return x
     for j, at in enumerate(closing):
         if at == step:
-            v = open_[j]
-            acc = v if acc is None else (max(acc, v) if is_max else min(acc, v))
+            acc = read.taken(acc, open_[j], j)
     return acc, tuple(0 if at == step else v for v, at in zip(open_, closing, strict=True))

@@ -371,7 +371,7 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         return Dist.point(Rolled(0, (), initial=() if view.initial else None))
     if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
         return None
-    if view.extremes:
+    if view.face_by_face:
         by_face = _by_face(spec, count, view, limits, budget)
         if by_face is not None:
             return by_face

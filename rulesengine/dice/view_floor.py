@@ -50,7 +50,7 @@ def view_floor(spec: PoolSpec, count: int, view: PoolView, limits: Limits) -> Vi
         return ViewFloor(1, 0)
     if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
         return ViewFloor(1, 0)  # worked out die by die over every face (faces_dist), not floored here
-    if view.extremes:
+    if view.face_by_face:
         if spec.explode is None:
             return ViewFloor(1, 0)  # read face by face (dice.face_fold): far less than die by die
         view = view.spread()

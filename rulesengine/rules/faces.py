@@ -89,7 +89,7 @@ class _ViewWalk:
         self.compared = _compared(nodes)
         for node in nodes:
             if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in self.counted_first \
-                    and (self._net_symbols(node) or self._count_sum(node, e)):
+                    and (self._net_symbols(node) or self._count_sum(node, e) or self._capped_sum(node, e)):
                 continue
             if isinstance(node, ast.Call) and extreme(node) is not None and id(node) not in self.counted_first \
                     and self._count_extreme(node, e):
@@ -121,6 +121,36 @@ class _ViewWalk:
         if found is None:
             return False
         self._read_as_one(node, found[0], found[2], PoolView(sums=(found[1],)))
+        return True
+
+    def _capped_sum(self, node: ast.Node, e: Expr) -> bool:
+        """``min(count(roll, 1), 1) + min(count(roll, 2), 1) + …``: one read, the sum (whether
+        ``node`` is one: counts of one roll added or taken away, at least one of them capped
+        by ``min()`` with a number written out, each range known before rolling)."""
+        bound = None if self.settle is None else _bound_in(self.settle, e)
+        terms = _weighted_terms(node, bound)
+        if terms is None:
+            return False
+        name: str | None = None
+        read: list[tuple[tuple[int, int], int | None, int]] = []
+        calls: list[ast.Call] = []
+        for n, weight in terms:
+            if _number(n, bound) is not None:
+                continue  # the same for every roll
+            count, cap = _capped_count(n)
+            if count is None:
+                return False
+            roll = ast.bare(count.args[0])
+            seen = _observation(count, bound)
+            if not isinstance(roll, ast.Name) or (name is not None and roll.name != name) or seen is None \
+                    or len(seen.counts) != 1 or seen.counts[0] is None:
+                return False
+            name = roll.name
+            read.append((seen.counts[0], cap, weight))
+            calls.append(count)
+        if name is None or all(cap is None for _, cap, _ in read):
+            return False  # no count capped: a sum of counts (_count_sum) or one count
+        self._read_as_one(node, name, calls, PoolView(capped_sums=(tuple(read),)))
         return True
 
     def _count_extreme(self, node: ast.Call, e: Expr) -> bool:
@@ -273,6 +303,20 @@ def _count_sum(node: ast.Node, bound: Callable[[ast.Node], Any] | None
         return None  # one count as written: read as a count
     read = tuple((c, k) for c, k in weights.items() if k)
     return (name, read, calls) if read else None
+
+
+def _capped_count(node: ast.Node) -> tuple[ast.Call | None, int | None]:
+    """``count(…)`` (cap None), or ``min(count(…), N)`` / ``min(N, count(…))`` with N a whole
+    number written out (cap N): the count call and its cap; (None, None) for anything else."""
+    node = ast.bare(node)
+    if isinstance(node, ast.Call) and reads(node) == COUNTS and node.args:
+        return node, None
+    if isinstance(node, ast.Call) and extreme(node) is False and len(node.args) == 2:
+        for side, other in ((node.args[0], node.args[1]), (node.args[1], node.args[0])):
+            call, cap = ast.bare(side), _number(other, None)
+            if isinstance(call, ast.Call) and reads(call) == COUNTS and call.args and cap is not None and cap >= 0:
+                return call, cap
+    return None, None
 
 
 def _bound_in(settle: Settle, e: Expr) -> Callable[[ast.Node], Any]:

@@ -54,7 +54,10 @@ def read(view: PoolView, rolled, spec: PoolSpec) -> tuple:
             tuple(sum(weight * sum(1 for f in faces if c is None or c[0] <= f <= c[1]) for c, weight in read)
                   for read in view.sums),
             tuple((max if largest else min)(sum(c[0] <= f <= c[1] for f in faces) for c in ranges)
-                  for largest, ranges in view.extremes))
+                  for largest, ranges in view.extremes),
+            tuple(sum(weight * (seen if cap is None else min(seen, cap))
+                      for c, cap, weight in terms for seen in [sum(c[0] <= f <= c[1] for f in faces)])
+                  for terms in view.capped_sums))
 
 
 def symbol_capped(view: PoolView, net, value: int) -> int:
@@ -93,13 +96,17 @@ SUMS = st.lists(st.lists(st.tuples(st.one_of(st.none(), st.tuples(st.integers(0,
 EXTREMES = st.lists(st.tuples(st.booleans(), st.lists(st.tuples(st.integers(0, 4), st.integers(1, 7)), min_size=2,
                                                       max_size=3).map(tuple)), max_size=2).map(tuple)
 # the largest (smallest) of counts: `max(count(roll, 1), count(roll, 2), count(roll, 3, 4))`
+CAPPED_SUMS = st.lists(st.lists(st.tuples(st.tuples(st.integers(0, 4), st.integers(1, 7)),
+                                          st.one_of(st.none(), st.integers(0, 3)), st.sampled_from([1, 2, -1])),
+                                min_size=1, max_size=3).map(tuple), max_size=2).map(tuple)
+# sums of counts, some capped: `min(count(roll, 1), 1) + min(count(roll, 2, 3), 2) - count(roll, 6)`
 
 
 @st.composite
 def views(draw) -> PoolView:
     """A view, some of its counts capped (read as at most 1..3: counts only compared with numbers)."""
     view = draw(st.builds(PoolView, st.booleans(), COUNTS, st.booleans(), st.booleans(), COUNTS, NETS,
-                          caps=st.just(()), sums=SUMS, extremes=EXTREMES))
+                          caps=st.just(()), sums=SUMS, extremes=EXTREMES, capped_sums=CAPPED_SUMS))
     keys = list(dict.fromkeys([(False, c) for c in view.counts] + [(True, c) for c in view.initial]))
     caps = tuple((k, draw(st.integers(1, 3))) for k in keys if draw(st.booleans()))
     # a sum of symbols that counts up (no sign −) may be capped too (compared with a number)
@@ -143,7 +150,7 @@ def test_two_counts_on_thirty_dice_match_the_multinomial():
     dist = view_dist(spec_of("30d6"), 30, view, DEFAULT_LIMITS, Budget(DEFAULT_LIMITS.max_states))
     got = readings(dist, view, spec_of("30d6"))
     assert len(got) == 31 * 32 // 2
-    for (_, (hits, ones), _, _, _, _, _, _), p in got.items():
+    for (_, (hits, ones), _, _, _, _, _, _, _), p in got.items():
         rest = 30 - hits - ones
         want = F(math.factorial(30), math.factorial(hits) * math.factorial(ones) * math.factorial(rest)) \
             * F(2, 6) ** hits * F(1, 6) ** ones * F(3, 6) ** rest
