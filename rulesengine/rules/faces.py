@@ -138,15 +138,11 @@ class _ViewWalk:
             if _number(n, bound) is not None:
                 continue  # the same for every roll
             count, cap = _capped_count(n)
-            if count is None:
+            one = None if count is None else _one_range(count, bound, name)
+            if one is None or count is None:
                 return False
-            roll = ast.bare(count.args[0])
-            seen = _observation(count, bound)
-            if not isinstance(roll, ast.Name) or (name is not None and roll.name != name) or seen is None \
-                    or len(seen.counts) != 1 or seen.counts[0] is None:
-                return False
-            name = roll.name
-            read.append((seen.counts[0], cap, weight))
+            name = one[0]
+            read.append((one[1], cap, weight))
             calls.append(count)
         if name is None or all(cap is None for _, cap, _ in read):
             return False  # no count capped: a sum of counts (_count_sum) or one count
@@ -165,13 +161,11 @@ class _ViewWalk:
             n = ast.bare(arg)
             if not (isinstance(n, ast.Call) and reads(n) == COUNTS and n.args):
                 return False
-            roll = ast.bare(n.args[0])
-            seen = _observation(n, bound)
-            if not isinstance(roll, ast.Name) or (name is not None and roll.name != name) or seen is None \
-                    or len(seen.counts) != 1 or seen.counts[0] is None:
+            one = _one_range(n, bound, name)
+            if one is None:
                 return False
-            name = roll.name
-            ranges.append(seen.counts[0])
+            name = one[0]
+            ranges.append(one[1])
             calls.append(n)
         if name is None or len(ranges) < 2:
             return False
@@ -303,6 +297,19 @@ def _count_sum(node: ast.Node, bound: Callable[[ast.Node], Any] | None
         return None  # one count as written: read as a count
     read = tuple((c, k) for c, k in weights.items() if k)
     return (name, read, calls) if read else None
+
+
+def _one_range(count: ast.Call, bound: Callable[[ast.Node], Any] | None, name: str | None
+               ) -> tuple[str, tuple[int, int]] | None:
+    """The roll a ``count()`` call reads, by name (``name`` if given), and the one range of
+    faces it counts, known before rolling; None for anything else (``count(roll)``, a bound
+    read from a roll, another roll)."""
+    roll = ast.bare(count.args[0])
+    seen = _observation(count, bound)
+    if not isinstance(roll, ast.Name) or (name is not None and roll.name != name) or seen is None \
+            or len(seen.counts) != 1 or seen.counts[0] is None:
+        return None
+    return roll.name, seen.counts[0]
 
 
 def _capped_count(node: ast.Node) -> tuple[ast.Call | None, int | None]:
