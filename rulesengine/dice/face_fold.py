@@ -1,8 +1,9 @@
 """A pool of dice of one kind read face by face: how many dice show each face, in turn (a
 multinomial), for rules that read numbers made of complete counts (a
-:class:`.view_fold.PoolView`'s ``extremes`` and ``capped_sums``): the largest or smallest of
+:class:`.view_fold.PoolView`'s ``extremes`` and ``complete_sums``): the largest or smallest of
 several counts, ``max(count(roll, 1), …, count(roll, 10))`` (the widest set of matching
-faces), or a sum of capped counts, ``min(count(roll, 1), 1) + …`` (how many faces show).
+faces), or a sum of numbers each made of one count, ``min(count(roll, 1), 1) + …`` (how many
+faces show), ``floor(count(roll, 1) / 2) + …`` (how many pairs).
 
 Die by die (:func:`.view_fold.fold`) a state must hold every count, since the largest is known
 only once the last die is in: ten counts of 10d10 are 92,378 states. Face by face, a count is
@@ -15,7 +16,7 @@ things a view reads (the total, counts, sums, highest, lowest) add up face by fa
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from .dist import Budget, step_cost
@@ -24,30 +25,42 @@ from .view_fold import PoolView, tally
 Face = tuple[int, int, tuple]  # a face, its weight, what the view reads of one die showing it
 
 
+CountFunction = Callable[[int], "int | None"]  # a number made of one count, None where it has none
+
+
 class _Complete(NamedTuple):
     """A number a view reads made of complete counts: the largest (``max``) or smallest
-    (``min``) of them, or their sum, each count at most its cap and times its weight."""
+    (``min``) of them, or their sum, each count at most its cap, through its function and
+    times its weight."""
 
     op: str  # "max", "min" or "sum"
     ranges: tuple[tuple[int, int], ...]
     caps: tuple[int | None, ...]
+    functions: tuple[CountFunction | None, ...]
     weights: tuple[int, ...]
 
     def taken(self, acc: int | None, count: int, j: int) -> int:
         """``acc`` with range ``j``'s complete ``count`` taken in."""
-        cap = self.caps[j]
-        v = (count if cap is None or count < cap else cap) * self.weights[j]
+        cap, function = self.caps[j], self.functions[j]
+        v = count if cap is None or count < cap else cap
+        if function is not None:
+            v = function(v)  # type: ignore[assignment]  # a whole number: checked by whole_numbers()
+        v *= self.weights[j]
         if acc is None:
             return v
         return v + acc if self.op == "sum" else max(acc, v) if self.op == "max" else min(acc, v)
 
+    def whole_numbers(self, most: int) -> bool:
+        """Whether each function gives a whole number for every count up to ``most``."""
+        return all(type(f(c)) is int for f in self.functions if f is not None for c in range(most + 1))
+
 
 def complete_reads(view: PoolView) -> list[_Complete]:
     """The numbers ``view`` reads made of complete counts, in the order of its fields."""
-    out = [_Complete("max" if largest else "min", ranges, (None,) * len(ranges), (1,) * len(ranges))
-           for largest, ranges in view.extremes]
-    out += [_Complete("sum", tuple(c for c, _, _ in terms), tuple(cap for _, cap, _ in terms),
-                      tuple(w for _, _, w in terms)) for terms in view.capped_sums]
+    out = [_Complete("max" if largest else "min", ranges, (None,) * len(ranges), (None,) * len(ranges),
+                     (1,) * len(ranges)) for largest, ranges in view.extremes]
+    out += [_Complete("sum", tuple(t[0] for t in terms), tuple(t[1] for t in terms), tuple(t[2] for t in terms),
+                      tuple(t[3] for t in terms)) for terms in view.complete_sums]
     return out
 
 

@@ -20,7 +20,7 @@ from .die_odds import MAX_CHAIN_STATES, die_dist, face_dist, followed_chains
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, held_cost, step_cost, sum_of
 from .pool import PoolSpec
 from .values import DicePool, Rolled, joined
-from .face_fold import fold_by_face
+from .face_fold import complete_reads, fold_by_face
 from .view_fold import CutChain, PoolView, fold, fold_one_cut, readings, tally
 from ..limits import Limits
 
@@ -426,6 +426,8 @@ def _by_face(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget:
     d = die_dist(spec, "values", limits, budget)
     if d.tail or any(len(v) != 1 for v in d.weights):
         return None
+    if not all(r.whole_numbers(count) for r in complete_reads(view)):
+        return None  # a number of one count that fails or is no whole number: met die by die
     reading = view_reading(spec, view)
     faces = [(v[0], w, reading(v)) for v, w in d.weights.items()]
     states = fold_by_face(faces, count, view, d.denom.bit_length(), budget)

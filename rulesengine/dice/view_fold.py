@@ -49,11 +49,14 @@ class PoolView(NamedTuple):
     # matching faces. Dice of one kind are read face by face for it (:mod:`.face_fold`): a
     # state holds the largest count so far, where die by die it would hold every count.
     extremes: tuple[tuple[bool, tuple[tuple[int, int], ...]], ...] = ()
-    # Sums of counts some of which ``min()`` caps, read only as the sum: ``(((1, 1), 1, 1), …)``
-    # (each range, its cap or None, its weight) for ``min(count(roll, 1), 1) + … + min(count(roll,
-    # 10), 1)``, how many faces show. A capped count does not add up die by die; face by face
-    # it is complete once its faces are read, as the counts of ``extremes`` are.
-    capped_sums: tuple[tuple[tuple[tuple[int, int], int | None, int], ...], ...] = ()
+    # Sums of numbers each made of one count, read only as the sum: each term its range, a cap
+    # (``min(count(roll, 1), 1)``) or None, a function of the (capped) count or None
+    # (``floor(count(roll, 1) / 2)``, the pairs of 1s; see ``rules.faces.CountFunction``), and
+    # its weight: ``min(count(roll, 1), 1) + … + min(count(roll, 10), 1)``, how many faces show.
+    # Such a number does not add up die by die; face by face its count is complete once its
+    # faces are read, as the counts of ``extremes`` are.
+    complete_sums: tuple[tuple[tuple[tuple[int, int], int | None, Callable[[int], int | None] | None, int], ...],
+                         ...] = ()
 
     @property
     def reads(self) -> int:
@@ -86,28 +89,28 @@ class PoolView(NamedTuple):
                        if (cap := _merged_cap(read in self.symbols, self.symbol_cap(read),
                                               read in other.symbols, other.symbol_cap(read))) is not None]
         extremes = self.extremes + tuple(x for x in other.extremes if x not in self.extremes)
-        capped_sums = self.capped_sums + tuple(x for x in other.capped_sums if x not in self.capped_sums)
+        complete_sums = self.complete_sums + tuple(x for x in other.complete_sums if x not in self.complete_sums)
         return PoolView(self.total or other.total, counts, self.highest or other.highest,
                         self.lowest or other.lowest, initial, symbols, tuple(caps), sums, tuple(symbol_caps),
-                        extremes, capped_sums)
+                        extremes, complete_sums)
 
     @property
     def face_by_face(self) -> bool:
-        """Whether it reads numbers made of complete counts (``extremes``, ``capped_sums``),
+        """Whether it reads numbers made of complete counts (``extremes``, ``complete_sums``),
         which dice of one kind read face by face (:mod:`.face_fold`)."""
-        return bool(self.extremes or self.capped_sums)
+        return bool(self.extremes or self.complete_sums)
 
     def spread(self) -> PoolView:
-        """This view with each count that ``extremes`` and ``capped_sums`` read read on its own
+        """This view with each count that ``extremes`` and ``complete_sums`` read read on its own
         (capped where a sum caps it), and neither: what a fold die by die reads (its states must
-        hold every count to know the largest, or the capped sum, at the end)."""
+        hold every count to know the largest, or the sum, at the end)."""
         if not self.face_by_face:
             return self
-        view = self._replace(extremes=(), capped_sums=())
+        view = self._replace(extremes=(), complete_sums=())
         for _, ranges in self.extremes:  # each count read whole (merge drops a cap read elsewhere)
             view = view.merge(PoolView(counts=ranges))
-        for terms in self.capped_sums:  # each count read as at most its cap
-            for c, cap, _ in terms:
+        for terms in self.complete_sums:  # each count read as at most its cap
+            for c, cap, _, _ in terms:
                 view = view.merge(PoolView(counts=(c,), caps=() if cap is None else (((False, c), cap),)))
         return view
 

@@ -5,12 +5,19 @@ whole. The runner keeps faces only for these, so every other roll can be summed 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..dice import ast
-from ..dice.builtins import (COUNTS, FIRST_THROW, HIGHEST_FACE, READERS, SIZES, SYMBOL_COUNTS, conditional,
-                             extreme, names_reading, reads)
+from ..dice.builtins import (BUILTINS, COUNTS, FIRST_THROW, HIGHEST_FACE, READERS, SIZES, SYMBOL_COUNTS,
+                             conditional, extreme, names_reading, reads)
+from ..dice.context import Context
+from ..dice.evaluate import compile_expression
+from ..dice.sampling import Sampling
+from ..dice.values import Rolled
+from ..limits import DEFAULT_LIMITS
+from ..records import Record
 from ..dice.pool_odds import PoolView
 from .model import Check, Expr
 
@@ -89,7 +96,7 @@ class _ViewWalk:
         self.compared = _compared(nodes)
         for node in nodes:
             if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in self.counted_first \
-                    and (self._net_symbols(node) or self._count_sum(node, e) or self._capped_sum(node, e)):
+                    and (self._net_symbols(node) or self._count_sum(node, e) or self._complete_sum(node, e)):
                 continue
             if isinstance(node, ast.Call) and extreme(node) is not None and id(node) not in self.counted_first \
                     and self._count_extreme(node, e):
@@ -123,30 +130,33 @@ class _ViewWalk:
         self._read_as_one(node, found[0], found[2], PoolView(sums=(found[1],)))
         return True
 
-    def _capped_sum(self, node: ast.Node, e: Expr) -> bool:
-        """``min(count(roll, 1), 1) + min(count(roll, 2), 1) + …``: one read, the sum (whether
-        ``node`` is one: counts of one roll added or taken away, at least one of them capped
-        by ``min()`` with a number written out, each range known before rolling)."""
+    def _complete_sum(self, node: ast.Node, e: Expr) -> bool:
+        """``min(count(roll, 1), 1) + min(count(roll, 2), 1) + …`` or ``floor(count(roll, 1) / 2)
+        + …``: one read, the sum (whether ``node`` is one: numbers each made of one count of
+        one roll and numbers written out, added or taken away, at least one of them more than
+        the count, each range known before rolling)."""
         bound = None if self.settle is None else _bound_in(self.settle, e)
         terms = _weighted_terms(node, bound)
         if terms is None:
             return False
         name: str | None = None
-        read: list[tuple[tuple[int, int], int | None, int]] = []
+        read: list[tuple[tuple[int, int], int | None, Callable[[int], int | None] | None, int]] = []
         calls: list[ast.Call] = []
         for n, weight in terms:
             if _number(n, bound) is not None:
                 continue  # the same for every roll
-            count, cap = _capped_count(n)
-            one = None if count is None else _one_range(count, bound, name)
-            if one is None or count is None:
+            found = _count_term(n)
+            one = None if found is None else _one_range(found[0], bound, name)
+            if one is None or found is None:
                 return False
+            count, cap, function = found
             name = one[0]
-            read.append((one[1], cap, weight))
+            read.append((one[1], cap, None if function is None else CountFunction(function, e.text, name, one[1][0]),
+                         weight))
             calls.append(count)
-        if name is None or all(cap is None for _, cap, _ in read):
-            return False  # no count capped: a sum of counts (_count_sum) or one count
-        self._read_as_one(node, name, calls, PoolView(capped_sums=(tuple(read),)))
+        if name is None or all(cap is None and f is None for _, cap, f, _ in read):
+            return False  # counts alone: a sum of counts (_count_sum) or one count
+        self._read_as_one(node, name, calls, PoolView(complete_sums=(tuple(read),)))
         return True
 
     def _count_extreme(self, node: ast.Call, e: Expr) -> bool:
@@ -312,18 +322,64 @@ def _one_range(count: ast.Call, bound: Callable[[ast.Node], Any] | None, name: s
     return roll.name, seen.counts[0]
 
 
-def _capped_count(node: ast.Node) -> tuple[ast.Call | None, int | None]:
-    """``count(…)`` (cap None), or ``min(count(…), N)`` / ``min(N, count(…))`` with N a whole
-    number written out (cap N): the count call and its cap; (None, None) for anything else."""
+def _count_term(node: ast.Node) -> tuple[ast.Call, int | None, ast.Node | None] | None:
+    """A number made of one count of a roll and numbers written out: the ``count()`` call,
+    its cap where the number is ``min(count(…), N)`` (N a whole number written out), and
+    else the number's tree where it is more than the count (``floor(count(roll, 1) / 2)``,
+    ``if(count(roll, 1) >= 2, 1, 0)``: built-ins that read no dice); None for anything else."""
     node = ast.bare(node)
     if isinstance(node, ast.Call) and reads(node) == COUNTS and node.args:
-        return node, None
+        return node, None, None
     if isinstance(node, ast.Call) and extreme(node) is False and len(node.args) == 2:
         for side, other in ((node.args[0], node.args[1]), (node.args[1], node.args[0])):
             call, cap = ast.bare(side), _number(other, None)
             if isinstance(call, ast.Call) and reads(call) == COUNTS and call.args and cap is not None and cap >= 0:
-                return call, cap
-    return None, None
+                return call, cap, None
+    count = _only_count(node)
+    return None if count is None else (count, None, node)
+
+
+def _only_count(node: ast.Node) -> ast.Call | None:
+    """The one ``count()`` call of a roll by name that ``node`` reads, where everything else
+    in it is numbers written out and built-ins that read no dice; None for anything else."""
+    counts = [n for n in ast.walk(node) if isinstance(n, ast.Call) and reads(n) == COUNTS]
+    if len(counts) != 1 or not counts[0].args or ast.has_dice(node) or not isinstance(ast.bare(counts[0].args[0]),
+                                                                                      ast.Name):
+        return None
+    inside = {id(n) for n in ast.walk(counts[0])}
+    for n in ast.walk(node):
+        if id(n) in inside:
+            continue
+        if isinstance(n, ast.Name) or isinstance(n, ast.Call) and (n.name not in BUILTINS or reads(n) is not None):
+            return None  # a name, a table or a function of dice: not a number of the count alone
+    return counts[0]
+
+
+class CountFunction(Record):
+    """A number made of one count of a roll and numbers written out, as a function of the
+    count (``floor(count(roll, 1) / 2)``: 0, 0, 1, 1, 2, …), for a pool read face by face
+    (``dice.face_fold``): the dice language's own evaluator works it out on a roll of that
+    many dice showing ``face`` (in the count's range). None where it fails or gives no whole
+    number: the pool is then read die by die and the rules meet that where they read it."""
+
+    tree: ast.Node
+    text: str
+    roll: str
+    face: int
+
+    def __call__(self, count: int) -> int | None:
+        run = _compiled(self.tree, self.text)
+        try:
+            value = run(Context(self.text, {self.roll: Rolled(self.face * count, (self.face,) * count)},
+                                DEFAULT_LIMITS))
+        except Exception:  # noqa: BLE001 - the resolver meets it, with its place, die by die
+            return None
+        return value if type(value) is int else None
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(tree: ast.Node, text: str) -> Callable[[Context], Any]:
+    return compile_expression(tree, Sampling(), DEFAULT_LIMITS, text)
 
 
 def _bound_in(settle: Settle, e: Expr) -> Callable[[ast.Node], Any]:

@@ -24,6 +24,7 @@ from rulesengine.dice.pool import PoolSpec
 from rulesengine.dice.pool_odds import PoolView, faces_dist, view_dist
 from rulesengine.dice.view_floor import view_floor
 from rulesengine.limits import DEFAULT_LIMITS
+from rulesengine.rules.faces import CountFunction
 from rulesengine.ruleset import loads
 
 
@@ -55,9 +56,10 @@ def read(view: PoolView, rolled, spec: PoolSpec) -> tuple:
                   for read in view.sums),
             tuple((max if largest else min)(sum(c[0] <= f <= c[1] for f in faces) for c in ranges)
                   for largest, ranges in view.extremes),
-            tuple(sum(weight * (seen if cap is None else min(seen, cap))
-                      for c, cap, weight in terms for seen in [sum(c[0] <= f <= c[1] for f in faces)])
-                  for terms in view.capped_sums))
+            tuple(sum(weight * (RESTATED[of.text] if of is not None else lambda k: k)(
+                          seen if cap is None else min(seen, cap))
+                      for c, cap, of, weight in terms for seen in [sum(c[0] <= f <= c[1] for f in faces)])
+                  for terms in view.complete_sums))
 
 
 def symbol_capped(view: PoolView, net, value: int) -> int:
@@ -96,17 +98,35 @@ SUMS = st.lists(st.lists(st.tuples(st.one_of(st.none(), st.tuples(st.integers(0,
 EXTREMES = st.lists(st.tuples(st.booleans(), st.lists(st.tuples(st.integers(0, 4), st.integers(1, 7)), min_size=2,
                                                       max_size=3).map(tuple)), max_size=2).map(tuple)
 # the largest (smallest) of counts: `max(count(roll, 1), count(roll, 2), count(roll, 3, 4))`
-CAPPED_SUMS = st.lists(st.lists(st.tuples(st.tuples(st.integers(0, 4), st.integers(1, 7)),
-                                          st.one_of(st.none(), st.integers(0, 3)), st.sampled_from([1, 2, -1])),
-                                min_size=1, max_size=3).map(tuple), max_size=2).map(tuple)
-# sums of counts, some capped: `min(count(roll, 1), 1) + min(count(roll, 2, 3), 2) - count(roll, 6)`
+# Numbers made of one count, as the rules write them (C: the count) and restated here.
+COUNT_FUNCTIONS = {"floor(C / 2)": lambda k: k // 2, "if(C >= 2, 1, 0)": lambda k: int(k >= 2),
+                   "min(C, 2) * 3 - 1": lambda k: min(k, 2) * 3 - 1}
+
+
+def count_function(text: str | None, c: tuple[int, int]) -> CountFunction | None:
+    """The rules' function ``text`` of the count of range ``c`` (read on a roll named roll)."""
+    if text is None:
+        return None
+    written = text.replace("C", f"count(roll, {c[0]}, {c[1]})")
+    RESTATED[written] = COUNT_FUNCTIONS[text]
+    return CountFunction(parse(written), written, "roll", c[0])
+
+
+RESTATED: dict = {}  # each function written for a range, restated
+
+
+TERM = st.tuples(st.tuples(st.integers(0, 4), st.integers(1, 7)), st.one_of(st.none(), st.integers(0, 3)),
+                 st.one_of(st.none(), st.sampled_from(sorted(COUNT_FUNCTIONS))), st.sampled_from([1, 2, -1])) \
+    .map(lambda t: (t[0], t[1], count_function(t[2], t[0]), t[3]))
+COMPLETE_SUMS = st.lists(st.lists(TERM, min_size=1, max_size=3).map(tuple), max_size=2).map(tuple)
+# sums of numbers of one count: `min(count(roll, 1), 1) + floor(count(roll, 2, 3) / 2) - count(roll, 6)`
 
 
 @st.composite
 def views(draw) -> PoolView:
     """A view, some of its counts capped (read as at most 1..3: counts only compared with numbers)."""
     view = draw(st.builds(PoolView, st.booleans(), COUNTS, st.booleans(), st.booleans(), COUNTS, NETS,
-                          caps=st.just(()), sums=SUMS, extremes=EXTREMES, capped_sums=CAPPED_SUMS))
+                          caps=st.just(()), sums=SUMS, extremes=EXTREMES, complete_sums=COMPLETE_SUMS))
     keys = list(dict.fromkeys([(False, c) for c in view.counts] + [(True, c) for c in view.initial]))
     caps = tuple((k, draw(st.integers(1, 3))) for k in keys if draw(st.booleans()))
     # a sum of symbols that counts up (no sign −) may be capped too (compared with a number)

@@ -1,7 +1,8 @@
 """The largest (or smallest) of several counts of one roll, read as one number: the widest set
 of matching faces of a One-Roll-Engine pool, ``max(count(roll, 1), …, count(roll, 10))``; and
-a count ``min()`` takes with a number, read as at most it: how many faces show,
-``min(count(roll, 1), 1) + … + min(count(roll, 10), 1)``.
+a sum of numbers each made of one count: how many faces show, ``min(count(roll, 1), 1) + … +
+min(count(roll, 10), 1)``; how many sets, ``if(count(roll, 1) >= 2, 1, 0) + …``; how many
+pairs, ``floor(count(roll, 1) / 2) + …``.
 
 Read die by die, ten counts of 10d10 were 92,378 joint values and the check was refused
 (E210) at ten dice, an ordinary pool; read face by face (``dice.face_fold``) the state is the
@@ -29,6 +30,8 @@ checks:
 
 WIDTH = "max(" + ", ".join(f"count(roll, {f})" for f in range(1, 11)) + ")"
 DISTINCT = " + ".join(f"min(count(roll, {f}), 1)" for f in range(1, 11))  # how many faces show
+SETS = " + ".join(f"if(count(roll, {f}) >= 2, 1, 0)" for f in range(1, 11))  # how many sets
+PAIRS = " + ".join(f"floor(count(roll, {f}) / 2)" for f in range(1, 7))  # how many pairs, a face in two
 NARROW = "min(" + ", ".join(f"count(roll, {f})" for f in range(1, 11)) + ")"
 
 # The widest set, and whether a 10 shows (a count compared with a number: read as at most 1
@@ -61,6 +64,22 @@ ORE = HEAD + f"""  sets:
     outcomes:
       - {{name: spread, when: "result >= 6", success: true}}
       - {{name: clumped, success: false}}
+  actions:
+    inputs:
+      dice: {{type: integer, min: 1, max: 30}}
+    roll: (dice)d10
+    result: "{SETS}"
+    outcomes:
+      - {{name: two_or_more, when: "result >= 2", success: true}}
+      - {{name: fewer, success: false}}
+  pairs:
+    inputs:
+      dice: {{type: integer, min: 1, max: 30}}
+    roll: (dice)d6
+    result: "{PAIRS}"
+    outcomes:
+      - {{name: many, when: "result >= dice / 2 - 1", success: true}}
+      - {{name: few, success: false}}
   bands:
     inputs:
       dice: {{type: integer, min: 1, max: 30}}
@@ -82,6 +101,12 @@ def outcome(check: str, faces: tuple[int, ...]) -> tuple[str, int]:
     if check == "gaps":
         narrow = min(seen[f] for f in range(1, 11))
         return ("every_face" if narrow >= 1 else "missing"), narrow
+    if check == "actions":
+        sets = sum(1 for f in range(1, 11) if seen[f] >= 2)
+        return ("two_or_more" if sets >= 2 else "fewer"), sets
+    if check == "pairs":
+        pairs = sum(seen[f] // 2 for f in range(1, 7))
+        return ("many" if pairs >= len(faces) // 2 - 1 else "few"), pairs
     if check == "distinct":
         shown = sum(1 for f in range(1, 11) if seen[f])
         return ("spread" if shown >= 6 else "clumped"), shown
@@ -124,17 +149,18 @@ def engine(check: str, dice: int) -> tuple[dict, dict]:
             {value: p for value, p in odds.result_distribution.items() if p})
 
 
-SIDES = {"sets": 10, "gaps": 10, "distinct": 10, "bands": 6}
+SIDES = {"sets": 10, "gaps": 10, "distinct": 10, "actions": 10, "pairs": 6, "bands": 6}
 
 
-@pytest.mark.parametrize("check, dice", [("sets", 1), ("sets", 3), ("sets", 4), ("gaps", 4), ("distinct", 4), ("bands", 2),
+@pytest.mark.parametrize("check, dice", [("sets", 1), ("sets", 3), ("sets", 4), ("gaps", 4), ("distinct", 4), ("actions", 4),
+                                         ("pairs", 5), ("bands", 2),
                                          ("bands", 5)])
 def test_the_largest_count_matches_every_throw(check, dice):
     assert engine(check, dice) == brute_force(check, dice, SIDES[check])
 
 
 @pytest.mark.parametrize("check, dice", [("sets", 10), ("sets", 12), ("gaps", 10), ("distinct", 10),
-                                         ("bands", 24)])
+                                         ("actions", 10), ("pairs", 24), ("bands", 24)])
 def test_the_largest_count_at_table_sizes_matches_the_multinomial(check, dice):
     """Ten and twelve d10s (refused before, at ten), 24 d6s in three bands: answered
     within the default work budget, each figure the multinomial's."""
