@@ -16,7 +16,7 @@ things a view reads (the total, counts, sums, highest, lowest) add up face by fa
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .dist import Budget, step_cost
@@ -25,57 +25,55 @@ from .view_fold import PoolView, tally
 Face = tuple[int, int, tuple]  # a face, its weight, what the view reads of one die showing it
 
 
-CountFunction = Callable[[int], "int | None"]  # a number made of one count, None where it has none
-
-
 class _Complete(NamedTuple):
     """A number a view reads made of complete counts: the largest (``max``) or smallest
-    (``min``) of them, or their sum, each count at most its cap, through its function and
-    times its weight."""
+    (``min``) of them, or their sum; ``values``: for each range, what each count from 0 up
+    gives (at most its cap, through its function, times its weight), worked out once."""
 
     op: str  # "max", "min" or "sum"
     ranges: tuple[tuple[int, int], ...]
-    caps: tuple[int | None, ...]
-    functions: tuple[CountFunction | None, ...]
-    weights: tuple[int, ...]
+    values: tuple[tuple[int, ...], ...]
 
     def taken(self, acc: int | None, count: int, j: int) -> int:
         """``acc`` with range ``j``'s complete ``count`` taken in."""
-        cap, function = self.caps[j], self.functions[j]
-        v = count if cap is None or count < cap else cap
-        if function is not None:
-            v = function(v)  # type: ignore[assignment]  # a whole number: checked by whole_numbers()
-        v *= self.weights[j]
+        v = self.values[j][count]
         if acc is None:
             return v
         return v + acc if self.op == "sum" else max(acc, v) if self.op == "max" else min(acc, v)
 
-    def whole_numbers(self, most: int) -> bool:
-        """Whether each function gives a whole number for every count up to ``most``."""
-        return all(type(f(c)) is int for f in self.functions if f is not None for c in range(most + 1))
 
-
-def complete_reads(view: PoolView) -> list[_Complete]:
-    """The numbers ``view`` reads made of complete counts, in the order of its fields."""
-    out = [_Complete("max" if largest else "min", ranges, (None,) * len(ranges), (None,) * len(ranges),
-                     (1,) * len(ranges)) for largest, ranges in view.extremes]
-    out += [_Complete("sum", tuple(t[0] for t in terms), tuple(t[1] for t in terms), tuple(t[2] for t in terms),
-                      tuple(t[3] for t in terms)) for terms in view.complete_sums]
+def complete_reads(view: PoolView, count: int, budget: Budget) -> list[_Complete] | None:
+    """The numbers ``view`` reads made of complete counts of ``count`` dice, in the order of
+    its fields (each range's values charged before they are worked out); None where a
+    function of a count gives no whole number for some count (the pool is then read die by
+    die, and the rules meet that where they read it)."""
+    budget.spend(sum(len(terms) for terms in view.complete_sums) * (count + 1))
+    out = [_Complete("max" if largest else "min", ranges, (tuple(range(count + 1)),) * len(ranges))
+           for largest, ranges in view.extremes]
+    for terms in view.complete_sums:
+        values = []
+        for _, cap, of, weight in terms:
+            capped = [c if cap is None or c < cap else cap for c in range(count + 1)]
+            given = capped if of is None else [v for v in map(of, capped) if type(v) is int]
+            if len(given) < count + 1:
+                return None
+            values.append(tuple(weight * v for v in given))
+        out.append(_Complete("sum", tuple(c for c, _, _, _ in terms), tuple(values)))
     return out
 
 
-def fold_by_face(faces: Sequence[Face], count: int, view: PoolView, bits: int, budget: Budget
-                 ) -> list[tuple[int, list]]:
+def fold_by_face(faces: Sequence[Face], count: int, view: PoolView, reads: Sequence[_Complete], bits: int,
+                 budget: Budget) -> list[tuple[int, list]]:
     """``count`` dice of one kind (``faces``: each face with its weight and one die's
     reading, in the layout of ``pool_odds.view_reading`` without a cut part) read through
-    ``view``: for each distinct reading, its weight (over the die's denominator to the power
+    ``view``, whose numbers made of complete counts are ``reads`` (:func:`complete_reads`):
+    for each distinct reading, its weight (over the die's denominator to the power
     ``count``) and one roll that reads so, as a list of one-value chains (as
     :func:`.view_fold.fold` gives them). Each face's step is charged before it is taken."""
     faces = sorted(faces)
     n = view.parts
     caps = [None, *view.count_caps()]
     tops = [caps[j] if j < len(caps) else None for j in range(n)]
-    reads = complete_reads(view)
     # Each range is complete after the last face in it that the die can show (or before the
     # first face, holding 0, if it shows none of them).
     closes = [[_closing(faces, c) for c in r.ranges] for r in reads]

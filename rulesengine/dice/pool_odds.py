@@ -418,19 +418,20 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
 
 
 def _by_face(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget: Budget) -> Dist | None:
-    """Dice that stay one die each (no explosion) read face by face (:mod:`.face_fold`), for
-    a view that reads the largest or smallest of several counts; None for dice that grow."""
+    """Dice that stay one die each read face by face for numbers made of complete counts
+    (:mod:`.face_fold`); None for dice that grow, or a number of one count with no whole value."""
     if spec.explode is not None:
+        return None
+    reads = complete_reads(view, count, budget)
+    if reads is None:
         return None
     budget.spend(spec.die.size * view.reads)  # reading each face, as view_dist does
     d = die_dist(spec, "values", limits, budget)
     if d.tail or any(len(v) != 1 for v in d.weights):
         return None
-    if not all(r.whole_numbers(count) for r in complete_reads(view)):
-        return None  # a number of one count that fails or is no whole number: met die by die
     reading = view_reading(spec, view)
     faces = [(v[0], w, reading(v)) for v, w in d.weights.items()]
-    states = fold_by_face(faces, count, view, d.denom.bit_length(), budget)
+    states = fold_by_face(faces, count, view, reads, d.denom.bit_length(), budget)
     budget.spend(len(states) * count)  # flattening each state's roll
     return _rolls_of(spec, states, view, d.denom ** count)
 

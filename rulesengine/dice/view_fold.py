@@ -10,10 +10,18 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from .dist import Budget, Dist, step_cost
 from .functions import in_range
+
+
+class OfCount(Protocol):
+    """A number made of one count of a roll, as the rules write it (``floor(count(roll, 1) /
+    2)``; ``rules.faces.CountFunction``): its value for a count, None where it has no whole
+    number. Views are compared and hashed, so it is a value: equal where it gives alike."""
+
+    def __call__(self, count: int) -> int | None: ...
 
 
 class PoolView(NamedTuple):
@@ -55,8 +63,7 @@ class PoolView(NamedTuple):
     # its weight: ``min(count(roll, 1), 1) + … + min(count(roll, 10), 1)``, how many faces show.
     # Such a number does not add up die by die; face by face its count is complete once its
     # faces are read, as the counts of ``extremes`` are.
-    complete_sums: tuple[tuple[tuple[tuple[int, int], int | None, Callable[[int], int | None] | None, int], ...],
-                         ...] = ()
+    complete_sums: tuple[tuple[tuple[tuple[int, int], int | None, OfCount | None, int], ...], ...] = ()
 
     @property
     def reads(self) -> int:

@@ -16,6 +16,7 @@ from ..dice.context import Context
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..dice.values import Rolled
+from ..dice.view_fold import OfCount
 from ..limits import DEFAULT_LIMITS
 from ..records import Record
 from ..dice.pool_odds import PoolView
@@ -140,7 +141,7 @@ class _ViewWalk:
         if terms is None:
             return False
         name: str | None = None
-        read: list[tuple[tuple[int, int], int | None, Callable[[int], int | None] | None, int]] = []
+        read: list[tuple[tuple[int, int], int | None, OfCount | None, int]] = []
         calls: list[ast.Call] = []
         for n, weight in terms:
             if _number(n, bound) is not None:
@@ -330,13 +331,24 @@ def _count_term(node: ast.Node) -> tuple[ast.Call, int | None, ast.Node | None] 
     node = ast.bare(node)
     if isinstance(node, ast.Call) and reads(node) == COUNTS and node.args:
         return node, None, None
-    if isinstance(node, ast.Call) and extreme(node) is False and len(node.args) == 2:
-        for side, other in ((node.args[0], node.args[1]), (node.args[1], node.args[0])):
-            call, cap = ast.bare(side), _number(other, None)
-            if isinstance(call, ast.Call) and reads(call) == COUNTS and call.args and cap is not None and cap >= 0:
-                return call, cap, None
+    taken = _min_with_number(node)
+    if taken is not None and isinstance(taken[0], ast.Call) and reads(taken[0]) == COUNTS and taken[0].args \
+            and taken[1] >= 0:
+        return taken[0], taken[1], None
     count = _only_count(node)
     return None if count is None else (count, None, node)
+
+
+def _min_with_number(node: ast.Node) -> tuple[ast.Node, int] | None:
+    """``min(x, N)`` or ``min(N, x)`` with N a whole number written out: x (bare) and N; None
+    for anything else."""
+    if not (isinstance(node, ast.Call) and extreme(node) is False and len(node.args) == 2):
+        return None
+    for side, other in ((node.args[0], node.args[1]), (node.args[1], node.args[0])):
+        k = _number(other, None)
+        if k is not None:
+            return ast.bare(side), k
+    return None
 
 
 def _only_count(node: ast.Node) -> ast.Call | None:
@@ -368,10 +380,9 @@ class CountFunction(Record):
     face: int
 
     def __call__(self, count: int) -> int | None:
-        run = _compiled(self.tree, self.text)
+        dice = Rolled(self.face * count, (self.face,) * count)  # count dice, each in the count's range
         try:
-            value = run(Context(self.text, {self.roll: Rolled(self.face * count, (self.face,) * count)},
-                                DEFAULT_LIMITS))
+            value = _compiled(self.tree, self.text)(Context(self.text, {self.roll: dice}, DEFAULT_LIMITS))
         except Exception:  # noqa: BLE001 - the resolver meets it, with its place, die by die
             return None
         return value if type(value) is int else None
@@ -413,12 +424,11 @@ def _compared(nodes: Iterable[ast.Node]) -> dict[int, int]:
     (``min(count(roll, 6), 1)``, one if any die shows a 6) is read alike: as at most that number."""
     out: dict[int, int] = {}
     for node in nodes:
-        if isinstance(node, ast.Call) and extreme(node) is False and len(node.args) == 2:
-            # min(count(roll, f), 1): read as at most 1, as `count(roll, f) >= 1` reads it
-            for side, other in ((node.args[0], node.args[1]), (node.args[1], node.args[0])):
-                call, k = ast.bare(side), _number(other, None)
-                if isinstance(call, ast.Call) and k is not None:
-                    out[id(call)] = max(out.get(id(call), k - 1), k - 1)
+        taken = _min_with_number(node)
+        if taken is not None:  # min(count(roll, f), 1): read as at most 1, as `count(roll, f) >= 1` reads it
+            if isinstance(taken[0], ast.Call):
+                at_most = taken[1] - 1
+                out[id(taken[0])] = max(out.get(id(taken[0]), at_most), at_most)
             continue
         if not isinstance(node, ast.Compare):
             continue

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from ..dice.beyond import UNDETERMINED, Beyond, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
@@ -26,7 +26,7 @@ from ..records import replace
 from ..rules.model import Check, Expr
 from .choosing import ways_to_try
 from .exact import ExactRolls, RollReads
-from .groups import Groupings, ResolutionGroups, resolve_plans
+from .groups import Groupings, Plans, ResolutionGroups, resolve_plans
 from .fused import Alias, FusedRolls, fused_rolls
 from .marginals import ReportPasses, report_passes
 from .resolver import Resolver
@@ -229,7 +229,7 @@ class Enumerator:
             and len(self.groups.group(joint[:GROUP_SAMPLE], env) or joint) <= GROUP_SAMPLE // 4
 
     def _resolve(self, env: dict, joint: Joint, cut: bool, resolved: Joint | None = None,
-                 plans: list[tuple[bool, Collection[str]]] | None = None) -> list[tuple[Resolution, dict, int]]:
+                 plans: Plans | None = None) -> list[tuple[Resolution, dict, int]]:
         """Each joint value of ``joint`` resolved with ``env``, with its weight; or, given,
         the groups ``resolved`` of them (:mod:`.groups`), each resolved once. Charged as
         ``joint`` alone, and to a sweep's budget the resolutions made. ``plans``: what

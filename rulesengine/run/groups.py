@@ -36,7 +36,10 @@ from .runtime import Runtime
 Joint = list[tuple[dict[str, Any], int]]
 Part = tuple[str | None, Callable[[Context], Any] | None, str]  # a name read whole, or a compiled piece, its text
 
-Groupings = dict[tuple | None, tuple[Joint | None, list[tuple[bool, Collection[str]]]]]
+Plans = list[tuple[bool, Collection[str]]]
+"""For each joint value resolved: whether explosions cut one of its values, and the lets it
+carries worked out (:func:`resolve_plans`)."""
+Groupings = dict[tuple | None, tuple[Joint | None, Plans]]
 """A shared joint's groups and plans (:meth:`ResolutionGroups.grouping`), by the values known
 before rolling they hold for."""
 GROUPINGS_KEPT = 8
@@ -143,7 +146,7 @@ class ResolutionGroups:
         value is no key."""
         if self.plan() is None:
             return None
-        key = tuple((type(v), v) for v in (env.get(n) for n in self._known_read))
+        key = tuple(_known(env.get(n)) for n in self._known_read)
         try:
             hash(key)
         except TypeError:
@@ -151,7 +154,7 @@ class ResolutionGroups:
         return key
 
     def grouping(self, kept: Groupings, joint: Joint, env: Mapping[str, Any], total: Budget | None
-                 ) -> tuple[Joint | None, list[tuple[bool, Collection[str]]]]:
+                 ) -> tuple[Joint | None, Plans]:
         """The groups of ``joint`` (None: not grouped) for the values of ``env`` known before
         rolling, and the plans of what is resolved (:func:`resolve_plans`): those ``kept``
         (a joint a sweep shares) holds for them, else worked out (charged to ``total``, a
@@ -233,8 +236,7 @@ def _known(value: Any) -> tuple:
     return (type(value), value)
 
 
-def resolve_plans(joint: list[tuple[dict[str, Any], int]], carried: frozenset[str]
-                  ) -> list[tuple[bool, Collection[str]]]:
+def resolve_plans(joint: Joint, carried: frozenset[str]) -> Plans:
     """For each joint value: whether explosions cut one of its values, and the lets it
     carries worked out (``carried``: a group's, :meth:`ResolutionGroups.settled`; none where the
     values are not grouped). Kept for a joint a sweep shares, not worked out again at each

@@ -107,7 +107,6 @@ class OddsTally:
         )
 
 
-
 def _distribution(rows: list[tuple[Any, int]], denom: int, frac: Callable[[int], Fraction],
                   shared: SizedCache | None) -> dict[Any, Fraction]:
     """The result's distribution of weights ``rows`` over ``denom``; in a sweep, the one made
