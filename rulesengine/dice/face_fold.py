@@ -1,9 +1,9 @@
 """A pool of dice of one kind read face by face: how many dice show each face, in turn (a
 multinomial), for rules that read numbers made of complete counts (a
-:class:`.view_fold.PoolView`'s ``extremes`` and ``complete_sums``): the largest or smallest of
-several counts, ``max(count(roll, 1), …, count(roll, 10))`` (the widest set of matching
-faces), or a sum of numbers each made of one count, ``min(count(roll, 1), 1) + …`` (how many
-faces show), ``floor(count(roll, 1) / 2) + …`` (how many pairs).
+:class:`.view_fold.PoolView`'s ``complete``): the largest, smallest or sum of numbers each made
+of one count, ``max(count(roll, 1), …, count(roll, 10))`` (the widest set of matching faces),
+``max(if(count(roll, 1) >= 2, 1, 0), …)`` (the highest set), ``min(count(roll, 1), 1) + …``
+(how many faces show), ``floor(count(roll, 1) / 2) + …`` (how many pairs).
 
 Die by die (:func:`.view_fold.fold`) a state must hold every count, since the largest is known
 only once the last die is in: ten counts of 10d10 are 92,378 states. Face by face, a count is
@@ -44,13 +44,12 @@ class _Complete(NamedTuple):
 
 def complete_reads(view: PoolView, count: int, budget: Budget) -> list[_Complete] | None:
     """The numbers ``view`` reads made of complete counts of ``count`` dice, in the order of
-    its fields (each range's values charged before they are worked out); None where a
-    function of a count gives no whole number for some count (the pool is then read die by
+    its ``complete`` field (each term's values charged before they are worked out); None where
+    a function of a count gives no whole number for some count (the pool is then read die by
     die, and the rules meet that where they read it)."""
-    budget.spend(sum(len(terms) for terms in view.complete_sums) * (count + 1))
-    out = [_Complete("max" if largest else "min", ranges, (tuple(range(count + 1)),) * len(ranges))
-           for largest, ranges in view.extremes]
-    for terms in view.complete_sums:
+    budget.spend(sum(len(terms) for _, terms in view.complete) * (count + 1))
+    out = []
+    for op, terms in view.complete:
         values = []
         for _, cap, of, weight in terms:
             capped = [c if cap is None or c < cap else cap for c in range(count + 1)]
@@ -58,7 +57,7 @@ def complete_reads(view: PoolView, count: int, budget: Budget) -> list[_Complete
             if len(given) < count + 1:
                 return None
             values.append(tuple(weight * v for v in given))
-        out.append(_Complete("sum", tuple(c for c, _, _, _ in terms), tuple(values)))
+        out.append(_Complete(op, tuple(c for c, _, _, _ in terms), tuple(values)))
     return out
 
 

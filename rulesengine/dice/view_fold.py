@@ -24,6 +24,11 @@ class OfCount(Protocol):
     def __call__(self, count: int) -> int | None: ...
 
 
+Term = tuple[tuple[int, int], int | None, OfCount | None, int]
+"""A number made of one count of a roll, a term of a :class:`PoolView`'s ``complete`` read:
+the count's range, its cap or None, a function of the (capped) count or None, a weight."""
+
+
 class PoolView(NamedTuple):
     """What rules read of a roll's dice, when that is all they read: its total (the term's
     value), how many dice show a value in each range (``count(roll, lo, hi)``; None for
@@ -52,18 +57,17 @@ class PoolView(NamedTuple):
     # 'strife') == 0``), each as (its read, one of ``symbols``; cap): read as at most ``cap``,
     # as ``caps`` reads counts. Only sums that count up (every sign +) are capped.
     symbol_caps: tuple[tuple[tuple[tuple[str, int], ...], int], ...] = ()
-    # The largest (or smallest) of several counts, read only as that one number: ``(True,
-    # ((1, 1), (2, 2), …))`` for ``max(count(roll, 1), count(roll, 2), …)``, the widest set of
-    # matching faces. Dice of one kind are read face by face for it (:mod:`.face_fold`): a
-    # state holds the largest count so far, where die by die it would hold every count.
-    extremes: tuple[tuple[bool, tuple[tuple[int, int], ...]], ...] = ()
-    # Sums of numbers each made of one count, read only as the sum: each term its range, a cap
-    # (``min(count(roll, 1), 1)``) or None, a function of the (capped) count or None
-    # (``floor(count(roll, 1) / 2)``, the pairs of 1s; see ``rules.faces.CountFunction``), and
-    # its weight: ``min(count(roll, 1), 1) + … + min(count(roll, 10), 1)``, how many faces show.
-    # Such a number does not add up die by die; face by face its count is complete once its
-    # faces are read, as the counts of ``extremes`` are.
-    complete_sums: tuple[tuple[tuple[tuple[int, int], int | None, OfCount | None, int], ...], ...] = ()
+    # Numbers made of complete counts, each read only as that one number: the largest
+    # (``"max"``), smallest (``"min"``) or sum (``"sum"``) of terms, each a number made of one
+    # count: its range, a cap (``min(count(roll, 1), 1)``) or None, a function of the (capped)
+    # count or None (``floor(count(roll, 1) / 2)``, the pairs of 1s; see
+    # ``rules.faces.CountFunction``), and its weight. ``("max", (((1, 1), None, None, 1), …))``
+    # for ``max(count(roll, 1), count(roll, 2), …)``, the widest set of matching faces;
+    # ``("sum", (((1, 1), 1, None, 1), …))`` for ``min(count(roll, 1), 1) + …``, how many faces
+    # show. Such a number does not add up die by die (a state would hold every count, since
+    # the largest is known only when the last die is in); dice of one kind are read face by
+    # face for it (:mod:`.face_fold`), where a count is complete once its faces are read.
+    complete: tuple[tuple[str, tuple[Term, ...]], ...] = ()
 
     @property
     def reads(self) -> int:
@@ -95,28 +99,26 @@ class PoolView(NamedTuple):
         symbol_caps = [(read, cap) for read in symbols
                        if (cap := _merged_cap(read in self.symbols, self.symbol_cap(read),
                                               read in other.symbols, other.symbol_cap(read))) is not None]
-        extremes = self.extremes + tuple(x for x in other.extremes if x not in self.extremes)
-        complete_sums = self.complete_sums + tuple(x for x in other.complete_sums if x not in self.complete_sums)
+        complete = self.complete + tuple(x for x in other.complete if x not in self.complete)
         return PoolView(self.total or other.total, counts, self.highest or other.highest,
                         self.lowest or other.lowest, initial, symbols, tuple(caps), sums, tuple(symbol_caps),
-                        extremes, complete_sums)
+                        complete)
 
     @property
     def face_by_face(self) -> bool:
-        """Whether it reads numbers made of complete counts (``extremes``, ``complete_sums``),
-        which dice of one kind read face by face (:mod:`.face_fold`)."""
-        return bool(self.extremes or self.complete_sums)
+        """Whether it reads numbers made of complete counts (``complete``), which dice of one
+        kind read face by face (:mod:`.face_fold`)."""
+        return bool(self.complete)
 
     def spread(self) -> PoolView:
-        """This view with each count that ``extremes`` and ``complete_sums`` read read on its own
-        (capped where a sum caps it), and neither: what a fold die by die reads (its states must
-        hold every count to know the largest, or the sum, at the end)."""
+        """This view with each count that ``complete`` reads read on its own (as at most its cap
+        where a term caps it; merge drops a cap read elsewhere), and no complete read: what a
+        fold die by die reads (its states must hold every count to know the largest, or the
+        sum, at the end)."""
         if not self.face_by_face:
             return self
-        view = self._replace(extremes=(), complete_sums=())
-        for _, ranges in self.extremes:  # each count read whole (merge drops a cap read elsewhere)
-            view = view.merge(PoolView(counts=ranges))
-        for terms in self.complete_sums:  # each count read as at most its cap
+        view = self._replace(complete=())
+        for _, terms in self.complete:
             for c, cap, _, _ in terms:
                 view = view.merge(PoolView(counts=(c,), caps=() if cap is None else (((False, c), cap),)))
         return view

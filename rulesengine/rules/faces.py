@@ -16,7 +16,7 @@ from ..dice.context import Context
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..dice.values import Rolled
-from ..dice.view_fold import OfCount
+from ..dice.view_fold import Term
 from ..limits import DEFAULT_LIMITS
 from ..records import Record
 from ..dice.pool_odds import PoolView
@@ -141,7 +141,7 @@ class _ViewWalk:
         if terms is None:
             return False
         name: str | None = None
-        read: list[tuple[tuple[int, int], int | None, OfCount | None, int]] = []
+        read: list[Term] = []
         calls: list[ast.Call] = []
         for n, weight in terms:
             if _number(n, bound) is not None:
@@ -157,30 +157,31 @@ class _ViewWalk:
             calls.append(count)
         if name is None or all(cap is None and f is None for _, cap, f, _ in read):
             return False  # counts alone: a sum of counts (_count_sum) or one count
-        self._read_as_one(node, name, calls, PoolView(complete_sums=(tuple(read),)))
+        self._read_as_one(node, name, calls, PoolView(complete=(("sum", tuple(read)),)))
         return True
 
     def _count_extreme(self, node: ast.Call, e: Expr) -> bool:
-        """``max(count(roll, 1), count(roll, 2), …)``: one read, the largest (smallest) count
-        (whether ``node`` is one: two or more counts of one roll, each of its dice, not
-        ``initial()``, in a range of whole numbers known before rolling)."""
+        """``max(count(roll, 1), count(roll, 2), …)``, ``max(if(count(roll, 1) >= 2, 1, 0), …)``:
+        one read, the largest (smallest) of numbers each made of one count (whether ``node`` is
+        one: two or more of them, of one roll, each count of its dice, not ``initial()``, in a
+        range of whole numbers known before rolling)."""
         bound = None if self.settle is None else _bound_in(self.settle, e)
         name: str | None = None
-        ranges: list[tuple[int, int]] = []
+        read: list[Term] = []
         calls: list[ast.Call] = []
         for arg in node.args:
-            n = ast.bare(arg)
-            if not (isinstance(n, ast.Call) and reads(n) == COUNTS and n.args):
+            found = _count_term(arg)
+            one = None if found is None else _one_range(found[0], bound, name)
+            if one is None or found is None:
                 return False
-            one = _one_range(n, bound, name)
-            if one is None:
-                return False
+            count, cap, function = found
             name = one[0]
-            ranges.append(one[1])
-            calls.append(n)
-        if name is None or len(ranges) < 2:
+            read.append((one[1], cap, None if function is None else CountFunction(function, e.text, name, one[1][0]),
+                         1))
+            calls.append(count)
+        if name is None or len(read) < 2:
             return False
-        self._read_as_one(node, name, calls, PoolView(extremes=((extreme(node) is True, tuple(ranges)),)))
+        self._read_as_one(node, name, calls, PoolView(complete=(("max" if extreme(node) else "min", tuple(read)),)))
         return True
 
     def _read_as_one(self, node: ast.Node, name: str, calls: list[ast.Call], seen: PoolView) -> None:

@@ -54,12 +54,13 @@ def read(view: PoolView, rolled, spec: PoolSpec) -> tuple:
                                                for name, sign in net)) for net in view.symbols),
             tuple(sum(weight * sum(1 for f in faces if c is None or c[0] <= f <= c[1]) for c, weight in read)
                   for read in view.sums),
-            tuple((max if largest else min)(sum(c[0] <= f <= c[1] for f in faces) for c in ranges)
-                  for largest, ranges in view.extremes),
-            tuple(sum(weight * (RESTATED[of.text] if of is not None else lambda k: k)(
-                          seen if cap is None else min(seen, cap))
-                      for c, cap, of, weight in terms for seen in [sum(c[0] <= f <= c[1] for f in faces)])
-                  for terms in view.complete_sums))
+            tuple(OPS[op](weight * (RESTATED[of.text] if of is not None else lambda k: k)(
+                              seen if cap is None else min(seen, cap))
+                          for c, cap, of, weight in terms for seen in [sum(c[0] <= f <= c[1] for f in faces)])
+                  for op, terms in view.complete))
+
+
+OPS = {"max": max, "min": min, "sum": sum}  # what each complete read makes of its terms' numbers
 
 
 def symbol_capped(view: PoolView, net, value: int) -> int:
@@ -95,9 +96,6 @@ SUMS = st.lists(st.lists(st.tuples(st.one_of(st.none(), st.tuples(st.integers(0,
                                    st.sampled_from([1, 2, -1, 3])), min_size=1, max_size=3,
                          unique_by=lambda x: x[0]).map(tuple), max_size=2).map(tuple)
 # weighted sums of counts: `count(roll, 5, 6) + count(roll, 6)`, `2 * count(roll, 6) - count(roll, 1)`
-EXTREMES = st.lists(st.tuples(st.booleans(), st.lists(st.tuples(st.integers(0, 4), st.integers(1, 7)), min_size=2,
-                                                      max_size=3).map(tuple)), max_size=2).map(tuple)
-# the largest (smallest) of counts: `max(count(roll, 1), count(roll, 2), count(roll, 3, 4))`
 # Numbers made of one count, as the rules write them (C: the count) and restated here.
 COUNT_FUNCTIONS = {"floor(C / 2)": lambda k: k // 2, "if(C >= 2, 1, 0)": lambda k: int(k >= 2),
                    "min(C, 2) * 3 - 1": lambda k: min(k, 2) * 3 - 1}
@@ -118,15 +116,18 @@ RESTATED: dict = {}  # each function written for a range, restated
 TERM = st.tuples(st.tuples(st.integers(0, 4), st.integers(1, 7)), st.one_of(st.none(), st.integers(0, 3)),
                  st.one_of(st.none(), st.sampled_from(sorted(COUNT_FUNCTIONS))), st.sampled_from([1, 2, -1])) \
     .map(lambda t: (t[0], t[1], count_function(t[2], t[0]), t[3]))
-COMPLETE_SUMS = st.lists(st.lists(TERM, min_size=1, max_size=3).map(tuple), max_size=2).map(tuple)
-# sums of numbers of one count: `min(count(roll, 1), 1) + floor(count(roll, 2, 3) / 2) - count(roll, 6)`
+COMPLETE = st.lists(st.tuples(st.sampled_from(sorted(OPS)), st.lists(TERM, min_size=1, max_size=3).map(tuple)),
+                    max_size=2).map(tuple)
+# the largest, smallest or sum of numbers of one count: `max(count(roll, 1), count(roll, 2), count(roll,
+# 3, 4))` (the widest set), `max(if(count(roll, 1) >= 2, 1, 0), …)`, `min(count(roll, 1), 1) +
+# floor(count(roll, 2, 3) / 2) - count(roll, 6)`
 
 
 @st.composite
 def views(draw) -> PoolView:
     """A view, some of its counts capped (read as at most 1..3: counts only compared with numbers)."""
     view = draw(st.builds(PoolView, st.booleans(), COUNTS, st.booleans(), st.booleans(), COUNTS, NETS,
-                          caps=st.just(()), sums=SUMS, extremes=EXTREMES, complete_sums=COMPLETE_SUMS))
+                          caps=st.just(()), sums=SUMS, complete=COMPLETE))
     keys = list(dict.fromkeys([(False, c) for c in view.counts] + [(True, c) for c in view.initial]))
     caps = tuple((k, draw(st.integers(1, 3))) for k in keys if draw(st.booleans()))
     # a sum of symbols that counts up (no sign −) may be capped too (compared with a number)
@@ -170,12 +171,11 @@ def test_two_counts_on_thirty_dice_match_the_multinomial():
     dist = view_dist(spec_of("30d6"), 30, view, DEFAULT_LIMITS, Budget(DEFAULT_LIMITS.max_states))
     got = readings(dist, view, spec_of("30d6"))
     assert len(got) == 31 * 32 // 2
-    for (_, (hits, ones), _, _, _, _, _, _, _), p in got.items():
+    for (_, (hits, ones), _, _, _, _, _, _), p in got.items():
         rest = 30 - hits - ones
         want = F(math.factorial(30), math.factorial(hits) * math.factorial(ones) * math.factorial(rest)) \
             * F(2, 6) ** hits * F(1, 6) ** ones * F(3, 6) ** rest
         assert p == want
-
 
 
 @settings(max_examples=150, deadline=None)

@@ -115,7 +115,7 @@ def read(view: PoolView, rolled) -> tuple:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(PARTS), min_size=1, max_size=3), st.builds(
     PoolView, st.booleans(), COUNTS, st.booleans(), st.just(False), st.just(()), NETS, caps=st.just(()),
-    complete_sums=st.just(())))  # numbers of one count (functions from the rules): test_pool_views.py draws them
+    complete=st.just(())))  # numbers of one count (functions from the rules): test_pool_views.py draws them
 def test_a_sum_of_terms_read_through_a_view_reads_as_every_combination_of_its_parts(parts, view):
     """(Capped counts, ``PoolView.caps``, are tested with their own oracle in test_pool_views.py.)"""
     budget = Budget(10 ** 9)
