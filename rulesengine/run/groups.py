@@ -20,11 +20,12 @@ own: the resolver then meets it as it would alone.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 from collections.abc import Callable, Collection, Mapping
 
 from ..dice import ast
-from ..dice.beyond import Beyond
+from ..dice.beyond import Beyond, Undetermined
 from ..dice.context import Context
 from ..dice.dist import Budget
 from ..dice.evaluate import compile_expression
@@ -102,6 +103,8 @@ class ResolutionGroups:
         self.check = check
         self._plan: tuple[list[Let], list[Part]] | None | bool = False  # False: not worked out yet
         self._known_read: tuple[str, ...] = ()  # the values known before rolling the carried lets read
+        # the values of the names each carried let reads, from a joint value's, and whether several
+        self._let_reads: list[tuple[Callable[[Mapping[str, Any]], Any], bool]] = []
 
     def plan(self) -> tuple[list[Let], list[Part]] | None:
         """The lets worked out from rolls alone, and the parts read of the rolls; None where
@@ -137,6 +140,8 @@ class ResolutionGroups:
                     parts.append((None, compile_expression(node, Sampling(), limits, e.text, functions), e.text))
         self._known_read = tuple(sorted({n for let in shared for e in let_exprs(let) for n in ast.names(e.tree)}
                                         & known))
+        reads = [sorted({n for e in let_exprs(let) for n in ast.names(e.tree)}) for let in shared]
+        self._let_reads = [(operator.itemgetter(*names) if names else _nothing, len(names) != 1) for names in reads]
         return shared, parts
 
     def known_key(self, env: Mapping[str, Any]) -> tuple | None:
@@ -181,10 +186,11 @@ class ResolutionGroups:
         if plan is None:
             return None
         known = {n: env[n] for n in self._known_read if n in env}
+        seen: list[dict[tuple, Any]] = [{} for _ in plan[0]]  # each let's values, by the values it read
         where: dict[tuple, int] = {}
         out: list[list[Any]] = []
         for rolls, w in joint:
-            found = self._key(plan, rolls, known)
+            found = self._key(plan, rolls, known, seen)
             if found is None:
                 out.append([rolls, w])
                 continue
@@ -202,21 +208,32 @@ class ResolutionGroups:
         plan = self.plan()
         return frozenset(let.name for let in plan[0]) if plan is not None else frozenset()
 
-    def _key(self, plan: tuple[list[Let], list[Part]], rolls: dict[str, Any], known: dict[str, Any]
-             ) -> tuple[tuple, dict[str, Any]] | None:
+    def _key(self, plan: tuple[list[Let], list[Part]], rolls: dict[str, Any], known: dict[str, Any],
+             seen: list[dict[tuple, Any]]) -> tuple[tuple, dict[str, Any]] | None:
         """The values of the parts for one joint value, and the joint value with the lets
         worked out from the rolls (and the values ``known`` before rolling that they read);
         None where one can't be worked out. A value explosions cut is keyed by what is known
         of it (its bound; a cut roll's dice so far too): the rules meet that alone, so joint
-        values whose parts are cut alike resolve alike (or are left truncated alike)."""
+        values whose parts are cut alike resolve alike (or are left truncated alike).
+        ``seen``: for each let, its values by what it read, worked out once each (a let is a
+        function of the names it reads: it rolls no dice, :meth:`plan`); a let that fails is
+        not kept, and fails again where it is read."""
         shared, parts = plan
         local = {**known, **rolls}
         with_lets = dict(rolls)
         limits = self.runtime.limits
         key = []
         try:
-            for let in shared:
-                local[let.name] = with_lets[let.name] = self.resolver.let_value(let, local)
+            for let, (names, many), values in zip(shared, self._let_reads, seen, strict=True):
+                read = names(local)
+                try:  # each value read with its type (1, 1.0 and True read differently)
+                    value = values[(read, tuple(map(type, read)) if many else type(read))]
+                except KeyError:
+                    value = values[(read, tuple(map(type, read)) if many else type(read))] = \
+                        self.resolver.let_value(let, local)
+                except (TypeError, Undetermined):  # no key (a value explosions cut): worked out each time
+                    value = self.resolver.let_value(let, local)
+                local[let.name] = with_lets[let.name] = value
             for name, run, text in parts:
                 value = local[name] if name is not None else run(Context(text, local, limits))  # type: ignore[misc]
                 key.append(_known(value))
@@ -225,6 +242,11 @@ class ResolutionGroups:
         except Exception:  # noqa: BLE001 - the resolver says what is wrong, where, resolving it alone
             return None
         return found, with_lets
+
+
+def _nothing(env: Mapping[str, Any]) -> tuple:
+    """What a let that reads no name reads: nothing."""
+    return ()
 
 
 def _known(value: Any) -> tuple:

@@ -33,3 +33,11 @@ def resolved(monkeypatch):
     from rulesengine.run.resolver import Resolver
 
     return count_calls(monkeypatch, Resolver, "resolve")
+
+
+@pytest.fixture
+def lets_worked(monkeypatch):
+    """Counts the lets the one resolver works out (resolving, and making groups of joint values)."""
+    from rulesengine.run.resolver import Resolver
+
+    return count_calls(monkeypatch, Resolver, "_let")

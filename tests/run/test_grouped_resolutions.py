@@ -55,6 +55,33 @@ checks:
     outcomes:
       - {name: hit, when: "result >= need", success: true}
       - {name: miss, success: false}
+  dominant:
+    # four pools (Don't Rest Your Head): 1-3 succeed; the pool with the most 6s dominates,
+    # ties going to pain, then discipline, exhaustion, madness
+    inputs:
+      discipline: {type: integer, default: 2, min: 1, max: 6}
+      exhaustion: {type: integer, default: 1, min: 0, max: 6}
+      madness: {type: integer, default: 1, min: 0, max: 6}
+      pain: {type: integer, default: 2, min: 1, max: 15}
+    rolls:
+      d: (discipline)d6
+      e: (exhaustion)d6
+      m: (madness)d6
+      p: (pain)d6
+    let:
+      mine: count(d, 1, 3) + count(e, 1, 3) + count(m, 1, 3)
+      theirs: count(p, 1, 3)
+      sixes_d: count(d, 6)
+      sixes_e: count(e, 6)
+      sixes_m: count(m, 6)
+      sixes_p: count(p, 6)
+      top: max(sixes_d, sixes_e, sixes_m, sixes_p)
+      dominant: "if(sixes_p == top, 0, if(sixes_d == top, 1, if(sixes_e == top, 2, 3)))"
+    result: mine - theirs
+    report: [dominant]
+    outcomes:
+      - {name: win, when: "mine >= theirs", success: true}
+      - {name: lose, success: false}
 """
 
 
@@ -106,3 +133,40 @@ def test_cut_paths_keyed_by_their_bound_decide_what_the_depth_cannot_change(rs, 
     assert odds.truncated == 0
     assert odds.outcomes == {"hit": 1 - miss, "miss": miss}
     assert resolved[0] < 300  # the sums and the cut bounds, where the joint values are some 70,000
+
+
+def pool_by_hand(dice: int) -> dict:
+    """Every throw of ``dice`` d6s: the chance of each (dice showing 1-3, dice showing 6)."""
+    out: dict = defaultdict(F)
+    for faces in itertools.product(range(1, 7), repeat=dice):
+        out[(sum(f <= 3 for f in faces), faces.count(6))] += F(1, 6 ** dice)
+    return out
+
+
+def dominant_by_hand(discipline: int, exhaustion: int, madness: int, pain: int) -> tuple[dict, dict]:
+    """Every throw of each of the four pools, the pools independent."""
+    outcomes: dict = defaultdict(F)
+    reported: dict = defaultdict(F)
+    pools = [pool_by_hand(n).items() for n in (discipline, exhaustion, madness, pain)]
+    for ((low_d, six_d), pd), ((low_e, six_e), pe), ((low_m, six_m), pm), ((low_p, six_p), pp) in \
+            itertools.product(*pools):
+        p = pd * pe * pm * pp
+        top = max(six_d, six_e, six_m, six_p)
+        dominant = next(i for i, k in ((0, six_p), (1, six_d), (2, six_e), (3, six_m)) if k == top)
+        outcomes["win" if low_d + low_e + low_m >= low_p else "lose"] += p
+        reported[dominant] += p
+    return dict(outcomes), dict(reported)
+
+
+def test_lets_of_rolls_are_worked_out_once_for_each_value_they_read(rs, lets_worked, resolved):
+    """The groups of joint values work out each let once for each set of values it reads:
+    ``sixes_d`` once for each reading of ``d``, not once for each of the 3,600 joint values
+    of the four pools (each pool read as its 1-3s and its 6s); every figure is every throw's."""
+    inputs = {"discipline": 3, "exhaustion": 2, "madness": 2, "pain": 3}
+    want_outcomes, want_dominant = dominant_by_hand(**inputs)
+    odds = rs.check("dominant").odds(inputs)
+    assert {k: v for k, v in odds.outcomes.items() if v} == want_outcomes
+    assert {k: v for k, v in odds.values["dominant"].items() if v} == want_dominant
+    assert resolved[0] < 3600  # grouped: the joint values the rules tell apart resolved once each
+    # worked out one by one, the eight lets of 3,600 joint values would be 28,800
+    assert lets_worked[0] < 3600
