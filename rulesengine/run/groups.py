@@ -103,8 +103,8 @@ class ResolutionGroups:
         self.check = check
         self._plan: tuple[list[Let], list[Part]] | None | bool = False  # False: not worked out yet
         self._known_read: tuple[str, ...] = ()  # the values known before rolling the carried lets read
-        # the values of the names each carried let reads, from a joint value's, and whether several
-        self._let_reads: list[tuple[Callable[[Mapping[str, Any]], Any], bool]] = []
+        self._let_reads: list[_Reads] = []  # what each carried let reads (see _reader)
+        self._part_reads: list[_Reads | None] = []  # ... and each part worked out (None: a name read whole)
 
     def plan(self) -> tuple[list[Let], list[Part]] | None:
         """The lets worked out from rolls alone, and the parts read of the rolls; None where
@@ -130,6 +130,7 @@ class ResolutionGroups:
             return None
         limits, functions = self.runtime.limits, self.runtime.functions
         parts: list[Part] = [(name, None, "") for name in check.report if name in fixed]
+        reads: list[Collection[str]] = [() for _ in parts]  # the names each part reads
         for e in exprs:
             found: list[ast.Node] = []
             _parts(e.tree, frozenset(fixed), False, found)
@@ -138,10 +139,12 @@ class ResolutionGroups:
                     parts.append((node.name, None, ""))
                 else:
                     parts.append((None, compile_expression(node, Sampling(), limits, e.text, functions), e.text))
+                reads.append(ast.names(node))
         self._known_read = tuple(sorted({n for let in shared for e in let_exprs(let) for n in ast.names(e.tree)}
                                         & known))
-        reads = [sorted({n for e in let_exprs(let) for n in ast.names(e.tree)}) for let in shared]
-        self._let_reads = [(operator.itemgetter(*names) if names else _nothing, len(names) != 1) for names in reads]
+        self._let_reads = [_reader({n for e in let_exprs(let) for n in ast.names(e.tree)}) for let in shared]
+        self._part_reads = [None if name is not None else _reader(read) for (name, _, _), read in zip(parts, reads,
+                                                                                                    strict=True)]
         return shared, parts
 
     def known_key(self, env: Mapping[str, Any]) -> tuple | None:
@@ -186,7 +189,8 @@ class ResolutionGroups:
         if plan is None:
             return None
         known = {n: env[n] for n in self._known_read if n in env}
-        seen: list[dict[tuple, Any]] = [{} for _ in plan[0]]  # each let's values, by the values it read
+        # each let's and each part's values, by the values it read
+        seen: tuple[list[dict], list[dict]] = ([{} for _ in plan[0]], [{} for _ in plan[1]])
         where: dict[tuple, int] = {}
         out: list[list[Any]] = []
         for rolls, w in joint:
@@ -209,43 +213,69 @@ class ResolutionGroups:
         return frozenset(let.name for let in plan[0]) if plan is not None else frozenset()
 
     def _key(self, plan: tuple[list[Let], list[Part]], rolls: dict[str, Any], known: dict[str, Any],
-             seen: list[dict[tuple, Any]]) -> tuple[tuple, dict[str, Any]] | None:
+             seen: tuple[list[dict], list[dict]]) -> tuple[tuple, dict[str, Any]] | None:
         """The values of the parts for one joint value, and the joint value with the lets
         worked out from the rolls (and the values ``known`` before rolling that they read);
         None where one can't be worked out. A value explosions cut is keyed by what is known
         of it (its bound; a cut roll's dice so far too): the rules meet that alone, so joint
         values whose parts are cut alike resolve alike (or are left truncated alike).
-        ``seen``: for each let, its values by what it read, worked out once each (a let is a
-        function of the names it reads: it rolls no dice, :meth:`plan`); a let that fails is
-        not kept, and fails again where it is read."""
+        ``seen``: for each let and each part, its values by what it read, worked out once each
+        (each is a function of the names it reads: none rolls dice, :meth:`plan`)."""
         shared, parts = plan
         local = {**known, **rolls}
         with_lets = dict(rolls)
         limits = self.runtime.limits
-        key = []
+        resolver = self.resolver
+        values: list[Any] = []
         try:
-            for let, (names, many), values in zip(shared, self._let_reads, seen, strict=True):
-                read = names(local)
-                try:  # each value read with its type (1, 1.0 and True read differently)
-                    value = values[(read, tuple(map(type, read)) if many else type(read))]
-                except KeyError:
-                    value = values[(read, tuple(map(type, read)) if many else type(read))] = \
-                        self.resolver.let_value(let, local)
-                except (TypeError, Undetermined):  # no key (a value explosions cut): worked out each time
-                    value = self.resolver.let_value(let, local)
-                local[let.name] = with_lets[let.name] = value
-            for name, run, text in parts:
-                value = local[name] if name is not None else run(Context(text, local, limits))  # type: ignore[misc]
-                key.append(_known(value))
-            found = tuple(key)
-            hash(found)
+            for let, (names, many), memo in zip(shared, self._let_reads, seen[0], strict=True):
+                local[let.name] = with_lets[let.name] = _once(memo, names(local), many,
+                                                              lambda: resolver.let_value(let, local))  # noqa: B023
+            for (name, run, text), reads, memo in zip(parts, self._part_reads, seen[1], strict=True):
+                if reads is None:
+                    values.append(local[name])  # type: ignore[index]  # a part without reads is a name
+                else:
+                    values.append(_once(memo, reads[0](local), reads[1],
+                                        lambda: run(Context(text, local, limits))))  # type: ignore[misc]  # noqa: B023
+            try:  # each with its type (1, 1.0 and True read differently)
+                found: tuple = (True, tuple(values), tuple(map(type, values)))
+                hash(found)
+            except (TypeError, Undetermined):  # a value explosions cut: keyed by what is known of it
+                found = (False, *map(_known, values))
+                hash(found)
         except Exception:  # noqa: BLE001 - the resolver says what is wrong, where, resolving it alone
             return None
         return found, with_lets
 
 
+def _once(memo: dict[tuple, Any], read: Any, many: bool, work: Callable[[], Any]) -> Any:
+    """What ``work`` gives for ``read`` (the values of the names it reads, a tuple of them if
+    ``many``), worked out the first time and remembered by them with their types (1, 1.0 and
+    True read differently); a value that is no key (explosions cut it) is worked out each
+    time, and a failure is not remembered (it fails again where it is read)."""
+    try:
+        key = (read, tuple(map(type, read)) if many else type(read))
+        return memo[key]
+    except KeyError:
+        value = memo[key] = work()
+        return value
+    except (TypeError, Undetermined):
+        return work()
+
+
+_Reads = tuple[Callable[[Mapping[str, Any]], Any], bool]
+"""The values of the names an expression reads, from a joint value's (one value, or a tuple of
+them where it reads other than one name), and whether a tuple."""
+
+
+def _reader(names: Collection[str]) -> _Reads:
+    """What an expression reading ``names`` reads of a joint value (see ``_Reads``)."""
+    ordered = sorted(names)
+    return (operator.itemgetter(*ordered) if ordered else _nothing), len(ordered) != 1
+
+
 def _nothing(env: Mapping[str, Any]) -> tuple:
-    """What a let that reads no name reads: nothing."""
+    """What an expression that reads no name reads: nothing."""
     return ()
 
 

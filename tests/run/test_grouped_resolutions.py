@@ -82,6 +82,32 @@ checks:
     outcomes:
       - {name: win, when: "mine >= theirs", success: true}
       - {name: lose, success: false}
+  feat:
+    # The One Ring: a feat die (11 the Eye, 0; 12 the rune, a success whatever the total),
+    # two of them kept better or worse, and success dice that count 0 on 1-3 when weary
+    inputs:
+      skill: {type: integer, default: 3, min: 0, max: 6}
+      tn: {type: integer, default: 14, min: 10, max: 20}
+      weary: {type: boolean, default: false}
+      favoured: {type: integer, default: 0, min: -1, max: 1}
+    rolls:
+      feat1: d12
+      feat2: d12
+      dice: (skill)d6
+    let:
+      rank1: if(feat1 == 11, 0, if(feat1 == 12, 99, feat1))
+      rank2: if(feat2 == 11, 0, if(feat2 == 12, 99, feat2))
+      kept: if(favoured > 0, max(rank1, rank2), if(favoured < 0, min(rank1, rank2), rank1))
+      shown: if(weary, sum(dice) - count(dice, 1) - 2 * count(dice, 2) - 3 * count(dice, 3), sum(dice))
+      total: if(kept == 99, 0, kept) + shown
+      tengwar: count(dice, 6)
+    result: total
+    report: [tengwar]
+    outcomes:
+      - {name: great, when: "(kept == 99 or total >= tn) and tengwar >= 1", success: true}
+      - {name: success, when: "kept == 99 or total >= tn", success: true}
+      - {name: eye, when: "kept == 0", success: false}
+      - {name: failure, success: false}
 """
 
 
@@ -170,3 +196,33 @@ def test_lets_of_rolls_are_worked_out_once_for_each_value_they_read(rs, lets_wor
     assert resolved[0] < 3600  # grouped: the joint values the rules tell apart resolved once each
     # worked out one by one, the eight lets of 3,600 joint values would be 28,800
     assert lets_worked[0] < 3600
+
+
+def feat_by_hand(skill: int, tn: int, weary: bool, favoured: int) -> tuple[dict, dict]:
+    """Every throw of the two feat dice and the success dice."""
+    outcomes: dict = defaultdict(F)
+    results: dict = defaultdict(F)
+    p = F(1, 144 * 6 ** skill)
+    for f1, f2, *dice in itertools.product(range(1, 13), range(1, 13), *[range(1, 7)] * skill):
+        r1, r2 = ({11: 0, 12: 99}.get(f, f) for f in (f1, f2))
+        kept = max(r1, r2) if favoured > 0 else min(r1, r2) if favoured < 0 else r1
+        total = (0 if kept == 99 else kept) + sum(0 if weary and d <= 3 else d for d in dice)
+        made = kept == 99 or total >= tn
+        name = "great" if made and 6 in dice else "success" if made else "eye" if kept == 0 else "failure"
+        outcomes[name] += p
+        results[total] += p
+    return dict(outcomes), dict(results)
+
+
+@pytest.mark.parametrize("inputs", [{"skill": 3, "tn": 14, "weary": False, "favoured": 1},
+                                    {"skill": 3, "tn": 12, "weary": True, "favoured": -1},
+                                    {"skill": 2, "tn": 20, "weary": False, "favoured": 0}])
+def test_lets_of_lets_and_inputs_grouped_give_every_throws_figures(rs, resolved, inputs):
+    """Lets reading lets (``kept`` reads ``rank1`` and ``rank2``) and inputs (``favoured``,
+    ``weary``), parts reading lets (``kept == 99``): each worked out once for each set of
+    values it reads, the figures every throw's."""
+    want_outcomes, want_result = feat_by_hand(**inputs)
+    odds = rs.check("feat").odds(inputs)
+    assert {k: v for k, v in odds.outcomes.items() if v} == want_outcomes
+    assert {k: v for k, v in odds.result_distribution.items() if v} == want_result
+    assert resolved[0] < 500  # grouped: thousands of joint values, a hundred or so told apart
