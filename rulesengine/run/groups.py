@@ -21,7 +21,7 @@ own: the resolver then meets it as it would alone.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Callable, Collection, Mapping
 
 from ..dice import ast
@@ -105,6 +105,8 @@ class ResolutionGroups:
         self._known_read: tuple[str, ...] = ()  # the values known before rolling the carried lets read
         self._let_reads: list[_Reads] = []  # what each carried let reads (see _reader)
         self._part_reads: list[_Reads | None] = []  # ... and each part worked out (None: a name read whole)
+        self._outside: frozenset[str] = frozenset()  # the names read other than by the carried lets
+        self._retiring: dict[str, Retiring] | None | bool = False  # False: not worked out yet
 
     def plan(self) -> tuple[list[Let], list[Part]] | None:
         """The lets worked out from rolls alone, and the parts read of the rolls; None where
@@ -140,12 +142,89 @@ class ResolutionGroups:
                 else:
                     parts.append((None, compile_expression(node, Sampling(), limits, e.text, functions), e.text))
                 reads.append(ast.names(node))
+        self._outside = frozenset(check.report).union(*(ast.names(e.tree) for e in exprs))
         self._known_read = tuple(sorted({n for let in shared for e in let_exprs(let) for n in ast.names(e.tree)}
                                         & known))
         self._let_reads = [_reader({n for e in let_exprs(let) for n in ast.names(e.tree)}) for let in shared]
         self._part_reads = [None if name is not None else _reader(read) for (name, _, _), read in zip(parts, reads,
                                                                                                     strict=True)]
         return shared, parts
+
+    def retiring(self) -> dict[str, Retiring] | None:
+        """By roll: what the joint values are told apart by once it is joined to the rolls
+        before it, where some of those rolls are then read no more but through lets worked
+        out of them (:meth:`retire`); None where the check can't be grouped, a roll reads
+        another (its distribution is made for each value of the rolls it reads), rolls are
+        made after a choice, or a procedure names the check. Callers leave it alone where a
+        roll is fixed or a condition of conditional odds reads the rolls too."""
+        if self._retiring is False:
+            self._retiring = self._make_retiring()
+        return self._retiring  # type: ignore[return-value]
+
+    def _make_retiring(self) -> dict[str, Retiring] | None:
+        plan = self.plan()
+        check = self.check
+        rolls = [name for name, _ in check.rolls]
+        if plan is None or check.after_choice or any(e.names & set(rolls) for _, e in check.rolls):
+            return None
+        procedures = self.runtime.model.procedures
+        if procedures:  # a procedure reads its party's rolls with rules of its own
+            from ..rules.procedures import party_expressions
+
+            if any(name == check.name for proc in procedures.values() for name, _, _ in party_expressions(proc)):
+                return None
+        shared = plan[0]
+        direct = {let.name: set().union(*(ast.names(e.tree) for e in let_exprs(let))) for let in shared}
+        made_of: dict[str, set[str]] = {}  # the rolls each let is worked out of, through other lets too
+        for let in shared:
+            made_of[let.name] = (direct[let.name] & set(rolls)).union(
+                *(made_of[n] for n in direct[let.name] if n in made_of))
+        out: dict[str, Retiring] = {}
+        for k, roll in enumerate(rolls[:-1]):  # after the last, the groups of joint values tell them apart
+            joined = set(rolls[:k + 1])
+            closed = [i for i, let in enumerate(shared) if made_of[let.name] <= joined]
+            later = self._outside.union(*(direct[let.name] for i, let in enumerate(shared) if i not in closed))
+            kept = tuple(r for r in rolls[:k + 1] if r in later)
+            if len(kept) < k + 1:
+                out[roll] = Retiring(kept, tuple(closed), tuple(shared[i].name for i in closed
+                                                                if shared[i].name in later))
+        return out
+
+    def retire(self, joint: Joint, step: Retiring, env: Mapping[str, Any], budget: Budget) -> Joint:
+        """``joint`` with the joint values that agree on ``step``'s rolls kept and lets read
+        later made one (at the first of them, weighing them all): what is read of the other
+        rolls from here on is those lets (each worked out once for each set of values it
+        reads); a joint value where a let can't be worked out, or a value is no key (one
+        explosions cut), is kept as it is. One step charged for each joint value, before."""
+        plan = self.plan()
+        assert plan is not None
+        budget.spend(len(joint))
+        shared = plan[0]
+        known = {n: env[n] for n in self._known_read if n in env}
+        memos: list[dict] = [{} for _ in step.lets]
+        resolver = self.resolver
+        where: dict[tuple, int] = {}
+        out: list[list[Any]] = []
+        for rolls, w in joint:
+            local = {**known, **rolls}
+            try:
+                for i, memo in zip(step.lets, memos, strict=True):
+                    let = shared[i]
+                    names, many = self._let_reads[i]
+                    local[let.name] = _once(memo, names(local), many,
+                                            lambda: resolver.let_value(let, local))  # noqa: B023
+                values = [local[n] for n in step.kept + step.exported]
+                key = (tuple(values), tuple(map(type, values)))  # 1, 1.0 and True read differently
+                at = where.get(key)
+            except Exception:  # noqa: BLE001 - the resolver meets it with this joint value, alone
+                out.append([rolls, w])
+                continue
+            if at is None:
+                where[key] = len(out)
+                out.append([rolls, w])
+            else:
+                out[at][1] += w
+        return [(rolls, w) for rolls, w in out]
 
     def known_key(self, env: Mapping[str, Any]) -> tuple | None:
         """The values known before rolling that the lets a group carries read (a penalty die
@@ -261,6 +340,17 @@ def _once(memo: dict[tuple, Any], read: Any, many: bool, work: Callable[[], Any]
         return value
     except (TypeError, Undetermined):
         return work()
+
+
+class Retiring(NamedTuple):
+    """After a roll is joined to the rolls before it: the rolls read later (``kept``), the
+    carried lets worked out of the rolls so far (``lets``, by place, in order) and of them
+    those read later (``exported``). Joint values alike in these are alike to the rules from
+    here on; the other rolls so far are read only through those lets."""
+
+    kept: tuple[str, ...]
+    lets: tuple[int, ...]
+    exported: tuple[str, ...]
 
 
 _Reads = tuple[Callable[[Mapping[str, Any]], Any], bool]

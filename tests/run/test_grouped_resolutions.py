@@ -225,4 +225,6 @@ def test_lets_of_lets_and_inputs_grouped_give_every_throws_figures(rs, resolved,
     odds = rs.check("feat").odds(inputs)
     assert {k: v for k, v in odds.outcomes.items() if v} == want_outcomes
     assert {k: v for k, v in odds.result_distribution.items() if v} == want_result
-    assert resolved[0] < 500  # grouped: thousands of joint values, a hundred or so told apart
+    # thousands of joint values; the feat dice read only through ``kept`` (13 values, not 144)
+    # before the success dice are joined to them (groups.retire), then grouped or resolved
+    assert resolved[0] < 1000
