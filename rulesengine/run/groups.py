@@ -16,13 +16,20 @@ and is not passed to a function (``count(roll, 6)`` reads more of ``roll`` than 
 only the name itself is taken there, by its whole value: its dice too). A joint value where
 a part cannot be worked out (an error, a value explosions cut off) keeps a group of its
 own: the resolver then meets it as it would alone.
+
+Lets and parts are each worked out once for each set of values they read (none rolls dice).
+And rolls are *retired* as the joint values are made (:meth:`ResolutionGroups.retire`): once
+a roll is joined to those before it, a roll that nothing reads from then on but lets worked
+out of the rolls so far is read only through those lets, so joint values alike in them (and
+in the rolls still read) are one from there: The One Ring's two feat dice, read through the
+one kept, are 13 values, not 144, before the success dice are joined to them.
 """
 
 from __future__ import annotations
 
 import operator
 from typing import Any, NamedTuple
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from ..dice import ast
 from ..dice.beyond import Beyond, Undetermined
@@ -202,17 +209,12 @@ class ResolutionGroups:
         shared = plan[0]
         known = {n: env[n] for n in self._known_read if n in env}
         memos: list[dict] = [{} for _ in step.lets]
-        resolver = self.resolver
         where: dict[tuple, int] = {}
         out: list[list[Any]] = []
         for rolls, w in joint:
             local = {**known, **rolls}
             try:
-                for i, memo in zip(step.lets, memos, strict=True):
-                    let = shared[i]
-                    names, many = self._let_reads[i]
-                    local[let.name] = _once(memo, names(local), many,
-                                            lambda: resolver.let_value(let, local))  # noqa: B023
+                self._work_out(shared, step.lets, memos, local)
                 values = [local[n] for n in step.kept + step.exported]
                 key = (tuple(values), tuple(map(type, values)))  # 1, 1.0 and True read differently
                 at = where.get(key)
@@ -225,6 +227,15 @@ class ResolutionGroups:
             else:
                 out[at][1] += w
         return [(rolls, w) for rolls, w in out]
+
+    def _work_out(self, shared: list[Let], lets: Iterable[int], memos: list[dict], local: dict[str, Any]) -> None:
+        """The carried lets ``lets`` (by place, in order) worked out into ``local``, each once
+        for each set of values it reads (``memos``, one for each)."""
+        resolver = self.resolver
+        for i, memo in zip(lets, memos, strict=True):
+            let = shared[i]
+            names, many = self._let_reads[i]
+            local[let.name] = _once(memo, names(local), many, lambda: resolver.let_value(let, local))  # noqa: B023
 
     def known_key(self, env: Mapping[str, Any]) -> tuple | None:
         """The values known before rolling that the lets a group carries read (a penalty die
@@ -304,12 +315,10 @@ class ResolutionGroups:
         local = {**known, **rolls}
         with_lets = dict(rolls)
         limits = self.runtime.limits
-        resolver = self.resolver
         values: list[Any] = []
         try:
-            for let, (names, many), memo in zip(shared, self._let_reads, seen[0], strict=True):
-                local[let.name] = with_lets[let.name] = _once(memo, names(local), many,
-                                                              lambda: resolver.let_value(let, local))  # noqa: B023
+            self._work_out(shared, range(len(shared)), seen[0], local)
+            with_lets.update((let.name, local[let.name]) for let in shared)
             for (name, run, text), reads, memo in zip(parts, self._part_reads, seen[1], strict=True):
                 if reads is None:
                     values.append(local[name])  # type: ignore[index]  # a part without reads is a name
