@@ -286,7 +286,7 @@ class Enumerator:
         reads = self.exact.settled_reads(env, budget, None)
         rolls, held = self._rolls(fixed, reads)  # as _joint works them out
         keys = [self.exact.share_key(key, e, env, reads) for name, key, e in rolls if name not in held]
-        retired = not held and self.groups.retiring()  # rolls retired by lets, which may read inputs
+        retired = self.groups.retiring(held)  # rolls retired by lets, which may read inputs
         key = (self, "joint", tuple(sorted(held.items(), key=lambda kv: kv[0])), tuple(keys),
                self.groups.known_key(env) if retired else ())
         try:
@@ -336,7 +336,7 @@ class Enumerator:
         the rolls after it read (:func:`.after_choice.with_choice`)."""
         rolls, fixed = self._rolls(fixed, reads)
         built, keys = self._afford_readings(env, fixed, budget, reads, cut, rolls)
-        retiring = None if until_choice or fixed or (reads is not None and reads.also) else self.groups.retiring()
+        retiring = self.groups.retiring(fixed, getattr(reads, "also", ())) if not until_choice else {}
         joint: Joint = [({}, 1)]
         denom = 1
         chose = False
@@ -356,7 +356,7 @@ class Enumerator:
             if not reads_rolls:
                 dist = built.pop(name) if name in built else self._roll_dist(key, e, env, budget, reads)
                 joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
-                if retiring and name in retiring:  # rolls read no more but through lets (.groups)
+                if name in retiring:  # rolls read no more but through lets (.groups)
                     joint = self.groups.retire(joint, retiring[name], env, budget)
             else:
                 push = self._pushed(reads)

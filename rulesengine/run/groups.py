@@ -137,18 +137,7 @@ class ResolutionGroups:
         if any(isinstance(n, ast.Dice) for e in exprs + [x for let in shared for x in let_exprs(let)]
                for n in ast.walk(e.tree)):
             return None
-        limits, functions = self.runtime.limits, self.runtime.functions
-        parts: list[Part] = [(name, None, "") for name in check.report if name in fixed]
-        reads: list[Collection[str]] = [() for _ in parts]  # the names each part reads
-        for e in exprs:
-            found: list[ast.Node] = []
-            _parts(e.tree, frozenset(fixed), False, found)
-            for node in found:
-                if isinstance(node, ast.Name):
-                    parts.append((node.name, None, ""))
-                else:
-                    parts.append((None, compile_expression(node, Sampling(), limits, e.text, functions), e.text))
-                reads.append(ast.names(node))
+        parts, reads = self._parts_read(exprs, frozenset(fixed))
         self._outside = frozenset(check.report).union(*(ast.names(e.tree) for e in exprs))
         self._known_read = tuple(sorted({n for let in shared for e in let_exprs(let) for n in ast.names(e.tree)}
                                         & known))
@@ -157,15 +146,35 @@ class ResolutionGroups:
                                                                                                     strict=True)]
         return shared, parts
 
-    def retiring(self) -> dict[str, Retiring] | None:
+    def _parts_read(self, exprs: list[Expr], fixed: frozenset[str]) -> tuple[list[Part], list[Collection[str]]]:
+        """The parts of ``exprs`` that read the rolls (and the lets of rolls, ``fixed``), after
+        the rolls and lets reported, each compiled unless a name read whole; and the names each
+        reads."""
+        limits, functions = self.runtime.limits, self.runtime.functions
+        parts: list[Part] = [(name, None, "") for name in self.check.report if name in fixed]
+        reads: list[Collection[str]] = [() for _ in parts]
+        for e in exprs:
+            found: list[ast.Node] = []
+            _parts(e.tree, fixed, False, found)
+            for node in found:
+                if isinstance(node, ast.Name):
+                    parts.append((node.name, None, ""))
+                else:
+                    parts.append((None, compile_expression(node, Sampling(), limits, e.text, functions), e.text))
+                reads.append(ast.names(node))
+        return parts, reads
+
+    def retiring(self, fixed: Mapping[str, Any], also: Collection[Any] = ()) -> Mapping[str, Retiring]:
         """By roll: what the joint values are told apart by once it is joined to the rolls
         before it, where some of those rolls are then read no more but through lets worked
-        out of them (:meth:`retire`); None where the check can't be grouped, a roll reads
-        another (its distribution is made for each value of the rolls it reads), rolls are
-        made after a choice, or a procedure names the check. Callers leave it alone where a
-        roll is fixed or a condition of conditional odds reads the rolls too."""
+        out of them (:meth:`retire`). None of them where the check can't be grouped, a roll
+        reads another (its distribution is made for each value of the rolls it reads), rolls
+        are made after a choice, a procedure names the check, a roll is ``fixed`` (a gate, a
+        sum of rolls read as one) or ``also`` reads them (a condition of conditional odds)."""
         if self._retiring is False:
             self._retiring = self._make_retiring()
+        if fixed or also or not self._retiring:
+            return {}
         return self._retiring  # type: ignore[return-value]
 
     def _make_retiring(self) -> dict[str, Retiring] | None:
