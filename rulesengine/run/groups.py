@@ -218,24 +218,19 @@ class ResolutionGroups:
         shared = plan[0]
         known = {n: env[n] for n in self._known_read if n in env}
         memos: list[dict] = [{} for _ in step.lets]
-        where: dict[tuple, int] = {}
-        out: list[list[Any]] = []
-        for rolls, w in joint:
+
+        def keyed(rolls: dict[str, Any]) -> tuple[tuple, dict[str, Any]] | None:
             local = {**known, **rolls}
             try:
                 self._work_out(shared, step.lets, memos, local)
                 values = [local[n] for n in step.kept + step.exported]
                 key = (tuple(values), tuple(map(type, values)))  # 1, 1.0 and True read differently
-                at = where.get(key)
+                hash(key)
             except Exception:  # noqa: BLE001 - the resolver meets it with this joint value, alone
-                out.append([rolls, w])
-                continue
-            if at is None:
-                where[key] = len(out)
-                out.append([rolls, w])
-            else:
-                out[at][1] += w
-        return [(rolls, w) for rolls, w in out]
+                return None
+            return key, rolls
+
+        return _merged(joint, keyed)
 
     def _work_out(self, shared: list[Let], lets: Iterable[int], memos: list[dict], local: dict[str, Any]) -> None:
         """The carried lets ``lets`` (by place, in order) worked out into ``local``, each once
@@ -290,21 +285,7 @@ class ResolutionGroups:
         known = {n: env[n] for n in self._known_read if n in env}
         # each let's and each part's values, by the values it read
         seen: tuple[list[dict], list[dict]] = ([{} for _ in plan[0]], [{} for _ in plan[1]])
-        where: dict[tuple, int] = {}
-        out: list[list[Any]] = []
-        for rolls, w in joint:
-            found = self._key(plan, rolls, known, seen)
-            if found is None:
-                out.append([rolls, w])
-                continue
-            key, with_lets = found
-            at = where.get(key)
-            if at is None:
-                where[key] = len(out)
-                out.append([with_lets, w])
-            else:
-                out[at][1] += w
-        return [(rolls, w) for rolls, w in out]
+        return _merged(joint, lambda rolls: self._key(plan, rolls, known, seen))
 
     def settled(self) -> frozenset[str]:
         """The lets a group's joint value carries (worked out from the rolls alone)."""
@@ -343,6 +324,27 @@ class ResolutionGroups:
         except Exception:  # noqa: BLE001 - the resolver says what is wrong, where, resolving it alone
             return None
         return found, with_lets
+
+
+def _merged(joint: Joint, keyed: Callable[[dict[str, Any]], tuple[tuple, dict[str, Any]] | None]) -> Joint:
+    """``joint`` with the joint values ``keyed`` gives one key made one, at the first of them
+    (as ``keyed`` gives it) weighing them all, in the order of first appearance; a joint
+    value with no key (None) kept as it is."""
+    where: dict[tuple, int] = {}
+    out: list[list[Any]] = []
+    for rolls, w in joint:
+        found = keyed(rolls)
+        if found is None:
+            out.append([rolls, w])
+            continue
+        key, carried = found
+        at = where.get(key)
+        if at is None:
+            where[key] = len(out)
+            out.append([carried, w])
+        else:
+            out[at][1] += w
+    return [(rolls, w) for rolls, w in out]
 
 
 def _once(memo: dict[tuple, Any], read: Any, many: bool, work: Callable[[], Any]) -> Any:
