@@ -357,7 +357,7 @@ class Enumerator:
                 dist = built.pop(name) if name in built else self._roll_dist(key, e, env, budget, reads)
                 joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
                 if name in retiring:  # rolls read no more but through lets (.groups)
-                    joint = self.groups.retire(joint, retiring[name], env, budget)
+                    joint = self.groups.retire(joint, retiring[name], env, budget, e)
             else:
                 push = self._pushed(reads)
                 if push is None or push.second != name or reads_rolls != [push.first] or name in fixed \

@@ -34,7 +34,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from ..dice import ast
 from ..dice.beyond import Beyond, Undetermined
 from ..dice.context import Context
-from ..dice.dist import Budget
+from ..dice.dist import Budget, BudgetExceeded
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..rules.model import Check, Expr, Let, let_exprs
@@ -206,15 +206,19 @@ class ResolutionGroups:
                                                                 if shared[i].name in later))
         return out
 
-    def retire(self, joint: Joint, step: Retiring, env: Mapping[str, Any], budget: Budget) -> Joint:
+    def retire(self, joint: Joint, step: Retiring, env: Mapping[str, Any], budget: Budget, roll: Expr) -> Joint:
         """``joint`` with the joint values that agree on ``step``'s rolls kept and lets read
         later made one (at the first of them, weighing them all): what is read of the other
         rolls from here on is those lets (each worked out once for each set of values it
         reads); a joint value where a let can't be worked out, or a value is no key (one
-        explosions cut), is kept as it is. One step charged for each joint value, before."""
+        explosions cut), is kept as it is. One step charged for each joint value, before: past
+        the budget, the check is too big at ``roll``, the roll just joined (a LimitError)."""
         plan = self.plan()
         assert plan is not None
-        budget.spend(len(joint))
+        try:
+            budget.spend(len(joint))
+        except BudgetExceeded:
+            raise self.resolver.too_big(roll) from None
         shared = plan[0]
         known = {n: env[n] for n in self._known_read if n in env}
         memos: list[dict] = [{} for _ in step.lets]

@@ -150,3 +150,45 @@ def test_a_sweep_over_an_input_the_lets_read_gives_each_value_every_throws_figur
     for (x,), odds in swept.rows:
         want_outcomes, _ = every_throw(rolls, lets, result, rules, x)
         assert {k: v for k, v in odds.outcomes.items() if v} == want_outcomes, x
+
+
+FOUR_POOLS = """ruleset: t
+name: T
+version: "1"
+source: tests
+checks:
+  c:
+    rolls:
+      d: 3d6
+      e: 2d6
+      m: 2d6
+      p: 3d6
+    let:
+      mine: count(d, 1, 3) + count(e, 1, 3) + count(m, 1, 3)
+      sixes: max(count(d, 6), count(e, 6), count(m, 6))
+    result: mine - count(p, 1, 3)
+    outcomes:
+      - {name: win, when: "result >= 0 and sixes >= count(p, 6)", success: true}
+      - {name: lose, success: false}
+"""
+
+
+def test_past_the_budget_while_rolls_retire_the_check_is_refused_never_broken():
+    """Every budget from nothing to enough: the odds, or E210 at a roll (a LimitError), never
+    an error of the engine's own (validate's search for unreachable outcomes works with a
+    small budget, and met a bare BudgetExceeded from the retirement before)."""
+    import dataclasses
+
+    from rulesengine import DEFAULT_LIMITS
+    from rulesengine.errors import LimitError
+
+    answered = refused = 0
+    for max_states in [*range(50, 3000, 50), 10 ** 6]:
+        rs = loads(FOUR_POOLS, "t.yaml", dataclasses.replace(DEFAULT_LIMITS, max_states=max_states))
+        try:
+            rs.check("c").odds({})
+            answered += 1
+        except LimitError as exc:
+            assert exc.code == "E210"
+            refused += 1
+    assert answered and refused
