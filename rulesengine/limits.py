@@ -96,6 +96,10 @@ REACH_DECIDE_TRIES = 6
 """Of those skipped input combinations, how many are worked out again with the budget the odds
 themselves get (``max_states``), the telling ones first, while some outcome is undecided: what
 ``odds`` answers (two exploding rolls, ``4d6rol1kh3``), validate decides."""
+REACH_ROLLS = 32
+"""Where every outcome rule has a condition: of the combinations even the odds' budget cannot
+work out (at most ``REACH_DECIDE_TRIES``), how many times each is rolled, with fixed seeds,
+looking for a roll that matches no outcome rule (E512). Not a proof that none does (W502)."""
 REACH_DECIDE_FAILURES = 2
 """The search gives up on that after this many combinations that even the odds' budget cannot
 work out (each costs a full computation's work)."""

@@ -30,7 +30,8 @@ from collections.abc import Iterator
 from ..codes import (E_DIVISION_BY_ZERO, E_EVAL, E_LIMIT, E_NO_OUTCOME, E_NOT_A_CONDITION, W_NO_CATCH_ALL,
                      W_UNREACHABLE_OUTCOME)
 from ..errors import Diagnostic, RulesEngineError
-from ..limits import REACH_DECIDE_FAILURES, REACH_DECIDE_TRIES, REACH_MAX_TRIES, REACH_SEARCH_STATES, Limits
+from ..limits import (REACH_DECIDE_FAILURES, REACH_DECIDE_TRIES, REACH_MAX_TRIES, REACH_ROLLS,
+                      REACH_SEARCH_STATES, Limits)
 from ..rules.build import ruleset_functions
 from ..rules.document import Document
 from ..rules.model import Check, Input, RulesetModel
@@ -212,29 +213,54 @@ def search(model: RulesetModel, check: Check, functions: Any, doc: Document, lim
         if tally.tried + tally.skipped >= REACH_MAX_TRIES or not tally.busy:
             break
         tally.work_out(runner, inputs)
+    undecided = tally.over_budget
     if full is not None and full.max_states > limits.max_states and tally.busy and tally.over_budget:
-        _decide(CheckRunner(model, check, functions, doc, full), check, tally)
+        undecided = _decide(CheckRunner(model, check, functions, doc, full), check, tally)
+    if tally.may_fall_through and tally.witness is None and undecided:
+        _roll(runner, undecided[:REACH_DECIDE_TRIES], tally)
     complete = everything is not None and tally.tried + tally.skipped == len(everything)
     return Search(tally.tried, tally.skipped, complete, tally.todo, tally.witness, list(tally.fails.values()),
                   tally.cut)
 
 
-def _decide(runner: CheckRunner, check: Check, tally: _Tally) -> None:
+def _decide(runner: CheckRunner, check: Check, tally: _Tally) -> list[dict[str, Any]]:
     """Input sets over the search's budget, worked out again with the odds' own: the telling
     ones first (:func:`candidates`), at most REACH_DECIDE_TRIES, giving up after
-    REACH_DECIDE_FAILURES that even that budget cannot work out."""
+    REACH_DECIDE_FAILURES that even that budget cannot work out. Returns those it could not
+    work out, then those it did not try, the telling ones first."""
     rank: dict[tuple, int] = {}
     for i, inputs in enumerate(itertools.islice(candidates(check), REACH_MAX_TRIES)):
         rank.setdefault(_key(inputs), i)
     pending = sorted(tally.over_budget, key=lambda s: rank.get(_key(s), len(rank)))
     tally.over_budget = []
-    failures = 0
-    for inputs in pending[:REACH_DECIDE_TRIES]:
-        if not tally.busy or failures >= REACH_DECIDE_FAILURES:
-            return
+    failed: list[dict[str, Any]] = []
+    for i, inputs in enumerate(pending[:REACH_DECIDE_TRIES]):
+        if not tally.busy or len(failed) >= REACH_DECIDE_FAILURES:
+            return failed + pending[i:]
         tally.skipped -= 1  # counted again by work_out, as worked out or not
         if not tally.work_out(runner, inputs):
-            failures += 1
+            failed.append(inputs)
+    return failed + pending[REACH_DECIDE_TRIES:]
+
+
+def _roll(runner: CheckRunner, undecided: list[dict[str, Any]], tally: _Tally) -> None:
+    """Rules that may fall through, for input sets no budget could work out: each rolled
+    REACH_ROLLS times (fixed seeds, so validation is repeatable); a roll matching no outcome
+    rule is a witness that they do (E512), a fault of the rules met on the way is one found.
+    (What the rolls reach is not counted: W503 stays "could not decide", for an example or an
+    ``allow:`` to settle.)"""
+    for inputs in undecided:
+        given = {k: v for k, v in inputs.items() if v is not None}
+        for seed in range(REACH_ROLLS):
+            if tally.witness is not None:
+                return
+            try:
+                runner.roll(given, seed=seed)
+            except RulesEngineError as exc:
+                if exc.code == E_NO_OUTCOME and tally.witness is None:
+                    tally.witness = given
+                elif exc.code in RULE_FAULTS:
+                    tally.fails.setdefault(f"{exc.code}{exc.location.line}:{exc.location.column}", (exc, given))
 
 
 def _key(inputs: dict[str, Any]) -> tuple:

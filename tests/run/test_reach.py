@@ -189,3 +189,32 @@ def test_what_even_the_odds_budget_cannot_work_out_stays_undecided(tmp_path):
     small = replace(DEFAULT_LIMITS, max_states=3000)
     messages = [d.message for d in validate_file(str(path), small).diagnostics if d.code == "W503"]
     assert len(messages) == 3 and all(m.startswith("could not decide") for m in messages), messages
+
+
+BIG_PRODUCT = """    rolls:
+      a: 1d1500
+      b: 1d1000
+    result: a * b
+    outcomes:
+      - {name: high, when: "result >= 500000", success: true}
+"""
+
+
+def test_rules_that_fall_through_where_no_budget_can_work_the_odds_out_are_found_by_rolling(tmp_path):
+    """1,500,000 joint values: the odds are refused (E210) even with their own budget, so the
+    search rolls the check (fixed seeds) and meets a roll no rule matches: an error, not a
+    warning (validate's promise: rolling this file fails; the promise test met it as a mutant,
+    the last rule of a catch-all made `when: 'false'`). 1,048,489 of the 1,500,000 rolls (a
+    product under 500,000) match nothing, so a few rolls meet one."""
+    below = sum(min(1000, (500_000 - 1) // a) for a in range(1, 1501))
+    assert below == 1048489  # by hand: the pairs whose product is under 500,000
+    assert [code for code, _ in found(tmp_path, BIG_PRODUCT + "      - {name: low, when: 'false', success: false}\n")] \
+        == ["E512"]
+
+
+def test_rules_too_big_to_work_out_that_never_fall_through_keep_the_warning(tmp_path):
+    """The same rules with the second made the complement: no roll falls through, the rolls
+    find none, and the search still cannot prove it: W502 (and W503 could not decide)."""
+    codes = [code for code, _ in found(tmp_path, BIG_PRODUCT + "      - {name: low, when: 'result < 500000', "
+                                                              "success: false}\n")]
+    assert "E512" not in codes and "W502" in codes
