@@ -176,6 +176,17 @@ class _Tally:
     def busy(self) -> bool:
         return bool(self.todo) or (self.may_fall_through and self.witness is None)
 
+    def met(self, exc: RulesEngineError, given: dict[str, Any]) -> bool:
+        """Whether ``exc``, met with ``given``, is a mistake of the rules: a roll that matches no
+        outcome rule (the first is kept as the witness) or a fault of :data:`RULE_FAULTS`."""
+        if exc.code == E_NO_OUTCOME:
+            self.witness = self.witness if self.witness is not None else given
+            return True
+        if exc.code in RULE_FAULTS:
+            self.fails.setdefault(f"{exc.code}{exc.location.line}:{exc.location.column}", (exc, given))
+            return True
+        return False
+
     def work_out(self, runner: CheckRunner, inputs: dict[str, Any]) -> bool:
         """The exact odds of ``inputs``, counted; False when they could not be worked out."""
         given = {k: v for k, v in inputs.items() if v is not None}
@@ -183,11 +194,7 @@ class _Tally:
             odds = runner.odds(given)
         except RulesEngineError as exc:
             self.skipped += 1
-            if exc.code == E_NO_OUTCOME and self.witness is None:
-                self.witness = given
-            elif exc.code in RULE_FAULTS:
-                self.fails.setdefault(f"{exc.code}{exc.location.line}:{exc.location.column}", (exc, given))
-            elif exc.code == E_LIMIT:
+            if not self.met(exc, given) and exc.code == E_LIMIT:
                 self.over_budget.append(inputs)
             return False
         self.tried += 1
@@ -257,10 +264,7 @@ def _roll(runner: CheckRunner, undecided: list[dict[str, Any]], tally: _Tally) -
             try:
                 runner.roll(given, seed=seed)
             except RulesEngineError as exc:
-                if exc.code == E_NO_OUTCOME and tally.witness is None:
-                    tally.witness = given
-                elif exc.code in RULE_FAULTS:
-                    tally.fails.setdefault(f"{exc.code}{exc.location.line}:{exc.location.column}", (exc, given))
+                tally.met(exc, given)
 
 
 def _key(inputs: dict[str, Any]) -> tuple:
