@@ -140,24 +140,11 @@ class _ViewWalk:
         terms = _weighted_terms(node, bound)
         if terms is None:
             return False
-        name: str | None = None
-        read: list[Term] = []
-        calls: list[ast.Call] = []
-        for n, weight in terms:
-            if _number(n, bound) is not None:
-                continue  # the same for every roll
-            found = _count_term(n)
-            one = None if found is None else _one_range(found[0], bound, name)
-            if one is None or found is None:
-                return False
-            count, cap, function = found
-            name = one[0]
-            read.append((one[1], cap, None if function is None else CountFunction(function, e.text, name, one[1][0]),
-                         weight))
-            calls.append(count)
-        if name is None or all(cap is None and f is None for _, cap, f, _ in read):
+        # numbers known before rolling are the same for every roll: added when the rules are worked out
+        found = _count_terms([(n, w) for n, w in terms if _number(n, bound) is None], bound, e.text)
+        if found is None or all(cap is None and f is None for _, cap, f, _ in found[1]):
             return False  # counts alone: a sum of counts (_count_sum) or one count
-        self._read_as_one(node, name, calls, PoolView(complete=(("sum", tuple(read)),)))
+        self._read_as_one(node, found[0], found[2], PoolView(complete=(("sum", found[1]),)))
         return True
 
     def _count_extreme(self, node: ast.Call, e: Expr) -> bool:
@@ -166,22 +153,10 @@ class _ViewWalk:
         one: two or more of them, of one roll, each count of its dice, not ``initial()``, in a
         range of whole numbers known before rolling)."""
         bound = None if self.settle is None else _bound_in(self.settle, e)
-        name: str | None = None
-        read: list[Term] = []
-        calls: list[ast.Call] = []
-        for arg in node.args:
-            found = _count_term(arg)
-            one = None if found is None else _one_range(found[0], bound, name)
-            if one is None or found is None:
-                return False
-            count, cap, function = found
-            name = one[0]
-            read.append((one[1], cap, None if function is None else CountFunction(function, e.text, name, one[1][0]),
-                         1))
-            calls.append(count)
-        if name is None or len(read) < 2:
+        found = _count_terms([(arg, 1) for arg in node.args], bound, e.text)
+        if found is None or len(found[1]) < 2:
             return False
-        self._read_as_one(node, name, calls, PoolView(complete=(("max" if extreme(node) else "min", tuple(read)),)))
+        self._read_as_one(node, found[0], found[2], PoolView(complete=(("max" if extreme(node) else "min", found[1]),)))
         return True
 
     def _read_as_one(self, node: ast.Node, name: str, calls: list[ast.Call], seen: PoolView) -> None:
@@ -322,6 +297,26 @@ def _one_range(count: ast.Call, bound: Callable[[ast.Node], Any] | None, name: s
             or len(seen.counts) != 1 or seen.counts[0] is None:
         return None
     return roll.name, seen.counts[0]
+
+
+def _count_terms(weighted: list[tuple[ast.Node, int]], bound: Callable[[ast.Node], Any] | None, text: str
+                 ) -> tuple[str, tuple[Term, ...], list[ast.Call]] | None:
+    """Numbers each made of one count of one roll (:func:`_count_term`), each with its weight,
+    as the terms of a read of complete counts: the roll's name, the terms and the ``count()``
+    calls; None where one is anything else, or they read more than one roll (or none)."""
+    name: str | None = None
+    read: list[Term] = []
+    calls: list[ast.Call] = []
+    for n, weight in weighted:
+        found = _count_term(n)
+        one = None if found is None else _one_range(found[0], bound, name)
+        if one is None or found is None:
+            return None
+        count, cap, function = found
+        name = one[0]
+        read.append((one[1], cap, None if function is None else CountFunction(function, text, name, one[1][0]), weight))
+        calls.append(count)
+    return None if name is None else (name, tuple(read), calls)
 
 
 def _count_term(node: ast.Node) -> tuple[ast.Call, int | None, ast.Node | None] | None:

@@ -336,7 +336,7 @@ class Enumerator:
         the rolls after it read (:func:`.after_choice.with_choice`)."""
         rolls, fixed = self._rolls(fixed, reads)
         built, keys = self._afford_readings(env, fixed, budget, reads, cut, rolls)
-        retiring = self.groups.retiring(fixed, getattr(reads, "also", ())) if not until_choice else {}
+        retiring = self.groups.retiring(fixed, reads.also if reads is not None else ()) if not until_choice else {}
         joint: Joint = [({}, 1)]
         denom = 1
         chose = False

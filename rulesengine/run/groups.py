@@ -227,12 +227,10 @@ class ResolutionGroups:
             local = {**known, **rolls}
             try:
                 self._work_out(shared, step.lets, memos, local)
-                values = [local[n] for n in step.kept + step.exported]
-                key = (tuple(values), tuple(map(type, values)))  # 1, 1.0 and True read differently
-                hash(key)
             except Exception:  # noqa: BLE001 - the resolver meets it with this joint value, alone
                 return None
-            return key, rolls
+            values = [local[n] for n in step.kept + step.exported]
+            return (tuple(values), tuple(map(type, values))), rolls  # 1, 1.0 and True read differently
 
         return _merged(joint, keyed)
 
@@ -333,16 +331,19 @@ class ResolutionGroups:
 def _merged(joint: Joint, keyed: Callable[[dict[str, Any]], tuple[tuple, dict[str, Any]] | None]) -> Joint:
     """``joint`` with the joint values ``keyed`` gives one key made one, at the first of them
     (as ``keyed`` gives it) weighing them all, in the order of first appearance; a joint
-    value with no key (None) kept as it is."""
+    value with no key (None), or one that is no key (a value explosions cut), kept as it is."""
     where: dict[tuple, int] = {}
     out: list[list[Any]] = []
     for rolls, w in joint:
         found = keyed(rolls)
+        try:
+            at = where.get(found[0]) if found is not None else None
+        except (TypeError, Undetermined):
+            found = None
         if found is None:
             out.append([rolls, w])
             continue
         key, carried = found
-        at = where.get(key)
         if at is None:
             where[key] = len(out)
             out.append([carried, w])
