@@ -20,7 +20,7 @@ from .resolver import PreRoll, Resolver
 from .json_parts import jsonable
 from .results import Sample
 from .runtime import Runtime
-from .whole import pool_rolled, rolled_whole, whole_dice
+from .whole import pool_rolled, rolled_whole, unrolled_whole, whole_dice
 
 
 class RollPlan(NamedTuple):
@@ -120,8 +120,7 @@ class Sampler:
                 value = pool_rolled(ctx.pools[plan.term], plan.initial)
         elif plan.whole:
             seen = rolled_whole(e.tree, ctx.pools, env, plan.initial, plan.earlier)
-            if seen is not None:
-                value = seen
+            value = seen if seen is not None else unrolled_whole(value, plan.initial)
         # ``env`` only gains names after this (the later rolls), none of which this roll's
         # expression can read, so the trace may read it later without a copy.
         by_node = ctx.pools

@@ -52,6 +52,15 @@ def empty_roll(initial: bool) -> Rolled:
     return Rolled(0, (), initial=() if initial else None)
 
 
+def unrolled_whole(value: Any, initial: bool) -> Rolled:
+    """A roll seen whole none of whose dice were rolled, where the dice can't tell which
+    branch of an ``if()`` was taken (``if(flag, first, 0)``), by the value its expression
+    gave: the ``0`` branch is a roll of no dice, an earlier roll keeps its own."""
+    if type(value) is int and value == 0:
+        return empty_roll(initial)
+    return as_rolled(value)
+
+
 def _branch_dice(node: ast.Node, earlier: frozenset[str]) -> tuple[ast.Dice, ...] | None:
     """The dice terms of a branch of ``if()`` seen whole: none for a ``0`` (no dice)."""
     return () if no_dice(node) else whole_dice(node, earlier)
@@ -91,8 +100,8 @@ def rolled_whole(tree: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str
     """The roll ``tree`` (seen whole) made, from the dice terms rolled (``pools``, by the id
     of their node) and the earlier rolls (``env``; ``earlier``: their names); None when its
     dice were not rolled (a branch of ``if()`` not taken) or, for an ``if()`` of earlier rolls
-    alone, when the dice can't tell which branch was taken (the caller keeps the value the
-    expression gave)."""
+    and ``0`` alone, when the dice can't tell which branch was taken (the caller reads the
+    value the expression gave: :func:`unrolled_whole`)."""
     tree = ast.bare(tree)
     if isinstance(tree, ast.Dice):
         pool = pools.get(id(tree))
@@ -107,8 +116,21 @@ def rolled_whole(tree: ast.Node, pools: Mapping[int, PoolRoll], env: Mapping[str
     assert isinstance(tree, ast.Call), "whole_dice() admits dice terms, earlier rolls, if() and sums only"
     then, other = tree.args[1], tree.args[2]
     taken = [b for b in (then, other) if any(id(n) in pools for n in _branch_dice(b, earlier) or ())]
-    if not taken:  # neither branch rolled dice: the one without dice was taken
-        taken = [b for b in (then, other) if not _branch_dice(b, earlier)]
+    if not taken:  # neither branch rolled dice: the one that may roll none was taken
+        taken = [b for b in (then, other) if _may_roll_none(b)]
         if len(taken) != 1:
             return None
     return rolled_whole(taken[0], pools, env, initial, earlier)
+
+
+def _may_roll_none(node: ast.Node) -> bool:
+    """Whether a branch of a roll seen whole may be taken with no dice rolled: a ``0``, an
+    earlier roll, an ``if()`` one of whose branches may (``if(k == 2, 1d10, 0)``, the last
+    of a chain of ``if()`` choosing a die), or a sum of such; a dice term always rolls."""
+    node = ast.bare(node)
+    parts = conditional(node)
+    if parts is not None:
+        return _may_roll_none(parts[1]) or _may_roll_none(parts[2])
+    if isinstance(node, ast.Binary):
+        return all(_may_roll_none(t) for t in addends(node))
+    return no_dice(node) or isinstance(node, ast.Name)
