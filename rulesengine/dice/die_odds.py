@@ -86,11 +86,24 @@ def _path_rules(spec: PoolSpec, mode: str) -> _PathRules:
     if mode == "total":
         return _PathRules(lambda f: spec.worth(spec.clamp(f)),
                           lambda s, f: s + spec.worth(spec.clamp(f - penalty)), None)
+    # The dice a chain added are kept highest first as they come (the first die apart, for
+    # "chain"): two paths that rolled the same dice in another order are one state, so the
+    # states to the depth are the multisets of exploding faces, not every sequence of them
+    # (a d10 exploding on 8+ ten deep: 78 states, not 59,049).
     if mode == "chain":  # the first die, then those its explosions added
         finish: Callable[[Any], Any] = lambda s: (s[0], *sorted(s[1:], reverse=True))  # noqa: E731
-    else:
-        finish = lambda s: tuple(sorted(s, reverse=True))  # noqa: E731
-    return _PathRules(lambda f: (spec.clamp(f),), lambda s, f: s + (spec.clamp(f - penalty),), finish)
+        return _PathRules(lambda f: (spec.clamp(f),),
+                          lambda s, f: (s[0], *_placed(s[1:], spec.clamp(f - penalty))), finish)
+    finish = lambda s: tuple(sorted(s, reverse=True))  # noqa: E731
+    return _PathRules(lambda f: (spec.clamp(f),), lambda s, f: _placed(s, spec.clamp(f - penalty)), finish)
+
+
+def _placed(values: tuple, v: Any) -> tuple:
+    """``values`` (highest first) with ``v`` put in its place."""
+    for i, x in enumerate(values):
+        if v > x:
+            return (*values[:i], v, *values[i:])
+    return (*values, v)
 
 
 def _explode(spec: PoolSpec, fd: Dist, path: _PathRules, limits: Limits, budget: Budget
