@@ -53,7 +53,10 @@ class Builtin(Record):
     of its value. ``reads`` says what it reads of the dice of its first argument (None: it
     reads a roll as its total, like any number). ``rounding``: how a division written
     directly inside it rounds (``ceil(7 / 2)`` is 4). ``limited``: its implementation is
-    given the limit on a result's size as ``limit=`` (``pow()``).
+    given the limit on a result's size as ``limit=`` (``pow()``). ``per_die``: its value on
+    dice is the sum of its values on each die, the other arguments alike (``count(chosen, 6)``,
+    ``symbols(chosen, 'success')``, ``sum(chosen)``): dice chosen by such values are chosen
+    die by die (run/choosing.py).
     """
 
     name: str
@@ -67,6 +70,7 @@ class Builtin(Record):
     # Whether its implementation takes ``limit``, the largest size a result may have
     # (``max_magnitude``), given by the evaluator: pow() refuses a power past it unworked.
     limited: bool = False
+    per_die: bool = False
     # Whether it gives the highest (True) or the lowest (False) of its numbers: max, min
     # (the closed form of open-ended dice's extremes, dice/extremes.py); None for the rest.
     highest: bool | None = None
@@ -84,13 +88,13 @@ class Builtin(Record):
 _DECLARED = (
     Builtin("if", f.choose, 3, (YES_NO, ANY, ANY), BRANCHES),
     Builtin("given", f.given, 1, (ANY,), YES_NO),
-    Builtin("count", f.count_dice, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=COUNTS),
+    Builtin("count", f.count_dice, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=COUNTS, per_die=True),
     Builtin("highest", f.highest_die, 1, (DICE,), NUMBER, reads=HIGHEST_FACE),
     Builtin("lowest", f.lowest_die, 1, (DICE,), NUMBER, reads=LOWEST_FACE),
-    Builtin("sum", f.sum_of, 1, (ANY,), NUMBER),
+    Builtin("sum", f.sum_of, 1, (ANY,), NUMBER, per_die=True),
     Builtin("largest_die", f.largest_die, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=SIZES),
     Builtin("initial", f.first_throw, 1, (DICE,), ROLL, reads=FIRST_THROW),
-    Builtin("symbols", f.count_symbols, 2, (DICE, TEXT), NUMBER, rest=TEXT, reads=SYMBOL_COUNTS),
+    Builtin("symbols", f.count_symbols, 2, (DICE, TEXT), NUMBER, rest=TEXT, reads=SYMBOL_COUNTS, per_die=True),
     Builtin("drop_highest", f.drop_highest, 1, (ANY,), POOL),
     Builtin("drop_lowest", f.drop_lowest, 1, (ANY,), POOL),
     Builtin("min", f.smallest, 1, (NUMBER,), NUMBER, rest=NUMBER, highest=False),

@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from ..dice import ast
+from ..dice.builtins import BUILTINS
 from ..dice.stats import value_order
 from ..dice.values import Rolled, counted
 from ..rules.model import Choose, Expr
@@ -108,6 +109,119 @@ class ChoiceMemo:
         # remembered (the schema allows neither today).
         on = not made & {"chosen", "rest"}
         self.slots = tuple(_Slot(e, constant, on and not ast.has_dice(e.tree)) for e in exprs)
+        self.die_by_die = DieByDie.of(spec) if on else None
+
+
+class DieByDie:
+    """Choosing die by die (exact odds), where every value of the choice adds up over the
+    dice chosen and nothing is preferred: ``order: [successes]`` with ``successes:
+    symbols(chosen, 'success')``, or ``sum(chosen)``. Each way's rank is then the sum of its
+    dice's own ranks, so the best ways are the dice of the highest ranks (those ranked above
+    the k-th die, and as many as are left of those ranked with it); of those, ``max`` over
+    every way in its order (:func:`splits`) takes the dice that come first. So :meth:`pick`
+    finds the way the search of every way finds, with a die's rank worked out once per die
+    (and per value of the names it reads), not every way's values.
+
+    Every value, not only those of ``order``: a roll works out every way's values, so one
+    that fails on a way not picked fails the roll, and exact odds must fail with it (validate
+    relies on that). A value that adds up can't fail on one way and not another: what is not
+    a sum over the dice is the same for every way, and a product's factor is a number written
+    out, at most :data:`MOST_FACTOR`, times a sum with no product in it (so no way's product
+    is past ``max_magnitude``: pick ≤ 10 dice, each at most a die's largest face). Where a
+    rank is not a whole number (its order would not be its sum's), :meth:`pick` says None and
+    the caller searches every way."""
+
+    def __init__(self, exprs: tuple[Expr, ...]) -> None:
+        self.exprs = exprs
+        self.names = tuple(sorted(set().union(*(ast.names(e.tree) for e in exprs)) - {"chosen"}))
+        self.ranks: dict[tuple, tuple[int, ...] | None] = {}
+
+    @staticmethod
+    def of(spec: Choose) -> DieByDie | None:
+        """The ranking die by die of ``spec``, None where it is not a sum over the dice."""
+        if spec.prefer is not None:
+            return None
+        made = {name for name, _ in spec.values}
+        if not all(_adds_up(e.tree, made) and not ast.has_dice(e.tree) for _, e in spec.values):
+            return None
+        by_name = dict(spec.values)
+        return DieByDie(tuple(by_name[o] for o in spec.order))
+
+    def pick(self, dice: list[Die], k: int, mixed: bool, env: Mapping[str, Any],
+             evaluate: Callable[[Expr, Mapping[str, Any]], Any]) -> tuple[int, ...] | None:
+        """The places of the ``k`` dice chosen (of ``dice``, sorted highest first), as the
+        search of every way chooses them; None where a rank is not whole numbers."""
+        read = tuple([(v.__class__, v) for v in (env.get(n, _ABSENT) for n in self.names)])
+        ranks = []
+        for die in dice:
+            key = (die, mixed, read)
+            if key not in self.ranks:
+                self.ranks[key] = self._rank(die, mixed, env, evaluate)
+            rank = self.ranks[key]
+            if rank is None:
+                return None
+            ranks.append(rank)
+        kth = sorted(ranks, reverse=True)[k - 1]
+        above = [i for i, r in enumerate(ranks) if r > kth]
+        alike = [i for i, r in enumerate(ranks) if r == kth][:k - len(above)]
+        return tuple(sorted(above + alike))
+
+    def _rank(self, die: Die, mixed: bool, env: Mapping[str, Any],
+              evaluate: Callable[[Expr, Mapping[str, Any]], Any]) -> tuple[int, ...] | None:
+        """The values of ``order`` for ``die`` chosen alone, None if one is not a whole number
+        or no dice chosen give one that is not (``count(chosen) * 1.5``-like values)."""
+        local = dict(env)
+        values = []
+        for dice in ((die,), ()):
+            local["chosen"] = dice_value(dice, mixed)
+            values.append([evaluate(e, local) for e in self.exprs])
+        if any(type(v) is not int for row in values for v in row):
+            return None
+        return tuple(values[0])
+
+
+MOST_FACTOR = 1000
+"""The largest number written out that a value choosing die by die may multiply a sum by
+(:class:`DieByDie`)."""
+
+
+def _adds_up(node: ast.Node, made: Collection[str], product: bool = True) -> bool:
+    """Whether the expression ``node`` is the sum over the chosen dice of each die's value
+    and a number the dice don't change: per-die built-ins of ``chosen`` (``count``,
+    ``symbols``, ``sum``: ``per_die`` where they are declared), ``chosen`` itself (its total),
+    added, taken away, negated, or multiplied by a number written out (at most
+    :data:`MOST_FACTOR`; ``product``: a product may be made here, not inside another, and a
+    part the dice don't change may be any number, not only one written out)."""
+    varying = {"chosen", "rest", *made}
+
+    def fixed(n: ast.Node) -> bool:
+        return not ast.names(n) & varying
+
+    node = ast.bare(node)
+    if fixed(node):  # the same for every way; in a product, a number written out
+        return product or _small_number(node)
+    if isinstance(node, ast.Name):
+        return node.name == "chosen"
+    if isinstance(node, ast.Neg):
+        return _adds_up(node.operand, made, product)
+    if isinstance(node, ast.Binary) and node.op in ("+", "-"):
+        return _adds_up(node.left, made, product) and _adds_up(node.right, made, product)
+    if isinstance(node, ast.Binary) and node.op == "*" and product:
+        return any(_small_number(a) and _adds_up(b, made, False)
+                   for a, b in ((node.left, node.right), (node.right, node.left)))
+    if isinstance(node, ast.Call) and node.args:
+        builtin = BUILTINS.get(node.name)
+        first = ast.bare(node.args[0])
+        return builtin is not None and builtin.per_die and isinstance(first, ast.Name) and first.name == "chosen" \
+            and all(fixed(a) for a in node.args[1:])
+    return False
+
+
+def _small_number(node: ast.Node) -> bool:
+    node = ast.bare(node)
+    if isinstance(node, ast.Neg):
+        node = ast.bare(node.operand)
+    return isinstance(node, ast.Num) and node.value <= MOST_FACTOR
 
 
 def way_values(spec: Choose, env: dict[str, Any], combo: tuple[Die, ...], rest: tuple[Die, ...], mixed: bool,

@@ -208,6 +208,14 @@ class Resolver:
         k = min(self.pick(spec, env), len(faces))
         self._charge_choosing(spec, len(faces), k, budget)
         mixed = any(sizes)
+        if memo is not None and memo.die_by_die is not None:  # exact odds, ranked die by die
+            picked = memo.die_by_die.pick(dice, k, mixed, env, self.runtime.evaluate)
+            if picked is not None:
+                combo = tuple([dice[i] for i in picked])
+                rest = tuple([d for i, d in enumerate(dice) if i not in picked])
+                rt = self.runtime
+                values, preferred = way_values(spec, env, combo, rest, mixed, memo, rt.evaluate, rt.truth)
+                return (), _choice((combo, values, preferred), mixed)
         ways = self._ways(spec, env, dice, k, mixed, memo)
         if memo is not None:  # exact odds: only the way the rules pick
             return (), _choice(first_best(ways, ranking(spec)), mixed)
