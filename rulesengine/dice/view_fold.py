@@ -216,6 +216,8 @@ def fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag:
     n = view.parts + flag  # the sum, each count, the flag
     caps = [None, *view.count_caps()] if view.capped_reads else None
     settle = None
+    if view.highest != view.lowest and len(steps) > 1:
+        return _fold_by_extreme(steps, view, n, caps, bits, budget, flag)
     if view.highest or view.lowest:
         join, packed = (_capped_join(n, flag, caps) if caps else _extremes_join(n, flag)), steps
     else:
@@ -224,6 +226,57 @@ def fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag:
     for i, items in enumerate(packed[1:], 2):
         budget.spend(len(states) * len(items) * step_cost(i * bits))
         states = _step(states, items, join, settle)
+    return _unchained(states)
+
+
+def _fold_by_extreme(steps: list[Readings], view: PoolView, n: int, caps: list[int | None] | None, bits: int,
+                     budget: Budget, flag: bool) -> list[tuple[int, list]]:
+    """:func:`fold` where the view reads the highest die (or the lowest), not both: one fold
+    of the sums and counts alone for each value ``m`` the highest may take, of the parts'
+    readings up to ``m`` (a state with a part at ``m`` apart from one without). Below ``m`` a
+    part's highest no longer matters, so its readings alike in the rest are one: a state is
+    a reading of the sums and counts, not of those and the highest together (eight
+    compounding d12s with their 1s counted: 9 states, not 961, each met by 2 readings, not
+    121). Returns what :func:`fold` returns, each state one reading with the highest at ``m``."""
+    at = n if view.highest else n + 1  # the place of the extreme in a reading
+    if view.highest:
+        values = sorted({k[at] for step in steps for k, _, _ in step})
+    else:
+        values = sorted({k[at] for step in steps for k, _, _ in step}, reverse=True)
+    join, settle, packed = _packed([[(k[:n], w, rep) for k, w, rep in step] for step in steps], n, flag, caps)
+    out: list[tuple[int, list]] = []
+    for m in values:
+        below: list[Readings] = []
+        at_m: list[Readings] = []
+        for step, items in zip(steps, packed, strict=True):
+            parts: tuple[dict[Any, list], dict[Any, list]] = ({}, {})
+            for (k, _, _), (key, w, rep) in zip(step, items, strict=True):
+                if k[at] == m or (k[at] < m if view.highest else k[at] > m):
+                    into = parts[k[at] == m]
+                    if key in into:
+                        into[key][0] += w
+                    else:
+                        into[key] = [w, rep]
+            below.append([(key, w, rep) for key, (w, rep) in parts[0].items()])
+            at_m.append([(key, w, rep) for key, (w, rep) in parts[1].items()])
+        without = {k: [w, (None, rep)] for k, w, rep in below[0]}  # no part at m yet
+        with_m = {k: [w, (None, rep)] for k, w, rep in at_m[0]}
+        for i in range(1, len(steps)):
+            budget.spend((len(without) + len(with_m)) * (len(below[i]) + len(at_m[i])) * step_cost(i * bits))
+            reached = _step(with_m, below[i] + at_m[i], join, settle)
+            for k, entry in _step(without, at_m[i], join, settle).items():
+                have = reached.get(k)
+                if have is None:
+                    reached[k] = entry
+                else:
+                    have[0] += entry[0]
+            without, with_m = _step(without, below[i], join, settle), reached
+        out += _unchained(with_m)
+    return out
+
+
+def _unchained(states: dict[Any, list]) -> list[tuple[int, list]]:
+    """Each state's weight and the parts that reached it, one of each step."""
     out = []
     for w, chain in states.values():
         reps = []
