@@ -306,7 +306,7 @@ def add(a: Dist, b: Dist, budget: Budget = _NO_BUDGET) -> Dist:
     """Convolution: the distribution of x + y. A cut path of either plus anything of the
     other is a cut path of at least the two lower bounds added."""
     budget.spend(len(a.weights) * len(b.weights) * step_cost(a.denom.bit_length() + b.denom.bit_length()))
-    out = convolve(a.weights, b.weights)
+    out = _convolve(a.weights, b.weights)
     a_tail, b_tail = _bounds(a.tail), _bounds(b.tail)
     if not a_tail and not b_tail:
         return Dist(out, a.denom * b.denom)
@@ -316,9 +316,9 @@ def add(a: Dist, b: Dist, budget: Budget = _NO_BUDGET) -> Dist:
             continue
         budget.spend(len(x_tail) * (len(y.weights) + len(y_tail)))
         # A yes/no added to a number is an error, not a number: that mass stays unknown.
-        for lo, w in convolve(x_tail, {v: wv for v, wv in y.weights.items() if type(v) is int}).items():
+        for lo, w in _convolve(x_tail, {v: wv for v, wv in y.weights.items() if type(v) is int}).items():
             tail[lo] += w
-    for lo, w in convolve(a_tail, b_tail).items():
+    for lo, w in _convolve(a_tail, b_tail).items():
         tail[lo] += w
     return Dist(out, a.denom * b.denom, capped(tail))
 
@@ -330,9 +330,8 @@ def _bounds(tail: Mapping[Any, int]) -> Mapping[Any, int]:
     return {lo: w for lo, w in tail.items() if type(lo) is int}
 
 
-def convolve(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
-    """The weights of x + y (weights by value, each ``a``'s with each ``b``'s): by one big
-    product where that is faster, else pair by pair."""
+def _convolve(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
+    """The weights of x + y: by one big product where that is faster, else pair by pair."""
     out = _dense_add(a, b)
     if out is not None:
         return out

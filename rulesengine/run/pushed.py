@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterable, Mapping
 from ..dice import ast
 from ..dice.beyond import AtLeast, AtMost
 from ..dice.context import Context
-from ..dice.dist import convolve
 from ..dice.evaluate import compile_expression
 from ..dice.sampling import Sampling
 from ..limits import Limits
@@ -191,14 +190,13 @@ def added_up(joint: list[tuple[dict[str, Any], int]], name: str, plan: PushedSum
     denominator), over ``common``: one joint value per sum (a sum explosions cut is kept by
     its bound, :class:`.AtLeast` or :class:`.AtMost`, as the rules meet it), and each pair
     whose part or number is neither (an error: the resolver meets it as it would alone)
-    kept as it is. The first roll's parts with one second roll made for them (the same
-    count of 6s pushed) are added up with its numbers as two distributions are, by one
-    convolution (:func:`.dist.convolve`), not pair by pair."""
+    kept as it is."""
     first = plan.first
     parts: dict[int, Any] = {}  # by the first roll's value: its readings are shared objects
     numbers: dict[int, Any] = {}
+    sums: dict[type, dict[int, int]] = {int: {}, AtLeast: {}, AtMost: {}}  # by kind, by sum
+    ready: dict[int, list[tuple[dict[int, int] | None, Any, int]]] = {}  # by distribution: where, number, weight
     out: list[tuple[dict[str, Any], int]] = []
-    by_made: dict[int, _Pushed] = {}  # by the second roll's distribution (shared objects)
     rep: dict[str, Any] | None = None
     p0 = 0
     for d, w in joint:
@@ -210,54 +208,27 @@ def added_up(joint: list[tuple[dict[str, Any], int]], name: str, plan: PushedSum
         if type(p) is not int:
             out += [({**d, name: v}, w * wv * (common // dv)) for v, wv, dv in made]
             continue
-        pushed = by_made.get(id(made))
-        if pushed is None:
-            pushed = by_made[id(made)] = _pushed(made, plan, name, env, numbers, common)
-        for v, q in pushed.kept:  # kept as it is: the value itself
-            out.append(({**d, name: v}, w * q))
-        pushed.parts[p] = pushed.parts.get(p, 0) + w
+        terms = ready.get(id(made))
+        if terms is None:
+            terms = ready[id(made)] = []
+            for v, wv, dv in made:
+                b = numbers.get(id(v), numbers)
+                if b is numbers:
+                    b = numbers[id(v)] = _number(plan.number, {**env, name: v})
+                where = None if b is None else sums[type(b)]
+                terms.append((where, v if b is None else b if type(b) is int else _bound(b), wv * (common // dv)))
         if rep is None:
             rep, p0 = d, p
-    sums: dict[type, dict[int, int]] = {int: {}, AtLeast: {}, AtMost: {}}  # by kind, by sum
-    for pushed in by_made.values():
-        for kind, numbers_of_kind in pushed.numbers.items():
-            if numbers_of_kind:
-                into = sums[kind]
-                for t, w in convolve(pushed.parts, numbers_of_kind).items():
-                    into[t] = into.get(t, 0) + w
+        for where, b, q in terms:
+            if where is None:  # kept as it is: ``b`` is the value itself
+                out.append(({**d, name: b}, w * q))
+            else:
+                t = p + b
+                where[t] = where.get(t, 0) + w * q
     if rep is not None:
         for kind, by_sum in sums.items():
-            out += [({**rep, name: t - p0 if kind is int else kind(t - p0)}, w) for t, w in sorted(by_sum.items())]
+            out += [({**rep, name: t - p0 if kind is int else kind(t - p0)}, w) for t, w in by_sum.items()]
     return out
-
-
-class _Pushed(NamedTuple):
-    """The values of the second roll made for some of the first roll's values: its numbers
-    by kind (whole, or a bound of one explosions cut), each with its weight over the common
-    denominator; the values that are no number (kept as they are); and the first roll's
-    parts met with it so far, by part, with their weights."""
-
-    numbers: dict[type, dict[int, int]]
-    kept: list[tuple[Any, int]]
-    parts: dict[int, int]
-
-
-def _pushed(made: list[tuple[Any, int, int]], plan: PushedSum, name: str, env: Mapping[str, Any],
-            numbers: dict[int, Any], common: int) -> _Pushed:
-    by_kind: dict[type, dict[int, int]] = {int: {}, AtLeast: {}, AtMost: {}}
-    kept = []
-    for v, wv, dv in made:
-        b = numbers.get(id(v), numbers)
-        if b is numbers:
-            b = numbers[id(v)] = _number(plan.number, {**env, name: v})
-        q = wv * (common // dv)
-        if b is None:
-            kept.append((v, q))
-        else:
-            at = by_kind[type(b)]
-            n = b if type(b) is int else _bound(b)
-            at[n] = at.get(n, 0) + q
-    return _Pushed(by_kind, kept, {})
 
 
 def _bound(value: AtLeast | AtMost) -> int:

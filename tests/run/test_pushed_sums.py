@@ -84,8 +84,7 @@ def test_a_push_of_the_sixes_read_as_one_sum_has_every_throws_odds(pool):
 def test_a_push_of_exploding_sixes_gives_what_the_pairs_joined_one_by_one_give(monkeypatch):
     text = push(again="(count(pool_dice, 6))d6!cs>=5")
     assert _plan_of(ruleset(text), "push") is not None
-    # 20 dice: a pushed count of 6s met with as many of its parts as makes the big-integer
-    # convolution (dice/dist.py, DENSE_PAIRS) add them up
+    # 20 dice: each count of 6s pushed met with a score of the first throw's parts
     fused = {n: ruleset(text).check("push").odds({"pool": n}) for n in (1, 5, 12, 20)}
     for n, odds in fused.items():
         before = unfused(monkeypatch, text, "push", {"pool": n})
