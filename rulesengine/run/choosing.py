@@ -134,7 +134,7 @@ class DieByDie:
     def __init__(self, exprs: tuple[Expr, ...]) -> None:
         self.exprs = exprs
         self.names = tuple(sorted(set().union(*(ast.names(e.tree) for e in exprs)) - {"chosen"}))
-        self.ranks: dict[tuple, tuple[int, ...] | None] = {}
+        self.ranks: dict[tuple | None, Any] = {}
 
     @staticmethod
     def of(spec: Choose) -> DieByDie | None:
@@ -154,10 +154,15 @@ class DieByDie:
         read = tuple([(v.__class__, v) for v in (env.get(n, _ABSENT) for n in self.names)])
         ranks = []
         for die in dice:
-            key = (die, mixed, read)
-            if key not in self.ranks:
-                self.ranks[key] = self._rank(die, mixed, env, evaluate)
-            rank = self.ranks[key]
+            key: tuple | None = (die, mixed, read)
+            try:
+                rank = self.ranks.get(key, MISS)
+            except TypeError:  # a value read that has no hash: worked out each time
+                key, rank = None, MISS
+            if rank is MISS:
+                rank = self._rank(die, mixed, env, evaluate)
+                if key is not None and len(self.ranks) < MOST_KEPT:  # bounded as the values remembered are
+                    self.ranks[key] = rank
             if rank is None:
                 return None
             ranks.append(rank)
