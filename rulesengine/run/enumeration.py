@@ -25,7 +25,7 @@ from ..limits import MAX_CACHED_WEIGHTS
 from ..records import replace
 from ..rules.model import Check, Expr
 from .choosing import ways_to_try
-from .exact import ExactRolls, RollReads
+from .exact import ExactRolls, RollReads, remembering_rolls
 from .groups import Groupings, Plans, ResolutionGroups, resolve_plans
 from .fused import Alias, FusedRolls, fused_rolls
 from .marginals import ReportPasses, report_passes
@@ -108,13 +108,13 @@ class Enumerator:
         cached = CHECK_ODDS.get(key)
         if cached is not None:
             return cached
-        odds = self._odds_in_passes(values)
-        if odds is None:
-            odds = self._tally(values)
-        if odds.result_truncated:
-            mean, variance = self._unbounded_moments(values)
-            if mean is not None:
-                odds = replace(odds, unbounded_mean=mean, unbounded_variance=variance)
+        with remembering_rolls():  # the moments join the rolls again: each worked out once
+            odds = self._odds_in_passes(values)
+            odds = self._tally(values) if odds is None else odds
+            if odds.result_truncated:
+                mean, variance = self._unbounded_moments(values)
+                if mean is not None:
+                    odds = replace(odds, unbounded_mean=mean, unbounded_variance=variance)
         CHECK_ODDS.put(key, odds, odds.size)
         return odds
 

@@ -8,8 +8,10 @@ the runner says where in the file they belong.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, NamedTuple
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from ..dice import ast
 from ..dice.builtins import READERS, conditional
@@ -40,6 +42,21 @@ class RollReads(NamedTuple):
     # The expressions that read them so (the condition), settled with the inputs as the
     # check's own are (see ExactRolls.settled_reads).
     also: tuple[Expr, ...] = ()
+
+
+_MADE: ContextVar[dict | None] = ContextVar("rulesengine_rolls_made", default=None)
+
+
+@contextmanager
+def remembering_rolls() -> Iterator[None]:
+    """Inside the block (one check's exact odds: its outcomes, then its unbounded moments,
+    which join the rolls again), a roll's distribution is worked out once for the same key
+    (:meth:`ExactRolls.share_key`) and given again; dropped at the end of the block."""
+    token = _MADE.set({})
+    try:
+        yield
+    finally:
+        _MADE.reset(token)
 
 
 _SETTLED_KEPT = 1024  # settled reads kept per check: one per set of the values they read
@@ -209,7 +226,23 @@ class ExactRolls:
                   reads: RollReads | None = None) -> Dist:
         """The exact distribution of one roll's value: ``Rolled`` when the rules look at
         its dice (or it rolls a pool), else its total. ``reads``: what is read of the
-        rolls when it is more than the check's own rules read."""
+        rolls when it is more than the check's own rules read. Inside
+        :func:`remembering_rolls`, one worked out already (same :meth:`share_key`) is given
+        again, charged the steps it cost, so every limit is met where it was."""
+        made = _MADE.get()
+        key = self.share_key(name, e, env, reads) if made is not None else None
+        if key is not None and key in made:  # type: ignore[operator]
+            dist, steps = made[key]  # type: ignore[index]
+            budget.spend(steps)
+            return dist
+        before = budget.used
+        dist = self._roll_dist(name, e, env, budget, reads)
+        if key is not None:
+            made[key] = (dist, budget.used - before)  # type: ignore[index]
+        return dist
+
+    def _roll_dist(self, name: str, e: Expr, env: Mapping[str, Any], budget: Budget,
+                   reads: RollReads | None = None) -> Dist:
         compiled = self._rolls.get(name)
         if compiled is None:
             domain = Exact()
