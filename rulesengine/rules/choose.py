@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..codes import E_BAD_CHOOSE, E_UNKNOWN_REFERENCE
+from ..dice.parser import closest
 from .context import BuildContext
 from .model import Choose, Expr, Let
 from .scope import Scope, escape_pointer
@@ -39,7 +40,9 @@ def build_choose(b: BuildContext, spec: dict, ptr: str, roll_names: list[str], f
     order = tuple(c.get("order", [v for v, _ in values]))
     for o in order:
         if o not in dict(values):
-            b.error(E_UNKNOWN_REFERENCE, f"order by '{o}', which is not one of the chosen values", f"{cptr}/order")
+            near = closest(o, [v for v, _ in values])
+            b.error(E_UNKNOWN_REFERENCE, f"order by '{o}', which is not one of the chosen values", f"{cptr}/order",
+                    (f"did you mean '{near}'? " if near else "") + "values: " + ", ".join(v for v, _ in values))
     pick = _pick(b, c.get("pick", 2), f"{cptr}/pick", full_scope, after)
     return Choose(c["from"], pick, tuple(values), prefer, order, cptr), scope_after_choose
 
