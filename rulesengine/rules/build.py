@@ -98,7 +98,8 @@ class Builder:
         the file's dialect, resolved, compiled; None where it has a mistake (each reported)."""
         text = value if isinstance(value, str) else _literal(value)
         if text is None:
-            self.error(E_EXPRESSION, f"{what} must be an expression, not {value!r}", pointer)
+            self.error(E_EXPRESSION, f"{what} must be an expression, not {value!r}", pointer,
+                       "write it as text, in quotes, e.g. \"roll >= 10\"")
             return None
         parsed = self._parse(value, text, pointer)
         if parsed is None:
@@ -197,7 +198,8 @@ class Builder:
                 continue
             if len(faces) > self.limits.max_custom_faces:
                 self.error(E_EXPRESSION, f"die '{name}' has {len(faces)} faces, more than "
-                           f"{self.limits.max_custom_faces:,}", pointer)
+                           f"{self.limits.max_custom_faces:,}", pointer,
+                           f"give it at most {self.limits.max_custom_faces:,} faces (max_custom_faces)")
                 continue
             if sum(len(f) for f in faces) > self.limits.max_custom_faces:
                 self.error(E_EXPRESSION, f"die '{name}' shows {sum(len(f) for f in faces):,} symbols in all, more than "
@@ -261,7 +263,7 @@ class Builder:
         for name, spec in (data.get("procedures") or {}).items():
             if name in checks:
                 self.error(E_DUPLICATE, f"procedure '{name}' has the name of a check",
-                           f"/procedures/{escape_pointer(name)}", key=True)
+                           f"/procedures/{escape_pointer(name)}", "rename the procedure or the check", key=True)
             proc = self.procedure(name, spec, f"/procedures/{escape_pointer(name)}")
             if proc is not None:
                 procedures[name] = proc
@@ -372,7 +374,8 @@ class Builder:
         scope = Scope({i.name: "input" for i in inputs})
         for i in inputs:
             if i.name in RESERVED or i.name in self.functions:
-                self.error(E_DUPLICATE, f"input '{i.name}' has a reserved or table name", i.pointer, key=True)
+                self.error(E_DUPLICATE, f"input '{i.name}' has a reserved or table name", i.pointer,
+                           f"rename the input, e.g. {i.name}_value", key=True)
         return inputs, scope
 
     def check_lets(self, spec: dict, ptr: str, scope: Scope,
@@ -389,7 +392,7 @@ class Builder:
             lptr = f"{ptr}/let/{escape_pointer(lname)}"
             if lname in full_scope.names or lname in RESERVED or lname in self.functions:
                 self.error(E_DUPLICATE, f"'{lname}' is already an input, roll, table or reserved name",
-                           lptr, key=True)
+                           lptr, f"rename the value, e.g. {lname}_value", key=True)
                 continue
             if isinstance(lspec, dict) and "best_of" in lspec:
                 let = self.best_of_let(lname, lspec, lptr, full_scope, after)
@@ -425,7 +428,8 @@ class Builder:
         roll_scope = Scope({**dict.fromkeys(chosen, "chosen value"), **pre_scope.names})
         for rname, rtext in raw_rolls.items():
             if rname in scope.names or rname in RESERVED:
-                self.error(E_DUPLICATE, f"roll '{rname}' has the name of an input or a reserved name", roll_ptr(rname))
+                self.error(E_DUPLICATE, f"roll '{rname}' has the name of an input or a reserved name", roll_ptr(rname),
+                           f"rename the roll, e.g. {rname}_roll")
             e = self.expr(rtext, roll_ptr(rname), roll_scope, dice=True, what=f"roll '{rname}'")
             if e is not None:
                 rolls.append((rname, e))
@@ -468,7 +472,8 @@ class Builder:
         for i, o in enumerate(spec.get("outcomes") or []):
             optr = f"{ptr}/outcomes/{i}"
             if o["name"] in seen:
-                self.error(E_DUPLICATE, f"outcome '{o['name']}' is listed twice", f"{optr}/name")
+                self.error(E_DUPLICATE, f"outcome '{o['name']}' is listed twice", f"{optr}/name",
+                           "give each rule its own name, or join their conditions with 'or' in one rule")
             seen[o["name"]] = optr
             if catch_all is not None:
                 self.warning(W_UNREACHABLE, f"outcome rule '{o['name']}' can never apply: '{catch_all}' "
@@ -529,7 +534,9 @@ class Builder:
                              "refuse this name")
         tiers = spec.get("tiers")
         if tiers is not None and not isinstance(self.tables.get(tiers), Tiers):
-            self.error(E_UNKNOWN_REFERENCE, f"tiers '{tiers}' is not a tiers table", f"{ptr}/tiers")
+            named = [n for n, t in self.tables.items() if isinstance(t, Tiers)]
+            self.error(E_UNKNOWN_REFERENCE, f"tiers '{tiers}' is not a tiers table", f"{ptr}/tiers",
+                       "tiers tables: " + ", ".join(named) if named else "declare a tiers table under tables:")
         return report, tiers
 
     def check_secret(self, spec: dict, ptr: str, full_scope: Scope, after: set[str]) -> Expr | None:
@@ -539,7 +546,7 @@ class Builder:
         secret = self.expr(spec["secret"], f"{ptr}/secret", full_scope, what="'secret'")
         if secret is not None and secret.names & after:
             self.error(E_GATE_AFTER_ROLL, "whether a roll is secret must be known before rolling",
-                       f"{ptr}/secret")
+                       f"{ptr}/secret", "read only inputs and values that read no roll in 'secret'")
             secret = None
         return secret
 

@@ -45,7 +45,8 @@ def _check_bounds(builder: Any, name: str, low: Any, high: Any, ptr: str) -> Non
                           f"{ptr}/{bound}", f"write it without a decimal point: {bound}: {int(value)}"
                           if value.is_integer() else None)
     if low is not None and high is not None and low > high:
-        builder.error(E_BAD_DEFAULT, f"input '{name}': min {low} is above max {high}", f"{ptr}/min")
+        builder.error(E_BAD_DEFAULT, f"input '{name}': min {low} is above max {high}", f"{ptr}/min",
+                      f"min is the lowest value allowed: min: {high}, max: {low}")
 
 
 def _check_integer_default(builder: Any, name: str, default: Any, low: Any, high: Any, labels: str | None,
@@ -54,13 +55,15 @@ def _check_integer_default(builder: Any, name: str, default: Any, low: Any, high
     if isinstance(default, int) and not isinstance(default, bool):
         if (low is not None and default < low) or (high is not None and default > high):
             builder.error(E_BAD_DEFAULT, f"input '{name}': default {default} is outside {low}..{high}",
-                          f"{ptr}/default")
+                          f"{ptr}/default", "give a default the bounds allow, or widen the bounds")
     if isinstance(default, str):
         if labels is None:
-            builder.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number", f"{ptr}/default")
+            builder.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number", f"{ptr}/default",
+                          "write a whole number without quotes, or give the input labels: a ladder")
         elif isinstance(ladder := builder.tables.get(labels), Ladder) and default not in dict(ladder.entries):
             builder.error(E_BAD_DEFAULT, f"input '{name}': default {default!r} is not a number or a step "
-                          f"of the ladder '{labels}'", f"{ptr}/default")
+                          f"of the ladder '{labels}'", f"{ptr}/default",
+                          "steps: " + ", ".join(label for label, _ in ladder.entries))
 
 
 def _check_default_type(builder: Any, name: str, kind: str, default: Any, ptr: str) -> None:
@@ -103,7 +106,8 @@ def _labels(builder: Any, name: str, spec: dict, ptr: str) -> tuple[str | None, 
                           f"{ptr}/labels", "columns: " + ", ".join(table.columns))
     elif not isinstance(table, Ladder):
         builder.error(E_UNKNOWN_REFERENCE, f"input '{name}' takes labels from '{labels}', which is not a ladder "
-                      "or grid", f"{ptr}/labels")
+                      "or grid", f"{ptr}/labels",
+                      "name a ladder table, or a grid's column: {table: a_grid, column: skill}")
     return labels, column
 
 

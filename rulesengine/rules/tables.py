@@ -27,7 +27,8 @@ def build_table(builder: BuildContext, name: str, spec: dict, ptr: str) -> Ladde
         for i, row in enumerate(spec["ranges"]):
             low, high = row.get("min"), row.get("max")
             if low is not None and high is not None and low > high:
-                builder.error(E_BAD_TABLE, f"range {low}..{high} is empty", f"{ptr}/ranges/{i}")
+                builder.error(E_BAD_TABLE, f"range {low}..{high} is empty", f"{ptr}/ranges/{i}",
+                              f"min is the lowest key of the row: min: {high}, max: {low}")
             value = row["value"]
             if isinstance(value, str) and _NUMBER.match(value):
                 number = int(value)
@@ -43,25 +44,30 @@ def build_table(builder: BuildContext, name: str, spec: dict, ptr: str) -> Ladde
         grid = spec["grid"]
         columns = tuple(grid["columns"])
         if len(set(columns)) != len(columns):
-            builder.error(E_DUPLICATE, f"table '{name}' repeats a column", f"{ptr}/grid/columns")
+            repeated = ", ".join(sorted({str(c) for c in columns if columns.count(c) > 1}))
+            builder.error(E_DUPLICATE, f"table '{name}' repeats a column", f"{ptr}/grid/columns",
+                          f"give each column its own name (repeated: {repeated})")
         grid_rows = []
         for label, values in grid["rows"].items():
             if len(values) != len(columns):
                 builder.error(E_BAD_TABLE, f"row '{label}' has {len(values)} values for {len(columns)} columns",
-                              f"{ptr}/grid/rows/{escape_pointer(label)}")
+                              f"{ptr}/grid/rows/{escape_pointer(label)}",
+                              "give one value for each column, in order: " + ", ".join(map(str, columns)))
             grid_rows.append((str(label), tuple(values)))
         return Grid(name, desc, columns, tuple(grid_rows))
     tiers = []
     seen = set()
     for i, t in enumerate(spec["tiers"]):
         if t["label"] in seen:
-            builder.error(E_DUPLICATE, f"tier label '{t['label']}' is used twice", f"{ptr}/tiers/{i}/label")
+            builder.error(E_DUPLICATE, f"tier label '{t['label']}' is used twice", f"{ptr}/tiers/{i}/label",
+                          "give each tier its own label")
         seen.add(t["label"])
         tiers.append(Tier(t["min"], t["label"], t.get("description", "")))
     mins = [t.min for t in tiers]
     if mins != sorted(mins) or len(set(mins)) != len(mins):
         builder.error(E_BAD_TABLE, "tiers must be listed from the lowest minimum up, each minimum once",
-                      f"{ptr}/tiers")
+                      f"{ptr}/tiers", "in this order: " + ", ".join(f"{t.label} (min {t.min})"
+                                                                    for t in sorted(tiers, key=lambda t: t.min)))
     return Tiers(name, desc, tuple(tiers))
 
 
