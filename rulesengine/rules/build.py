@@ -34,6 +34,7 @@ from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
 from .inputs import build_input
 from .lints import expression_lints, symbol_lints
+from .symbol_dice import declared_dice, declared_symbols
 
 if TYPE_CHECKING:  # the dialects are imported where a file is written in one (start-up)
     from ..dice.dialects import Translation
@@ -46,18 +47,6 @@ RESERVED = ("result", "outcome", "success", "chosen")
 
 
 
-def _declared_symbols(spec: Any) -> set[str]:
-    """Every symbol on a face declared under ``dice:``, a broken die's too (its error is said
-    once, where it is declared, not again at each symbol counted)."""
-    out: set[str] = set()
-    for die in spec.values() if isinstance(spec, dict) else ():
-        faces = die.get("faces") if isinstance(die, dict) else None
-        for face in faces if isinstance(faces, list) else ():
-            if isinstance(face, list):
-                out.update(str(symbol) for symbol in face)
-    return out
-
-
 class Builder:
     """Builds one ruleset, collecting every diagnostic instead of stopping at the first."""
 
@@ -68,9 +57,11 @@ class Builder:
         self.dialect: str | None = dialect if isinstance(dialect, str) else None
         self.diagnostics: list[Diagnostic] = []
         self.functions: dict = dict(FUNCTIONS)
-        self.named_dice = self.declared_dice(doc.data.get("dice") if isinstance(doc.data, dict) else None)
+        dice = doc.data.get("dice") if isinstance(doc.data, dict) else None
+        # The file's symbol dice, and those declared with an error (reported once, where declared)
+        self.named_dice, self.broken_dice = declared_dice(dice, limits, self.error)
         # Symbols the file's dice show, and each symbol a symbols() call names (checked at the end).
-        self.symbols_shown: set[str] = _declared_symbols(doc.data.get("dice") if isinstance(doc.data, dict) else None)
+        self.symbols_shown: set[str] = declared_symbols(dice)
         # (symbol, pointer, (column in the scalar, length) where the text is a string)
         self.symbols_named: list[tuple[str, str, tuple[int, int] | None]] = []
         self._sampling = Sampling()
@@ -183,37 +174,6 @@ class Builder:
         return ok
 
     # ---- dice declared by name ---------------------------------------------------------
-    def declared_dice(self, spec: Any) -> dict[str, ast.Die]:
-        """The dice of the file's ``dice:`` (symbol dice), by name; the schema has checked
-        their form, this their size and symbols."""
-        dice: dict[str, ast.Die] = {}
-        self.broken_dice: set[str] = set()  # declared with an error (reported once, where declared)
-        if not isinstance(spec, dict):
-            return dice
-        for name, die in spec.items():
-            pointer = f"/dice/{escape_pointer(name)}/faces"
-            faces = die.get("faces") if isinstance(die, dict) else None
-            self.broken_dice.add(name)
-            if not isinstance(faces, list) or not all(isinstance(f, list) for f in faces) or not faces:
-                continue
-            if len(faces) > self.limits.max_custom_faces:
-                self.error(E_EXPRESSION, f"die '{name}' has {len(faces)} faces, more than "
-                           f"{self.limits.max_custom_faces:,}", pointer,
-                           f"give it at most {self.limits.max_custom_faces:,} faces (max_custom_faces)")
-                continue
-            if sum(len(f) for f in faces) > self.limits.max_custom_faces:
-                self.error(E_EXPRESSION, f"die '{name}' shows {sum(len(f) for f in faces):,} symbols in all, more than "
-                           f"{self.limits.max_custom_faces:,}", pointer,
-                           "a die's faces together show at most as many symbols as a die may have faces")
-                continue
-            if any(symbol == "blank" for f in faces for symbol in f):
-                self.error(E_EXPRESSION, f"die '{name}': 'blank' names a face with no symbols, not a symbol",
-                           pointer, "write a blank face as []")
-                continue
-            dice[name] = ast.symbol_die(tuple(tuple(str(x) for x in f) for f in faces), f"d{{{name}}}", name)
-            self.broken_dice.discard(name)
-        return dice
-
     def with_named_dice(self, tree: ast.Node, text: str) -> ast.Node:
         """``tree`` with the faces of the dice it names (``3d{ability}``) written in; an
         unknown name, or a modifier the die can't take, is the expression's error."""
