@@ -51,7 +51,7 @@ def format_roll(result: RunResult) -> str:
     lines.extend(r.trace.splitlines())
     if r.choices:
         lines.append("choices: " + "; ".join(
-            f"{_dice_text(c.faces, c.sides)} → " + ", ".join(f"{k} {_v(v)}" for k, v in c.values.items())
+            f"{c.dice_text('+')} → " + ", ".join(f"{k} {_v(v)}" for k, v in c.values.items())
             + (" *" if c.preferred else "") for c in r.choices))
     for k, v in r.values.items():
         lines.append(f"{k}: {_v(v)}")
@@ -63,14 +63,6 @@ def format_roll(result: RunResult) -> str:
     if r.reason:
         lines.append(f"reason: {r.reason}")
     return "\n".join(lines)
-
-
-def _dice_text(faces: tuple[int, ...], sides: tuple[int, ...]) -> str:
-    """Chosen dice as a roll shows them: ``4+3``, or with their sizes from a pool of mixed
-    dice, ``d10:4+d8:3``."""
-    if len(set(sides)) > 1:
-        return "+".join(f"d{s}:{f}" for f, s in zip(faces, sides, strict=True))
-    return "+".join(map(str, faces))
 
 
 _pct = pct

@@ -100,7 +100,5 @@ class RollMemo:
 
 
 def _chosen_line(chosen: Choice) -> str:
-    dice = (map(str, chosen.faces) if len(set(chosen.sides)) < 2
-            else (f"d{s}:{f}" for f, s in zip(chosen.faces, chosen.sides, strict=True)))
-    return (f"chosen: {', '.join(dice)} → "
+    return (f"chosen: {chosen.dice_text(', ')} → "
             + ", ".join(f"{k} {format_value(jsonable(v))}" for k, v in chosen.values.items()))

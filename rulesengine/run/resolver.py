@@ -203,7 +203,8 @@ class Resolver:
         # d6 showing 3 are different choices (what is left differs).
         sizes = rolled.sides if isinstance(rolled, Rolled) and rolled.sides else (0,) * len(faces)
         # and the symbols on it, where the roll's dice show symbols (``symbols(chosen, …)``)
-        shows = rolled.shows if isinstance(rolled, Rolled) and rolled.shows else ((),) * len(faces)
+        symbolic = isinstance(rolled, Rolled) and bool(rolled.shows)
+        shows = rolled.shows if symbolic else ((),) * len(faces)
         dice = sorted(zip(faces, sizes, shows, strict=True), reverse=True)
         k = min(self.pick(spec, env), len(faces))
         self._charge_choosing(spec, len(faces), k, budget)
@@ -215,11 +216,11 @@ class Resolver:
                 rest = tuple([d for i, d in enumerate(dice) if i not in picked])
                 rt = self.runtime
                 values, preferred = way_values(spec, env, combo, rest, mixed, memo, rt.evaluate, rt.truth)
-                return (), _choice((combo, values, preferred), mixed)
+                return (), _choice((combo, values, preferred), mixed, symbolic)
         ways = self._ways(spec, env, dice, k, mixed, memo)
         if memo is not None:  # exact odds: only the way the rules pick
-            return (), _choice(first_best(ways, ranking(spec)), mixed)
-        choices = _offers(ways, mixed)
+            return (), _choice(first_best(ways, ranking(spec)), mixed, symbolic)
+        choices = _offers(ways, mixed, symbolic)
 
         by_way = ranking(spec)
 
@@ -287,7 +288,7 @@ class Resolver:
 
 
 
-def _offers(ways: Iterable[Way], mixed: bool) -> tuple[Choice, ...]:
+def _offers(ways: Iterable[Way], mixed: bool, symbolic: bool) -> tuple[Choice, ...]:
     """The choices offered: each way but those that offer what an earlier one does."""
     seen: set[tuple] = set()
     offers = []
@@ -295,10 +296,13 @@ def _offers(ways: Iterable[Way], mixed: bool) -> tuple[Choice, ...]:
         same = same_offer(way)
         if same not in seen:
             seen.add(same)
-            offers.append(_choice(way, mixed))
+            offers.append(_choice(way, mixed, symbolic))
     return tuple(offers)
 
 
-def _choice(way: Way, mixed: bool) -> Choice:
+def _choice(way: Way, mixed: bool, symbolic: bool) -> Choice:
+    """A way as the roll tells it: the faces chosen, and each die's size (a pool of mixed
+    dice) or the symbols it shows (symbol dice: which die of two kinds showing one place)."""
     combo, values, preferred = way
-    return Choice(tuple(f for f, _, _ in combo), values, preferred, tuple(s for _, s, _ in combo) if mixed else ())
+    return Choice(tuple(f for f, _, _ in combo), values, preferred, tuple(s for _, s, _ in combo) if mixed else (),
+                  tuple(on for _, _, on in combo) if symbolic else ())

@@ -31,10 +31,23 @@ class Choice(Record):
     values: dict[str, Any]
     preferred: bool
     sides: tuple[int, ...] = ()  # each chosen die's size, for a pool of mixed dice
+    symbols: tuple[tuple[str, ...], ...] = ()  # the symbols each chosen die shows, for symbol dice
+
+    def dice_text(self, between: str) -> str:
+        """The dice chosen as a roll's trace shows them, ``between`` each: their faces (``4+3``),
+        with their sizes from a pool of mixed dice (``d10:4+d8:3``), or with the symbols they
+        show, symbol dice by their symbols (``success+strife (6), blank (1)``: the number is
+        what ``--choose`` takes)."""
+        if self.symbols:
+            return ", ".join(f"{'+'.join(on) or 'blank'} ({f})" for f, on in zip(self.faces, self.symbols, strict=True))
+        if len(set(self.sides)) > 1:
+            return between.join(f"d{s}:{f}" for f, s in zip(self.faces, self.sides, strict=True))
+        return between.join(map(str, self.faces))
 
     def to_dict(self) -> dict:
         return {"faces": list(self.faces), "values": dict(self.values), "preferred": self.preferred} \
-            | ({"sides": list(self.sides)} if self.sides else {})
+            | ({"sides": list(self.sides)} if self.sides else {}) \
+            | ({"symbols": [list(on) for on in self.symbols]} if self.symbols else {})
 
 
 class _NoResult:

@@ -137,3 +137,18 @@ def test_what_adds_up_over_the_dice_chosen(text, adds):
     from rulesengine.dice.parser import parse
 
     assert _adds_up(parse(text), {"v0"}) is adds
+
+
+def test_a_roll_tells_which_symbol_die_was_chosen():
+    """Chosen dice of two kinds of symbol dice are told by the symbols they show beside their
+    faces (JSON ``symbols``, the trace's ``success+strife (6)``): a face place alone can't
+    tell a ring die's 6 from a skill die's."""
+    check = loads(L5R, "t.yaml").check("c")
+    # 3d{glyph} showing 6 (a burst) and two blanks, then 2d6 showing 6 and 2: the burst is
+    # the one success; of the dice tied with none, a 6 comes first, the plain d6's
+    rolled = check.roll({}, faces=[6, 1, 1, 6, 2])
+    chosen = rolled.to_dict()["chosen"]
+    assert chosen["faces"] == [6, 6]
+    assert sorted(map(tuple, chosen["symbols"])) == [(), ("burst",)]  # a glyph's burst, and a plain d6
+    assert all(len(c.get("symbols", [])) == len(c["faces"]) for c in rolled.to_dict()["choices"])
+    assert "burst (6)" in rolled.trace and "blank (6)" in rolled.trace
