@@ -12,32 +12,7 @@ from fractions import Fraction as F
 from rulesengine import loads
 from rulesengine.dice.dist import shared_budget
 from rulesengine.run import enumeration, exact
-
-RULESET = """\
-ruleset: keep-then-explode
-name: Keep, then explode
-version: "1"
-source: tests
-checks:
-  roll_and_keep:
-    inputs:
-      ring: {type: integer, default: 2, min: 1, max: 5}
-      skill: {type: integer, default: 1, min: 0, max: 5}
-    rolls:
-      dice: (ring + skill)d10
-      more: (tens)d10!
-    choose:
-      from: dice
-      pick: ring
-      values:
-        kept: sum(chosen)
-        tens: count(chosen, 10)
-    result: kept + more
-    outcomes:
-      - {name: twenty, when: "result >= 20", success: true}
-      - {name: less, success: false}
-"""
-
+from test_rolls_after_choice import RULESET  # the docs' keep-then-explode: keep the ring, roll the 10s kept
 
 def test_the_moments_take_the_rolls_the_outcomes_worked_out(monkeypatch):
     made: list[str] = []
@@ -48,8 +23,8 @@ def test_the_moments_take_the_rolls_the_outcomes_worked_out(monkeypatch):
         return original(self, name, *args, **kwargs)
 
     monkeypatch.setattr(exact.ExactRolls, "_roll_dist", counted)
-    odds = loads(RULESET).check("roll_and_keep").odds({"ring": 2, "skill": 1})
-    assert odds.outcomes["twenty"] == F(1049, 5000)  # docs/ruleset-language.md, "Rolling after the choice"
+    odds = loads(RULESET).check("roll").odds({"ring": 2, "skill": 1, "tn": 20})
+    assert odds.outcomes["success"] == F(1049, 5000)  # docs/ruleset-language.md, "Rolling after the choice"
     assert odds.unbounded_mean == F(3443, 225)  # worked out by joining the rolls again
     assert made.count("dice") == 1
 
@@ -58,8 +33,8 @@ def test_a_roll_given_again_is_charged_what_it_cost(monkeypatch):
     """The whole odds charge as many steps as when every roll was worked out each time it
     was asked for (the memory turned off), so a budget refuses at the same point."""
     with shared_budget(10**12) as kept:
-        loads(RULESET).check("roll_and_keep").odds({"ring": 3, "skill": 2})
+        loads(RULESET).check("roll").odds({"ring": 3, "skill": 2})
     monkeypatch.setattr(enumeration, "remembering_rolls", contextlib.nullcontext)
     with shared_budget(10**12) as fresh:
-        loads(RULESET).check("roll_and_keep").odds({"ring": 3, "skill": 2})
+        loads(RULESET).check("roll").odds({"ring": 3, "skill": 2})
     assert kept.used == fresh.used > 0
