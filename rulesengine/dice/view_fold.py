@@ -239,26 +239,20 @@ def _fold_by_extreme(steps: list[Readings], view: PoolView, n: int, caps: list[i
     compounding d12s with their 1s counted: 9 states, not 961, each met by 2 readings, not
     121). Returns what :func:`fold` returns, each state one reading with the highest at ``m``."""
     at = n if view.highest else n + 1  # the place of the extreme in a reading
-    if view.highest:
-        values = sorted({k[at] for step in steps for k, _, _ in step})
-    else:
-        values = sorted({k[at] for step in steps for k, _, _ in step}, reverse=True)
-    join, settle, packed = _packed([[(k[:n], w, rep) for k, w, rep in step] for step in steps], n, flag, caps)
+    distinct = {id(step): step for step in steps}  # alike dice share one list of readings
+    values = sorted({k[at] for step in distinct.values() for k, _, _ in step}, reverse=not view.highest)
+    # Charged before: each part's readings packed, and each distinct part's sorted for each m.
+    budget.spend((len(values) + len(steps)) * sum(len(step) for step in distinct.values()))
+    trimmed = {i: [(k[:n], w, rep) for k, w, rep in step] for i, step in distinct.items()}
+    join, settle, packed = _packed([trimmed[id(step)] for step in steps], n, flag, caps)
     out: list[tuple[int, list]] = []
     for m in values:
-        below: list[Readings] = []
-        at_m: list[Readings] = []
+        split: dict[int, tuple[Readings, Readings]] = {}
         for step, items in zip(steps, packed, strict=True):
-            parts: tuple[dict[Any, list], dict[Any, list]] = ({}, {})
-            for (k, _, _), (key, w, rep) in zip(step, items, strict=True):
-                if k[at] == m or (k[at] < m if view.highest else k[at] > m):
-                    into = parts[k[at] == m]
-                    if key in into:
-                        into[key][0] += w
-                    else:
-                        into[key] = [w, rep]
-            below.append([(key, w, rep) for key, (w, rep) in parts[0].items()])
-            at_m.append([(key, w, rep) for key, (w, rep) in parts[1].items()])
+            if id(step) not in split:
+                split[id(step)] = _below_and_at(step, items, at, m, view.highest)
+        below = [split[id(step)][0] for step in steps]
+        at_m = [split[id(step)][1] for step in steps]
         without = {k: [w, (None, rep)] for k, w, rep in below[0]}  # no part at m yet
         with_m = {k: [w, (None, rep)] for k, w, rep in at_m[0]}
         for i in range(1, len(steps)):
@@ -273,6 +267,22 @@ def _fold_by_extreme(steps: list[Readings], view: PoolView, n: int, caps: list[i
             without, with_m = _step(without, below[i], join, settle), reached
         out += _unchained(with_m)
     return out
+
+
+def _below_and_at(step: Readings, items: Readings, at: int, m: Any, highest: bool) -> tuple[Readings, Readings]:
+    """A part's readings (``step``, and ``items``, the same packed) below ``m`` (above it, for
+    the lowest) and at ``m``, each read by its sums and counts alone: readings alike in
+    those are one, weighing them all."""
+    parts: tuple[dict[Any, list], dict[Any, list]] = ({}, {})
+    for (k, _, _), (key, w, rep) in zip(step, items, strict=True):
+        if k[at] == m or (k[at] < m if highest else k[at] > m):
+            into = parts[k[at] == m]
+            if key in into:
+                into[key][0] += w
+            else:
+                into[key] = [w, rep]
+    return ([(key, w, rep) for key, (w, rep) in parts[0].items()],
+            [(key, w, rep) for key, (w, rep) in parts[1].items()])
 
 
 def _unchained(states: dict[Any, list]) -> list[tuple[int, list]]:

@@ -59,7 +59,7 @@ class Builder:
         self.functions: dict = dict(FUNCTIONS)
         dice = doc.data.get("dice") if isinstance(doc.data, dict) else None
         # The file's symbol dice, and those declared with an error (reported once, where declared)
-        self.named_dice, self.broken_dice = declared_dice(dice, limits, self.error)
+        self.named_dice, self.broken_dice = declared_dice(dice, limits, self)
         # Symbols the file's dice show, and each symbol a symbols() call names (checked at the end).
         self.symbols_shown: set[str] = declared_symbols(dice)
         # (symbol, pointer, (column in the scalar, length) where the text is a string)

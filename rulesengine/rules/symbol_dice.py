@@ -4,20 +4,18 @@ on them, checked for size and form (the schema has checked their shape). Split f
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ..codes import E_EXPRESSION
 from ..dice import ast
 from ..limits import Limits
+from .context import BuildContext
 from .scope import escape_pointer
 
-Report = Callable[[str, str, str, str], None]  # an error: code, message, pointer, hint
 
-
-def declared_dice(spec: Any, limits: Limits, error: Report) -> tuple[dict[str, ast.Die], set[str]]:
+def declared_dice(spec: Any, limits: Limits, b: BuildContext) -> tuple[dict[str, ast.Die], set[str]]:
     """The dice of the file's ``dice:`` by name, and the names of those declared with an
-    error (each error reported once, here, not again where the die is rolled)."""
+    error (each error reported to ``b`` once, here, not again where the die is rolled)."""
     dice: dict[str, ast.Die] = {}
     broken: set[str] = set()
     if not isinstance(spec, dict):
@@ -30,16 +28,16 @@ def declared_dice(spec: Any, limits: Limits, error: Report) -> tuple[dict[str, a
         if not isinstance(faces, list) or not all(isinstance(f, list) for f in faces) or not faces:
             continue
         if len(faces) > most:
-            error(E_EXPRESSION, f"die '{name}' has {len(faces)} faces, more than {most:,}", pointer,
-                  f"give it at most {most:,} faces (max_custom_faces)")
+            b.error(E_EXPRESSION, f"die '{name}' has {len(faces)} faces, more than {most:,}", pointer,
+                    f"give it at most {most:,} faces (max_custom_faces)")
             continue
         if sum(len(f) for f in faces) > most:
-            error(E_EXPRESSION, f"die '{name}' shows {sum(len(f) for f in faces):,} symbols in all, more than "
-                  f"{most:,}", pointer, "a die's faces together show at most as many symbols as a die may have faces")
+            b.error(E_EXPRESSION, f"die '{name}' shows {sum(len(f) for f in faces):,} symbols in all, more than "
+                    f"{most:,}", pointer, "a die's faces together show at most as many symbols as a die may have faces")
             continue
         if any(symbol == "blank" for f in faces for symbol in f):
-            error(E_EXPRESSION, f"die '{name}': 'blank' names a face with no symbols, not a symbol", pointer,
-                  "write a blank face as []")
+            b.error(E_EXPRESSION, f"die '{name}': 'blank' names a face with no symbols, not a symbol", pointer,
+                    "write a blank face as []")
             continue
         dice[name] = ast.symbol_die(tuple(tuple(str(x) for x in f) for f in faces), f"d{{{name}}}", name)
         broken.discard(name)

@@ -44,7 +44,7 @@ class RollReads(NamedTuple):
     also: tuple[Expr, ...] = ()
 
 
-_MADE: ContextVar[dict | None] = ContextVar("rulesengine_rolls_made", default=None)
+_MADE: ContextVar[dict[tuple, tuple[Dist, int]] | None] = ContextVar("rulesengine_rolls_made", default=None)
 
 
 @contextmanager
@@ -231,14 +231,15 @@ class ExactRolls:
         again, charged the steps it cost, so every limit is met where it was."""
         made = _MADE.get()
         key = self.share_key(name, e, env, reads) if made is not None else None
-        if key is not None and key in made:  # type: ignore[operator]
-            dist, steps = made[key]  # type: ignore[index]
+        if made is None or key is None:
+            return self._roll_dist(name, e, env, budget, reads)
+        if key in made:
+            dist, steps = made[key]
             budget.spend(steps)
             return dist
         before = budget.used
         dist = self._roll_dist(name, e, env, budget, reads)
-        if key is not None:
-            made[key] = (dist, budget.used - before)  # type: ignore[index]
+        made[key] = (dist, budget.used - before)
         return dist
 
     def _roll_dist(self, name: str, e: Expr, env: Mapping[str, Any], budget: Budget,

@@ -99,3 +99,37 @@ def test_eight_compounding_dice_read_by_their_highest_are_a_small_work():
     with shared_budget(10**12) as outer:
         loads(RULESET).check("trait").odds({"dice": 8})
     assert outer.used < 100_000
+
+
+HUGE = """\
+ruleset: huge
+name: Highest of a hundred big dice
+version: "1"
+source: tests
+checks:
+  c:
+    inputs:
+      n: {type: integer, min: 1, max: 100}
+      sides: {type: integer, min: 2, max: 100000}
+    roll: (n)d(sides)
+    result: highest(roll) + 1000000 * count(roll, 1)
+    outcomes:
+      - {name: any, success: true}
+"""
+
+
+def test_a_fold_by_the_highest_too_big_is_refused_before_any_reading_is_sorted(monkeypatch):
+    """A hundred d20000s read by their highest and their 1s: 20,000 values the highest may take,
+    each sorting 20,000 readings. The whole work is charged first, so the refusal (E210)
+    comes before any of it (here counted: no part's readings packed or sorted)."""
+    from rulesengine.dice import view_fold
+    from rulesengine.errors import LimitError
+
+    done: list[str] = []
+    for name in ("_below_and_at", "_packed"):
+        real = getattr(view_fold, name)
+        monkeypatch.setattr(view_fold, name, lambda *a, _real=real, _name=name: done.append(_name) or _real(*a))
+    with pytest.raises(LimitError) as refused:
+        loads(HUGE).check("c").odds({"n": 100, "sides": 20000})
+    assert refused.value.code == "E210"
+    assert done == []
