@@ -82,6 +82,8 @@ W_SIGN_AGAINST_SUCCESS = "W512"
 W_DIALECT_DROPS = "W513"
 W_SYMBOL_ROLL_NUMBER = "W514"
 W_LABEL_NOT_ON_DICE = "W515"
+# a call that gives what it was given
+W_ONE_VALUE_EXTREME = "W516"
 # work nothing reads
 W_UNREAD_ROLL = "W520"
 W_UNREAD_INPUT = "W521"
@@ -167,6 +169,8 @@ CODES: dict[str, Code] = {c.code: c for c in (
                                           "as a number: count its symbols with symbols()"),
     Code(W_LABEL_NOT_ON_DICE, "warning", "deprecated (an error later): a label ([text]) after something that is "
                                          "not a dice term, such as a name: roll[0] is roll"),
+    Code(W_ONE_VALUE_EXTREME, "warning", "max() or min() of one value, which is that value: max(roll) is the "
+                                         "roll's total, not its highest die"),
     Code(W_UNREAD_ROLL, "warning", "a roll that is rolled and never read"),
     Code(W_UNREAD_INPUT, "warning", "an input that nothing reads"),
     Code(W_UNREAD_CHOOSE, "warning", "a choose whose chosen dice no rule reads"),

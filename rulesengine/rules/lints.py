@@ -5,6 +5,8 @@ but means something other than its author meant, said at the place that means it
   of :mod:`rulesengine.dice.dialects` (W510, E530).
 - A label after something that is not a dice term: ``roll[0] == roll[1]`` reads as
   ``roll == roll``, since ``[...]`` labels a term in traces and is no index (E532).
+- ``max()`` or ``min()`` of one value, which gives that value: ``max(roll)`` is the roll's
+  total, where its highest die (``highest(roll)``) was meant (W516).
 - A symbol on one face of a declared die that nothing counts and no other face shows: a
   misspelling on the die, which makes that face count as a blank (W511).
 
@@ -19,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..codes import W_LABEL_NOT_ON_DICE, W_SYMBOL_NEVER_READ
+from ..codes import W_LABEL_NOT_ON_DICE, W_ONE_VALUE_EXTREME, W_SYMBOL_NEVER_READ
 from ..dice import ast
 from ..dice.parser import closest
 from ..errors import Diagnostic
@@ -32,7 +34,8 @@ if TYPE_CHECKING:
 def expression_lints(builder: Any, value: Any, pointer: str, nodes: Sequence[ast.Node],
                      translation: Translation | None, at: Callable[[int], int]) -> None:
     """What ``builder`` reports of one expression as read (``nodes``, its tree as
-    :func:`ast.walk` lists it): its dialect's notes, and labels after anything but dice.
+    :func:`ast.walk` lists it): its dialect's notes, labels after anything but dice, and
+    ``max()`` or ``min()`` of one value.
     ``at`` maps a position of the text parsed to the text written."""
     if not isinstance(value, str):
         return
@@ -49,6 +52,10 @@ def expression_lints(builder: Any, value: Any, pointer: str, nodes: Sequence[ast
             message += " (deprecated: a later release refuses it)"
             builder.diagnostics.append(Diagnostic(W_LABEL_NOT_ON_DICE, message, doc.scalar_column(
                 pointer, at(start), length=max(1, node.span[1] - start)), hint, "warning"))
+        elif isinstance(node, ast.Call) and node.name in ("max", "min") and len(node.args) == 1:
+            message, hint = _one_value_said(node, text)
+            builder.diagnostics.append(Diagnostic(W_ONE_VALUE_EXTREME, message, doc.scalar_column(
+                pointer, at(node.span[0]), length=node.span[1] - node.span[0]), hint, "warning"))
 
 
 def _on_dice(node: ast.Node) -> bool:
@@ -68,6 +75,23 @@ def _label_said(node: ast.Labeled, text: str) -> tuple[str, str]:
                 "or lowest(), or roll each die under its own name (docs/cookbook.md, \"Doubles\")")
     return (f"the label '[{node.label}]' after '{written}' changes nothing: labels show dice terms in traces",
             f"put the label on a dice term (1d20[{node.label}]), or remove it")
+
+
+def _one_value_said(node: ast.Call, text: str) -> tuple[str, str]:
+    """``max(x)`` is ``x``: said with what was likely meant. Of dice or a name (a roll, whose
+    value is its total), its highest die; of anything else, a bound beside it."""
+    written = text[node.span[0]:node.span[1]]
+    arg = text[node.args[0].span[0]:node.args[0].span[1]]
+    die, bound = ("highest", "0") if node.name == "max" else ("lowest", "10")
+    inner = ast.bare(node.args[0])
+    said = f"'{written}' is '{arg}' itself: {node.name}() of one value is that value"
+    if isinstance(inner, ast.Dice):
+        return said + ", here the total of the dice", f"for their {die} die write {die}({arg})"
+    if isinstance(inner, ast.Name):
+        return (said + " (a roll's value is its total)",
+                f"for a roll's {die} die write {die}({arg}); to compare it with a number write "
+                f"{node.name}({arg}, {bound})")
+    return said, f"give {node.name}() two or more values to compare, e.g. {node.name}({arg}, {bound}), or write {arg}"
 
 
 def symbol_lints(builder: Any) -> None:

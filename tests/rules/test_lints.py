@@ -20,7 +20,7 @@ from rulesengine.validate import validate_text
 MISTAKES = Path(__file__).resolve().parents[1] / "corpus" / "mistakes"
 
 
-LINTS = ("W510", "W511", "W512", "W513", "W514", "W515")
+LINTS = ("W510", "W511", "W512", "W513", "W514", "W515", "W516")
 """The codes of the lints tested here (the small files below may well leave work unread,
 W520-W525, which tests/rules/test_unread_work.py tests)."""
 
@@ -37,6 +37,7 @@ FIXED = [
     ("W514_result_is_a_symbol_rolls_number", "result: roll", "result: symbols(roll, 'success')"),
     ("W514_symbol_roll_compared_with_a_number", '"pool >= 4"', "\"symbols(pool, 'hit') >= 4\""),
     ("W515_doubles_by_index", "roll[0] == roll[1]", "highest(roll) == lowest(roll)"),
+    ("W516_highest_die_written_max", "max(pain)", "highest(pain)"),
     ("W510_d20_file_keeps_the_threes", "4d6k3", "4d6kh3"),
     ("W510_foundry_file_rerolls_ones_only_once", "(dice)d6r1", "(dice)d6ro1"),
     ("W510_roll20_file_explodes_on_more_faces", "1d10!>9", "1d10!>=10"),
@@ -104,6 +105,44 @@ def test_outside_a_ruleset_a_label_still_goes_anywhere_and_changes_nothing():
     assert dice.roll("1d20[attack] + 5[strength]", faces=[13]).total == 18
     for x in (1, 4):
         assert dice.odds("x[0] == x[1]", env={"x": x}).distribution == {True: 1}
+
+
+# ---- max() and min() of one value ---------------------------------------------------------
+
+@pytest.mark.parametrize("where, written, hint", [
+    ("result", "max(roll)", "for a roll's highest die write highest(roll)"),
+    ("when", "min(roll) >= 2", "for a roll's lowest die write lowest(roll)"),
+    ("result", "roll + max((roll[attack]))", "for a roll's highest die write highest((roll[attack]))"),
+    ("result", "min(roll - 3)", "give min() two or more values to compare, e.g. min(roll - 3, 10)"),
+    ("roll", "max(3d6) + 1", "for their highest die write highest(3d6)"),
+])
+def test_max_or_min_of_one_value_is_warned_at_the_call_with_what_was_meant(where, written, hint):
+    text = check(**{where: written})
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if written in t)
+    call = written[written.index("m"):]
+    column = text.splitlines()[line - 1].index(call) + 1
+    report = validate_text(text, "t.yaml")
+    warned = [d for d in report.diagnostics if d.code == "W516"]
+    assert [(d.location.line, d.location.column) for d in warned] == [(line, column)]
+    assert hint in (warned[0].hint or "")
+
+
+@pytest.mark.parametrize("result", ["max(roll, 0)", "min(roll, 10) + max(highest(roll), lowest(roll), 2)",
+                                    "highest(roll)", "max(count(roll, 6), count(roll, 1))"])
+def test_max_or_min_of_two_values_or_more_is_not_warned(result):
+    assert [d for d in validate_text(check(result=result), "t.yaml").diagnostics if d.code == "W516"] == []
+
+
+def test_max_of_a_roll_is_its_total_not_its_highest_die():
+    """The lie W516 stops: ``max(roll)`` of 2d6 is the sum (mean 7), not the highest die,
+    whose chances the brute force of both dice gives (mean 161/36)."""
+    total = dice.odds("max(2d6)").distribution
+    assert sum(F(v) * p for v, p in total.items()) == 7
+    highest = {}
+    for a, b in itertools.product(range(1, 7), repeat=2):
+        highest[max(a, b)] = highest.get(max(a, b), 0) + F(1, 36)
+    assert dice.odds("2d6kh1").distribution == highest
+    assert sum(v * p for v, p in highest.items()) == F(161, 36)
 
 
 # ---- symbol dice ---------------------------------------------------------------------------
