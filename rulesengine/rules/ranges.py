@@ -47,3 +47,22 @@ def range_text(r: RangeRow) -> str:
     if r.high is None:
         return f"{r.low} and up"
     return f"{r.low}..{r.high}"
+
+
+def overlap_hint(earlier: RangeRow, later: RangeRow) -> str:
+    """How to part two overlapping ranges: the keys both hold, and the bound of the later row
+    (in the file) that parts them. A row with no ``min`` starts at the lowest key, not where
+    the row before it ends, as a table read down the page may suggest."""
+    lo = max(x for x in (earlier.low, later.low, -(10**18)) if x is not None)
+    hi = min(x for x in (earlier.high, later.high, 10**18) if x is not None)
+    both = range_text(RangeRow(None if lo == -(10**18) else lo, None if hi == 10**18 else hi, None))
+    said = (f"the key {lo} falls" if lo == hi else f"the keys {both} fall") + \
+        " in both, and each key must fall in one range only"
+    if earlier.high is not None and (later.high is None or later.high > earlier.high):
+        start = earlier.high + 1
+        if later.low is None:
+            return f"{said}: give this row min: {start} (a row with no min starts at the lowest key)"
+        return f"{said}: start this row at min: {start}"
+    if earlier.low is not None and (later.low is None or later.low < earlier.low):
+        return f"{said}: end this row at max: {earlier.low - 1}"
+    return f"{said}: change one row's min or max"

@@ -11,7 +11,7 @@ from ..dice.parser import closest
 from .context import BuildContext
 from .scope import escape_pointer
 from .model import Expr, Grid, Ladder, RangeRow, Ranges, Table, Tier, Tiers
-from .ranges import overlapping_ranges, range_text
+from .ranges import overlap_hint, overlapping_ranges, range_text
 
 
 def build_table(builder: BuildContext, name: str, spec: dict, ptr: str) -> Ladder | Ranges | Grid | Tiers:
@@ -38,7 +38,7 @@ def build_table(builder: BuildContext, name: str, spec: dict, ptr: str) -> Ladde
             rows.append(RangeRow(low, high, value))
         for i, j in overlapping_ranges(rows):
             builder.error(E_BAD_TABLE, f"ranges {range_text(rows[i])} and {range_text(rows[j])} overlap",
-                          f"{ptr}/ranges/{j}", "each key must fall in one range only")
+                          f"{ptr}/ranges/{j}", overlap_hint(rows[i], rows[j]))
         return Ranges(name, desc, tuple(rows))
     if "grid" in spec:
         grid = spec["grid"]
