@@ -56,7 +56,11 @@ class Builtin(Record):
     given the limit on a result's size as ``limit=`` (``pow()``). ``per_die``: its value on
     dice is the sum of its values on each die, the other arguments alike (``count(chosen, 6)``,
     ``symbols(chosen, 'success')``, ``sum(chosen)``): dice chosen by such values are chosen
-    die by die (run/choosing.py).
+    die by die (run/choosing.py); on those dice it never fails. ``never_fails``: a function of
+    numbers (or any value) that fails only where an argument does; ``fails_without_dice``:
+    given its dice alone, it fails only where they are none (or, for largest_die, not of a
+    pool of mixed dice). Both tell which values of a choice fail alike on every way of
+    choosing (run/fails_alike.py).
     """
 
     name: str
@@ -71,6 +75,8 @@ class Builtin(Record):
     # (``max_magnitude``), given by the evaluator: pow() refuses a power past it unworked.
     limited: bool = False
     per_die: bool = False
+    never_fails: bool = False
+    fails_without_dice: bool = False
     # Whether it gives the highest (True) or the lowest (False) of its numbers: max, min
     # (the closed form of open-ended dice's extremes, dice/extremes.py); None for the rest.
     highest: bool | None = None
@@ -87,23 +93,24 @@ class Builtin(Record):
 
 _DECLARED = (
     Builtin("if", f.choose, 3, (YES_NO, ANY, ANY), BRANCHES),
-    Builtin("given", f.given, 1, (ANY,), YES_NO),
+    Builtin("given", f.given, 1, (ANY,), YES_NO, never_fails=True),
     Builtin("count", f.count_dice, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=COUNTS, per_die=True),
-    Builtin("highest", f.highest_die, 1, (DICE,), NUMBER, reads=HIGHEST_FACE),
-    Builtin("lowest", f.lowest_die, 1, (DICE,), NUMBER, reads=LOWEST_FACE),
+    Builtin("highest", f.highest_die, 1, (DICE,), NUMBER, reads=HIGHEST_FACE, fails_without_dice=True),
+    Builtin("lowest", f.lowest_die, 1, (DICE,), NUMBER, reads=LOWEST_FACE, fails_without_dice=True),
     Builtin("sum", f.sum_of, 1, (ANY,), NUMBER, per_die=True),
-    Builtin("largest_die", f.largest_die, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=SIZES),
+    Builtin("largest_die", f.largest_die, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=SIZES,
+            fails_without_dice=True),
     Builtin("initial", f.first_throw, 1, (DICE,), ROLL, reads=FIRST_THROW),
     Builtin("symbols", f.count_symbols, 2, (DICE, TEXT), NUMBER, rest=TEXT, reads=SYMBOL_COUNTS, per_die=True),
     Builtin("drop_highest", f.drop_highest, 1, (ANY,), POOL),
     Builtin("drop_lowest", f.drop_lowest, 1, (ANY,), POOL),
-    Builtin("min", f.smallest, 1, (NUMBER,), NUMBER, rest=NUMBER, highest=False),
-    Builtin("max", f.largest, 1, (NUMBER,), NUMBER, rest=NUMBER, highest=True),
-    Builtin("abs", f.absolute, 1, (NUMBER,), NUMBER),
+    Builtin("min", f.smallest, 1, (NUMBER,), NUMBER, rest=NUMBER, highest=False, never_fails=True),
+    Builtin("max", f.largest, 1, (NUMBER,), NUMBER, rest=NUMBER, highest=True, never_fails=True),
+    Builtin("abs", f.absolute, 1, (NUMBER,), NUMBER, never_fails=True),
     Builtin("pow", f.power, 2, (NUMBER, NUMBER), NUMBER, limited=True),
-    Builtin("floor", f.whole("floor"), 1, (NUMBER,), NUMBER, rounding=f.floor_div),
-    Builtin("ceil", f.whole("ceil"), 1, (NUMBER,), NUMBER, rounding=f.ceil_div),
-    Builtin("round", f.whole("round"), 1, (NUMBER,), NUMBER, rounding=f.round_div),
+    Builtin("floor", f.whole("floor"), 1, (NUMBER,), NUMBER, rounding=f.floor_div, never_fails=True),
+    Builtin("ceil", f.whole("ceil"), 1, (NUMBER,), NUMBER, rounding=f.ceil_div, never_fails=True),
+    Builtin("round", f.whole("round"), 1, (NUMBER,), NUMBER, rounding=f.round_div, never_fails=True),
 )
 
 BUILTINS: Mapping[str, Builtin] = MappingProxyType({b.name: b for b in _DECLARED})

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..codes import W_LABEL_NOT_ON_DICE, W_ONE_VALUE_EXTREME, W_SYMBOL_NEVER_READ
 from ..dice import ast
+from ..dice.builtins import BUILTINS
 from ..dice.parser import closest
 from ..errors import Diagnostic
 from .scope import escape_pointer
@@ -52,7 +53,7 @@ def expression_lints(builder: Any, value: Any, pointer: str, nodes: Sequence[ast
             message += " (deprecated: a later release refuses it)"
             builder.diagnostics.append(Diagnostic(W_LABEL_NOT_ON_DICE, message, doc.scalar_column(
                 pointer, at(start), length=max(1, node.span[1] - start)), hint, "warning"))
-        elif isinstance(node, ast.Call) and node.name in ("max", "min") and len(node.args) == 1:
+        elif isinstance(node, ast.Call) and len(node.args) == 1 and _extreme_of(node) is not None:
             message, hint = _one_value_said(node, text)
             builder.diagnostics.append(Diagnostic(W_ONE_VALUE_EXTREME, message, doc.scalar_column(
                 pointer, at(node.span[0]), length=node.span[1] - node.span[0]), hint, "warning"))
@@ -77,12 +78,19 @@ def _label_said(node: ast.Labeled, text: str) -> tuple[str, str]:
             f"put the label on a dice term (1d20[{node.label}]), or remove it")
 
 
+def _extreme_of(node: ast.Call) -> bool | None:
+    """Whether a call gives the highest (True) or the lowest (False) of its numbers, as
+    dice/builtins.py declares ``max`` and ``min``; None for any other call."""
+    builtin = BUILTINS.get(node.name)
+    return builtin.highest if builtin is not None else None
+
+
 def _one_value_said(node: ast.Call, text: str) -> tuple[str, str]:
     """``max(x)`` is ``x``: said with what was likely meant. Of dice or a name (a roll, whose
     value is its total), its highest die; of anything else, a bound beside it."""
     written = text[node.span[0]:node.span[1]]
     arg = text[node.args[0].span[0]:node.args[0].span[1]]
-    die, bound = ("highest", "0") if node.name == "max" else ("lowest", "10")
+    die, bound = ("highest", "0") if _extreme_of(node) else ("lowest", "10")
     inner = ast.bare(node.args[0])
     said = f"'{written}' is '{arg}' itself: {node.name}() of one value is that value"
     if isinstance(inner, ast.Dice):

@@ -30,6 +30,7 @@ from ..dice.builtins import BUILTINS
 from ..dice.stats import value_order
 from ..dice.values import Rolled, counted
 from ..rules.model import Choose, Expr
+from .fails_alike import fails_alike, small_number
 from .json_parts import jsonable
 
 Die = tuple[int, int, tuple[str, ...]]  # a die to choose from: its face, its size (0: all alike), its symbols
@@ -113,44 +114,82 @@ class ChoiceMemo:
 
 
 class DieByDie:
-    """Choosing die by die (exact odds), where every value of the choice adds up over the
+    """Choosing die by die (exact odds), where the first values of ``order`` add up over the
     dice chosen and nothing is preferred: ``order: [successes]`` with ``successes:
-    symbols(chosen, 'success')``, or ``sum(chosen)``. Each way's rank is then the sum of its
-    dice's own ranks, so the best ways are the dice of the highest ranks (those ranked above
-    the k-th die, and as many as are left of those ranked with it); of those, ``max`` over
-    every way in its order (:func:`splits`) takes the dice that come first. So :meth:`pick`
-    finds the way the search of every way finds, with a die's rank worked out once per die
-    (and per value of the names it reads), not every way's values.
+    symbols(chosen, 'success')``, or ``order: [total, effect]`` with ``total: sum(chosen)``.
+    Each way's rank in those values is then the sum of its dice's own ranks, so the ways best
+    in them are the dice of the highest ranks: those ranked above the k-th die, and as many
+    as are left of those ranked with it. Where every value adds up (``whole``), ``max`` over
+    every way in its order (:func:`splits`) takes, of those, the dice that come first, so
+    :meth:`pick` finds the way the search of every way finds, with a die's rank worked out
+    once per die (and per value of the names it reads), not every way's values. Otherwise
+    :meth:`candidates` gives the ways best in those values, in the search's order (a subset
+    of ranked-alike dice before another in :func:`itertools.combinations` order makes the
+    whole way come first too), among which the search's first best is found: it is one of
+    them, since a way worse in the first values is worse.
 
     Every value, not only those of ``order``: a roll works out every way's values, so one
     that fails on a way not picked fails the roll, and exact odds must fail with it (validate
     relies on that). A value that adds up can't fail on one way and not another: what is not
     a sum over the dice is the same for every way, and a product's factor is a number written
-    out, at most :data:`MOST_FACTOR`, times a sum with no product in it (so no way's product
-    is past ``max_magnitude``: pick ≤ 10 dice, each at most a die's largest face). Where a
-    rank is not a whole number (its order would not be its sum's), :meth:`pick` says None and
-    the caller searches every way."""
+    out, at most :data:`.fails_alike.MOST_FACTOR`, times a sum with no product in it (so no way's product
+    is past ``max_magnitude``: pick ≤ 10 dice, each at most a die's largest face). Where only
+    the first values add up, every other value must fail on every way or on none
+    (:func:`.fails_alike.fails_alike`: ``if(count(rest) > 0, largest_die(rest), 4)``), so a
+    way not worked out fails only where the ways worked out do. Where a rank is not a whole
+    number (its order would not be its sum's), :meth:`pick` and :meth:`candidates` say None
+    and the caller searches every way."""
 
-    def __init__(self, exprs: tuple[Expr, ...]) -> None:
+    def __init__(self, exprs: tuple[Expr, ...], whole: bool = True) -> None:
         self.exprs = exprs
+        self.whole = whole
         self.names = tuple(sorted(set().union(*(ast.names(e.tree) for e in exprs)) - {"chosen"}))
         self.ranks: dict[tuple | None, Any] = {}
 
     @staticmethod
     def of(spec: Choose) -> DieByDie | None:
-        """The ranking die by die of ``spec``, None where it is not a sum over the dice."""
+        """The ranking die by die of ``spec``, None where its first value of ``order`` is not
+        a sum over the dice, or another value may fail on some ways and not others."""
         if spec.prefer is not None:
             return None
         made = {name for name, _ in spec.values}
-        if not all(_adds_up(e.tree, made) and not ast.has_dice(e.tree) for _, e in spec.values):
-            return None
+        adds = {name for name, e in spec.values if _adds_up(e.tree, made) and not ast.has_dice(e.tree)}
         by_name = dict(spec.values)
-        return DieByDie(tuple(by_name[o] for o in spec.order))
+        if adds == made:
+            return DieByDie(tuple(by_name[o] for o in spec.order))
+        lead = tuple(itertools.takewhile(lambda o: o in adds, spec.order))
+        if not lead or not all(fails_alike(e.tree, made) and not ast.has_dice(e.tree)
+                               for name, e in spec.values if name not in adds):
+            return None
+        return DieByDie(tuple(by_name[o] for o in lead), whole=False)
 
     def pick(self, dice: list[Die], k: int, mixed: bool, env: Mapping[str, Any],
              evaluate: Callable[[Expr, Mapping[str, Any]], Any]) -> tuple[int, ...] | None:
         """The places of the ``k`` dice chosen (of ``dice``, sorted highest first), as the
-        search of every way chooses them; None where a rank is not whole numbers."""
+        search of every way chooses them, where every value adds up; None where a rank is
+        not whole numbers."""
+        tops = self._tops(dice, k, mixed, env, evaluate)
+        if tops is None:
+            return None
+        above, alike, left = tops
+        return tuple(sorted(above + alike[:left]))
+
+    def candidates(self, dice: list[Die], k: int, mixed: bool, env: Mapping[str, Any],
+                   evaluate: Callable[[Expr, Mapping[str, Any]], Any]) -> list[tuple[int, ...]] | None:
+        """The places of the dice of each way best in the values that add up, in the order of
+        :func:`splits`; None where a rank is not whole numbers."""
+        tops = self._tops(dice, k, mixed, env, evaluate)
+        if tops is None:
+            return None
+        above, alike, left = tops
+        return [tuple(sorted(above + list(some))) for some in itertools.combinations(alike, left)]
+
+    def _tops(self, dice: list[Die], k: int, mixed: bool, env: Mapping[str, Any],
+              evaluate: Callable[[Expr, Mapping[str, Any]], Any]) -> tuple[list[int], list[int], int] | None:
+        """The places of the dice ranked above the k-th, of those ranked with it, and how many
+        of those a best way takes; None where a rank is not whole numbers."""
+        if k <= 0:  # no dice to choose (a keep by face set every die aside): one way, of none
+            return [], [], 0
         read = tuple([(v.__class__, v) for v in (env.get(n, _ABSENT) for n in self.names)])
         ranks = []
         for die in dice:
@@ -168,8 +207,7 @@ class DieByDie:
             ranks.append(rank)
         kth = sorted(ranks, reverse=True)[k - 1]
         above = [i for i, r in enumerate(ranks) if r > kth]
-        alike = [i for i, r in enumerate(ranks) if r == kth][:k - len(above)]
-        return tuple(sorted(above + alike))
+        return above, [i for i, r in enumerate(ranks) if r == kth], k - len(above)
 
     def _rank(self, die: Die, mixed: bool, env: Mapping[str, Any],
               evaluate: Callable[[Expr, Mapping[str, Any]], Any]) -> tuple[int, ...] | None:
@@ -185,17 +223,12 @@ class DieByDie:
         return tuple(values[0])
 
 
-MOST_FACTOR = 1000
-"""The largest number written out that a value choosing die by die may multiply a sum by
-(:class:`DieByDie`)."""
-
-
 def _adds_up(node: ast.Node, made: Collection[str], product: bool = True) -> bool:
     """Whether the expression ``node`` is the sum over the chosen dice of each die's value
     and a number the dice don't change: per-die built-ins of ``chosen`` (``count``,
     ``symbols``, ``sum``: ``per_die`` where they are declared), ``chosen`` itself (its total),
     added, taken away, negated, or multiplied by a number written out (at most
-    :data:`MOST_FACTOR`; ``product``: a product may be made here, not inside another, and a
+    :data:`.fails_alike.MOST_FACTOR`; ``product``: a product may be made here, not inside another, and a
     part the dice don't change may be any number, not only one written out)."""
     varying = {"chosen", "rest", *made}
 
@@ -204,7 +237,7 @@ def _adds_up(node: ast.Node, made: Collection[str], product: bool = True) -> boo
 
     node = ast.bare(node)
     if fixed(node):  # the same for every way; in a product, a number written out
-        return product or _small_number(node)
+        return product or small_number(node)
     if isinstance(node, ast.Name):
         return node.name == "chosen"
     if isinstance(node, ast.Neg):
@@ -212,7 +245,7 @@ def _adds_up(node: ast.Node, made: Collection[str], product: bool = True) -> boo
     if isinstance(node, ast.Binary) and node.op in ("+", "-"):
         return _adds_up(node.left, made, product) and _adds_up(node.right, made, product)
     if isinstance(node, ast.Binary) and node.op == "*" and product:
-        return any(_small_number(a) and _adds_up(b, made, False)
+        return any(small_number(a) and _adds_up(b, made, False)
                    for a, b in ((node.left, node.right), (node.right, node.left)))
     if isinstance(node, ast.Call) and node.args:
         builtin = BUILTINS.get(node.name)
@@ -220,13 +253,6 @@ def _adds_up(node: ast.Node, made: Collection[str], product: bool = True) -> boo
         return builtin is not None and builtin.per_die and isinstance(first, ast.Name) and first.name == "chosen" \
             and all(fixed(a) for a in node.args[1:])
     return False
-
-
-def _small_number(node: ast.Node) -> bool:
-    node = ast.bare(node)
-    if isinstance(node, ast.Neg):
-        node = ast.bare(node.operand)
-    return isinstance(node, ast.Num) and node.value <= MOST_FACTOR
 
 
 def way_values(spec: Choose, env: dict[str, Any], combo: tuple[Die, ...], rest: tuple[Die, ...], mixed: bool,

@@ -209,15 +209,22 @@ class Resolver:
         k = min(self.pick(spec, env), len(faces))
         self._charge_choosing(spec, len(faces), k, budget)
         mixed = any(sizes)
-        if memo is not None and memo.die_by_die is not None:  # exact odds, ranked die by die
-            picked = memo.die_by_die.pick(dice, k, mixed, env, self.runtime.evaluate)
+        by_die = memo.die_by_die if memo is not None else None
+        places: list[tuple[int, ...]] | None = None
+        if by_die is not None and by_die.whole:  # exact odds, ranked die by die
+            picked = by_die.pick(dice, k, mixed, env, self.runtime.evaluate)
             if picked is not None:
-                combo = tuple([dice[i] for i in picked])
-                rest = tuple([d for i, d in enumerate(dice) if i not in picked])
-                rt = self.runtime
-                values, preferred = way_values(spec, env, combo, rest, mixed, memo, rt.evaluate, rt.truth)
-                return (), _choice((combo, values, preferred), mixed, symbolic)
-        ways = self._ways(spec, env, dice, k, mixed, memo)
+                places = [picked]
+        elif by_die is not None:  # exact odds: the ways best in the values that add up
+            places = by_die.candidates(dice, k, mixed, env, self.runtime.evaluate)
+        if places is not None and len(places) == 1:  # one way: it is the one picked
+            picked = places[0]
+            combo = tuple([dice[i] for i in picked])
+            rest = tuple([d for i, d in enumerate(dice) if i not in picked])
+            rt = self.runtime
+            values, preferred = way_values(spec, env, combo, rest, mixed, memo, rt.evaluate, rt.truth)
+            return (), _choice((combo, values, preferred), mixed, symbolic)
+        ways = self._ways(spec, env, dice, k, mixed, memo, places)
         if memo is not None:  # exact odds: only the way the rules pick
             return (), _choice(first_best(ways, ranking(spec)), mixed, symbolic)
         choices = _offers(ways, mixed, symbolic)
@@ -266,12 +273,15 @@ class Resolver:
                 raise self.too_big(self.check.rolls[0][1]) from None
 
     def _ways(self, spec: Choose, env: dict[str, Any], dice: list[Die], k: int, mixed: bool,
-              memo: ChoiceMemo | None) -> Iterator[Way]:
+              memo: ChoiceMemo | None, places: Iterable[tuple[int, ...]] | None = None) -> Iterator[Way]:
         """Every way to choose ``k`` of ``dice`` (sorted highest first), each set of dice
-        once, with the values it gives."""
+        once, with the values it gives; or only those of ``places`` (the places of each way's
+        dice, in the same order)."""
         rt = self.runtime
         seen: set[tuple[Die, ...]] = set()
-        for picked, left in splits(len(dice), k):
+        every = splits(len(dice), k) if places is None else \
+            [(picked, tuple(i for i in range(len(dice)) if i not in picked)) for picked in places]
+        for picked, left in every:
             combo = tuple([dice[i] for i in picked])
             if combo in seen:
                 continue
