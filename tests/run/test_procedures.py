@@ -921,3 +921,68 @@ def test_every_result_and_odds_kind_follows_the_one_results_protocol(rs, name):
         kind, dist = o.distribution()
         assert kind in ("result", "winner's result", "rounds") and sum(dist.values()) <= 1
         assert f"{o.ruleset} / {title}" in format_odds(o)
+
+
+USAGE = """
+ruleset: usage
+name: A usage die that steps down, its size set each round
+version: "1"
+source: tests
+checks:
+  use:
+    inputs:
+      size: {type: integer, min: 4, max: 12}
+    roll: d(size)
+    result: roll
+    outcomes:
+      - {name: down, when: "roll <= 2", success: false}
+      - {name: fine, success: true}
+procedures:
+  supply:
+    kind: extended
+    check: use
+    inputs:
+      start: {type: integer, min: 4, max: 12, default: 8}
+    state: {die: start}
+    round_inputs: {size: die}
+    each_round:
+      - {when: "outcome == 'down' and die == 4", set: {die: 0}}
+      - {when: "outcome == 'down'", set: {die: die - 2}}
+    succeed_when: false
+    fail_when: die == 0
+    max_rounds: 100
+  supply_from_size:
+    kind: extended
+    check: use
+    state: {die: size}
+    round_inputs: {size: die}
+    each_round:
+      - {when: "outcome == 'down'", set: {die: die - 2}}
+    succeed_when: false
+    fail_when: die < 4
+    max_rounds: 100
+"""
+
+
+def test_an_input_the_rounds_set_need_not_be_given():
+    """``size`` is worked out each round (``round_inputs``) and has no default: the forms of
+    the procedure don't ask for it, so a call without it is answered (it was refused as
+    missing). A d8 steps down on 1-2 to a d6, a d4, then runs out: in three rounds with
+    chance 2/8 · 2/6 · 2/4 = 1/24; 8/2 + 6/2 + 4/2 = 9 uses on average (each die's expected
+    rolls its size over 2; the 100 rounds allowed leave out a tail below 1e-10)."""
+    rs = loads(USAGE, "t.yaml")
+    odds = rs.procedure("supply").odds(inputs={"start": 8}).to_dict()
+    assert "size" not in odds["inputs"]
+    assert F(next(r["exact"] for r in odds["result"] if r["value"] == 3)) == F(1, 24)
+    assert abs(odds["expected_rounds"] - 9) < 1e-10
+    rolled = rs.procedure("supply").roll(inputs={"start": 8}, seed=1)
+    assert rolled.outcome == "failure" and "size" not in rolled.to_dict()["inputs"]
+    assert rs.procedure("supply").odds(inputs={"start": 8, "size": 6}).to_dict()["expected_rounds"] == \
+        odds["expected_rounds"]  # given anyway, as before: the rounds set it
+
+
+def test_an_input_the_rounds_set_and_the_starting_state_reads_is_still_asked_for():
+    rs = loads(USAGE, "t.yaml")
+    with pytest.raises(InputError, match="missing input 'size'"):
+        rs.procedure("supply_from_size").odds(inputs={})
+    assert rs.procedure("supply_from_size").odds(inputs={"size": 4}).to_dict()["outcomes"]

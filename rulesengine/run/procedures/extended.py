@@ -105,14 +105,29 @@ class ExtendedRunner(ProcedureRunner):
         own = {k: v for k, v in given.items() if k in own_specs}
         rest = {k: v for k, v in given.items() if k not in own_specs}
         proc_values = self.runner.coerce_specs(self.proc.inputs, own, f"'{self.proc.name}'")
+        check = self.runner.check
+        unasked = self._set_each_round() - rest.keys()
         try:
-            check_values = self.runner.coerce_inputs(rest)
+            check_values = self.runner.coerce_specs(
+                [replace(i, optional=True) if i.name in unasked else i for i in check.inputs], rest,
+                f"check '{check.name}'")
         except InputError as exc:
             names = list(own_specs) + [i.name for i in self.runner.check.inputs]
             raise InputError(exc.message.replace(f"check '{self.runner.check.name}'", f"'{self.proc.name}'"),
                              hint=exc.hint if "unknown" not in exc.message else "inputs: " + ", ".join(names),
                              field=exc.field) from None
+        for name in unasked:  # worked out each round (round_inputs), not given
+            check_values.pop(name, None)
         return proc_values, check_values
+
+    def _set_each_round(self) -> set[str]:
+        """The check's inputs that ``round_inputs`` works out each round and nothing reads
+        before the rounds or after them (the starting state, ``max_rounds``, ``report``): a
+        caller need not give them, as the forms of the procedure don't ask for them. One
+        without a default was refused as missing."""
+        before = [*self.spec.state.values(), self.spec.max_rounds, *(e for _, e in self.proc.report)]
+        read = set().union(*(e.names for e in before))
+        return {name for name in self.spec.round_inputs if name not in read}
 
     def _max_rounds(self, env: Mapping[str, Any]) -> int:
         e = self.spec.max_rounds
