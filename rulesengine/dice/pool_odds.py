@@ -3,8 +3,8 @@
 One die's face after rerolls (:func:`face_dist`) and one die with its explosions
 (:func:`die_dist`) are :mod:`.die_odds`'s; here, the pool: a sum of independent dice when
 every die is kept, a dynamic programme over face values for keeps (:func:`_keep_dp`), or
-over sorted value tuples when explosions grow the pool (:func:`_keep_multiset`). :func:`faces_dist` and
-:func:`dice_pool_dist` give whole rolls, for rules that look at single dice. Every step
+over sorted value tuples when explosions grow the pool (:func:`_keep_multiset`). :func:`faces_dist` gives
+whole rolls, for rules that look at single dice (:mod:`.mixed_pool`: a pool of mixed dice). Every step
 charges the exact-odds :class:`Budget` before it does the work.
 """
 
@@ -19,7 +19,7 @@ from .beyond import CutRoll
 from .die_odds import MAX_CHAIN_STATES, die_dist, face_dist, followed_chains
 from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, held_cost, step_cost, sum_of
 from .pool import PoolSpec
-from .values import DicePool, Rolled, joined
+from .values import Rolled, joined
 from .face_fold import complete_reads, fold_by_face
 from .view_fold import CutChain, PoolView, fold, fold_one_cut, readings, tally
 from ..limits import Limits
@@ -541,12 +541,16 @@ def _afford(budget: Budget, dearer: Callable[[Budget], _T], cheaper: Callable[[B
 
 
 def rolled_reading(view: PoolView, rolled: Rolled) -> tuple:
-    """What ``view`` reads of a whole roll, as :func:`view_dist` reads it of one die."""
+    """What ``view`` reads of a whole roll, as :func:`view_dist` reads it of one die. A roll
+    of no dice has no highest or lowest: read as below (above) every face, so that joined
+    with other rolls the highest (lowest) is theirs, not 0."""
     first = rolled.initial or ()
+    faces = rolled.faces
     return (rolled.total if view.total else 0,
-            *view.capped([tally(c, rolled.faces) for c in view.counts] + [tally(c, first) for c in view.initial]),
-            *view.symbol_reads(rolled.symbols), *view.count_sums(rolled.faces),
-            max(rolled.faces, default=0) if view.highest else 0, min(rolled.faces, default=0) if view.lowest else 0)
+            *view.capped([tally(c, faces) for c in view.counts] + [tally(c, first) for c in view.initial]),
+            *view.symbol_reads(rolled.symbols), *view.count_sums(faces),
+            (max(faces) if faces else -math.inf) if view.highest else 0,
+            (min(faces) if faces else math.inf) if view.lowest else 0)
 
 
 def joined_dist(parts: list[Dist], view: PoolView | None, budget: Budget) -> Dist:
@@ -580,21 +584,3 @@ def joined_dist(parts: list[Dist], view: PoolView | None, budget: Budget) -> Dis
 def _most_dice(d: Dist) -> int:
     """The most dice one roll of ``d`` holds (a value that is no roll: one)."""
     return max((len(r.faces) if isinstance(r, Rolled) else 1 for r in d.weights), default=1)
-
-
-def dice_pool_dist(pool: DicePool, budget: Budget) -> Dist:
-    """Rolling a mixed pool such as d8/d4/d4 once: ``Rolled(sum, faces, sizes)``, the dice
-    highest face first (the larger die first among equal faces), each with its size; a die
-    that a keep by face sets aside (``(pool)p1``) is not among them, as when rolling."""
-    states: dict[tuple, int] = {(): 1}
-    denom = 1
-    for i, s in enumerate(pool.sides):
-        budget.spend(len(states) * s * (i + 1))  # each new state sorts a tuple of i + 1 dice
-        nxt: dict[tuple, int] = defaultdict(int)
-        playing = [(f, pool.in_play(f)) for f in range(1, s + 1)]  # the keep's conditions: once a face
-        for t, w in states.items():
-            for f, kept in playing:
-                nxt[tuple(sorted(t + ((f, s),), reverse=True)) if kept else t] += w
-        states, denom = nxt, denom * s
-    return Dist({Rolled(sum(f for f, _ in t), tuple(f for f, _ in t), tuple(s for _, s in t)): w
-                 for t, w in states.items()}, denom).reduced()

@@ -22,7 +22,8 @@ from ..dice.beyond import UNDETERMINED
 from ..dice.exact import Exact, dice_term_dist
 from ..dice.sampling import Sampling
 from ..dice.pool import PoolSpec
-from ..dice.pool_odds import PoolView, dice_pool_dist, faces_dist, joined_dist, view_dist
+from ..dice.mixed_pool import dice_pool_dist, dice_pool_view_dist
+from ..dice.pool_odds import PoolView, faces_dist, joined_dist, view_dist
 from ..dice.values import DicePool
 from ..codes import E_EVAL
 from ..errors import DiceEvalError, RulesEngineError
@@ -214,12 +215,17 @@ class ExactRolls:
             self._exprs[e.pointer] = compiled
         return self.pool_totals(compiled(Context(e.text, env, self.limits, budget=budget)), budget)
 
-    def pool_totals(self, dist: Dist, budget: Budget) -> Dist:
+    def pool_totals(self, dist: Dist, budget: Budget, view: PoolView | None = None) -> Dist:
         """``dist`` with each dice-pool value (an input such as d8/d6) replaced by the
-        distribution of what that pool rolls."""
+        distribution of what that pool rolls: of what ``view`` reads of it, where the rules
+        read a roll's dice only through one."""
         if not any(isinstance(v, DicePool) for v in dist.weights):
             return dist
-        return mixture([(dice_pool_dist(v, budget) if isinstance(v, DicePool) else Dist.point(v), w)
+
+        def rolled(pool: DicePool) -> Dist:
+            return dice_pool_dist(pool, budget) if view is None else dice_pool_view_dist(pool, view, budget)
+
+        return mixture([(rolled(v) if isinstance(v, DicePool) else Dist.point(v), w)
                         for v, w in dist.weights.items()], dist.denom, budget)
 
     def roll_dist(self, name: str, e: Expr, env: Mapping[str, Any], budget: Budget,
@@ -255,7 +261,7 @@ class ExactRolls:
         if whole and (name in self.check.faces_needed or name in views):
             first = name in self.check.initial_needed or (reads is not None and name in reads.initial)
             return self._whole_dist(e.tree, e, env, budget, domain, views.get(name), first)
-        return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget)
+        return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget, views.get(name))
 
     def share_key(self, name: str, e: Expr, env: Mapping[str, Any], reads: RollReads | None = None
                   ) -> tuple | None:
