@@ -16,10 +16,13 @@ from .values import DicePool, Rolled
 from .view_fold import PoolView
 
 
-def dice_pool_dist(pool: DicePool, budget: Budget) -> Dist:
+def dice_pool_dist(pool: DicePool, budget: Budget, sizes: bool = True) -> Dist:
     """Rolling a mixed pool such as d8/d4/d4 once: ``Rolled(sum, faces, sizes)``, the dice
     highest face first (the larger die first among equal faces), each with its size; a die
-    that a keep by face sets aside (``(pool)p1``) is not among them, as when rolling."""
+    that a keep by face sets aside (``(pool)p1``) is not among them, as when rolling. Where
+    nothing reads the dice's sizes (``sizes`` False: no ``largest_die``, no ``choose``),
+    throws alike in their faces are one: ``Rolled(sum, faces)`` (five dice d12 to d6, 4,368
+    multisets of faces, not 46,080 of faces and sizes)."""
     states: dict[tuple, int] = {(): 1}
     denom = 1
     for i, s in enumerate(pool.sides):
@@ -28,9 +31,9 @@ def dice_pool_dist(pool: DicePool, budget: Budget) -> Dist:
         playing = [(f, pool.in_play(f)) for f in range(1, s + 1)]  # the keep's conditions: once a face
         for t, w in states.items():
             for f, kept in playing:
-                nxt[tuple(sorted(t + ((f, s),), reverse=True)) if kept else t] += w
+                nxt[tuple(sorted(t + ((f, s if sizes else 0),), reverse=True)) if kept else t] += w
         states, denom = nxt, denom * s
-    return Dist({Rolled(sum(f for f, _ in t), tuple(f for f, _ in t), tuple(s for _, s in t)): w
+    return Dist({Rolled(sum(f for f, _ in t), tuple(f for f, _ in t), tuple(s for _, s in t) if sizes else ()): w
                  for t, w in states.items()}, denom).reduced()
 
 

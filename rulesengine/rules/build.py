@@ -29,7 +29,7 @@ from .model import (RESULT_KEYS, Candidate, Check, Expr, Gate, Input, Let,
                     Tiers)
 from .choose import build_choose, chosen_names, rolls_after_choice
 from .document import Document
-from .faces import face_views, faces_needed, initial_needed
+from .faces import face_views, faces_needed, initial_needed, sizes_needed
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
 from .inputs import build_input
@@ -266,10 +266,12 @@ class Builder:
                     more = faces_needed(check, exprs, aliases) - check.faces_needed
                     views = face_views(check, exprs, aliases, dict(check.face_views))
                     first = check.initial_needed | initial_needed(check, exprs, aliases)
-                    if more or views != dict(check.face_views) or first != check.initial_needed:
+                    sizes = check.sizes_needed | sizes_needed(check, exprs, aliases)
+                    if more or views != dict(check.face_views) or first != check.initial_needed \
+                            or sizes != check.sizes_needed:
                         checks[check_name] = check = replace(
                             check, faces_needed=check.faces_needed | more, face_views=tuple(sorted(views.items())),
-                            initial_needed=first,
+                            initial_needed=first, sizes_needed=sizes,
                             view_sources=(*check.view_sources, (tuple(exprs), tuple(sorted(aliases.items())))))
 
     def check_symbols_named(self) -> None:
@@ -321,11 +323,14 @@ class Builder:
         faces = faces_needed(check, exprs)
         views = face_views(check, exprs)
         first = initial_needed(check, exprs)
+        sizes = sizes_needed(check, exprs)
         if choose is not None:
             faces |= {choose.source}
             views[choose.source] = None  # choosing dice reads every one of them
+            sizes |= {choose.source}  # and their sizes (a d8's 3 and a d6's 3 are two choices)
         return replace(check, faces_needed=frozenset(faces), face_views=tuple(sorted(views.items())),
-                       initial_needed=frozenset(first), view_sources=((tuple(exprs), ()),), after_choice=after_choice)
+                       initial_needed=frozenset(first), sizes_needed=frozenset(sizes),
+                       view_sources=((tuple(exprs), ()),), after_choice=after_choice)
 
     def check_inputs(self, spec: dict, ptr: str) -> tuple[tuple[Input, ...], Scope]:
         """A check's inputs and the scope they open; an input may not take a reserved or table name."""

@@ -503,6 +503,12 @@ def faces_needed(check: Check, exprs: list, aliases: dict[str, str] | None = Non
     return _passed_to(READERS, check, exprs, aliases)
 
 
+def sizes_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:
+    """The rolls of ``check`` whose dice's sizes ``exprs`` read (``largest_die(roll)``): a pool
+    of mixed dice is then worked out with each die's size; otherwise by its faces alone."""
+    return _passed_to(names_reading(SIZES), check, exprs, aliases)
+
+
 def _passed_to(functions: frozenset[str], check: Check, exprs: list, aliases: dict[str, str] | None) -> set[str]:
     """The rolls of ``check`` that may be the first argument of one of ``functions``."""
     carries = _carriers(check, aliases)

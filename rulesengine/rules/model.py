@@ -220,6 +220,7 @@ class Check(Record):
     # so exact odds enumerate readings, not multisets of faces (dice.pool_odds.view_dist).
     face_views: tuple[tuple[str, PoolView | None], ...] = ()
     initial_needed: frozenset[str] = frozenset()  # rolls whose first throw the rules read (initial())
+    sizes_needed: frozenset[str] = frozenset()  # rolls whose dice's sizes the rules read (largest_die, choose)
     # The rolls made once the dice are chosen (``choose``): the first roll that reads a
     # chosen value and every roll listed after it (``more: (tens)d10!``, the kept 10s
     # rolling again). Empty where no roll reads a chosen value.

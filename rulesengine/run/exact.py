@@ -215,15 +215,18 @@ class ExactRolls:
             self._exprs[e.pointer] = compiled
         return self.pool_totals(compiled(Context(e.text, env, self.limits, budget=budget)), budget)
 
-    def pool_totals(self, dist: Dist, budget: Budget, view: PoolView | None = None) -> Dist:
+    def pool_totals(self, dist: Dist, budget: Budget, view: PoolView | None = None, sizes: bool = True) -> Dist:
         """``dist`` with each dice-pool value (an input such as d8/d6) replaced by the
         distribution of what that pool rolls: of what ``view`` reads of it, where the rules
-        read a roll's dice only through one."""
+        read a roll's dice only through one; by its faces alone where ``sizes`` is False
+        (nothing reads the dice's sizes)."""
         if not any(isinstance(v, DicePool) for v in dist.weights):
             return dist
 
         def rolled(pool: DicePool) -> Dist:
-            return dice_pool_dist(pool, budget) if view is None else dice_pool_view_dist(pool, view, budget)
+            if view is not None:
+                return dice_pool_view_dist(pool, view, budget)
+            return dice_pool_dist(pool, budget, sizes)
 
         return mixture([(rolled(v) if isinstance(v, DicePool) else Dist.point(v), w)
                         for v, w in dist.weights.items()], dist.denom, budget)
@@ -261,7 +264,10 @@ class ExactRolls:
         if whole and (name in self.check.faces_needed or name in views):
             first = name in self.check.initial_needed or (reads is not None and name in reads.initial)
             return self._whole_dist(e.tree, e, env, budget, domain, views.get(name), first)
-        return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget, views.get(name))
+        # The dice's sizes are read where the rules read them, or where more is read than the
+        # check's own rules say (``reads``: conditional odds' condition, kept whole).
+        sizes = reads is not None or name in self.check.sizes_needed
+        return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget, views.get(name), sizes)
 
     def share_key(self, name: str, e: Expr, env: Mapping[str, Any], reads: RollReads | None = None
                   ) -> tuple | None:
