@@ -29,7 +29,7 @@ from .model import (RESULT_KEYS, Candidate, Check, Expr, Gate, Input, Let,
                     Tiers)
 from .choose import build_choose, chosen_names, rolls_after_choice
 from .document import Document
-from .faces import face_views, faces_needed, initial_needed, sizes_needed
+from .faces import face_views, faces_needed, initial_needed, reads_sizes, sizes_needed
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
 from .inputs import build_input
@@ -327,7 +327,8 @@ class Builder:
         if choose is not None:
             faces |= {choose.source}
             views[choose.source] = None  # choosing dice reads every one of them
-            sizes |= {choose.source}  # and their sizes (a d8's 3 and a d6's 3 are two choices)
+            if reads_sizes([e for _, e in choose.values] + [choose.prefer]):
+                sizes |= {choose.source}  # largest_die(rest): a d8's 3 and a d6's 3 are two choices
         return replace(check, faces_needed=frozenset(faces), face_views=tuple(sorted(views.items())),
                        initial_needed=frozenset(first), sizes_needed=frozenset(sizes),
                        view_sources=((tuple(exprs), ()),), after_choice=after_choice)

@@ -163,3 +163,43 @@ def test_a_condition_that_reads_the_dice_sizes_keeps_them():
     assert F(given["given"]["exact"]) == F(1, 4)
     # given that: a 7 or 8 on the d8 beats every defense die (d6, d4), so a success
     assert {o["name"]: F(o["exact"]) for o in given["outcomes"]}["success"] == 1
+
+
+RAISE = """\
+ruleset: raise
+name: The best two dice of a mixed pool
+version: "1"
+source: tests
+checks:
+  c:
+    inputs:
+      pool: {type: dice_pool, default: d10/d8/d8/d6/d4}
+    roll: pool
+    choose:
+      from: roll
+      pick: 2
+      values:
+        best: sum(chosen)
+        {more}
+      order: [best]
+    result: best
+    outcomes:
+      - {name: high, when: "best >= 14", success: true}
+      - {name: low, success: false}
+"""
+
+
+def test_a_choice_whose_values_read_no_sizes_lists_the_pool_by_its_faces():
+    """``sum(chosen)`` of the best two reads no die's size: which of a d8's 5 and a d6's 5 is
+    kept changes nothing, so the pool is listed by its faces (eight dice d10 to d4 were
+    refused; they answer). The oracle lists every throw."""
+    check = loads(RAISE.replace("{more}", ""), "t.yaml").check("c")
+    assert check.model.sizes_needed == frozenset()
+    every = list(itertools.product(range(1, 11), range(1, 9), range(1, 9), range(1, 7), range(1, 5)))
+    want: dict[int, F] = {}
+    for throw in every:
+        best = sum(sorted(throw)[-2:])
+        want[best] = want.get(best, F(0)) + F(1, len(every))
+    assert {r["value"]: F(r["exact"]) for r in check.odds({}).to_dict()["result"]} == want
+    sized = loads(RAISE.replace("{more}", "effect: \"if(count(rest) > 0, largest_die(rest), 4)\""), "t.yaml").check("c")
+    assert sized.model.sizes_needed == frozenset({"roll"})
