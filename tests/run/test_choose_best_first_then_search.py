@@ -25,30 +25,9 @@ from rulesengine.errors import RulesEngineError
 from rulesengine.run import choosing
 from rulesengine.run.choosing import DieByDie
 from rulesengine.run.fails_alike import fails_alike
+from test_choose_die_by_die import HEAD as DIE_BY_DIE_HEAD
 
-HEAD = """\
-ruleset: best-then-search
-name: Choosing by the values that add up, then searching
-version: "1"
-source: tests
-checks:
-  c:
-    inputs:
-      bonus: {{type: integer, min: -3, max: 3, default: 1}}
-      pool: {{type: dice_pool, default: d8/d6/d6/d4}}
-    roll: {roll}
-    choose:
-      from: roll
-      pick: {pick}
-      values:
-{values}
-      order: [{order}]
-    result: {result}
-    report: [{report}]
-    outcomes:
-      - {{name: high, when: "result >= 6", success: true}}
-      - {{name: low, success: false}}
-"""
+HEAD = DIE_BY_DIE_HEAD  # the same check, its values, order and roll filled in
 
 ROLLS = {"plain": "4d6", "mixed": "pool", "kept": "(pool)p1"}
 FIRST = ["sum(chosen)", "count(chosen, 4, 8)", "2 * count(chosen, 6) + sum(chosen)", "sum(chosen) + bonus"]
