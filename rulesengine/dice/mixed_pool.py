@@ -1,8 +1,8 @@
 """The exact distribution of rolling a pool of mixed dice (a ``dice_pool`` input such as
-d8/d4/d4): every throw where the rules read single dice otherwise, with each die's size
-where they read sizes (:func:`dice_pool_dist`), or only what they read of the throw where that is a view
+d8/d4/d4): only what the rules read of the throw where that is a view
 (:func:`dice_pool_view_dist`: how many show 5 or more, the highest, the total), as a pool of
-dice of one size is read (:func:`.pool_odds.view_dist`). Every step charges the exact-odds
+dice of one size is read (:func:`.pool_odds.view_dist`); else every throw, with each die's
+size where the rules read sizes (:func:`dice_pool_dist`). Every step charges the exact-odds
 :class:`Budget` before it does the work.
 """
 
@@ -20,9 +20,8 @@ def dice_pool_dist(pool: DicePool, budget: Budget, sizes: bool = True) -> Dist:
     """Rolling a mixed pool such as d8/d4/d4 once: ``Rolled(sum, faces, sizes)``, the dice
     highest face first (the larger die first among equal faces), each with its size; a die
     that a keep by face sets aside (``(pool)p1``) is not among them, as when rolling. Where
-    nothing reads the dice's sizes (``sizes`` False: no ``largest_die``, in the rules or a
-    value of ``choose``),
-    throws alike in their faces are one: ``Rolled(sum, faces)`` (five dice d12 to d6, 4,368
+    nothing reads the dice's sizes (``sizes`` False: no ``largest_die``, in the rules or in
+    a value of ``choose``), throws alike in their faces are one: ``Rolled(sum, faces)`` (five dice d12 to d6, 4,368
     multisets of faces, not 46,080 of faces and sizes)."""
     states: dict[tuple, int] = {(): 1}
     denom = 1
