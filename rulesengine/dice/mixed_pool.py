@@ -21,8 +21,8 @@ def dice_pool_dist(pool: DicePool, budget: Budget, sizes: bool = True) -> Dist:
     highest face first (the larger die first among equal faces), each with its size; a die
     that a keep by face sets aside (``(pool)p1``) is not among them, as when rolling. Where
     nothing reads the dice's sizes (``sizes`` False: no ``largest_die``, in the rules or in
-    a value of ``choose``), throws alike in their faces are one: ``Rolled(sum, faces)`` (five dice d12 to d6, 4,368
-    multisets of faces, not 46,080 of faces and sizes)."""
+    a value of ``choose``), throws alike in their faces are one: ``Rolled(sum, faces)``
+    (five dice d12 to d6: 4,368 multisets of faces, not 46,080 of faces and sizes)."""
     states: dict[tuple, int] = {(): 1}
     denom = 1
     for i, s in enumerate(pool.sides):
