@@ -36,12 +36,20 @@ def _end(row: RangeRow) -> float:
 
 
 def ranges_overlap(a: RangeRow, b: RangeRow) -> bool:
-    lo = max(x for x in (a.low, b.low, -(10**18)) if x is not None)
-    hi = min(x for x in (a.high, b.high, 10**18) if x is not None)
-    return lo <= hi
+    shared = _shared(a, b)
+    return shared.low is None or shared.high is None or shared.low <= shared.high
+
+
+def _shared(a: RangeRow, b: RangeRow) -> RangeRow:
+    """The keys both rows hold (empty where ``low`` > ``high``); None where an end is open."""
+    lows = [x for x in (a.low, b.low) if x is not None]
+    highs = [x for x in (a.high, b.high) if x is not None]
+    return RangeRow(max(lows) if lows else None, min(highs) if highs else None, None)
 
 
 def range_text(r: RangeRow) -> str:
+    if r.low is None and r.high is None:
+        return "every key"
     if r.low is None:
         return f"up to {r.high}"
     if r.high is None:
@@ -53,10 +61,8 @@ def overlap_hint(earlier: RangeRow, later: RangeRow) -> str:
     """How to part two overlapping ranges: the keys both hold, and the bound of the later row
     (in the file) that parts them. A row with no ``min`` starts at the lowest key, not where
     the row before it ends, as a table read down the page may suggest."""
-    lo = max(x for x in (earlier.low, later.low, -(10**18)) if x is not None)
-    hi = min(x for x in (earlier.high, later.high, 10**18) if x is not None)
-    both = range_text(RangeRow(None if lo == -(10**18) else lo, None if hi == 10**18 else hi, None))
-    said = (f"the key {lo} falls" if lo == hi else f"the keys {both} fall") + \
+    both = _shared(earlier, later)
+    said = (f"the key {both.low} falls" if both.low == both.high else f"the keys {range_text(both)} fall") + \
         " in both, and each key must fall in one range only"
     if earlier.high is not None and (later.high is None or later.high > earlier.high):
         start = earlier.high + 1
