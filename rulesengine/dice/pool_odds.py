@@ -21,7 +21,7 @@ from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, held_cos
 from .pool import PoolSpec
 from .values import Rolled, joined
 from .face_fold import complete_reads, fold_by_face
-from .view_fold import CutChain, PoolView, fold, fold_one_cut, readings, tally
+from .view_fold import Counted, CutChain, PoolView, fold, fold_dice, fold_one_cut, readings, tally
 from ..limits import Limits
 
 
@@ -389,16 +389,16 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         if chains is not None:  # each die followed for ever: nothing cut
             common = math.lcm(*(p.denominator for p, _ in chains.values()))
             steps = [(k, p.numerator * (common // p.denominator), rep) for k, (p, rep) in chains.items()]
-            states = fold([steps] * count, view, common.bit_length(), budget)
+            states = fold_dice(steps, count, view, common.bit_length(), budget)
             budget.spend(len(states) * count)
             return _rolls_of(spec, states, view, common ** count)
     d = die_dist(spec, mode, limits, budget)
     budget.spend(max(0, len(d.weights) - spec.die.size) * view.reads)
 
-    def folded(b: Budget) -> list[tuple[int, list]]:
-        return fold([readings(d, reading)] * count, view, d.denom.bit_length(), b)
+    def folded(b: Budget) -> list[tuple[int, Counted]]:
+        return fold_dice(readings(d, reading), count, view, d.denom.bit_length(), b)
 
-    def folded_with_cut(b: Budget) -> list[tuple[int, list]]:
+    def folded_with_cut(b: Budget) -> list[tuple[int, Counted]]:
         # Chains the depth cut (each with the dice it had, more to come) are read alike, with
         # one more part: whether a die of the roll was cut. A roll with one is a cut roll.
         uncut = readings(d, lambda v: reading(v, (0,)))
@@ -406,9 +406,9 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
                for k, w, rep in readings(Dist(dict(d.tail), d.denom), lambda v: reading(v, (1,)))]
         if len(cut) == 1 and not (view.highest or view.lowest):
             return fold_one_cut(uncut, cut[0], count, view, d.denom.bit_length(), b)
-        return fold([uncut + cut] * count, view, d.denom.bit_length(), b, flag=True)
+        return fold_dice(uncut + cut, count, view, d.denom.bit_length(), b, flag=True)
 
-    def flattened(states: list[tuple[int, list]], b: Budget) -> Dist:
+    def flattened(states: list[tuple[int, Counted]], b: Budget) -> Dist:
         b.spend(len(states) * count)  # flattening each state's roll
         return _rolls_of(spec, states, view, d.denom ** count)
 
@@ -433,7 +433,7 @@ def _by_face(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget:
     faces = [(v[0], w, reading(v)) for v, w in d.weights.items()]
     states = fold_by_face(faces, count, view, reads, d.denom.bit_length(), budget)
     budget.spend(len(states) * count)  # flattening each state's roll
-    return _rolls_of(spec, states, view, d.denom ** count)
+    return _rolls_of(spec, [(w, Counter(reps)) for w, reps in states], view, d.denom ** count)
 
 
 def few_readings(spec: PoolSpec, view: PoolView, budget: Budget) -> bool:
@@ -466,14 +466,14 @@ def view_reading(spec: PoolSpec, view: PoolView) -> Callable[..., tuple]:
     return reading
 
 
-def _rolls_of(spec: PoolSpec, states: list[tuple[int, list]], view: PoolView, denom: int) -> Dist:
+def _rolls_of(spec: PoolSpec, states: list[tuple[int, Counted]], view: PoolView, denom: int) -> Dist:
     """The rolls of :func:`view_dist`'s states, each state's dice flattened into one roll;
     a state with a cut chain among them is a cut roll (:class:`CutRoll`), in the tail."""
     out: dict = {}
     tail: dict = {}
     scores = _Scores(spec.score)  # each value's score, worked out once (a condition per value)
-    for w, reps in states:
-        faces, initial, total, cut = _flattened(reps, scores)
+    for w, dice in states:
+        faces, initial, total, cut = _flattened(dice, scores)
         if cut:
             key: Any = CutRoll(total, faces, initial if view.initial else None, spec.symbols_of(faces))
             tail[key] = tail.get(key, 0) + w
@@ -484,20 +484,21 @@ def _rolls_of(spec: PoolSpec, states: list[tuple[int, list]], view: PoolView, de
     return Dist(out, denom, tail or NO_TAIL).reduced()
 
 
-def _flattened(reps: list, scores: _Scores) -> tuple[tuple[int, ...], tuple[int, ...], int, bool]:
-    """One state's dice (each a chain of values: a die and what its explosions added) as one
-    roll: every value, highest first; each die's first value, highest first; the values'
-    total score; whether the depth cut a die. A state holds a few distinct dice many times
-    over (40 exploding d10s: 240 values, from 13 chains), so each distinct chain's values are
-    counted once and the roll is written out from the counts, not sorted value by value."""
+def _flattened(dice: Counted, scores: _Scores) -> tuple[tuple[int, ...], tuple[int, ...], int, bool]:
+    """One state's dice (each a chain of values: a die and what its explosions added, with
+    the number of dice that show it) as one roll: every value, highest first; each die's
+    first value, highest first; the values' total score; whether the depth cut a die. A
+    state holds a few distinct dice many times over (40 exploding d10s: 240 values, from 13
+    chains), so each distinct chain's values are counted once and the roll is written out
+    from the counts, not sorted value by value."""
     per_face: dict[int, int] = {}
     firsts: dict[int, int] = {}
-    for rep, m in Counter(reps).items():  # a cut chain counts with the same values uncut: the values alone
+    for rep, m in dice.items():
         for f in rep:
             per_face[f] = per_face.get(f, 0) + m
         firsts[rep[0]] = firsts.get(rep[0], 0) + m
     total = sum(scores[f] * n for f, n in per_face.items())
-    return _descending(per_face), _descending(firsts), total, CutChain in map(type, reps)
+    return _descending(per_face), _descending(firsts), total, CutChain in map(type, dice)
 
 
 def _descending(counts: dict[int, int]) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ import functools
 import math
 from typing import NamedTuple
 
+from .alike_fold import shares
 from .die_odds import die_dist
 from .dist import Budget, BudgetExceeded, step_cost
 from .pool import PoolSpec
@@ -44,8 +45,8 @@ def view_floor(spec: PoolSpec, count: int, view: PoolView, limits: Limits) -> Vi
     readings, counted exactly as the bits of one integer (each reading a shift, each sum of
     readings an OR of shifted copies). Highest and lowest are left out, and chains the depth
     cuts too: fewer readings, never more. The steps are those of the fold that does without
-    the cut chains (``view_fold.fold``, then flattening each state): the least of the two ways
-    ``view_dist`` may take."""
+    the cut chains (``view_fold.fold``, or :mod:`.alike_fold` where the view reads sums and
+    counts alone; then flattening each state): the least of the ways ``view_dist`` may take."""
     if count == 0:
         return ViewFloor(1, 0)
     if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
@@ -63,8 +64,10 @@ def view_floor(spec: PoolSpec, count: int, view: PoolView, limits: Limits) -> Vi
     # view_dist's charges: reading the die's faces and chains, one fold step per die after
     # the first (the states so far, each with each reading of one more die), flattening.
     steps = first + more * view.reads
-    steps += sum(sizes[i - 2] * items * step_cost(i * bits) for i in range(2, len(sizes) + 1))
-    return ViewFloor(sizes[-1], steps + sizes[-1] * count)
+    folding = sum(sizes[i - 2] * items * step_cost(i * bits) for i in range(2, len(sizes) + 1))
+    if not (view.highest or view.lowest):  # or the dice shared out among the readings at once
+        folding = min(folding, shares(count, items) * step_cost(count * bits))
+    return ViewFloor(sizes[-1], steps + folding + sizes[-1] * count)
 
 
 @functools.lru_cache(maxsize=64)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import math
 import operator
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
+from .alike_fold import Counted, fold_alike, worth_it
 from .dist import Budget, Dist, step_cost
 from .functions import in_range
 
@@ -229,6 +231,22 @@ def fold(steps: list[Readings], view: PoolView, bits: int, budget: Budget, flag:
     return _unchained(states)
 
 
+def fold_dice(items: Readings, count: int, view: PoolView, bits: int, budget: Budget, flag: bool = False
+              ) -> list[tuple[int, Counted]]:
+    """:func:`fold` of ``count`` alike dice, each with the readings ``items``: (weight, each
+    part that reads so with the number of dice it stands for) for each distinct reading.
+    Where the view reads sums and counts alone and that is cheaper, the dice are shared
+    out among the readings at once (:mod:`.alike_fold`), not added one at a time."""
+    if not (view.highest or view.lowest):
+        n = view.parts + flag
+        tops = [*([None, *view.count_caps()] if view.capped_reads else []), *[None] * n][:n]
+        if flag:
+            tops[-1] = 1  # the flag: whether any die was cut
+        if worth_it(items, count, n, tops):
+            return fold_alike(items, count, n, tops, bits, budget)
+    return [(w, Counter(reps)) for w, reps in fold([items] * count, view, bits, budget, flag)]
+
+
 def _fold_by_extreme(steps: list[Readings], view: PoolView, n: int, caps: list[int | None] | None, bits: int,
                      budget: Budget, flag: bool) -> list[tuple[int, list]]:
     """:func:`fold` where the view reads the highest die (or the lowest), not both: one fold
@@ -327,7 +345,7 @@ def _step(states: dict[Any, list], items: Readings, join: Callable[[Any, Any], A
 
 
 def fold_one_cut(uncut: Readings, cut: tuple[Any, int, Any], count: int, view: PoolView, bits: int,
-                  budget: Budget) -> list[tuple[int, list]]:
+                  budget: Budget) -> list[tuple[int, Counted]]:
     """:func:`_fold` of ``count`` alike dice with the flag, where the depth cuts the die one
     way (one reading, ``cut``): the rolls with j dice cut are C(count, j) · cut^j joined with
     the rolls of the other count - j dice, none of them cut, whose states the fold of the
@@ -365,13 +383,13 @@ def fold_one_cut(uncut: Readings, cut: tuple[Any, int, Any], count: int, view: P
                 out[k] = [ways * w, chain, j]
             else:
                 entry[0] += ways * w
-    result = []
+    result: list[tuple[int, Counted]] = []
     for w, chain, j in out.values():
-        reps = [rc] * j
+        dice = Counter({rc: j}) if j else Counter()
         while chain is not None:
             chain, rep = chain
-            reps.append(rep)
-        result.append((w, reps))
+            dice[rep] += 1
+        result.append((w, dice))
     return result
 
 

@@ -323,17 +323,21 @@ def test_conditional_odds_may_read_dice_the_check_itself_does_not(rs, given, hol
 @given(st.lists(st.tuples(st.lists(st.integers(1, 12), min_size=1, max_size=6), st.booleans()), min_size=1, max_size=30))
 def test_a_state_of_many_alike_dice_is_flattened_as_its_values_sorted_one_by_one(dice):
     """A state of the fold holds each die as a chain of values (a cut one as a CutChain),
-    the same few chains many times over: the roll written from counted chains is the one
-    the values sorted one by one give (every value, each die's first, the total, the cut)."""
+    the same few chains many times over, counted: the roll written from the counted chains
+    is the one the values sorted one by one give (every value, each die's first, the
+    total, the cut)."""
     from rulesengine.dice.pool_odds import _flattened, _Scores
     from rulesengine.dice.view_fold import CutChain
 
-    chains = [(v[0], *v[1:]) for v, _ in dice] * 3  # alike dice: each chain three times over
-    reps = [CutChain(c) if cut else c for c, (_, cut) in zip(chains, dice * 3, strict=True)]
+    counted: dict = {}
+    for values, cut in dice:  # alike dice: each chain three times over
+        key = CutChain(values) if cut else tuple(values)
+        counted[key] = counted.get(key, 0) + 3
+    chains = [tuple(key) for key, m in counted.items() for _ in range(m)]
     score = {f: f * f - 3 for f in range(1, 13)}
-    faces, initial, total, cut = _flattened(reps, _Scores(score.__getitem__))
+    faces, initial, total, cut = _flattened(counted, _Scores(score.__getitem__))
     every = sorted((f for c in chains for f in c), reverse=True)
     assert faces == tuple(every)
     assert initial == tuple(sorted((c[0] for c in chains), reverse=True))
     assert total == sum(score[f] for f in every)
-    assert cut == any(c for _, c in dice)
+    assert cut == any(type(key) is CutChain for key in counted)
