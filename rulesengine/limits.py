@@ -93,9 +93,10 @@ REACH_SEARCH_STATES = 2000
 whose rolls need more are skipped, which keeps validation fast and deterministic; they
 rarely reveal an outcome the smaller ones don't."""
 REACH_DECIDE_TRIES = 6
-"""Of those skipped input combinations, how many are worked out again with the budget the odds
-themselves get (``max_states``), the telling ones first, while some outcome is undecided: what
-``odds`` answers (two exploding rolls, ``4d6rol1kh3``), validate decides."""
+"""Of those skipped input combinations, how many are worked out again each with the budget the
+odds themselves get (``max_states``), the telling ones first, while some outcome is undecided:
+what ``odds`` answers (two exploding rolls, ``4d6rol1kh3``), validate decides. The others are
+worked out while one more such budget, shared between them, lasts."""
 REACH_ROLLS = 32
 """Where every outcome rule has a condition: of the combinations even the odds' budget cannot
 work out (at most ``REACH_DECIDE_TRIES``), how many times each is rolled, with fixed seeds,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ..records import replace
 import itertools
+from contextlib import ExitStack
 from typing import Any, NamedTuple
 from collections.abc import Iterator
 
@@ -32,6 +33,7 @@ from ..codes import (E_DIVISION_BY_ZERO, E_EVAL, E_LIMIT, E_NO_OUTCOME, E_NOT_A_
 from ..errors import Diagnostic, RulesEngineError
 from ..limits import (REACH_DECIDE_FAILURES, REACH_DECIDE_TRIES, REACH_MAX_TRIES, REACH_ROLLS,
                       REACH_SEARCH_STATES, Limits)
+from ..dice.dist import shared_budget
 from ..rules.build import ruleset_functions
 from ..rules.document import Document
 from ..rules.model import Check, Input, RulesetModel
@@ -232,22 +234,31 @@ def search(model: RulesetModel, check: Check, functions: Any, doc: Document, lim
 
 def _decide(runner: CheckRunner, check: Check, tally: _Tally) -> list[dict[str, Any]]:
     """Input sets over the search's budget, worked out again with the odds' own: the telling
-    ones first (:func:`candidates`), at most REACH_DECIDE_TRIES, giving up after
-    REACH_DECIDE_FAILURES that even that budget cannot work out. Returns those it could not
-    work out, then those it did not try, the telling ones first."""
+    ones first (:func:`candidates`), giving up after REACH_DECIDE_FAILURES that even that
+    budget cannot work out. The first REACH_DECIDE_TRIES each get the whole budget; the rest
+    share one more budget of the same size between them, so that many cheap ones (a pool of
+    1 to 20 dice summed: 8 to 20 dice are past the search's budget, each a few thousand steps)
+    are all decided, and validation stays bounded. Returns those it could not work out, then
+    those it did not try, the telling ones first."""
     rank: dict[tuple, int] = {}
     for i, inputs in enumerate(itertools.islice(candidates(check), REACH_MAX_TRIES)):
         rank.setdefault(_key(inputs), i)
     pending = sorted(tally.over_budget, key=lambda s: rank.get(_key(s), len(rank)))
     tally.over_budget = []
     failed: list[dict[str, Any]] = []
-    for i, inputs in enumerate(pending[:REACH_DECIDE_TRIES]):
-        if not tally.busy or len(failed) >= REACH_DECIDE_FAILURES:
-            return failed + pending[i:]
-        tally.skipped -= 1  # counted again by work_out, as worked out or not
-        if not tally.work_out(runner, inputs):
-            failed.append(inputs)
-    return failed + pending[REACH_DECIDE_TRIES:]
+    shared = None  # made for the sets past the first REACH_DECIDE_TRIES
+    with ExitStack() as stack:
+        for i, inputs in enumerate(pending):
+            if not tally.busy or len(failed) >= REACH_DECIDE_FAILURES:
+                return failed + pending[i:]
+            if i == REACH_DECIDE_TRIES:
+                shared = stack.enter_context(shared_budget(runner.runtime.limits.max_states))
+            tally.skipped -= 1  # counted again by work_out, as worked out or not
+            if not tally.work_out(runner, inputs):
+                if shared is not None and shared.exhausted:  # the shared budget ran out, not its own
+                    return failed + pending[i:]
+                failed.append(inputs)
+    return failed
 
 
 def _roll(runner: CheckRunner, undecided: list[dict[str, Any]], tally: _Tally) -> None:

@@ -191,6 +191,54 @@ def test_what_even_the_odds_budget_cannot_work_out_stays_undecided(tmp_path):
     assert len(messages) == 3 and all(m.startswith("could not decide") for m in messages), messages
 
 
+
+POOL_SUMMED = """    inputs:
+      pool: {type: integer, min: 1, max: 20}
+    roll: (pool)d10
+    result: roll
+    outcomes:
+      - {name: huge, when: "result > 200", success: true}
+      - {name: high, when: "result >= 100", success: true}
+      - {name: low, success: false}
+"""
+
+
+def test_many_combinations_past_the_search_budget_but_cheap_for_the_odds_are_all_decided(tmp_path):
+    """1 to 20 d10s summed: from 7 dice on, past the search's 2,000 steps, each a few
+    thousand for the odds. Past the first six worked out with the odds' own budget, the
+    rest share one more such budget: all 20 are worked out, and 'huge' (over 200 on at
+    most 200) is said never to happen, not left undecided (an outside author's report)."""
+    (code, message), = found(tmp_path, POOL_SUMMED)
+    assert code == "W503" and "can never happen" in message and "all 20 worked out" in message, message
+
+
+def test_the_combinations_past_the_sixth_share_one_budget_and_stop_when_it_runs_out(tmp_path, monkeypatch):
+    """Validation stays bounded: the sets past the first REACH_DECIDE_TRIES share one budget
+    of the odds' size. With that budget at about two sums of 20 d10s, six sets are worked
+    out alone, the next share it until it runs out, and the rest stay undecided."""
+    from dataclasses import replace
+
+    from rulesengine.limits import DEFAULT_LIMITS
+    from rulesengine.run import reach
+
+    tried: list[int] = []
+    work_out = reach._Tally.work_out
+
+    def counting(self, runner, inputs):
+        done = work_out(self, runner, inputs)
+        tried.append(done)
+        return done
+
+    monkeypatch.setattr(reach._Tally, "work_out", counting)
+    path = tmp_path / "t.yaml"
+    path.write_text(HEAD + POOL_SUMMED, encoding="utf-8")
+    limits = replace(DEFAULT_LIMITS, max_states=12_000)  # about two sums of 20 d10s
+    messages = [d.message for d in validate_file(str(path), limits).diagnostics if d.code == "W503"]
+    assert len(messages) == 1 and messages[0].startswith("could not decide"), messages
+    decided = tried[20:]  # after the search's 20 (14 of them past its budget)
+    assert reach.REACH_DECIDE_TRIES < len(decided) < 14  # six alone, some shared, then it stopped
+    assert decided[reach.REACH_DECIDE_TRIES] and not decided[-1]  # the last cut by the shared budget
+
 BIG_PRODUCT = """    rolls:
       a: 1d1500
       b: 1d1000
