@@ -104,6 +104,9 @@ def bad_character(text: str, pos: int) -> DiceSyntaxError:
         hint = "write == to compare (a single = is not an operator here)"
     elif ch == "!":
         hint = NOT_HINT
+    elif text[pos:pos + 2] == "..":
+        hint = ("a range's ends are two values in a function, count(roll, 7, 10); '..' joins them only right "
+                "after a modifier's mark: 5d10cs7..10")
     else:
         hint = "see docs/dice-language.md for the characters the language uses"
     shown = repr(ch)[1:-1] if not ch.isprintable() else ch

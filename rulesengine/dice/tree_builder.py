@@ -28,6 +28,9 @@ _OPEN_TEXT = re.compile(r"(?P<mark>ro|r|cs|cf|!!|!p|!o|!|k|p)(?P<op>==|!=|>=|<=|
 _MODIFIER_TEXT = re.compile(
     r"(?P<mark>ro|r|cs|cf|!!|!p|!o|!|k|p)\s*(?P<op>==|!=|>=|<=|>|<|=)?\s*(?P<minus>-\s*)?(?P<num>[0-9]*)"
     r"(?:\.\.(?P<high>[0-9]+))?\Z")
+# A condition written with a name where its number goes (``cs>=difficulty``): the lexer
+# leaves the mark alone and the rest a comparison; the hint puts the name in parentheses.
+_NAMED_CONDITION = re.compile(r"(?P<op>==|!=|>=|<=|>|<|=)(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _span(*items) -> ast.Span:
@@ -339,8 +342,11 @@ class TreeBuilder:
         if not (op or minus or digits):
             if required:
                 foreign = FOREIGN_MODIFIERS.get(mark + self.text[token.end_pos:token.end_pos + 1])
+                named = _NAMED_CONDITION.match(self.text, token.end_pos)  # cs>=difficulty
                 raise self._fail(f"'{mark}' needs a condition", span,
-                                 foreign or f"write it right after '{mark}', e.g. {mark}1 or {mark}>=5",
+                                 foreign or (f"a number from a name goes in parentheses: "
+                                             f"{mark}{named['op']}({named['name']})" if named else
+                                             f"write it right after '{mark}', e.g. {mark}1 or {mark}>=5"),
                                  E_BAD_MODIFIER)
             return mark, None
         if op and not digits:

@@ -337,7 +337,10 @@ class Builder:
         """A check's inputs and the scope they open; an input may not take a reserved or table name."""
         inputs = tuple(build_input(self, n, s, f"{ptr}/inputs/{escape_pointer(n)}")
                        for n, s in (spec.get("inputs") or {}).items())
-        scope = Scope({i.name: "input" for i in inputs})
+        # A choice's word written bare (``use == mid``) reads as a name: the hint quotes it.
+        quoted = {c: f"'{c}' is a choice of input '{i.name}', not a name: quote it, {i.name} == '{c}'"
+                  for i in inputs if i.type == "choice" for c in i.choices}
+        scope = Scope({i.name: "input" for i in inputs}, quoted)
         for i in inputs:
             if i.name in RESERVED or i.name in self.functions:
                 self.error(E_DUPLICATE, f"input '{i.name}' has a reserved or table name", i.pointer,
@@ -353,7 +356,7 @@ class Builder:
         lets: list[Let] = []
         after: set[str] = set(roll_names)
         full_scope = scope.with_names(**{r: "roll" for r in roll_names})
-        pre_scope = Scope(dict(scope.names))
+        pre_scope = Scope(dict(scope.names), dict(scope.elsewhere))
         for lname, lspec in (spec.get("let") or {}).items():
             lptr = f"{ptr}/let/{escape_pointer(lname)}"
             if lname in full_scope.names or lname in RESERVED or lname in self.functions:
@@ -391,7 +394,7 @@ class Builder:
         them (a roll made after seeing another: ``if(first < 3, 2d6, first)``, a reroll) and
         the values of ``choose`` (``chosen``: it is then rolled after the choice)."""
         rolls = []
-        roll_scope = Scope({**dict.fromkeys(chosen, "chosen value"), **pre_scope.names})
+        roll_scope = Scope({**dict.fromkeys(chosen, "chosen value"), **pre_scope.names}, pre_scope.elsewhere)
         for rname, rtext in raw_rolls.items():
             if rname in scope.names or rname in RESERVED:
                 self.error(E_DUPLICATE, f"roll '{rname}' has the name of an input or a reserved name", roll_ptr(rname),

@@ -20,7 +20,7 @@ def build_choose(b: BuildContext, spec: dict, ptr: str, roll_names: list[str], f
                  after: set[str]) -> tuple[Choose | None, Scope]:
     """The optional ``choose`` block of the check ``spec`` and the scope after it (its values
     become names); ``after``: the names known only once the dice are rolled."""
-    scope_after_choose = Scope(dict(full_scope.names))
+    scope_after_choose = Scope(dict(full_scope.names), full_scope.elsewhere)
     if "choose" not in spec:
         return None, scope_after_choose
     c = spec["choose"]

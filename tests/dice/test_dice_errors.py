@@ -41,6 +41,9 @@ def error_of(text, **kwargs):
     ("1\x002", "E105", 2, "unexpected character '\\x00'", "control character"),
     ("４d6", "E105", 1, "unexpected character '４'", "ASCII 0-9"),
     ("3d6 × 2", "E105", 5, "unexpected character '×'", "use * and /"),
+    # An outside author's spellings of a threshold from an input (issue 33, pools not seen before).
+    ("count(3d10, x..10)", "E105", 14, "unexpected character '.'", "count(roll, 7, 10)"),
+    ("(3)d10cs>=x", "E103", 7, "'cs' needs a condition", "cs>=(x)"),
     ("1/0", "E202", 1, "division by zero", None),
     ("10/(1d6-1d6)", "E202", 1, "division by zero", None),
     ("foo(1)", "E205", 1, "unknown function 'foo'", None),
