@@ -23,6 +23,9 @@ Readings = list[tuple[tuple, int, Any]]
 SHARE_COST = 4
 """A share costs about as much as this many pairs the fold meets (measured: 2 to 4.4, for
 counts of d10s and sums of d6s, 3 to 40 dice)."""
+MAX_KINDS = 64
+"""At most this many readings a die are shared out (one level of :func:`fold_alike` each);
+more are folded die by die (2d1000 read by its total and its 1000s: 1,000 readings)."""
 Counted = Mapping[Any, int]
 """A state's dice: each part (a die's outcome, as the readings give it) with how many dice show it."""
 
@@ -41,11 +44,11 @@ def worth_it(items: Readings, count: int, n: int, caps: list[int | None]) -> boo
     ``SHARE_COST`` pairs. Counts alone, decided before the work, so the same dice take the
     same path."""
     kinds = len(items)
-    if count < 2 or kinds < 2:
+    if count < 2 or not 2 <= kinds <= MAX_KINDS:
         return False
     spans = [max(k[j] for k, _, _ in items) - min(k[j] for k, _, _ in items) for j in range(n)]
     fold = 0
-    for i in range(1, count + 1):
+    for i in range(1, count):  # the states of i dice, each met with each reading of one more
         reach = 1
         for span, cap in zip(spans, caps, strict=True):
             reach *= (i * span if cap is None else min(i * span, cap)) + 1

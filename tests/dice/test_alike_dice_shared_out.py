@@ -123,3 +123,21 @@ def test_sharing_out_is_charged_every_share_before_the_work():
     budget = Budget(cost)
     assert len(fold_alike(items, 40, 3, [None] * 3, 8, budget)) == shares(40, 3)
     assert budget.used == cost
+
+
+def test_a_die_of_many_readings_is_folded_die_by_die():
+    """2d1000 read by its total and its 1000s: a thousand readings a die. Sharing two dice
+    among them (500,500 shares, a level of recursion a reading) costs more than meeting
+    1,000 states with 1,000 readings once, and past MAX_KINDS readings it is never tried:
+    the odds answer (an earlier estimate that took it recursed too deeply)."""
+    from rulesengine.dice.alike_fold import MAX_KINDS
+
+    thousand = [((f, int(f == 1000)), 1, f) for f in range(1, 1001)]
+    assert not worth_it(thousand, 2, 2, [None, None])
+    many = [((f, 0), 1, f) for f in range(MAX_KINDS + 1)]
+    assert not worth_it(many, 2, 2, [None, None])
+    spec = PoolSpec.of(next(n for n in ast.walk(parse("2d1000")) if isinstance(n, ast.Dice)))
+    dist = view_dist(spec, 2, PoolView(total=True, counts=((1000, 1000),)), DEFAULT_LIMITS, Budget(10 ** 7))
+    assert dist is not None
+    top = sum(F(w, dist.denom) for rolled, w in dist.weights.items() if 1000 in rolled.faces)
+    assert top == F(1999, 1000 ** 2)
