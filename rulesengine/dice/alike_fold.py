@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .dist import Budget, step_cost
 
@@ -56,6 +56,21 @@ def worth_it(items: Readings, count: int, n: int, caps: list[int | None]) -> boo
     return SHARE_COST * shares(count, kinds) <= fold
 
 
+def settle_capped(capped: list[tuple[int, int, int | None]]) -> Callable[[int], int]:
+    """What takes a reading packed into one whole number back to its caps: ``capped`` holds
+    each capped digit's place, cap and width (None for the top digit, which has no width);
+    a digit past its cap is set to it. Shared by this module and :mod:`.view_fold`."""
+
+    def settle(k: int) -> int:
+        for place, cap, width in capped:
+            d = k // place if width is None else k // place % width
+            if d > cap:
+                k -= (d - cap) * place
+        return k
+
+    return settle
+
+
 def fold_alike(items: Readings, count: int, n: int, caps: list[int | None], bits: int, budget: Budget
                ) -> list[tuple[int, Counted]]:
     """The readings of ``count`` alike dice, each with the readings ``items`` ((reading,
@@ -82,12 +97,7 @@ def fold_alike(items: Readings, count: int, n: int, caps: list[int | None], bits
     shared = [0] * kinds
     last = kinds - 1
 
-    def settled(k: int) -> int:
-        for place, cap, width in capped:
-            d = k // place if width is None else k // place % width
-            if d > cap:
-                k -= (d - cap) * place
-        return k
+    settled = settle_capped(capped)
 
     def share(j: int, left: int, key: int, weight: int) -> None:
         kj, pj, ways = keys[j], powers[j], binomials[left]

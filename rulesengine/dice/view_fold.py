@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
-from .alike_fold import Counted, fold_alike, worth_it
+from .alike_fold import Counted, fold_alike, settle_capped, worth_it
 from .dist import Budget, Dist, step_cost
 from .functions import in_range
 
@@ -454,12 +454,7 @@ def _packed(steps: list[Readings], n: int, flag: bool, caps: list[int | None] | 
     if caps and capped:
         # Adding two readings leaves a capped digit at most twice its cap: each state the
         # adding made is taken back once, after the step (the flag with them).
-        def settle(k: int) -> int:
-            for place, cap, width in capped:
-                d = k // place if width is None else k // place % width
-                if d > cap:
-                    k -= (d - cap) * place
-            return k
+        settle = settle_capped(capped)
     elif flag:
         top = places[-1]
         twice = 2 * top
