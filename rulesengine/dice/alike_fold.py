@@ -76,10 +76,11 @@ def fold_alike(items: Readings, count: int, n: int, caps: list[int | None], bits
     """The readings of ``count`` alike dice, each with the readings ``items`` ((reading,
     weight, what reads so): its first ``n`` parts sums and counts, which add), read
     together: (weight, each part with the number of dice showing it) for each distinct
-    reading. ``caps`` (by position, None for a part read whole):
-    a capped part is read as at most its cap. Charged before the work: every share."""
+    reading. ``caps`` (by position, None for a part read whole): a capped part is read as
+    at most its cap. Charged before the work: every share, as ``SHARE_COST`` multiply-adds
+    (the binomial rows and powers made on the way are fewer than the shares they serve)."""
     kinds = len(items)
-    budget.spend(shares(count, kinds) * step_cost(count * bits))
+    budget.spend(SHARE_COST * shares(count, kinds) * step_cost(count * bits))  # a share: several multiplies
     # A capped part counts up from 0 (a count, or a sum of symbols that only counts up).
     lows = [min(k[j] for k, _, _ in items) if caps[j] is None else 0 for j in range(n)]
     places = [1]
@@ -92,7 +93,7 @@ def fold_alike(items: Readings, count: int, n: int, caps: list[int | None], bits
     for power, (_, w, _) in zip(powers, items, strict=True):
         for c in range(1, count + 1):
             power[c] = power[c - 1] * w
-    binomials = [[math.comb(m, c) for c in range(m + 1)] for m in range(count + 1)]
+    binomials: dict[int, list[int]] = {}  # C(m, ·) for each m the shares reach (only m = count for two readings)
     states: dict[int, list] = {}
     shared = [0] * kinds
     last = kinds - 1
@@ -100,7 +101,9 @@ def fold_alike(items: Readings, count: int, n: int, caps: list[int | None], bits
     settled = settle_capped(capped)
 
     def share(j: int, left: int, key: int, weight: int) -> None:
-        kj, pj, ways = keys[j], powers[j], binomials[left]
+        kj, pj, ways = keys[j], powers[j], binomials.get(left)
+        if ways is None:
+            ways = binomials[left] = [math.comb(left, c) for c in range(left + 1)]
         if j < last - 1:
             for c in range(left + 1):
                 shared[j] = c

@@ -8,7 +8,7 @@ import functools
 import math
 from typing import NamedTuple
 
-from .alike_fold import shares
+from .alike_fold import SHARE_COST, shares
 from .die_odds import die_dist
 from .dist import Budget, BudgetExceeded, step_cost
 from .pool import PoolSpec
@@ -66,7 +66,7 @@ def view_floor(spec: PoolSpec, count: int, view: PoolView, limits: Limits) -> Vi
     steps = first + more * view.reads
     folding = sum(sizes[i - 2] * items * step_cost(i * bits) for i in range(2, len(sizes) + 1))
     if not (view.highest or view.lowest):  # or the dice shared out among the readings at once
-        folding = min(folding, shares(count, items) * step_cost(count * bits))
+        folding = min(folding, SHARE_COST * shares(count, items) * step_cost(count * bits))
     return ViewFloor(sizes[-1], steps + folding + sizes[-1] * count)
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rulesengine.dice.alike_fold import fold_alike, shares, worth_it
+from rulesengine.dice.alike_fold import SHARE_COST, fold_alike, shares, worth_it
 from rulesengine.dice.dist import Budget, BudgetExceeded, step_cost
 from rulesengine.dice import ast
 from rulesengine.dice.parser import parse
@@ -114,10 +114,11 @@ def test_either_way_alike_dice_come_out_the_same():
 
 
 def test_sharing_out_is_charged_every_share_before_the_work():
-    """The charge is every share, each a multiply-add of the weights' size: a budget one
-    step short is refused, one that holds it is not."""
+    """The charge is every share, each SHARE_COST multiply-adds of the weights' size (a
+    share multiplies its weight by a binomial and two powers): a budget one step short is
+    refused, one that holds it is not."""
     items = [((0, 1, 0), 1, "a"), ((0, 0, 1), 2, "b"), ((0, 0, 0), 3, "c")]
-    cost = shares(40, 3) * step_cost(40 * 8)
+    cost = SHARE_COST * shares(40, 3) * step_cost(40 * 8)
     with pytest.raises(BudgetExceeded):
         fold_alike(items, 40, 3, [None] * 3, 8, Budget(cost - 1))
     budget = Budget(cost)
