@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
 from .collector import collect_as, collect_less, leaving
+from .cli_hints import in_command_words
 from .arguments import (assignments, build_parser, command_word, odds_view, is_assignment, is_input_word, party_list,
                         protect_leading_minus, split_inputs)
 
@@ -26,16 +27,6 @@ if TYPE_CHECKING:  # only for types: each command imports what it runs when it r
     from .run.odds_value import OddsValue
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
-
-
-def _in_words(exc) -> None:
-    """A hint that shows what to give (``exc.example``) in the command line's words:
-    ``give party1.skill=... party2.skill=...``, not Python's ``parties=[...]``."""
-    example = exc.example
-    if example is not None:
-        shown = " ".join(" ".join(f"party{i}.{name}=..." for name in names) if names else f"party{i}.name=value"
-                         for i, names in enumerate(example.parties, 1))
-        exc.hint = f"{example.lead} {shown}"
 
 
 def _print_error(exc, *, context: str | None = None) -> None:
@@ -579,7 +570,7 @@ def _run(args: argparse.Namespace, as_json: bool) -> int:
                   + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
         return EXIT_USAGE
     except RulesEngineError as exc:
-        _in_words(exc)
+        in_command_words(exc, _limits(args).max_states if hasattr(args, "max_states") else None)
         _print_json_error(exc) if as_json else _print_error(exc)
         return EXIT_INVALID
     except KeyboardInterrupt:

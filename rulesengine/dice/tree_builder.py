@@ -33,6 +33,19 @@ _MODIFIER_TEXT = re.compile(
 _NAMED_CONDITION = re.compile(r"(?P<op>==|!=|>=|<=|>|<|=)(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
 
 
+def _missing_condition_hint(mark: str, text: str, end: int) -> str:
+    """The hint for a mark that needs a condition and has none (``cs``), ``end`` where it
+    ends in ``text``: another dice language's spelling, a name written where the number
+    goes (``cs>=difficulty``), or where the condition goes."""
+    foreign = FOREIGN_MODIFIERS.get(mark + text[end:end + 1])
+    if foreign:
+        return foreign
+    named = _NAMED_CONDITION.match(text, end)
+    if named:
+        return f"a number from a name goes in parentheses: {mark}{named['op']}({named['name']})"
+    return f"write it right after '{mark}', e.g. {mark}1 or {mark}>=5"
+
+
 def _span(*items) -> ast.Span:
     """The span covering lark tokens and AST nodes among ``items`` (None ignored)."""
     starts, ends = [], []
@@ -341,12 +354,8 @@ class TreeBuilder:
         compact = f"{mark}{op or ''}{'-' if minus else ''}{digits}"
         if not (op or minus or digits):
             if required:
-                foreign = FOREIGN_MODIFIERS.get(mark + self.text[token.end_pos:token.end_pos + 1])
-                named = _NAMED_CONDITION.match(self.text, token.end_pos)  # cs>=difficulty
-                raise self._fail(f"'{mark}' needs a condition", span,
-                                 foreign or (f"a number from a name goes in parentheses: "
-                                             f"{mark}{named['op']}({named['name']})" if named else
-                                             f"write it right after '{mark}', e.g. {mark}1 or {mark}>=5"),
+                raise self._fail(f"'{mark}' needs a condition", span, _missing_condition_hint(mark, self.text,
+                                                                                             token.end_pos),
                                  E_BAD_MODIFIER)
             return mark, None
         if op and not digits:

@@ -340,3 +340,14 @@ def test_loading_a_ruleset_that_hits_a_limit_says_which_limit(tmp_path):
         load(str(path))
     assert info.value.limit == "max_dice"
     assert (info.value.location.line, info.value.location.column) == (9, 12)
+
+
+def test_a_refusal_over_the_work_budget_names_the_option_that_raises_it(capsys):
+    """An author of L5R's 10k9 was refused (E210) and found --max-states only in
+    docs/limits.md: the hint of a command that takes the option names it and the budget
+    in force, in text and in JSON."""
+    code, _, err = run(capsys, "dice", "100d100kh50", "--odds", "--max-states", "5000")
+    assert code != 0 and "E210" in err
+    assert "or allow more work: --max-states N (now 5,000;" in err
+    code, _, err = run(capsys, "dice", "100d100kh50", "--odds", "--json")
+    assert "--max-states N (now 2,000,000;" in json.loads(err)["hint"]
