@@ -20,7 +20,7 @@ LAYERS: dict[str, int] = {
     "rules": 2,
     "run": 3,
     "present": 4,
-    "ruleset": 5, "validate": 6, "starter": 6, "cli": 7, "arguments": 7, "serve": 7, "__main__": 8, "__init__": 8,
+    "ruleset": 5, "validate": 6, "starter": 6, "cli": 7, "arguments": 7, "cli_hints": 7, "serve": 7, "__main__": 8, "__init__": 8,
 }
 
 
