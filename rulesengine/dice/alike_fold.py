@@ -19,7 +19,8 @@ from collections.abc import Callable, Mapping
 
 from .dist import Budget, step_cost
 
-Readings = list[tuple[tuple, int, Any]]
+Readings = list[tuple[Any, int, Any]]
+"""One part's readings (a die's, or a whole roll's): (a reading, its weight, what reads so)."""
 SHARE_COST = 4
 """A share costs about as much as this many pairs the fold meets (measured: 2 to 4.4, for
 counts of d10s and sums of d6s, 3 to 40 dice)."""

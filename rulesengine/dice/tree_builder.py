@@ -354,9 +354,8 @@ class TreeBuilder:
         compact = f"{mark}{op or ''}{'-' if minus else ''}{digits}"
         if not (op or minus or digits):
             if required:
-                raise self._fail(f"'{mark}' needs a condition", span, _missing_condition_hint(mark, self.text,
-                                                                                             token.end_pos),
-                                 E_BAD_MODIFIER)
+                hint = _missing_condition_hint(mark, self.text, token.end_pos)
+                raise self._fail(f"'{mark}' needs a condition", span, hint, E_BAD_MODIFIER)
             return mark, None
         if op and not digits:
             raise self._fail(f"'{mark}{op}' needs a number", span, needs_number_hint(mark, op),

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
-from .alike_fold import Counted, fold_alike, settle_capped, worth_it
+from .alike_fold import Counted, Readings, fold_alike, settle_capped, worth_it
 from .dist import Budget, Dist, step_cost
 from .functions import in_range
 
@@ -189,9 +189,6 @@ class CutChain(tuple):
     """A die's chain of values that the depth cut (more dice were to come)."""
 
     __slots__ = ()
-
-
-Readings = list[tuple[Any, int, Any]]  # (a reading, its weight, what reads so), for one part
 
 
 def readings(d: Dist, reading: Callable[[Any], tuple]) -> Readings:

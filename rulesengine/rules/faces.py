@@ -512,8 +512,7 @@ def sizes_needed(check: Check, exprs: list, aliases: dict[str, str] | None = Non
 def reads_sizes(exprs: list) -> bool:
     """Whether any of ``exprs`` reads the sizes of dice (``largest_die(rest)`` in a value of
     ``choose``): which die of two alike in face is chosen then matters to the rules."""
-    readers = names_reading(SIZES)
-    return any(isinstance(n, ast.Call) and n.name in readers for e in exprs if e is not None for n in ast.walk(e.tree))
+    return any(reads(n) == SIZES for e in exprs if e is not None for n in ast.walk(e.tree))
 
 
 def _passed_to(functions: frozenset[str], check: Check, exprs: list, aliases: dict[str, str] | None) -> set[str]:

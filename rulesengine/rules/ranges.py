@@ -62,7 +62,9 @@ def overlap_hint(earlier: RangeRow, later: RangeRow) -> str:
     (in the file) that parts them. A row with no ``min`` starts at the lowest key, not where
     the row before it ends, as a table read down the page may suggest."""
     both = _shared(earlier, later)
-    said = (f"the key {both.low} falls" if both.low == both.high else f"the keys {range_text(both)} fall") + \
+    keys = range_text(both)
+    said = (f"the key {both.low} falls" if both.low is not None and both.low == both.high else
+            "every key falls" if keys == "every key" else f"the keys {keys} fall") + \
         " in both, and each key must fall in one range only"
     if earlier.high is not None and (later.high is None or later.high > earlier.high):
         start = earlier.high + 1

@@ -34,3 +34,9 @@ def test_the_hint_names_the_keys_both_hold_and_a_bound_that_parts_the_rows(earli
 def test_a_row_inside_another_gets_no_bound_it_could_not_take():
     hint = overlap_hint(RangeRow(1, 10, 0), RangeRow(3, 5, 1))
     assert hint == "the keys 3..5 fall in both, and each key must fall in one range only: change one row's min or max"
+
+
+def test_two_rows_open_at_both_ends_share_every_key():
+    """Two rows with neither min nor max: every key is in both (it read "the key None")."""
+    assert ranges_overlap(RangeRow(None, None, 0), RangeRow(None, None, 1))
+    assert overlap_hint(RangeRow(None, None, 0), RangeRow(None, None, 1)).startswith("every key falls in both,")
