@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from ..dice.beyond import Beyond, Undetermined
+from ..dice.context import Context
 from ..dice.dist import Budget, BudgetExceeded
 from ..dice.values import Rolled
 from ..codes import E_BAD_CHOOSE, E_NO_OUTCOME
@@ -48,15 +49,18 @@ class Resolver:
         """The value of one of the check's lets, with the names of ``env``."""
         return self._let(let, env)
 
-    def _let(self, let: Let, env: Mapping[str, Any]) -> Any:
+    def _let(self, let: Let, env: Mapping[str, Any], ctx: Context | None = None) -> Any:
+        """``let``'s value; ``ctx``: a context of :meth:`Runtime.reading` over ``env``."""
         rt = self.runtime
+        if ctx is None:
+            ctx = rt.reading(env)
         if let.expr is not None:
-            return rt.evaluate(let.expr, env)
+            return rt.value_in(ctx, let.expr)
         best = None
         for cand in let.best_of:
-            if cand.when is not None and not rt.truth(cand.when, env):
+            if cand.when is not None and not rt.truth_in(ctx, cand.when):
                 continue
-            value = rt.evaluate(cand.value, env)
+            value = rt.value_in(ctx, cand.value)
             if value is None:
                 continue
             if best is None or value > best:
@@ -99,19 +103,20 @@ class Resolver:
         check chooses dice, only the way the rules pick is made, none is listed in
         ``choices``, and the values of the ways are remembered there."""
         rt, check = self.runtime, self.check
-        self._lets_after_roll(env, settled)
+        ctx = rt.reading(env)  # one for every expression below: env only grows
+        self._lets_after_roll(env, settled, ctx)
         choices: tuple[Choice, ...] = ()
         chosen = None
         if check.choose is not None:
             choices, chosen = self._choose(check.choose, env, player_choice, budget, memo)
             env.update(chosen.values)
-        result = rt.evaluate(check.result, env) if check.result is not None else None
+        result = rt.value_in(ctx, check.result) if check.result is not None else None
         env["result"] = result
         outcome, success = None, False
         for rule in check.outcomes:
-            if rule.when is None or rt.truth(rule.when, env):
+            if rule.when is None or rt.truth_in(ctx, rule.when):
                 if rule.result is not None:
-                    result = rt.evaluate(rule.result, env)
+                    result = rt.value_in(ctx, rule.result)
                 outcome = rule.name
                 success = rule.success if isinstance(rule.success, bool) else \
                     rt.truth(rule.success, {**env, "result": result})  # read on the final result
@@ -121,7 +126,7 @@ class Resolver:
                                code=E_NO_OUTCOME, hint="end the outcome rules with one that has no 'when'")
         env["result"], env["outcome"], env["success"] = result, outcome, success
         # What most checks lack (tags, reported values, tiers, a sign) is not asked for.
-        tags = tuple(t.name for t in check.tags if rt.truth(t.when, env)) if check.tags else ()
+        tags = tuple(t.name for t in check.tags if rt.truth_in(ctx, t.when)) if check.tags else ()
         return Resolution(outcome, success, result, tags, self._report(env) if check.report else {},
                           None if check.tiers is None else self._tier(result), choices=choices, chosen=chosen,
                           env=env, signed=None if check.result_sign is None else self._signed(env))
@@ -146,11 +151,15 @@ class Resolver:
         local.update(values)
         return local, dict(values)
 
-    def _lets_after_roll(self, env: dict[str, Any], settled: Collection[str] = ()) -> None:
-        """The lets that read a roll, worked out into ``env`` in order (but ``settled``)."""
+    def _lets_after_roll(self, env: dict[str, Any], settled: Collection[str] = (), ctx: Context | None = None
+                         ) -> None:
+        """The lets that read a roll, worked out into ``env`` in order (but ``settled``);
+        ``ctx``: a context of :meth:`Runtime.reading` over ``env``."""
+        if ctx is None:
+            ctx = self.runtime.reading(env)
         for let in self._after_roll:
             if let.name not in settled:
-                env[let.name] = self._let(let, env)
+                env[let.name] = self._let(let, env, ctx)
 
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],
                       choose: Iterable[int] | None = None) -> Resolution:

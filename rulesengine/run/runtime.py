@@ -44,8 +44,28 @@ class Runtime:
 
     def truth(self, e: Expr, env: Mapping[str, Any]) -> bool:
         """The value of a condition, which must be yes or no."""
-        try:  # evaluate(), written out: a resolution asks for several conditions
-            value = e.run(Context(e.text, env, self.limits))
+        return self.truth_in(Context(e.text, env, self.limits), e)
+
+    def reading(self, env: Mapping[str, Any]) -> Context:
+        """One context for several expressions read over the same names, none of which rolls
+        (a resolution's lets, result and conditions; ``env`` may grow between them): made
+        once, not once for each (a sweep resolves tens of thousands of joint values).
+        :meth:`value_in` and :meth:`truth_in` point it at each expression's text."""
+        return Context("", env, self.limits)
+
+    def value_in(self, ctx: Context, e: Expr) -> Any:
+        """:meth:`evaluate` of ``e`` in a context made by :meth:`reading`."""
+        ctx.text = e.text  # what an error inside it points into
+        try:
+            return e.run(ctx)
+        except RulesEngineError as exc:
+            raise self.relocate(exc, e) from None
+
+    def truth_in(self, ctx: Context, e: Expr) -> bool:
+        """:meth:`truth` of ``e`` in a context made by :meth:`reading`."""
+        ctx.text = e.text
+        try:
+            value = e.run(ctx)
         except RulesEngineError as exc:
             raise self.relocate(exc, e) from None
         if value is True or value is False:  # (no class derives from bool)
