@@ -149,6 +149,28 @@ def extreme(node: ast.Node) -> bool | None:
     return None if builtin is None else builtin.highest
 
 
+def on_the_term(call: ast.Call, term: str) -> str | None:
+    """What a call that reads a dice term's dice written inline (``count(4d6, 6)``) means,
+    written on the term itself where the language has a modifier for it (``4d6cs6``): a term
+    given to a function is its total, so the call itself is refused, and its hint says this.
+    None where there is no such spelling (a term with modifiers of its own, ``initial()``)."""
+    arg = ast.bare(call.args[0]) if call.args else None
+    if not isinstance(arg, ast.Dice) or arg.modifiers or reads(call) is None:
+        return None
+    if call.name == "highest" or call.name == "lowest":
+        return f"{term}k{call.name[0]}1"
+    numbers = [a.value for a in map(ast.bare, call.args[1:]) if isinstance(a, ast.Num)]
+    if call.name != "count" or not numbers or len(numbers) != len(call.args) - 1:
+        return None
+    lo, hi = numbers[0], numbers[-1]
+    sides = arg.die.sides if arg.die is not None else None
+    if lo == hi:
+        return f"{term}cs{lo}"
+    if sides is not None and hi >= sides:
+        return f"{term}cs>={lo}"
+    return f"{term}cs<={hi}" if lo <= 1 else None
+
+
 def conditional(node: ast.Node) -> tuple[ast.Node, ast.Node, ast.Node] | None:
     """``if(c, a, b)``: its condition and its two branches; None for any other node."""
     if isinstance(node, ast.Call) and node.name == _IF.name and len(node.args) == 3:

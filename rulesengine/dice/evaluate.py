@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from ..codes import E_EVAL, E_UNKNOWN_FUNCTION, E_UNKNOWN_VARIABLE
 from ..errors import DiceEvalError
 from . import ast
-from .builtins import BUILTINS, FUNCTIONS, conditional
+from .builtins import BUILTINS, FUNCTIONS, conditional, on_the_term
 from .beyond import AtLeast, AtMost
 from .functions import (ARITHMETIC, COMPARISONS, OpError, describe, division, logic_and, logic_not,
                         logic_or, negate, pool_to_keep)
@@ -59,6 +59,25 @@ def _unwrap(node: ast.Node) -> ast.Node:
     while isinstance(node, ast.Group):
         node = node.inner
     return node
+
+
+def _term_given(fn: Callable[..., Any], call: ast.Call, text: str) -> Callable[..., Any]:
+    """``fn``, a built-in that reads dice, given a dice term written inline (``count(4d6,
+    6)``): the term is its total, which ``fn`` refuses; the refusal's hint then says how to
+    read the term's dice (``4d6cs6``, :func:`.builtins.on_the_term`)."""
+    term = ast.bare(call.args[0])
+    spelled = on_the_term(call, text[term.span[0]:term.span[1]])
+    hint = (f"a dice term given to {call.name}() is its total: " + (f"write {spelled} to read its dice; " if spelled
+                                                                     else "")
+            + "in a ruleset, make the dice a roll of their own and pass the roll's name")
+
+    def refused_with_hint(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except OpError as exc:
+            raise OpError(exc.message, hint, exc.limit, exc.code) from None
+
+    return refused_with_hint
 
 
 Functions = Mapping[str, tuple[Callable[..., Any], int, "int | None"]]
@@ -243,6 +262,8 @@ class _Compiler:
             return self.domain.lift(division(rounding), [build(div.left), build(div.right)], div)
         if builtin is not None and builtin.limited:
             fn = functools.partial(fn, limit=self.magnitude)
+        if builtin is not None and builtin.reads is not None and n.args and isinstance(ast.bare(n.args[0]), ast.Dice):
+            fn = _term_given(fn, n, self.text)
         return self.domain.lift(fn, [build(a) for a in n.args], n)
 
     def function(self, n: ast.Call) -> Callable[..., Any]:
