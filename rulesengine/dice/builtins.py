@@ -163,10 +163,14 @@ def on_the_term(call: ast.Call, term: str) -> str | None:
     if call.name != "count" or not numbers or len(numbers) != len(call.args) - 1:
         return None
     lo, hi = numbers[0], numbers[-1]
-    sides = arg.die.sides if arg.die is not None else None
+    sides = arg.die.sides if arg.die is not None else None  # None: faces of its own (dF, d{...})
+    if lo < 0 or hi < 0:
+        return None
     if lo == hi:
         return f"{term}cs{lo}"
-    if sides is not None and hi >= sides:
+    if sides is None:
+        return None
+    if hi >= sides:
         return f"{term}cs>={lo}"
     return f"{term}cs<={hi}" if lo <= 1 else None
 

@@ -33,6 +33,7 @@ CASES = [
     ("count(3d6, 5, 9)", lambda t: sum(f >= 5 for f in t), "3d6cs>=5", (3, 6)),
     ("highest(4d6)", max, "4d6kh1", (4, 6)),
     ("lowest(3d8)", min, "3d8kl1", (3, 8)),
+    ("count(4dF, 1)", lambda t: t.count(3), "4dFcs1", (4, 3)),  # dF's faces -1, 0, 1 as 1, 2, 3
 ]
 
 
@@ -46,7 +47,8 @@ def test_the_hint_names_the_spelling_that_reads_the_dice(call, meaning, spelled,
     assert got == brute(*dice_, meaning)
 
 
-@pytest.mark.parametrize("call", ["count(3d6, 3, 4)", "initial(3d6!)", "count(4d6kh3, 6)", "largest_die(2d6)"])
+@pytest.mark.parametrize("call", ["count(3d6, 3, 4)", "initial(3d6!)", "count(4d6kh3, 6)", "largest_die(2d6)",
+                                  "count(4dF, 0, 1)", "count(4dF, -1)", "count(3d{1,3,5}, 1, 3)"])
 def test_where_no_modifier_says_it_the_hint_says_to_name_a_roll(call):
     with pytest.raises(RulesEngineError) as info:
         dice.roll(call, seed=1)
