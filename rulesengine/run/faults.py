@@ -284,12 +284,15 @@ def _fails_the_same(runner: CheckRunner, inputs: dict[str, Any], key: tuple, see
     return False
 
 
-def bound_to_blame(runner: CheckRunner, check: Check, fault: Fault) -> tuple[Input, str, list[int]] | None:
+def bound_to_blame(runner: CheckRunner, check: Check, fault: Fault
+                   ) -> tuple[Input, str, list[int], dict[str, Any]] | None:
     """The input bound a fault lies at, if it does: an integer input whose failing values are
     a run from its min or its max, with room left inside, that holds the fault's value.
     Inputs that fail on their own (the others at their defaults) are asked first: with a
     dice count of ``3 + penalty + bonus_dice``, the penalty allowed to -4 is the mistake,
-    not the bonus dice allowed to be 0. Returns the input, "min" or "max", and the values."""
+    not the bonus dice allowed to be 0. Returns the input, "min" or "max", the values, and
+    the other inputs the run was found with where they are not their defaults (``pool=1``
+    beside ``hunger`` 2 to 5: the values that show it)."""
     key = fault_key(fault.error)
     defaults = base_inputs(check)
     required = {k: v for k, v in fault.inputs.items() if (s := check.input(k)) is not None and not s.has_default}
@@ -304,7 +307,9 @@ def bound_to_blame(runner: CheckRunner, check: Check, fault: Fault) -> tuple[Inp
             other_end = spec.min if side == "max" else spec.max
             bad = _failing_run(runner, name, side, getattr(spec, side), other_end, base, key)
             if bad and witness[name] in bad and not (other_end is not None and other_end in bad):
-                return spec, side, sorted(bad)
+                others = {k: v for k, v in base.items()
+                          if k != name and v is not None and (k in required or defaults.get(k) != v)}
+                return spec, side, sorted(bad), others
     return None
 
 
@@ -372,15 +377,18 @@ def fault_diagnostic(model: RulesetModel, doc: Document, check: Check, runner: C
     if exc.code in BOUND_FAULTS and (exc.code != E_EVAL or outside is not None):
         blame = bound_to_blame(runner, check, fault)
         if blame is not None:
-            spec, side, bad = blame
+            spec, side, bad, others = blame
             limit = getattr(spec, side)
             ok = bad[0] - 1 if side == "max" else bad[-1] + 1
             direction = "lower" if side == "max" else "raise"
             cause = f"{outside[1]}" if outside is not None else ""
             fix = (f"{direction} {spec.name}'s {side} to {ok}"
-                   + (f", or give table '{cause}' a row for {_range_text(bad)}" if cause else ""))
+                   + (f", or give table '{cause}' a row for {_range_text(bad)}" if cause else "")
+                   + (f"; {exc.hint}" if exc.hint and not cause else ""))  # the fix in the rules, beside the bound
+            shown = ", ".join(f"{k}={v}" for k, v in others.items())
             return Diagnostic(exc.code, f"input '{spec.name}' may be {_range_text(bad)} ({side}: {limit}), and "
-                              f"there {what}", doc.location(f"{spec.pointer}/{side}"), fix)
+                              f"there{f', with {shown},' if shown else ''} {what}",
+                              doc.location(f"{spec.pointer}/{side}"), fix)
     hint = exc.hint
     if outside is not None and hint is None:
         hint = f"give table '{outside[1]}' a row for {outside[0]}, or keep the inputs out of it with a gate"

@@ -289,6 +289,12 @@ with the inputs that show them, like rules that fall through (E512). Limits and 
 errors are not the ruleset's fault."""
 
 
+def _with_defaults(check: Check, given: dict[str, Any]) -> dict[str, Any]:
+    """``given`` with the inputs it leaves to their defaults: every value the rules ran with."""
+    return {s.name: given.get(s.name, s.default) for s in check.inputs
+            if given.get(s.name, s.default if s.has_default else None) is not None}
+
+
 def _inputs_text(inputs: dict[str, Any]) -> str:
     return " with " + ", ".join(f"{k}={v}" for k, v in inputs.items()) if inputs else ""
 
@@ -304,21 +310,27 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
     for name, check in model.checks.items():
         found = search(model, check, functions, doc, small, limits)
         where = doc.location(f"{check.pointer}/outcomes")
+        # Rules that may fall through are fixed after the last of them (a catch-all) or in it.
+        last = doc.location(f"{check.pointer}/outcomes/{len(check.outcomes) - 1}") if check.outcomes else where
         for exc, inputs in found.fails:
             out.append(Diagnostic(exc.code, f"check '{name}': {exc.message}{_inputs_text(inputs)}",
                                   exc.location if exc.location.path else where, exc.hint))
         if found.falls_through is not None:
             out.append(Diagnostic(
-                E_NO_OUTCOME, f"check '{name}': some rolls match no outcome rule{_inputs_text(found.falls_through)}",
-                where, "end the outcome rules with one without 'when' (a catch-all), or widen the conditions"))
+                E_NO_OUTCOME, f"check '{name}': some rolls match no outcome rule"
+                              f"{_inputs_text(_with_defaults(check, found.falls_through))}",
+                last, "end the outcome rules with one without 'when' (a catch-all), or widen the conditions"))
         elif check.outcomes and all(o.when is not None for o in check.outcomes) and \
                 not (found.complete and found.skipped == 0):
             out.append(Diagnostic(
                 W_NO_CATCH_ALL, f"check '{name}': every outcome rule has a condition, and the search could not "
                                 f"prove that every roll matches one ({_searched(found)})",
-                where, "end with a rule without 'when'", "warning"))
-        if found.falls_through is not None and not found.tried:
-            continue  # every odds worked out stopped at the fall-through: nothing else to say
+                last, "end with a rule without 'when'", "warning"))
+        if found.falls_through is not None:
+            # The odds of the inputs that show it stop at the fall-through: what outcomes they
+            # would have reached is not known until it is mended (W503 would only say "could not
+            # decide" of outcomes that plainly happen).
+            continue
         for rule in _up_to_catch_all(check.outcomes):
             if rule.name not in found.unreached:
                 continue

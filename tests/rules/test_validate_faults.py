@@ -56,7 +56,8 @@ def test_a_dice_count_is_refused_exactly_when_its_input_may_go_below_zero(lo, wi
     assert bool(found) == (lo < 0)
     if found and hi >= 0:  # room left: the bound is where it is fixed
         assert found[0].location.pointer == "/checks/c/inputs/n/min"
-        assert found[0].hint == "raise n's min to 0"
+        # the bound, then the fix in the rules that the count's own error names
+        assert found[0].hint == "raise n's min to 0; it can come out below 0: write max(0, n)"
 
 
 def test_a_table_two_checks_share_is_reported_once_at_its_row():
@@ -74,3 +75,26 @@ def test_a_gate_that_keeps_an_input_away_from_a_missing_row_is_no_fault():
             "    gates:\n      - {when: level > 3, outcome: not_allowed, reason: too high}\n"
             "    roll: 1d20\n    result: roll + bonus(level)\n    outcomes:\n      - {name: any, success: true}\n")
     assert validate_text(text, "t.yaml").errors == 0
+
+
+HUNGER = (HEAD + "checks:\n  c:\n    inputs:\n"
+          "      pool: {type: integer, default: 5, min: 1, max: 15}\n"
+          "      hunger: {type: integer, default: 1, min: 0, max: 5}\n"
+          "    let:\n      plain: pool - hunger\n"
+          "    rolls:\n      normal: (plain)d10\n      hungry: (hunger)d10\n"
+          "    result: count(normal, 6, 10) + count(hungry, 6, 10)\n"
+          "    outcomes:\n      - {name: any, success: true}\n")
+
+
+def test_a_bound_to_blame_names_the_other_inputs_that_show_it_and_the_fix_in_the_rules():
+    """Hunger dice outnumbering a pool of 1 (an outside author's Vampire 5e): the fault lies
+    at hunger's max only where pool is 1, so the message says so, and the hint gives both
+    fixes: the bound, and keeping the count from going below 0."""
+    (found,) = [d for d in validate_text(HUNGER, "t.yaml").diagnostics if d.code == "E206"]
+    assert found.message.startswith("input 'hunger' may be 2 to 5 (max: 5), and there, with pool=1, check 'c':")
+    assert found.location.pointer == "/checks/c/inputs/hunger/max"
+    assert found.hint == "lower hunger's max to 1; it can come out below 0: write max(0, plain)"
+    # each fix mends it
+    assert validate_text(HUNGER.replace("hunger: {type: integer, default: 1, min: 0, max: 5}",
+                                        "hunger: {type: integer, default: 1, min: 0, max: 1}"), "t.yaml").errors == 0
+    assert validate_text(HUNGER.replace("(plain)d10", "(max(0, plain))d10"), "t.yaml").errors == 0

@@ -266,3 +266,40 @@ def test_rules_too_big_to_work_out_that_never_fall_through_keep_the_warning(tmp_
     codes = [code for code, _ in found(tmp_path, BIG_PRODUCT + "      - {name: low, when: 'result < 500000', "
                                                               "success: false}\n")]
     assert "E512" not in codes and "W502" in codes
+
+
+GAP = """\
+ruleset: t
+name: T
+version: "1"
+source: test
+checks:
+  c:
+    inputs:
+      pool: {type: integer, default: 5, min: 1, max: 40}
+      difficulty: {type: integer, default: 3, min: 1, max: 10}
+    roll: (pool)d10
+    let:
+      successes: count(roll, 6, 10)
+    result: successes
+    outcomes:
+      - {name: win, when: "successes >= difficulty", success: true}
+      - {name: failure, when: "successes < difficulty - 1", success: false}
+"""
+
+
+def test_rules_that_fall_through_are_named_at_the_last_rule_with_every_input_they_ran_with(tmp_path):
+    """A gap between the outcome rules (successes one short of the difficulty), the inputs
+    at their defaults (an outside author's Vampire 5e; 400 combinations, so the search starts
+    from the defaults): E512 names them, defaults and all, at
+    the last rule (where a catch-all goes, or the rule is widened); and no W503 says it
+    "could not decide" outcomes that plainly happen, while the gap stops their odds."""
+    path = tmp_path / "gap.yaml"
+    path.write_text(GAP)
+    report = validate_file(str(path))
+    assert [d.code for d in report.diagnostics] == ["E512"]
+    (d,) = report.diagnostics
+    assert d.message == "check 'c': some rolls match no outcome rule with pool=5, difficulty=3"
+    assert d.location.pointer == "/checks/c/outcomes/1"
+    path.write_text(GAP.replace('when: "successes < difficulty - 1", ', ""))
+    assert not validate_file(str(path)).diagnostics
