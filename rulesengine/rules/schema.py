@@ -178,8 +178,40 @@ def _wrong_type(doc: Document, error, path: list) -> Diagnostic:
     if error.instance is None:
         hint = ("nothing is written here; inside { } a comma ends an entry, so quote an "
                 "expression that contains commas: key: 'max(4, x)'")
+    elif want == "array" and not isinstance(error.instance, list):
+        hint = _list_shape(error.schema) or hint
     return Diagnostic(E_SCHEMA, f"expected {_article(want)}, got {_describe(error.instance)}{_where(path)}",
                       doc.location(pointer), hint)
+
+
+def _list_shape(schema: dict[str, Any]) -> str | None:
+    """How a list is written, from the schema's first example: items that are mappings one a
+    line (``tags:`` given as a mapping: ``- {name: threat, when: "..."}``), others in brackets
+    (``[controlled, risky]``); None without an example."""
+    examples = schema.get("examples") or [None]
+    if not isinstance(examples[0], list) or not examples[0]:
+        return None
+    example = examples[0]
+    if isinstance(example[0], dict):
+        shape = f"write a list, one item a line starting with '- ', e.g. - {_flow(example[0])}"
+    else:
+        shape = f"write a list, e.g. [{', '.join(_flow(v) for v in example)}]"
+    described = schema.get("description")
+    return shape + (f" ({described})" if described else "")
+
+
+def _flow(value: Any) -> str:
+    """``value`` written as YAML on one line, as the docs write it: a word bare, other text
+    (an expression) in double quotes."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str) and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+        return json.dumps(value)
+    return str(value)
 
 
 def _not_an_option(doc: Document, error, path: list) -> Diagnostic:

@@ -67,3 +67,21 @@ def test_each_mistake_is_told_with_its_fix(text, hint):
     errors = [d for d in validate_text(text, "m.yaml").diagnostics if d.severity == "error"]
     assert errors, text
     assert any(d.hint and hint in d.hint for d in errors), [(d.code, d.message, d.hint) for d in errors]
+
+
+@pytest.mark.parametrize("part, shape", [
+    # tags as a mapping of name to condition (an outside author's first try): each tag a line
+    ("    tags:\n      glitched: roll >= 17\n",
+     "write a list, one item a line starting with '- ', e.g. - {name: threat, when: \"natural >= threat_range"),
+    # a check's report as a mapping: a list of names
+    ("    report: {doubles: roll}\n", "write a list, e.g. ["),
+    # a choice input's choices as one word
+    ("", "write a list, e.g. [none, minor, major]"),
+])
+def test_a_list_written_otherwise_gets_a_hint_with_the_lists_shape(part, shape):
+    inputs = "    inputs:\n      x: {type: choice, choices: a}\n" if not part else ""
+    text = HEAD + f"checks:\n  c:\n{inputs}    roll: 3d6\n    result: roll\n" \
+        + "    outcomes:\n      - {name: ok, success: true}\n" + part
+    (found,) = [d for d in validate_text(text, "t.yaml").diagnostics if d.code == "E401"]
+    assert found.message.startswith("expected a list")
+    assert found.hint.startswith(shape), found.hint
