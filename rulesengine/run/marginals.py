@@ -82,6 +82,10 @@ def report_passes(check: Check) -> ReportPasses | None:
         return None
     if any(view is None for _, view in check.face_views):
         return None
+    if check.initial_needed or any(view is not None and view.initial for _, view in check.face_views):
+        # Every pass resolves every rule, and a pass that doesn't read a roll's first throw
+        # gives its rolls none: the rules' initial(roll) would fail there (E201), not count.
+        return None
     # every expression the resolver reads: outcome rules' `success:`, `best_of` conditions too
     exprs = list(check_expressions(check))
     apart = _apart(check, exprs)

@@ -14,6 +14,7 @@ import math
 from typing import Any, NamedTuple
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
+from ..dice import ast
 from ..dice.beyond import Beyond, Undetermined
 from ..dice.context import Context
 from ..dice.dist import Budget, BudgetExceeded
@@ -300,10 +301,15 @@ class Resolver:
             yield combo, values, preferred
 
     def too_big(self, e: Expr, what: str = "") -> LimitError:
-        """The refusal of exact odds whose work is over ``max_states``, at ``e``."""
+        """The refusal of exact odds whose work is over ``max_states``, at ``e``. Where a
+        roll explodes, the depth its explosions are followed to is the other fix (one die of
+        six exploding faces read by its first throw has 6^10 chains at the default depth)."""
+        explodes = any(isinstance(m, ast.Explode) for _, roll in self.check.rolls for node in ast.walk(roll.tree)
+                       for m in getattr(node, "modifiers", ()))
         return self.runtime.relocate(LimitError(
             f"the rolls of check '{self.check.name}' are too big to work out exactly{': ' + what if what else ''}",
-            "max_states", Location(column=1, source_line=e.text), "use fewer dice"), e)
+            "max_states", Location(column=1, source_line=e.text),
+            "use fewer dice" + (", or a lower explosion depth" if explodes else "")), e)
 
 
 
