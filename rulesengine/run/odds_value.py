@@ -123,7 +123,8 @@ class OddsValue(Record):
         for key, named in self.named:
             parts[key] = [dict(name=n, **prob(p)) for n, p in named.items()]
         for g in self.groups:
-            parts[g.key] = {k: distribution_json(s.dist, budget, rendered=rendered) for k, s in g.members.items()}
+            parts[g.key] = {k: distribution_json(s.dist, budget, s.views, rendered, s.cut_from, s.cut)
+                            for k, s in g.members.items()}
         if self.roller is not None:
             parts["roller"] = self.roller
         if self.expected_rounds is not None:
@@ -173,7 +174,7 @@ def group(key: str, dists: Mapping[str, Mapping[Any, Fraction]], left_out: Fract
 JSON_ORDER = (
     "ruleset", "check", "procedure", "inputs", "parties", "roller", "outcomes", "success", "by_round",
     "expected_rounds", "expected_rounds_exact", "result", "tags", "tiers", "values", "tallies", "end_state",
-    "members", "report", "stats", "bonus", "truncated", "result_truncated", "result_cut_from", "given",
-    "signed_result",
+    "members", "report", "stats", "bonus", "truncated", "result_truncated", "result_cut_from", "values_cut_from",
+    "given", "signed_result",
 )
 """The order of the keys of every kind's odds JSON (each kind writes the ones it has)."""

@@ -247,6 +247,8 @@ class CheckOdds(Record):
     # Where all of ``result_truncated`` is known to lie on this number or above: "at least v"
     # for every v up to it counts that mass in, and is exact (None: not known, or none cut).
     result_cut_from: int | None = None
+    # The same for each reported value whose cut mass is known to lie on a number or above.
+    values_cut_from: dict[str, int] = field(default_factory=dict)
     # The work budget the odds were worked out under: writing them out is charged to it.
     max_states: int = field(default=DEFAULT_LIMITS.max_states, compare=False, repr=False)
 
@@ -297,11 +299,14 @@ class CheckOdds(Record):
             outcome_success=self.outcome_success, success=self.success,
             result=result, chart=("result", result),
             named=(("tags", self.tags), ("tiers", self.tiers)),
-            groups=(Group("values", {k: Shown(d, self.value_summary(k)) for k, d in self.values.items()}),),
+            groups=(Group("values", {k: Shown(d, self.value_summary(k), cut_from=self.values_cut_from.get(k),
+                                              cut=self.values_truncated.get(k, self.truncated))
+                                     for k, d in self.values.items()}),),
             signed=self.signed_distribution,
             given=(self.given, self.given_probability)
             if self.given is not None and self.given_probability is not None else None,
             truncated=self.truncated, result_truncated=self.result_truncated, result_cut_from=self.result_cut_from,
+            extra=(("values_cut_from", dict(self.values_cut_from)),) if self.values_cut_from else (),
             checks_truncation=True, max_states=self.max_states)
 
     def to_dict(self) -> dict[str, Any]:

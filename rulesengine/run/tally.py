@@ -30,6 +30,8 @@ class OddsTally:
         self.success = 0
         self.results_cut = 0  # resolutions whose result is only known to be at least a number
         self.values_cut: dict[str, int] = defaultdict(int)  # the same, for each reported value
+        self.values_low: dict[str, int] = {}  # the least of those numbers, for each reported value
+        self.values_below: set[str] = set()  # reported values some of whose cut mass is at most a number
         self.results_low: int | None = None  # the least of those numbers
         self.results_below = False  # some result known only to be at most a number: no cut_from
 
@@ -56,6 +58,10 @@ class OddsTally:
             for k, v in res.values.items():
                 if isinstance(v, Beyond):
                     self.values_cut[k] += w
+                    if isinstance(v, AtLeast):
+                        self.values_low[k] = min(self.values_low.get(k, v.low), v.low)
+                    else:
+                        self.values_below.add(k)
                 else:
                     self.values[k][jsonable(v)] += w
         if res.success:
@@ -102,6 +108,9 @@ class OddsTally:
             # Every cut result known to be at least a number (no resolution left undecided):
             # "at least v" counts that mass in, exactly, for every v up to the least of them.
             result_cut_from=self.results_low if total == denom and not self.results_below else None,
+            # The same for each reported value (issue: "at least" of a value left its cut mass out).
+            values_cut_from={k: low for k, low in self.values_low.items()
+                             if total == denom and k not in self.values_below and k in self.values},
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
             max_states=max_states,
         )

@@ -81,7 +81,7 @@ class TeamOdds(ProcedureRecord):
                         for v, p in dist.items()] for k, dist in m.items()} for m in self.member_values]
         return replace(check, names=check.names + (("procedure", self.procedure),),
                        groups=check.groups + (group("report", self.report, self.truncated),),
-                       roller=self.roller + 1, extra=(("members", members),))
+                       roller=self.roller + 1, extra=check.extra + (("members", members),))
 
     def to_dict(self) -> dict[str, Any]:
         return self.view().to_dict()
