@@ -334,9 +334,13 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
         for rule in _up_to_catch_all(check.outcomes):
             if rule.name not in found.unreached:
                 continue
+            hint = "check its condition against the rules above it and the dice's range"
             if found.skipped or found.cut:
                 message = (f"could not decide whether outcome '{rule.name}' of check '{name}' can happen: it did "
                            f"not in the {_searched(found)}")
+                # what stopped it is the work, not the rule: say what settles it
+                hint = ("if it can happen, an example that reaches it (examples:) or allow: {W503: \"why\"} on the "
+                        "rule settles it; else check its condition")
             elif found.complete:
                 why = (f"no input combination gives it a chance (all {found.tried} worked out)" if check.inputs
                        else "its exact odds give it no chance")
@@ -344,8 +348,7 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
             else:
                 message = (f"outcome '{rule.name}' of check '{name}' never happened for any of the {found.tried} "
                            f"input combination{'s' if found.tried != 1 else ''} tried")
-            out.append(Diagnostic(W_UNREACHABLE_OUTCOME, message, doc.location(rule.pointer),
-                                  "check its condition against the rules above it and the dice's range", "warning"))
+            out.append(Diagnostic(W_UNREACHABLE_OUTCOME, message, doc.location(rule.pointer), hint, "warning"))
     return out
 
 

@@ -176,6 +176,10 @@ def test_an_outcome_past_the_explosion_depth_is_undecided_not_impossible(tmp_pat
 """
     (code, message), = found(tmp_path, body)
     assert code == "W503" and message.startswith("could not decide"), message
+    # what stopped it is the depth, not the rule: the hint says what settles it
+    path = tmp_path / "t.yaml"
+    (d,) = validate_file(str(path)).diagnostics
+    assert d.hint.startswith('if it can happen, an example that reaches it (examples:) or allow: {W503: "why"}')
 
 
 def test_what_even_the_odds_budget_cannot_work_out_stays_undecided(tmp_path):
