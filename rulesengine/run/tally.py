@@ -108,7 +108,7 @@ class OddsTally:
             # Every cut result known to be at least a number (no resolution left undecided):
             # "at least v" counts that mass in, exactly, for every v up to the least of them.
             result_cut_from=self.results_low if total == denom and not self.results_below else None,
-            # The same for each reported value (issue: "at least" of a value left its cut mass out).
+            # The same for each reported value whose cut mass all lies on a number or above.
             values_cut_from={k: low for k, low in self.values_low.items()
                              if total == denom and k not in self.values_below and k in self.values},
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
