@@ -108,12 +108,16 @@ class OddsTally:
             # Every cut result known to be at least a number (no resolution left undecided):
             # "at least v" counts that mass in, exactly, for every v up to the least of them.
             result_cut_from=self.results_low if total == denom and not self.results_below else None,
-            # The same for each reported value whose cut mass all lies on a number or above.
-            values_cut_from={k: low for k, low in self.values_low.items()
-                             if total == denom and k not in self.values_below and k in self.values},
+            values_cut_from=self._values_cut_from() if total == denom else {},
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
             max_states=max_states,
         )
+
+    def _values_cut_from(self) -> dict[str, int]:
+        """For each reported value whose cut mass all lies on a number or above (no
+        resolution left undecided: the caller asks only then), the least of those numbers:
+        as ``result_cut_from`` is for the result."""
+        return {k: low for k, low in self.values_low.items() if k not in self.values_below and k in self.values}
 
 
 def _distribution(rows: list[tuple[Any, int]], denom: int, frac: Callable[[int], Fraction],
