@@ -157,6 +157,15 @@ def _strip(values: dict[str, Any], computed: tuple[str, ...]) -> dict[str, Any]:
     return {k: v for k, v in values.items() if k not in computed and v is not None}
 
 
+def _last_item(doc: Document, pointer: str) -> str:
+    """The pointer of the last item of the list at ``pointer`` (the list's own without one):
+    where a catch-all goes after outcome rules that can fall through."""
+    depth = pointer.count("/") + 1
+    items = [int(p.rsplit("/", 1)[1]) for p in doc.pointers()
+             if p.startswith(pointer + "/") and p.count("/") == depth and p.rsplit("/", 1)[1].isdigit()]
+    return f"{pointer}/{max(items)}" if items else pointer
+
+
 def base_inputs_of(specs: tuple[Input, ...]) -> dict[str, Any]:
     fake = Check(name="", description="", inputs=specs, lets=(), gates=(), rolls=(), faces_needed=frozenset(),
                  choose=None, result=None, outcomes=(), tags=(), report=(), tiers=None, secret=None)
@@ -225,7 +234,7 @@ def input_faults(model: RulesetModel, doc: Document, limits: Limits) -> tuple[li
             where = exc.location if exc.location.path else doc.location(proc.pointer, key=True)
             hint = exc.hint
             if exc.code == E_NO_OUTCOME and exc.location.pointer == proc.pointer:
-                where = doc.location(f"{proc.pointer}/outcomes")
+                where = doc.location(_last_item(doc, f"{proc.pointer}/outcomes"))  # as a check's (reach.py)
                 hint = "end the outcome rules with one without 'when' (a catch-all), or widen the conditions"
             elif exc.code == E_PROCEDURE and hint is None:
                 hint = "change the rules so that some roll settles it (a tie rule, or a check every party rolls)"
