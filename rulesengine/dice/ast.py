@@ -495,6 +495,50 @@ def _map_dice(node: Node, fn: Callable[[Dice], Dice], held: set[int]) -> Node:
     return replace(node, **{f: _map_dice(getattr(node, f), fn, held) for f in names})
 
 
+WITH_NAMES_NODES = 4096
+"""The most nodes :func:`with_names` builds: values written in terms of each other (``b: a + a``,
+``c: b + b``, …) double with each; past this, the caller reads the expression otherwise."""
+WITH_NAMES_DEPTH = 256
+"""The deepest tree :func:`with_names` builds (a chain of values each one more than the last
+nests one level each): within Python's recursion with room to spare."""
+
+
+def with_names(node: Node, trees: Mapping[str, Node]) -> Node | None:
+    """``node`` with each name of ``trees`` replaced by its tree, and again inside the trees
+    put in (a value worked out from another): an expression read whole through the values
+    it names (a check's result through its lets, for its mean). The trees' spans are their
+    own texts'. None where it would pass :data:`WITH_NAMES_NODES` nodes. Names in a die's
+    conditions (``cs>=(tn)``) are left as they are."""
+    built = [0]
+
+    def put(n: Node, depth: int) -> Node:
+        built[0] += 1
+        if built[0] > WITH_NAMES_NODES or depth > WITH_NAMES_DEPTH:
+            raise _TooBig
+        d = depth + 1
+        if isinstance(n, Name):
+            return put(trees[n.name], d) if n.name in trees else n
+        if isinstance(n, Dice):
+            return replace(n, count=put(n.count, d), sides=None if n.sides is None else put(n.sides, d))
+        if isinstance(n, Call):
+            return replace(n, args=tuple(put(a, d) for a in n.args))
+        if isinstance(n, SetKeep):
+            return replace(n, items=tuple(put(i, d) for i in n.items))
+        if isinstance(n, PoolKeep):
+            return replace(n, inner=put(n.inner, d))
+        fields = _CHILD_FIELDS.get(type(n), ())
+        return replace(n, **{f: put(getattr(n, f), d) for f in fields}) if fields else n
+
+    try:
+        return put(node, 0)
+    except _TooBig:
+        return None
+
+
+class _TooBig(Exception):
+    """:func:`with_names` passed its bound."""
+
+
 def walk(node: Node) -> Iterator[Node]:
     """Every node of the tree, parents before children (iterative: trees may be deep)."""
     stack = [node]

@@ -148,10 +148,20 @@ def exact_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
 
 def exact_moments(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
                   rolls: Mapping[str, RollMean] | None = None, limits: Limits = DEFAULT_LIMITS,
-                  text: str = "", functions: Functions = FUNCTIONS) -> tuple[Fraction | None, Fraction | None]:
+                  text: str = "", functions: Functions = FUNCTIONS, values: Mapping[str, ast.Node] | None = None
+                  ) -> tuple[Fraction | None, Fraction | None]:
     """The mean and the variance of ``tree``'s value, explosions followed forever, each None
     where it has no closed form here (the variance is None wherever the mean is); see
-    :func:`exact_mean` and the module."""
+    :func:`exact_mean` and the module. ``values``: names ``tree`` reads that are worked out
+    from the rolls (a check's lets, ``successes: count(roll, 4, 6)``), each read as its own
+    expression in its place (:func:`.ast.with_names`): read apart, by a mean each, two counts
+    of one roll would be taken for independent (a wrong variance); read whole, they are one
+    roll's, as written out in one expression."""
+    if values:
+        whole = ast.with_names(tree, values)
+        if whole is None:
+            return None, None
+        tree = whole
     found = roll_mean(tree, env, budget, rolls=rolls, limits=limits, text=text, functions=functions)
     if found is None:
         return None, None

@@ -160,10 +160,9 @@ class Enumerator:
     def _unbounded_moments(self, values: dict[str, Any]) -> tuple[Fraction | None, Fraction | None]:
         """The result's mean and variance with explosions followed forever, each where it has a
         closed form (:mod:`rulesengine.dice.expectation`): a result worked out from the check's rolls
-        (each read by its own mean, and a roll by the rolls before it), inputs and values
-        known before rolling, with no gate deciding, no dice chosen and no outcome rule
-        rewriting it. None otherwise: the odds then label the mean (the variance) of the mass
-        worked out."""
+        (each read by its own mean, and a roll by the rolls before it) and its lets, inputs and
+        values known before rolling, with no gate deciding, no dice chosen and no outcome rule
+        rewriting it. None otherwise: the odds then label the mean (the variance) of the mass worked out."""
         check, limits, functions = self.check, self.runtime.limits, self.runtime.functions
         if check.result is None or (check.choose is not None and not check.after_choice) \
                 or any(o.result is not None for o in check.outcomes):
@@ -189,7 +188,8 @@ class Enumerator:
                 rolls[name] = found
         result = check.result
         return exact_moments(result.tree, env, budget, rolls=rolls, limits=limits, text=result.text,
-                             functions=functions)
+                             functions=functions,
+                             values={let.name: let.expr.tree for let in check.lets if let.after_roll and let.expr})
 
     def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[list[tuple[Resolution, dict, int]], int]:
