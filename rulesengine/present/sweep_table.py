@@ -60,7 +60,10 @@ def _figure_columns(figures: list[ResultFigures], at_least: Sequence[int]) -> li
 
 
 def _percent(p: Fraction | None) -> str:
-    return "-" if p is None else f"{float(p) * 100:.1f}%"
+    """``p`` as a percentage to a tenth, rounded from the exact fraction, halves to even (61.25
+    % is 61.2, 38.75 % is 38.8: the row still sums to 100.0), not from a float that may sit
+    just above a half."""
+    return "-" if p is None else f"{round(Fraction(p) * 1000) / 10:.1f}%"
 
 
 def _number(m: Fraction | None) -> str:

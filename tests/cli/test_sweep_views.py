@@ -152,3 +152,17 @@ def test_a_sweep_of_a_check_without_a_result_has_no_sweep_result(capsys, tmp_pat
     assert all("sweep_result" not in r for r in rows)
     assert [Fraction(r["success"]["exact"]) for r in rows] == [Fraction(sum(f + b >= 5 for f in range(1, 7)), 6)
                                                                for b in range(3)]
+
+
+def test_a_sweeps_percentages_are_rounded_from_the_exact_fractions_halves_to_even(capsys, tmp_path):
+    """49/80 is 61.25 % and 31/80 is 38.75 %: rounded from the fractions, halves to even,
+    61.2 and 38.8 (a row sums to 100.0); from floats they read 61.3 and 38.8 (an outside
+    author's sweep table summed to 100.1)."""
+    path = tmp_path / "half.yaml"
+    path.write_text('ruleset: half\nname: Half\nversion: "1"\nsource: test\nchecks:\n  c:\n'
+                    '    inputs:\n      x: {type: integer, min: 1, max: 2}\n    roll: 1d80\n    result: roll\n'
+                    '    outcomes:\n      - {name: low, when: "roll <= 49", success: true}\n'
+                    '      - {name: high, success: false}\n')
+    assert main(["odds", str(path), "c", "x=1..2"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert rows and all(r[1:5] == ["61.2%", "61.2%", "38.8%", "38.8%"] for r in rows)
