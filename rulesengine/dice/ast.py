@@ -509,11 +509,12 @@ def with_names(node: Node, trees: Mapping[str, Node]) -> Node | None:
     it names (a check's result through its lets, for its mean). The trees' spans are their
     own texts'. None where it would pass :data:`WITH_NAMES_NODES` nodes. Names in a die's
     conditions (``cs>=(tn)``) are left as they are."""
-    built = [0]
+    built = 0
 
     def put(n: Node, depth: int) -> Node:
-        built[0] += 1
-        if built[0] > WITH_NAMES_NODES or depth > WITH_NAMES_DEPTH:
+        nonlocal built
+        built += 1
+        if built > WITH_NAMES_NODES or depth > WITH_NAMES_DEPTH:
             raise _TooBig
         d = depth + 1
         if isinstance(n, Name):

@@ -284,15 +284,22 @@ def _fails_the_same(runner: CheckRunner, inputs: dict[str, Any], key: tuple, see
     return False
 
 
-def bound_to_blame(runner: CheckRunner, check: Check, fault: Fault
-                   ) -> tuple[Input, str, list[int], dict[str, Any]] | None:
+class Blame(NamedTuple):
+    """The input bound a fault lies at (see :func:`bound_to_blame`)."""
+
+    spec: Input
+    side: str  # "min" or "max"
+    bad: list[int]  # the failing values, in order
+    others: dict[str, Any]  # the other inputs that show it, where not their defaults
+
+
+def bound_to_blame(runner: CheckRunner, check: Check, fault: Fault) -> Blame | None:
     """The input bound a fault lies at, if it does: an integer input whose failing values are
     a run from its min or its max, with room left inside, that holds the fault's value.
     Inputs that fail on their own (the others at their defaults) are asked first: with a
     dice count of ``3 + penalty + bonus_dice``, the penalty allowed to -4 is the mistake,
-    not the bonus dice allowed to be 0. Returns the input, "min" or "max", the values, and
-    the other inputs the run was found with where they are not their defaults (``pool=1``
-    beside ``hunger`` 2 to 5: the values that show it)."""
+    not the bonus dice allowed to be 0. The other inputs the run was found with are kept
+    where they are not their defaults (``pool=1`` beside ``hunger`` 2 to 5: they show it)."""
     key = fault_key(fault.error)
     defaults = base_inputs(check)
     required = {k: v for k, v in fault.inputs.items() if (s := check.input(k)) is not None and not s.has_default}
@@ -309,7 +316,7 @@ def bound_to_blame(runner: CheckRunner, check: Check, fault: Fault
             if bad and witness[name] in bad and not (other_end is not None and other_end in bad):
                 others = {k: v for k, v in base.items()
                           if k != name and v is not None and (k in required or defaults.get(k) != v)}
-                return spec, side, sorted(bad), others
+                return Blame(spec, side, sorted(bad), others)
     return None
 
 

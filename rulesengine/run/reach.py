@@ -291,8 +291,8 @@ errors are not the ruleset's fault."""
 
 def _with_defaults(check: Check, given: dict[str, Any]) -> dict[str, Any]:
     """``given`` with the inputs it leaves to their defaults: every value the rules ran with."""
-    return {s.name: given.get(s.name, s.default) for s in check.inputs
-            if given.get(s.name, s.default if s.has_default else None) is not None}
+    ran = {s.name: given.get(s.name, s.default if s.has_default else None) for s in check.inputs}
+    return {name: value for name, value in ran.items() if value is not None}
 
 
 def _inputs_text(inputs: dict[str, Any]) -> str:
