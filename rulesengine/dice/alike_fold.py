@@ -36,17 +36,13 @@ def shares(count: int, kinds: int) -> int:
     return math.comb(count + kinds - 1, kinds - 1)
 
 
-def worth_it(items: Readings, count: int, n: int, caps: list[int | None]) -> bool:
-    """Whether sharing ``count`` dice among the readings ``items`` (each read by its first
-    ``n`` parts, sums and counts; ``caps`` by position, None where read whole) costs less
-    than the fold die by die. The fold meets, for each die added, each state so far with
-    each reading; its states after ``i`` dice are at most the shares of ``i`` dice and at
-    most the readings' ranges times ``i`` (capped where capped); a share costs
-    ``SHARE_COST`` pairs. Counts alone, decided before the work, so the same dice take the
-    same path."""
+def fold_pairs(items: Readings, count: int, n: int, caps: list[int | None]) -> int:
+    """About how many pairs the fold die by die meets for ``count`` dice with the readings
+    ``items`` (each read by its first ``n`` parts, sums and counts; ``caps`` by position,
+    None where read whole): for each die added, each state so far with each reading; its
+    states after ``i`` dice are at most the shares of ``i`` dice and at most the readings'
+    ranges times ``i`` (capped where capped)."""
     kinds = len(items)
-    if count < 2 or not 2 <= kinds <= MAX_KINDS:
-        return False
     spans = [max(k[j] for k, _, _ in items) - min(k[j] for k, _, _ in items) for j in range(n)]
     fold = 0
     for i in range(1, count):  # the states of i dice, each met with each reading of one more
@@ -54,7 +50,17 @@ def worth_it(items: Readings, count: int, n: int, caps: list[int | None]) -> boo
         for span, cap in zip(spans, caps, strict=True):
             reach *= (i * span if cap is None else min(i * span, cap)) + 1
         fold += min(shares(i, kinds), reach) * kinds
-    return SHARE_COST * shares(count, kinds) <= fold
+    return fold
+
+
+def worth_it(items: Readings, count: int, n: int, caps: list[int | None]) -> bool:
+    """Whether sharing ``count`` dice among the readings ``items`` costs less than the fold
+    die by die (:func:`fold_pairs`); a share costs ``SHARE_COST`` pairs. Counts alone,
+    decided before the work, so the same dice take the same path."""
+    kinds = len(items)
+    if count < 2 or not 2 <= kinds <= MAX_KINDS:
+        return False
+    return SHARE_COST * shares(count, kinds) <= fold_pairs(items, count, n, caps)
 
 
 def settle_capped(capped: list[tuple[int, int, int | None]]) -> Callable[[int], int]:

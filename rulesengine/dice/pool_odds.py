@@ -21,7 +21,7 @@ from .dist import NO_TAIL, Budget, BudgetExceeded, Dist, add, combine2, held_cos
 from .pool import PoolSpec
 from .values import Rolled, joined
 from .face_fold import complete_reads, fold_by_face
-from .view_fold import Counted, CutChain, PoolView, fold, fold_dice, fold_one_cut, readings, tally
+from .view_fold import Counted, CutChain, PoolView, fold, fold_at_once, fold_dice, fold_one_cut, readings, tally
 from ..limits import Limits
 
 
@@ -405,7 +405,8 @@ def view_dist(spec: PoolSpec, count: int, view: PoolView, limits: Limits, budget
         cut = [(k, w, CutChain(rep))
                for k, w, rep in readings(Dist(dict(d.tail), d.denom), lambda v: reading(v, (1,)))]
         if len(cut) == 1 and not (view.highest or view.lowest):
-            return fold_one_cut(uncut, cut[0], count, view, d.denom.bit_length(), b)
+            at_once = fold_at_once(uncut + cut, count, view, d.denom.bit_length(), b, flag=True, share=False)
+            return at_once if at_once is not None else fold_one_cut(uncut, cut[0], count, view, d.denom.bit_length(), b)
         return fold_dice(uncut + cut, count, view, d.denom.bit_length(), b, flag=True)
 
     def flattened(states: list[tuple[int, Counted]], b: Budget) -> Dist:

@@ -13,8 +13,9 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
-from .alike_fold import Counted, Readings, fold_alike, settle_capped, worth_it
+from .alike_fold import SHARE_COST, Counted, Readings, fold_alike, fold_pairs, settle_capped, shares, worth_it
 from .dist import Budget, Dist, step_cost
+from .power_fold import power_cost, power_fold
 from .functions import in_range
 
 
@@ -232,16 +233,35 @@ def fold_dice(items: Readings, count: int, view: PoolView, bits: int, budget: Bu
               ) -> list[tuple[int, Counted]]:
     """:func:`fold` of ``count`` alike dice, each with the readings ``items``: (weight, each
     part that reads so with the number of dice it stands for) for each distinct reading.
-    Where the view reads sums and counts alone and that is cheaper, the dice are shared
-    out among the readings at once (:mod:`.alike_fold`), not added one at a time."""
-    if not (view.highest or view.lowest):
-        n = view.parts + flag
-        tops = [*([None, *view.count_caps()] if view.capped_reads else []), *[None] * n][:n]
-        if flag:
-            tops[-1] = 1  # the flag: whether any die was cut
-        if worth_it(items, count, n, tops):
-            return fold_alike(items, count, n, tops, bits, budget)
+    Where the view reads sums and counts alone and that is cheaper, the dice are taken at
+    once (:func:`fold_at_once`), not added one at a time."""
+    at_once = fold_at_once(items, count, view, bits, budget, flag)
+    if at_once is not None:
+        return at_once
     return [(w, Counter(reps)) for w, reps in fold([items] * count, view, bits, budget, flag)]
+
+
+def fold_at_once(items: Readings, count: int, view: PoolView, bits: int, budget: Budget, flag: bool = False,
+                 share: bool = True) -> list[tuple[int, Counted]] | None:
+    """``count`` alike dice read through sums and counts alone, taken at once where that
+    costs less than the fold die by die (decided on counts, before the work): one die's
+    readings raised to the power of their number (:mod:`.power_fold`; sums, and counts read
+    as none or some), or the dice shared out among the readings (:mod:`.alike_fold`; counts
+    apart, unless not ``share``). None where neither is cheaper."""
+    if view.highest or view.lowest:
+        return None
+    n = view.parts + flag
+    tops = [*([None, *view.count_caps()] if view.capped_reads else []), *[None] * n][:n]
+    if flag:
+        tops[-1] = 1  # the flag: whether any die was cut
+    by_die = fold_pairs(items, count, n, tops)
+    power = power_cost(items, count, n, tops, 0)
+    shared = share and worth_it(items, count, n, tops)
+    if power is not None and power < by_die and not (shared and SHARE_COST * shares(count, len(items)) <= power):
+        return power_fold(items, count, n, tops, bits, budget)
+    if shared:
+        return fold_alike(items, count, n, tops, bits, budget)
+    return None
 
 
 def _fold_by_extreme(steps: list[Readings], view: PoolView, n: int, caps: list[int | None] | None, bits: int,

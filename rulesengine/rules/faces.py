@@ -415,9 +415,11 @@ def _live(e: Expr, settle: Settle | None) -> Iterator[ast.Node]:
 
 def _compared(nodes: Iterable[ast.Node]) -> dict[int, int]:
     """The calls among ``nodes`` that are compared with a number written out,
-    ``count(roll, 6) >= 2`` or ``1 <= count(roll, 6)``: each call's id, with the largest
-    number it is compared with. A call that ``min()`` takes with a number written out
-    (``min(count(roll, 6), 1)``, one if any die shows a 6) is read alike: as at most that number."""
+    ``count(roll, 6) >= 2`` or ``1 <= count(roll, 6)``: each call's id, with one less than
+    the most it need be read as (the largest number it is compared with; one less where the
+    comparison is ``>=`` or ``<``, which tell that number from more alike). A call that
+    ``min()`` takes with a number written out (``min(count(roll, 6), 1)``, one if any die
+    shows a 6) is read alike: as at most that number."""
     out: dict[int, int] = {}
     for node in nodes:
         taken = _min_with_number(node)
@@ -428,12 +430,19 @@ def _compared(nodes: Iterable[ast.Node]) -> dict[int, int]:
             continue
         if not isinstance(node, ast.Compare):
             continue
-        for side, other in ((node.left, node.right), (node.right, node.left)):
+        for side, other, op in ((node.left, node.right, node.op), (node.right, node.left, _FLIPPED[node.op])):
             call = ast.bare(side)
             k = _number(other, None)
             if isinstance(call, ast.Call) and k is not None:
+                # ``count >= k`` and ``count < k`` tell k from more alike: read as at most k;
+                # the others (``> k``, ``== k``, …) as at most one past it.
+                k = k - 1 if op in (">=", "<") else k
                 out[id(call)] = max(out.get(id(call), k), k)
     return out
+
+
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+"""A comparison's operator with its sides swapped (``1 <= count(…)`` is ``count(…) >= 1``)."""
 
 
 def _number(arg: ast.Node, bound: Callable[[ast.Node], Any] | None) -> int | None:

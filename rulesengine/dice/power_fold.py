@@ -1,0 +1,230 @@
+"""Many alike dice read through sums (and counts read only as "none or some") at once: one
+die's readings raised to the power of their number, not a fold die by die.
+
+Forty exploding d10s read by their successes (0 to 11 a die) and whether a first throw
+shows a 1, the depth's cut beside: the fold of :mod:`.view_fold` adds the dice one at a
+time, meeting each state so far with each of a die's readings, some 300,000 pairs of big
+weights. Which die shows which reading does not matter, so the pool is one die's readings
+raised to the power 40: with each reading's sums packed into one exponent (as the fold
+packs them, a digit each, wide enough for every die), that is a polynomial in one variable,
+and J. C. P. Miller's recurrence gives each coefficient of its power from the ones below it
+(from P · (Pⁿ)′ = n · P′ · Pⁿ): 441 × 14 multiply-adds here, each division exact.
+
+A count read as at most 1 (``count(initial(roll), 1) > 0``; the flag of a cut die) does not
+add up: the rolls where it is 0 are the power of the readings where it is 0, all rolls the
+power of all readings, and "1 or more" their difference; over several such counts,
+inclusion and exclusion over which of them are 0. Counts capped higher are left to the
+fold.
+
+The rules read one roll of each state, so each state's dice are found after: which sums
+``k`` dice of the readings can reach is a bit set (Python integers, a bit per packed sum,
+each level from the last by shifts), and a state's dice are taken greedily, each choice
+checked against the level below, so none is a dead end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from .alike_fold import Counted, Readings
+from .dist import Budget, step_cost
+
+MAX_CAPPED = 3
+"""At most this many counts read as "none or some" (2 ** 3 powers); more are folded."""
+POWER_COST = 2
+"""A multiply-add of the recurrence against a pair the fold meets: both multiply weights;
+the recurrence also multiplies by a small factor and looks a coefficient up."""
+
+
+class _Kind(NamedTuple):
+    """One die's readings alike in what the power reads: its sums packed into ``key``, the
+    capped counts above 0 as bits of ``mask``; their weight, and the first outcome that reads so."""
+
+    key: int
+    mask: int
+    weight: int
+    rep: Any
+
+
+class _Layout(NamedTuple):
+    """Where each part of a reading goes: the sums' digits (place and lowest value), the
+    capped counts' bits, and how many packed sums ``count`` dice can reach at most."""
+
+    sums: tuple[tuple[int, int, int], ...]  # (part, place, lowest)
+    capped: tuple[int, ...]  # the parts read as none or some, a bit each
+    space: int
+
+
+def _layout(items: Readings, count: int, n: int, tops: Sequence[int | None]) -> _Layout | None:
+    """The packing of ``count`` dice's readings, or None where the power does not apply (a
+    count capped above 1, too many capped, a capped part below 0)."""
+    capped = tuple(j for j in range(n) if tops[j] is not None)
+    if any(tops[j] != 1 for j in capped) or len(capped) > MAX_CAPPED:
+        return None
+    if any(k[j] < 0 for k, _, _ in items for j in capped):
+        return None
+    sums = []
+    place = 1
+    for j in range(n):
+        if tops[j] is None:
+            low = min(k[j] for k, _, _ in items)
+            sums.append((j, place, low))
+            place *= count * (max(k[j] for k, _, _ in items) - low) + 1
+    return _Layout(tuple(sums), capped, place)
+
+
+def _kinds(items: Readings, layout: _Layout) -> list[_Kind]:
+    """The readings grouped by packed sums and capped counts above 0."""
+    out: dict[tuple[int, int], list] = {}
+    for k, w, rep in items:
+        key = sum((k[j] - low) * place for j, place, low in layout.sums)
+        mask = sum(1 << b for b, j in enumerate(layout.capped) if k[j] > 0)
+        have = out.get((key, mask))
+        if have is None:
+            out[(key, mask)] = [w, rep]
+        else:
+            have[0] += w
+    return [_Kind(key, mask, w, rep) for (key, mask), (w, rep) in out.items()]
+
+
+def power_cost(items: Readings, count: int, n: int, tops: Sequence[int | None], bits: int) -> int | None:
+    """Steps :func:`power_fold` is charged for ``count`` dice with the readings ``items``,
+    worked out before the work from counts alone; None where it does not apply. For each
+    set of capped counts held at 0: each packed sum ``count`` dice may reach, met with each
+    reading (the recurrence, and a state's dice found), and each level of reachable sums
+    made by shifts of a bit set of that size."""
+    layout = _layout(items, count, n, tops) if count >= 2 else None
+    if layout is None:
+        return None
+    kinds = len(items)
+    words = layout.space // 64 + 1
+    per_set = layout.space * kinds * (POWER_COST * step_cost(count * bits) + 1) + count * kinds * words
+    return per_set << len(layout.capped)
+
+
+def power_fold(items: Readings, count: int, n: int, tops: Sequence[int | None], bits: int, budget: Budget
+               ) -> list[tuple[int, Counted]]:
+    """The readings of ``count`` alike dice, each with the readings ``items`` ((reading,
+    weight, what reads so): its first ``n`` parts sums and counts, which add), read
+    together: (weight, each part with the number of dice showing it) for each distinct
+    reading, as :func:`.view_fold.fold` gives them. ``tops`` (by position): None for a part
+    read whole, 1 for one read as none or some. Charged before the work (:func:`power_cost`);
+    call only where that is not None."""
+    cost = power_cost(items, count, n, tops, bits)
+    layout = _layout(items, count, n, tops)
+    if cost is None or layout is None:
+        raise ValueError("power_fold: readings it does not apply to")
+    budget.spend(cost)
+    kinds = _kinds(items, layout)
+    full = (1 << len(layout.capped)) - 1
+    levels: dict[int, list[int]] = {}
+    powers: dict[int, dict[int, int]] = {}
+    for held in range(full + 1):  # the counts in ``held`` may be above 0, the rest are 0
+        members = [kind for kind in kinds if kind.mask & ~held == 0]
+        levels[held] = _levels(members, count)
+        powers[held] = _power(members, count, levels[held][count])
+    out: list[tuple[int, Counted]] = []
+    for held in range(full + 1):
+        members = [kind for kind in kinds if kind.mask & ~held == 0]
+        subsets = [(sub, (-1) ** bin(held ^ sub).count("1")) for sub in range(held + 1) if sub & ~held == 0]
+        for key in powers[held]:
+            # Exactly the counts in ``held`` above 0: inclusion and exclusion over those held at 0.
+            weight = sum(sign * powers[sub].get(key, 0) for sub, sign in subsets)
+            if weight:
+                out.append((weight, _dice(members, held, key, count, levels[held])))
+    return out
+
+
+def _levels(members: list[_Kind], count: int) -> list[int]:
+    """For each number of dice from 0 to ``count``, the packed sums they can reach, as the
+    bits of one whole number."""
+    keys = sorted({kind.key for kind in members})
+    levels = [1]
+    for _ in range(count):
+        last, reach = levels[-1], 0
+        for key in keys:
+            reach |= last << key
+        levels.append(reach)
+    return levels
+
+
+def _power(members: list[_Kind], count: int, reach: int) -> dict[int, int]:
+    """The weight of each packed sum of ``count`` dice of the readings ``members`` (the
+    sums ``reach`` holds): the coefficients of P^count, P the readings' polynomial in one
+    variable, by Miller's recurrence. With P's lowest term at 0 (the exponents shifted
+    down by ``low``) and a_m the coefficient of x^m of P^count:
+    m · p_0 · a_m = Σ_{j ≥ 1} ((count + 1) · j − m) · p_j · a_{m − j}, exactly divisible."""
+    if not members:
+        return {}
+    poly: dict[int, int] = {}
+    for kind in members:
+        poly[kind.key] = poly.get(kind.key, 0) + kind.weight
+    low = min(poly)
+    p0 = poly[low]
+    terms = [(key - low, w, (count + 1) * (key - low)) for key, w in sorted(poly.items()) if key != low]
+    a: dict[int, int] = {0: p0 ** count}
+    base = count * low
+    text = bin(reach)[:1:-1]  # bit i at position i
+    at = text.find("1", base + 1)
+    while at != -1:
+        m = at - base
+        total = 0
+        for j, pj, scaled in terms:
+            if j > m:
+                break
+            prior = a.get(m - j)
+            if prior is not None:
+                total += (scaled - m) * pj * prior
+        if total:
+            a[m] = total // (m * p0)
+        at = text.find("1", at + 1)
+    return {m + base: w for m, w in a.items()}
+
+
+def _dice(members: list[_Kind], held: int, key: int, count: int, levels: list[int]) -> Counted:
+    """``count`` dice of the readings ``members`` whose sums reach ``key`` and whose capped
+    counts above 0 are those of ``held``, each at least once: one reading chosen for each
+    such count first, then the rest greedily, each choice leaving a sum the dice left can
+    reach (``levels``)."""
+    members = sorted(members, key=lambda kind: -kind.key)  # the largest first: few kinds a state
+    picked = _cover(members, held, key, count, levels, {})
+    if picked is None:  # a state with weight is reached by some dice: not reached here
+        raise AssertionError("power_fold: no dice reach a state of weight")
+    return {kind.rep: c for kind, c in picked.items()}
+
+
+def _cover(members: list[_Kind], need: int, key: int, left: int, levels: list[int], picked: dict[_Kind, int]
+           ) -> dict[_Kind, int] | None:
+    if need:
+        bit = need & -need
+        for kind in members:
+            if kind.mask & bit and left and kind.key <= key:
+                got = _cover(members, need & ~kind.mask, key - kind.key, left - 1, levels,
+                             {**picked, kind: picked.get(kind, 0) + 1})
+                if got is not None:
+                    return got
+        return None
+    if not levels[left] >> key & 1:
+        return None
+    out = dict(picked)
+    while left:
+        for kind in members:
+            rest = key - kind.key
+            if rest >= 0 and levels[left - 1] >> rest & 1:
+                # As many more of it as leave a sum the dice left can reach: one does; the
+                # most found by halving (any number found leaves no dead end).
+                most = left if kind.key == 0 else min(left, key // kind.key)
+                good, bad = 1, most + 1
+                while bad - good > 1:
+                    mid = (good + bad) // 2
+                    if levels[left - mid] >> (key - mid * kind.key) & 1:
+                        good = mid
+                    else:
+                        bad = mid
+                out[kind] = out.get(kind, 0) + good
+                key, left = key - good * kind.key, left - good
+                break
+        else:
+            return None
+    return out
