@@ -20,7 +20,7 @@ from ..exact_text import fraction_display, fraction_text
 from ..run.json_parts import jsonable
 from ..run.odds_value import OddsValue
 from ..run.results import RunOdds, RunResult
-from .dice_table import bar, format_dice_odds, pct, short_fraction, summary_line, wrapped
+from .dice_table import REST_BELOW, bar, format_dice_odds, pct, short_fraction, summary_line, tails, wrapped
 from .sweep_table import format_sweep
 
 __all__ = ["format_dice_odds", "format_comparison", "format_odds", "format_roll", "format_sweep", "format_list",
@@ -133,9 +133,10 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
             lines.append(f"{kind}: {stats}")
         if v.signed:  # a result with a sign of its own: ranked ... -0, +0 ..., cumulated in that order
             lines += _distribution_lines(f"{kind} (signed)", v.signed, {x: (ge, le) for x, _, ge, le
-                                                                        in ranked_cumulative(list(v.signed.items()))})
+                                                                        in ranked_cumulative(list(v.signed.items()))},
+                                         exact)
         else:
-            lines += _distribution_lines(kind, chart.dist, chart.cumulative())
+            lines += _distribution_lines(kind, chart.dist, chart.cumulative(), exact)
     for g in v.groups:
         for name, member in g.members.items() if g.in_text else ():
             stats = summary_line(member.summary)
@@ -175,12 +176,26 @@ def _truncation_lines(v: OddsValue, kind: str, exact: bool) -> list[str]:
     return lines
 
 
-def _distribution_lines(kind: str, dist: Mapping[Any, Fraction], views: Mapping[Any, tuple]) -> list[str]:
-    """A distribution as rows: value, %, at least and at most (where ``views`` has them), a bar."""
+def _distribution_lines(kind: str, dist: Mapping[Any, Fraction], views: Mapping[Any, tuple], exact: bool = False
+                        ) -> list[str]:
+    """A distribution as rows: value, %, at least and at most (where ``views`` has them), a bar.
+    Without ``exact``, the runs at its ends of rows below ``REST_BELOW`` are one "rest" row each
+    with their total, as `dice --odds` folds them (forty exploding dice: a result from 0 to 440,
+    most of it below 10^-6)."""
     peak = max(dist.values())
-    vw = max([5, len(kind)] + [len(_v(v)) for v in dist])
+    items = list(dist.items())
+    labels = [_v(v) for v, _ in items]
+    rows = [f"{_pct(p):>7}" + (f"    {_pct(views[v][0]):>7}    {_pct(views[v][1]):>7}" if v in views else "")
+            + f"  {_bar(p, peak)}" for v, p in items]
+    folds = [] if exact else tails([p < REST_BELOW for _, p in items])
+    for start, stop in reversed(folds):
+        total = sum((p for _, p in items[start:stop]), Fraction(0))
+        first, last = items[start][0], items[stop - 1][0]
+        cum = (f"    {_pct(views[first][0]):>7}    {_pct(views[last][1]):>7}"
+               if first in views and last in views else "")
+        labels[start:stop] = [f"{_v(first)}..{_v(last)}"]
+        rows[start:stop] = [f"{_pct(total):>7}{cum}  ({stop - start} values under {float(REST_BELOW * 100):g}% each)"]
+    vw = max([5, len(kind)] + [len(label) for label in labels])
     lines = [f"{kind:>{vw}}        %" + ("   at least    at most" if views else "")]
-    for v, p in dist.items():
-        cum = f"    {_pct(views[v][0]):>7}    {_pct(views[v][1]):>7}" if v in views else ""
-        lines.append(f"{_v(v):>{vw}}  {_pct(p):>7}{cum}  {_bar(p, peak)}")
+    lines += [f"{label:>{vw}}  {row}".rstrip() for label, row in zip(labels, rows, strict=True)]
     return lines
