@@ -92,15 +92,16 @@ def power_cost(items: Readings, count: int, n: int, tops: Sequence[int | None], 
     """Steps :func:`power_fold` is charged for ``count`` dice with the readings ``items``,
     worked out before the work from counts alone; None where it does not apply. For each
     set of capped counts held at 0: each packed sum ``count`` dice may reach, met with each
-    reading (the recurrence, and a state's dice found), and each level of reachable sums
-    made by shifts of a bit set of that size."""
+    reading (the recurrence; a state's dice found, each reading tried against each set of
+    counts above 0), and each level of reachable sums for each such set, made by shifts of
+    a bit set of that size."""
     layout = _layout(items, count, n, tops) if count >= 2 else None
     if layout is None:
         return None
-    kinds = len(items)
+    kinds, sets = len(items), 1 << len(layout.capped)
     words = layout.space // 64 + 1
-    per_set = layout.space * kinds * (POWER_COST * step_cost(count * bits) + 1) + count * kinds * words
-    return per_set << len(layout.capped)
+    per_set = layout.space * kinds * (POWER_COST * step_cost(count * bits) + sets) + count * kinds * words * sets
+    return per_set * sets
 
 
 def power_fold(items: Readings, count: int, n: int, tops: Sequence[int | None], bits: int, budget: Budget
@@ -118,33 +119,45 @@ def power_fold(items: Readings, count: int, n: int, tops: Sequence[int | None], 
     budget.spend(cost)
     kinds = _kinds(items, layout)
     full = (1 << len(layout.capped)) - 1
-    levels: dict[int, list[int]] = {}
+    levels = _levels(kinds, count)
     powers: dict[int, dict[int, int]] = {}
     for held in range(full + 1):  # the counts in ``held`` may be above 0, the rest are 0
         members = [kind for kind in kinds if kind.mask & ~held == 0]
-        levels[held] = _levels(members, count)
-        powers[held] = _power(members, count, levels[held][count])
+        reach = 0
+        for covered, bits in levels[count].items():
+            if covered & ~held == 0:
+                reach |= bits
+        powers[held] = _power(members, count, reach)
+    order = sorted(kinds, key=lambda kind: -kind.key)  # the largest first: few kinds a state
     out: list[tuple[int, Counted]] = []
     for held in range(full + 1):
-        members = [kind for kind in kinds if kind.mask & ~held == 0]
+        members = [kind for kind in order if kind.mask & ~held == 0]
         subsets = [(sub, (-1) ** bin(held ^ sub).count("1")) for sub in range(held + 1) if sub & ~held == 0]
         for key in powers[held]:
             # Exactly the counts in ``held`` above 0: inclusion and exclusion over those held at 0.
             weight = sum(sign * powers[sub].get(key, 0) for sub, sign in subsets)
             if weight:
-                out.append((weight, _dice(members, held, key, count, levels[held])))
+                out.append((weight, _dice(members, held, key, count, levels)))
     return out
 
 
-def _levels(members: list[_Kind], count: int) -> list[int]:
-    """For each number of dice from 0 to ``count``, the packed sums they can reach, as the
-    bits of one whole number."""
-    keys = sorted({kind.key for kind in members})
-    levels = [1]
+def _levels(kinds: list[_Kind], count: int) -> list[dict[int, int]]:
+    """For each number of dice from 0 to ``count`` and each set of capped counts, the packed
+    sums those dice can reach with exactly those counts above 0, as the bits of one whole
+    number."""
+    by_mask: dict[int, set[int]] = {}
+    for kind in kinds:
+        by_mask.setdefault(kind.mask, set()).add(kind.key)
+    levels = [{0: 1}]
     for _ in range(count):
-        last, reach = levels[-1], 0
-        for key in keys:
-            reach |= last << key
+        reach: dict[int, int] = {}
+        for covered, bits in levels[-1].items():
+            for mask, keys in by_mask.items():
+                both = covered | mask
+                acc = reach.get(both, 0)
+                for key in keys:
+                    acc |= bits << key
+                reach[both] = acc
         levels.append(reach)
     return levels
 
@@ -182,49 +195,43 @@ def _power(members: list[_Kind], count: int, reach: int) -> dict[int, int]:
     return {m + base: w for m, w in a.items()}
 
 
-def _dice(members: list[_Kind], held: int, key: int, count: int, levels: list[int]) -> Counted:
+def _dice(members: list[_Kind], held: int, key: int, count: int, levels: list[dict[int, int]]) -> Counted:
     """``count`` dice of the readings ``members`` whose sums reach ``key`` and whose capped
-    counts above 0 are those of ``held``, each at least once: one reading chosen for each
-    such count first, then the rest greedily, each choice leaving a sum the dice left can
-    reach (``levels``)."""
-    members = sorted(members, key=lambda kind: -kind.key)  # the largest first: few kinds a state
-    picked = _cover(members, held, key, count, levels, {})
-    if picked is None:  # a state with weight is reached by some dice: not reached here
-        raise AssertionError("power_fold: no dice reach a state of weight")
-    return {kind.rep: c for kind, c in picked.items()}
-
-
-def _cover(members: list[_Kind], need: int, key: int, left: int, levels: list[int], picked: dict[_Kind, int]
-           ) -> dict[_Kind, int] | None:
-    if need:
-        bit = need & -need
-        for kind in members:
-            if kind.mask & bit and left and kind.key <= key:
-                got = _cover(members, need & ~kind.mask, key - kind.key, left - 1, levels,
-                             {**picked, kind: picked.get(kind, 0) + 1})
-                if got is not None:
-                    return got
-        return None
-    if not levels[left] >> key & 1:
-        return None
-    out = dict(picked)
+    counts above 0 are those of ``held``: taken greedily, the largest reading first, as
+    many of it as leave a sum and counts the dice left can reach (``levels``), so that no
+    choice is a dead end."""
+    picked: dict[Any, int] = {}
+    need, left = held, count
     while left:
         for kind in members:
-            rest = key - kind.key
-            if rest >= 0 and levels[left - 1] >> rest & 1:
-                # As many more of it as leave a sum the dice left can reach: one does; the
-                # most found by halving (any number found leaves no dead end).
-                most = left if kind.key == 0 else min(left, key // kind.key)
-                good, bad = 1, most + 1
-                while bad - good > 1:
-                    mid = (good + bad) // 2
-                    if levels[left - mid] >> (key - mid * kind.key) & 1:
-                        good = mid
-                    else:
-                        bad = mid
-                out[kind] = out.get(kind, 0) + good
-                key, left = key - good * kind.key, left - good
-                break
-        else:
-            return None
-    return out
+            if kind.key > key:
+                continue
+            first = _rest_covered(levels[left - 1], need, kind, key - kind.key)
+            if first is None:
+                continue
+            # As many more of it as still leave a reachable rest: one does; the most found by
+            # halving (any number found leaves no dead end).
+            most = left if kind.key == 0 else min(left, key // kind.key)
+            good, bad, covered = 1, most + 1, first
+            while bad - good > 1:
+                mid = (good + bad) // 2
+                found = _rest_covered(levels[left - mid], need, kind, key - mid * kind.key)
+                if found is None:
+                    bad = mid
+                else:
+                    good, covered = mid, found
+            picked[kind.rep] = picked.get(kind.rep, 0) + good
+            key, left, need = key - good * kind.key, left - good, covered
+            break
+        else:  # a state with weight is reached by some dice: not reached here
+            raise AssertionError("power_fold: no dice reach a state of weight")
+    return picked
+
+
+def _rest_covered(level: dict[int, int], need: int, kind: _Kind, rest: int) -> int | None:
+    """Which capped counts the dice left must have above 0 (with ``kind``'s, ``need``) to
+    reach ``rest`` at this ``level``; None where none do."""
+    for covered, bits in level.items():
+        if covered | kind.mask == need and bits >> rest & 1:
+            return covered
+    return None
