@@ -32,7 +32,7 @@ from .marginals import ReportPasses, report_passes
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
 from .runtime import Runtime
-from .tally import OddsTally
+from .tally import OddsTally, collecting_undecided, note_undecided
 
 if TYPE_CHECKING:  # each imported where the check needs it (start-up, issue 33)
     from .pushed import PushedSum
@@ -121,17 +121,18 @@ class Enumerator:
     def _tally(self, values: dict[str, Any], reads: RollReads | None = None) -> CheckOdds:
         """The odds of every resolution, with ``reads`` (see :meth:`resolutions`)."""
         acc = OddsTally()
-        shared = self._shared_resolutions(values) if reads is None and _SHARED_ROLLS.get() is not None else None
-        if shared is None and reads is None:
-            shared = self._grouped_resolutions(values)
-        outcomes, joint_denom = shared if shared is not None else self.resolutions(values, reads, cut=True)
+        with collecting_undecided() as undecided:
+            shared = self._shared_resolutions(values) if reads is None and _SHARED_ROLLS.get() is not None else None
+            if shared is None and reads is None:
+                shared = self._grouped_resolutions(values)
+            outcomes, joint_denom = shared if shared is not None else self.resolutions(values, reads, cut=True)
         total_weight = 0
         for res, _env, w in outcomes:
             acc.add(res, w, 1)
             total_weight += w
         rt = self.runtime
         return acc.finish(rt.model, self.check, values, joint_denom, total_weight, rt.limits.max_states,
-                          _SHARED_ROLLS.get())
+                          _SHARED_ROLLS.get(), undecided)
 
     def _odds_in_passes(self, values: dict[str, Any]) -> CheckOdds | None:
         """The odds with the reported values that nothing else reads worked out apart (see
@@ -266,8 +267,8 @@ class Enumerator:
             if cut and beyond:
                 try:
                     out.append((resolve(local, settled=settled), local, w))
-                except UNDETERMINED + (RulesEngineError,):
-                    pass  # the outcome depends on how deep the explosions went: truncated
+                except UNDETERMINED + (RulesEngineError,):  # open past the depth: truncated
+                    note_undecided(partial(self.resolver.result_alone, local, settled), w)
                 continue
             out.append((resolve(local, settled=settled), local, w))
         return out

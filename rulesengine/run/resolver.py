@@ -15,12 +15,12 @@ from typing import Any, NamedTuple
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from ..dice import ast
-from ..dice.beyond import Beyond, Undetermined
+from ..dice.beyond import UNDETERMINED, Beyond, Undetermined
 from ..dice.context import Context
 from ..dice.dist import Budget, BudgetExceeded
 from ..dice.values import Rolled
 from ..codes import E_BAD_CHOOSE, E_NO_OUTCOME
-from ..errors import InputError, LimitError, Location, RulesetError
+from ..errors import InputError, LimitError, Location, RulesEngineError, RulesetError
 from ..rules.model import MAX_PICK, Check, Choose, Expr, Let
 from .choosing import ChoiceMemo, Die, Way, first_best, ranking, same_offer, splits, way_values
 from .results import NOT_ALLOWED, Choice, Resolution, signed_text
@@ -131,6 +131,21 @@ class Resolver:
         return Resolution(outcome, success, result, tags, self._report(env) if check.report else {},
                           None if check.tiers is None else self._tier(result), choices=choices, chosen=chosen,
                           env=env, signed=None if check.result_sign is None else self._signed(env))
+
+    def result_alone(self, env: dict[str, Any], settled: Collection[str] = ()) -> Any:
+        """The check's result with the roll values in ``env`` where its outcome is left open
+        (explosions the depth cut decide it): what :meth:`resolve` would give as the result,
+        or None where that can't be known without the outcome (an outcome rule with a result
+        of its own, dice chosen) or is itself open or an error."""
+        check = self.check
+        if check.result is None or check.choose is not None or any(r.result is not None for r in check.outcomes):
+            return None
+        ctx = self.runtime.reading(env)
+        try:
+            self._lets_after_roll(env, settled, ctx)
+            return self.runtime.value_in(ctx, check.result)
+        except UNDETERMINED + (RulesEngineError,):
+            return None
 
     def chosen_values(self, env: Mapping[str, Any], player_choice: Iterable[int] | None = None,
                       memo: ChoiceMemo | None = None) -> dict[str, Any]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 
 from ..cache import SizedCache, fractions_size
 from ..dice.beyond import AtLeast, Beyond
@@ -14,6 +16,31 @@ from ..rules.model import Check, RulesetModel, Tiers
 from ..rules.table_functions import declared_values
 from .json_parts import jsonable
 from .results import NOT_ALLOWED, CheckOdds, Resolution, signed_rank, value_order, with_declared
+
+
+_UNDECIDED: ContextVar[list[tuple[Any, int]] | None] = ContextVar("undecided", default=None)
+
+
+@contextmanager
+def collecting_undecided() -> Iterator[list[tuple[Any, int]]]:
+    """Where the resolutions made inside note the results of those whose outcome the depth
+    left open (:func:`note_undecided`): for :meth:`OddsTally.finish`."""
+    into: list[tuple[Any, int]] = []
+    token = _UNDECIDED.set(into)
+    try:
+        yield into
+    finally:
+        _UNDECIDED.reset(token)
+
+
+def note_undecided(result: Callable[[], Any], weight: int) -> None:
+    """A resolution whose outcome explosions past the depth decide, with its weight: its
+    result (``result()``, None where that is open too) noted where it is collected. Its
+    outcome stays truncated; its result is still what the result's rows and "at least"
+    read (a d6! whose 18 or more decides no outcome is still 18 or more)."""
+    into = _UNDECIDED.get()
+    if into is not None:
+        into.append((result(), weight))
 
 
 class OddsTally:
@@ -70,11 +97,15 @@ class OddsTally:
             self.signed[res.signed] += w
 
     def finish(self, model: RulesetModel, check: Check, inputs: dict, denom: int, total: int,
-               max_states: int = DEFAULT_LIMITS.max_states, shared: SizedCache | None = None) -> CheckOdds:
+               max_states: int = DEFAULT_LIMITS.max_states, shared: SizedCache | None = None,
+               undecided: Sequence[tuple[Any, int]] = ()) -> CheckOdds:
         """The odds, outcomes in the check's order; ``denom - total`` is what was truncated;
         ``max_states``: the work budget writing them out is charged to; ``shared``: where
-        the odds of a sweep keep what they share (:func:`.enumeration.sharing_rolls`)."""
+        the odds of a sweep keep what they share (:func:`.enumeration.sharing_rolls`);
+        ``undecided``: the results (and weights) of resolutions in that truncated mass whose
+        outcome alone was left open (:func:`note_undecided`)."""
         zero = Fraction(0)
+        known = self._undecided(undecided)
 
         def frac(w: int) -> Fraction:
             return Fraction(w, denom) if w else zero  # one 0 shared by the many outcomes listed at 0
@@ -103,15 +134,33 @@ class OddsTally:
             values={k: with_declared({v: frac(w) for v, w in d.items()}, declared.get(k, ()))
                     for k, d in self.values.items()},
             truncated=Fraction(denom - total, denom),
-            result_truncated=Fraction(denom - total + self.results_cut, denom),
+            result_truncated=Fraction(denom - total - known + self.results_cut, denom),
             values_truncated={k: Fraction(denom - total + self.values_cut.get(k, 0), denom) for k in self.values},
-            # Every cut result known to be at least a number (no resolution left undecided):
-            # "at least v" counts that mass in, exactly, for every v up to the least of them.
-            result_cut_from=self.results_low if total == denom and not self.results_below else None,
+            # Every cut result known to be at least a number (no result left open): "at least
+            # v" counts that mass in, exactly, for every v up to the least of them.
+            result_cut_from=self.results_low if total + known == denom and not self.results_below else None,
             values_cut_from=self._values_cut_from() if total == denom else {},
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
             max_states=max_states,
         )
+
+    def _undecided(self, undecided: Sequence[tuple[Any, int]]) -> int:
+        """The results of resolutions whose outcome was left open, added as a resolution's
+        are (a number to its row, a bound to the cut mass); the weight of those known."""
+        known = 0
+        for result, w in undecided:
+            if result is None:
+                continue
+            known += w
+            if isinstance(result, AtLeast):
+                self.results_cut += w
+                self.results_low = result.low if self.results_low is None else min(self.results_low, result.low)
+            elif isinstance(result, Beyond):
+                self.results_cut += w
+                self.results_below = True
+            else:
+                self.results[jsonable(result)] += w
+        return known
 
     def _values_cut_from(self) -> dict[str, int]:
         """For each reported value whose cut mass all lies on a number or above (no
