@@ -396,7 +396,10 @@ def _bound_in(settle: Settle, e: Expr) -> Callable[[ast.Node], Any]:
 
 def _live(e: Expr, settle: Settle | None) -> Iterator[ast.Node]:
     """Every node of ``e``'s tree, parents first, that may be read: the branch of an
-    ``if()`` whose condition ``settle`` knows, not the other (nor the condition)."""
+    ``if()`` whose condition ``settle`` knows, not the other (nor the condition); the right
+    side of ``and`` (``or``) whose left side it knows is true (false), nothing of it where
+    that decides (``dice == 0 and count(pool, 1) == 1`` at dice=10), as evaluation skips it
+    (a right side without dice terms, see ``dice.evaluate``)."""
     if settle is None:
         yield from ast.walk(e.tree)
         return
@@ -408,6 +411,12 @@ def _live(e: Expr, settle: Settle | None) -> Iterator[ast.Node]:
             value = settle(parts[0], e)
             if isinstance(value, bool):
                 stack.append(parts[1] if value else parts[2])
+                continue
+        elif isinstance(n, ast.Logic) and not ast.has_dice(n.right):
+            value = settle(n.left, e)
+            if isinstance(value, bool):
+                if value == (n.op == "and"):  # the right side decides
+                    stack.append(n.right)
                 continue
         yield n
         stack.extend(reversed(ast.children(n)))

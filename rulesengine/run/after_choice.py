@@ -2,7 +2,7 @@
 that reads a value of ``choose``, such as ``more: (tens)d10!`` for the kept 10s rolling
 again): each joint value of the rolls made before the choice is given the values the
 rules' pick gives it, so the rolls after it are worked out for each reading of those, as a
-roll that reads earlier rolls is (:meth:`Enumerator._join_reading`).
+roll that reads earlier rolls is (:func:`.reading_join.join_reading`).
 
 Where nothing after the choice reads the rolls made before it but through the chosen
 values (the result, outcome rules, tags, report, ``result_sign``, what a procedure or a

@@ -8,7 +8,6 @@ dice), so a check too big to work out is refused at once, at the roll that makes
 
 from __future__ import annotations
 
-import math
 from functools import partial
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -16,7 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterator, Mapping
 
-from ..dice.beyond import UNDETERMINED, Beyond, cut_value
+from ..dice.beyond import UNDETERMINED, Beyond
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
 from ..dice.expectation import RollMean, exact_moments, roll_mean
 from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
@@ -29,6 +28,7 @@ from .exact import ExactRolls, RollReads, remembering_rolls
 from .groups import Groupings, Plans, ResolutionGroups, resolve_plans
 from .fused import Alias, FusedRolls, fused_rolls
 from .marginals import ReportPasses, report_passes
+from .reading_join import join_reading, outcomes_of
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
 from .runtime import Runtime
@@ -355,7 +355,7 @@ class Enumerator:
                 continue
             reads_rolls = sorted(e.names & set(joint[0][0])) if joint else []
             if not reads_rolls:
-                dist = built.pop(name) if name in built else self._roll_dist(key, e, env, budget, reads)
+                dist = built.pop(name) if name in built else self.roll_dist(key, e, env, budget, reads)
                 joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
                 if name in retiring:  # rolls read no more but through lets (.groups)
                     joint = self.groups.retire(joint, retiring[name], env, budget, e)
@@ -364,7 +364,7 @@ class Enumerator:
                 if push is None or push.second != name or reads_rolls != [push.first] or name in fixed \
                         or any(d.keys() != {push.first} for d, _ in joint[:1]):
                     push = None
-                joint, d = self._join_reading(joint, name, e, reads_rolls, env, budget, reads, cut, keys, push)
+                joint, d = join_reading(self, joint, name, e, reads_rolls, env, budget, reads, cut, keys, push)
             denom *= d
         # Each joint value is resolved and kept with the names it is resolved with: those
         # known before the roll, the rolls, and what the check adds to them (its lets, the
@@ -440,72 +440,12 @@ class Enumerator:
 
     def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
         """The joint values so far, each with each value of a roll that reads none of them."""
-        outcomes = self._outcomes(dist, cut)
+        outcomes = outcomes_of(dist, cut)
         try:  # each new joint value holds the values of the rolls so far and this one
             budget.spend(held_cost(len(joint) * len(outcomes), _width(joint) + 1))
         except BudgetExceeded:
             raise self.resolver.too_big(e) from None
         return [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
-
-    def _join_reading(self, joint: Joint, name: str, e: Expr, reads_rolls: list[str], env: dict, budget: Budget,
-                      reads: RollReads | None, cut: bool, keys: Mapping[str, dict[tuple, Any]] | None = None,
-                      push: PushedSum | None = None) -> tuple[Joint, int]:
-        """The joint values so far, each with each value of a roll made after seeing earlier
-        ones (``reads_rolls``): its odds for each value they came to, over one common
-        denominator (returned beside them); with ``push``, added up into one joint value per
-        sum the rules read them through (:mod:`.pushed`), charged as the pairs would be."""
-        # What explosions cut off an earlier roll is not followed into it: it stays truncated.
-        joint = [(d, w) for d, w in joint if not any(isinstance(d[n], Beyond) for n in reads_rolls)]
-        # Its size is known before any of it is worked out: one distribution for each
-        # reading of the rolls it reads, and at least one value for each joint value so
-        # far. Charged first, so a refusal comes at once rather than after every one of
-        # those distributions has been built.
-        readings = list(dict.fromkeys(tuple(d[n] for n in reads_rolls) for d, _ in joint))
-        try:
-            budget.spend(len(readings))
-            budget.afford(len(joint))
-        except BudgetExceeded:
-            from .readings import readings_text
-
-            raise self.resolver.too_big(e, readings_text(name, reads_rolls, len(readings), len(joint))) from None
-        # Worked out once for each value of what it reads of them (see ExactRolls.reading_key).
-        by_seen: dict[tuple, list[tuple[Any, int, int]]] = {}
-        by_key: dict[tuple, list[tuple[Any, int, int]]] = {}
-        read = tuple(reads_rolls)
-        worked = 0  # distributions worked out
-        known = keys.get(name, {}) if keys else {}
-        for seen in readings:
-            key = known.get(seen, _UNSET)
-            if key is _UNSET:
-                key = self.exact.reading_key(name, e, read, {**env, **dict(zip(reads_rolls, seen, strict=True))},
-                                             budget)
-            if key is not None and key in by_key:
-                by_seen[seen] = by_key[key]
-                continue
-            local = {**env, **dict(zip(reads_rolls, seen, strict=True))}
-            what = f"'{name}' is worked out for each of {len(readings):,} readings of {', '.join(reads_rolls)}: " \
-                f"the work ran past max_states ({self.runtime.limits.max_states:,}) with {worked:,} of its " \
-                "distributions worked out"
-            worked += 1
-            dist = self._roll_dist(name, e, local, budget, reads, what)
-            by_seen[seen] = [(v, w, dist.denom) for v, w in self._outcomes(dist, cut)]
-            if key is not None:
-                by_key[key] = by_seen[seen]
-        common = math.lcm(*(x[0][2] for x in by_seen.values() if x)) if by_seen else 1
-        made = sum(len(by_seen[tuple(d[n] for n in reads_rolls)]) for d, _ in joint)
-        width = _width(joint) + 1
-        try:
-            budget.spend(held_cost(made, width))
-        except BudgetExceeded:
-            raise self.resolver.too_big(e, f"with '{name}', the rolls come to {made:,} joint values"
-                                           f"{f' of {width} rolls each' if width > 1 else ''}, past max_states "
-                                           f"({self.runtime.limits.max_states:,})") from None
-        if push is not None:
-            from .pushed import added_up
-
-            return added_up(joint, name, push, env, lambda a: by_seen[(a,)], common), common
-        return [({**d, name: v}, w * wv * (common // dv))
-                for d, w in joint for v, wv, dv in by_seen[tuple(d[n] for n in reads_rolls)]], common
 
     def _afford_readings(self, env: dict, fixed: Mapping[str, Any], budget: Budget, reads: RollReads | None,
                          cut: bool, rolls: list[tuple[str, str, Expr]]
@@ -534,19 +474,16 @@ class Enumerator:
             if name in fixed:
                 floors.known(name, [] if isinstance(fixed[name], Beyond) else [fixed[name]], 1, stage=False)
             elif not read_by[name]:
-                dist = built[name] = self._roll_dist(key, e, env, budget, reads)
-                outcomes = self._outcomes(dist, cut)
+                dist = built[name] = self.roll_dist(key, e, env, budget, reads)
+                outcomes = outcomes_of(dist, cut)
                 floors.known(name, [v for v, _ in outcomes if not isinstance(v, Beyond)], len(outcomes))
             elif not floors.reading(name):
                 break  # past what can be floored: the rest is charged as it is worked out
         return built, floors.keys
 
-    @staticmethod
-    def _outcomes(dist: Dist, cut: bool) -> list[tuple[Any, int]]:
-        outcomes = list(dist.weights.items())
-        if cut:
-            outcomes += [(cut_value(lo), w) for lo, w in dist.tail.items()]
-        return outcomes
+    def too_big(self, e: Expr, what: str = "") -> LimitError:
+        """The refusal of exact odds over the work budget, at ``e`` (``Resolver.too_big``)."""
+        return self.resolver.too_big(e, what)
 
     def expression_dist(self, e: Expr, env: Mapping[str, Any], budget: Budget) -> Dist:
         """The exact distribution of any expression of this ruleset read with a party's names
@@ -560,8 +497,10 @@ class Enumerator:
             raise self.runtime.relocate(exc, e) from None
         return self._listable(dist, e)
 
-    def _roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None,
-                   what: str = "") -> Dist:
+    def roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None,
+                  what: str = "") -> Dist:
+        """The exact distribution of the check's roll ``name`` (``e``) with ``env``; in a sweep,
+        the one worked out for another value where it is the same (``sharing_rolls``)."""
         shared = _SHARED_ROLLS.get()
         key = self.exact.share_key(name, e, env, reads) if shared is not None else None
         if key is not None:

@@ -87,7 +87,8 @@ def _reading_parts(tree: ast.Node, read: frozenset[str]) -> list[ast.Node] | Non
 
 def _knowable_parts(exprs: Iterable[Expr | None], before: frozenset[str]) -> dict[int, ast.Node]:
     """The parts of ``exprs`` known before anything is rolled that decide what is read of
-    the rolls, by id: ``if()`` conditions and the bounds of pool functions (``count(roll,
+    the rolls, by id: ``if()`` conditions, the left side of ``and`` and ``or`` (which skip
+    the right side where the left decides), and the bounds of pool functions (``count(roll,
     double, 10)``, inside parentheses and minus signs too) that read only ``before``."""
     nodes: dict[int, ast.Node] = {}
     for e in exprs:
@@ -97,6 +98,8 @@ def _knowable_parts(exprs: Iterable[Expr | None], before: frozenset[str]) -> dic
             parts = conditional(n)
             if parts is not None:
                 found: tuple[ast.Node, ...] = parts[:1]
+            elif isinstance(n, ast.Logic) and not ast.has_dice(n.right):  # `dice == 0 and …`, as lazy as if()
+                found = (n.left,)
             elif isinstance(n, ast.Call) and n.name in READERS:
                 found = n.args[1:]
             else:
@@ -275,8 +278,8 @@ class ExactRolls:
         its expression reads (inputs, values known before rolling, earlier rolls) and what
         is read of its dice (its view, its first throw). Equal keys give the same
         distribution, so a sweep works it out once for all the values that share it (see
-        ``enumeration.sharing_rolls``). None where a value read is no key (it is worked out
-        each time)."""
+        ``enumeration.sharing_rolls``). None where a value read is no key (a pool's dice, a
+        value explosions cut: it is worked out each time)."""
         views = dict(self.check.face_views) if reads is None else reads.views
         initial = name in self.check.initial_needed or (reads is not None and name in reads.initial)
         # 8 and 8.0, 1 and True read differently: the type is part of the key.
@@ -284,7 +287,7 @@ class ExactRolls:
         key = (self, name, name in views, views.get(name), initial, read)
         try:
             hash(key)
-        except TypeError:
+        except (TypeError,) + UNDETERMINED:  # a pool's dice, a value explosions cut
             return None
         return key
 
@@ -322,7 +325,7 @@ class ExactRolls:
             key.append(next(iter(value.weights)))
         try:
             hash(tuple(key))
-        except TypeError:
+        except (TypeError,) + UNDETERMINED:  # a value explosions cut (count(pool, 10) of a cut pool)
             return None
         return tuple(key)
 
