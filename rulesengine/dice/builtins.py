@@ -80,6 +80,9 @@ class Builtin(Record):
     # Whether it gives the highest (True) or the lowest (False) of its numbers: max, min
     # (the closed form of open-ended dice's extremes, dice/extremes.py); None for the rest.
     highest: bool | None = None
+    # The hint where it is given more arguments than it takes, for a spelling another
+    # language or a book suggests (``highest(pool, 2)``); None: the count says it all.
+    too_many: str | None = None
 
     @property
     def most(self) -> int | None:
@@ -95,9 +98,12 @@ _DECLARED = (
     Builtin("if", f.choose, 3, (YES_NO, ANY, ANY), BRANCHES),
     Builtin("given", f.given, 1, (ANY,), YES_NO, never_fails=True),
     Builtin("count", f.count_dice, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=COUNTS, per_die=True),
-    Builtin("highest", f.highest_die, 1, (DICE,), NUMBER, reads=HIGHEST_FACE, fails_without_dice=True),
-    Builtin("lowest", f.lowest_die, 1, (DICE,), NUMBER, reads=LOWEST_FACE, fails_without_dice=True),
-    Builtin("sum", f.sum_of, 1, (ANY,), NUMBER, per_die=True),
+    Builtin("highest", f.highest_die, 1, (DICE,), NUMBER, reads=HIGHEST_FACE, fails_without_dice=True,
+            too_many="highest(roll) is its one highest die; the sum of the 2 highest is kept by the dice term: 4d6kh2"),
+    Builtin("lowest", f.lowest_die, 1, (DICE,), NUMBER, reads=LOWEST_FACE, fails_without_dice=True,
+            too_many="lowest(roll) is its one lowest die; the sum of the 2 lowest is kept by the dice term: 4d6kl2"),
+    Builtin("sum", f.sum_of, 1, (ANY,), NUMBER, per_die=True,
+            too_many="sum(x) adds up what x holds; the dice showing 8 to 10 are counted by count(roll, 8, 10)"),
     Builtin("largest_die", f.largest_die, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=SIZES,
             fails_without_dice=True),
     Builtin("initial", f.first_throw, 1, (DICE,), ROLL, reads=FIRST_THROW),

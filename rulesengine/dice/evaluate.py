@@ -280,8 +280,10 @@ class _Compiler:
         fn, fewest, most = entry
         if len(n.args) < fewest or (most is not None and len(n.args) > most):
             want = str(fewest) if fewest == most else f"at least {fewest}"
+            builtin = BUILTINS.get(n.name)
+            hint = builtin.too_many if builtin is not None and len(n.args) > fewest else None
             raise DiceEvalError(f"{n.name}() takes {want} argument{'s' if want != '1' else ''}, "
-                                f"not {len(n.args)}", locate(text, *n.span), None, E_EVAL)
+                                f"not {len(n.args)}", locate(text, *n.span), hint, E_EVAL)
         return fn
 
 

@@ -32,9 +32,6 @@ from .dist import Budget, step_cost
 
 MAX_CAPPED = 3
 """At most this many counts read as "none or some" (2 ** 3 powers); more are folded."""
-POWER_COST = 2
-"""A multiply-add of the recurrence against a pair the fold meets: both multiply weights;
-the recurrence also multiplies by a small factor and looks a coefficient up."""
 
 
 class _Kind(NamedTuple):
@@ -94,19 +91,30 @@ def _kinds(items: Readings, layout: _Layout) -> list[_Kind]:
 
 
 def power_cost(items: Readings, count: int, n: int, tops: Sequence[int | None], bits: int) -> int | None:
-    """Steps :func:`power_fold` is charged for ``count`` dice with the readings ``items``,
-    worked out before the work from counts alone; None where it does not apply. For each
-    set of capped counts held at 0: each packed sum ``count`` dice may reach, met with each
-    reading (the recurrence; a state's dice found, each reading tried against each set of
-    counts above 0), and each level of reachable sums for each such set, made by shifts of
-    a bit set of that size."""
+    """About the steps :func:`power_fold` is charged for ``count`` dice with the readings
+    ``items``, from counts alone (to choose it over the fold die by die); None where it does
+    not apply. :func:`_levels_cost`, then :func:`_work_cost` of every packed sum the dice
+    may reach, for each set of capped counts held at 0."""
     layout = _layout(items, count, n, tops) if count >= 2 else None
     if layout is None:
         return None
-    kinds, sets = len(items), 1 << len(layout.capped)
-    words = layout.space // 64 + 1
-    per_set = layout.space * kinds * (POWER_COST * step_cost(count * bits) + sets) + count * kinds * words * sets
-    return per_set * sets
+    sets, kinds = 1 << len(layout.capped), len(items)
+    return _levels_cost(count, kinds, sets, layout.space) + _work_cost(layout.space * sets, kinds, count, bits)
+
+
+def _levels_cost(count: int, kinds: int, sets: int, space: int) -> int:
+    """Making the levels of reachable sums: for each die, each reading, each set of counts
+    above 0, a shift of a bit set of ``space`` bits."""
+    return count * kinds * sets * step_cost(space)
+
+
+def _work_cost(reached: int, kinds: int, count: int, bits: int) -> int:
+    """For each sum reached (for each set of counts held at 0), the recurrence's term of
+    each reading (a multiply-add of weights of ``count * bits`` bits) and a state's dice
+    found (each reading tried once): measured at a third to a quarter of the time the
+    fold's pairs take for the same charge, so never charged more than the fold would be
+    where it is chosen."""
+    return reached * kinds * (step_cost(count * bits) + 1)
 
 
 def power_fold(items: Readings, count: int, n: int, tops: Sequence[int | None], bits: int, budget: Budget
@@ -115,24 +123,26 @@ def power_fold(items: Readings, count: int, n: int, tops: Sequence[int | None], 
     weight, what reads so): its first ``n`` parts sums and counts, which add), read
     together: (weight, each part with the number of dice showing it) for each distinct
     reading, as :func:`.view_fold.fold` gives them. ``tops`` (by position): None for a part
-    read whole, 1 for one read as none or some. Charged before the work (:func:`power_cost`);
-    call only where that is not None."""
-    cost = power_cost(items, count, n, tops, bits)
-    layout = _layout(items, count, n, tops)
-    if cost is None or layout is None:
+    read whole, 1 for one read as none or some. Charged before each stage of the work: the
+    levels of reachable sums, then the sums they reach (:func:`_work_cost`); call only where
+    :func:`power_cost` is not None."""
+    layout = _layout(items, count, n, tops) if count >= 2 else None
+    if layout is None:
         raise ValueError("power_fold: readings it does not apply to")
-    budget.spend(cost)
     kinds = _kinds(items, layout)
     full = (1 << len(layout.capped)) - 1
+    budget.spend(_levels_cost(count, len(items), full + 1, layout.space))
     levels = _levels(kinds, count)
-    powers: dict[int, dict[int, int]] = {}
+    reaches = {}
     for held in range(full + 1):  # the counts in ``held`` may be above 0, the rest are 0
-        members = [kind for kind in kinds if kind.mask & ~held == 0]
         reach = 0
-        for covered, bits in levels[count].items():
+        for covered, found in levels[count].items():
             if covered & ~held == 0:
-                reach |= bits
-        powers[held] = _power(members, count, reach)
+                reach |= found
+        reaches[held] = reach
+    budget.spend(_work_cost(sum(bin(r).count("1") for r in reaches.values()), len(items), count, bits))
+    powers = {held: _power([kind for kind in kinds if kind.mask & ~held == 0], count, reach)
+              for held, reach in reaches.items()}
     order = sorted(kinds, key=lambda kind: -kind.key)  # the largest first: few kinds a state
     out: list[tuple[int, Counted]] = []
     for held in range(full + 1):

@@ -209,6 +209,12 @@ def _chained_comparison(text: str, tok, expected: set[str]) -> DiceSyntaxError |
         return DiceSyntaxError("'<>' is not an operator here", locate(text, tok.start_pos - 1, tok.end_pos),
                                "write != for 'is not'")
     if tok.type == "COMPOP" and "COMPOP" not in expected:
+        before = text[:tok.start_pos].rstrip()
+        if before.endswith((",", "(")) or not before:  # `count(pool, >=8)`: no value on its left
+            in_count = before.endswith(",") and before.rsplit("(", 1)[0].rstrip().endswith("count")
+            return DiceSyntaxError(f"'{tok}' has no value on its left", locate(text, tok.start_pos, tok.end_pos),
+                                   "a count's range is two numbers: count(roll, 8, 10) counts the dice showing 8 to "
+                                   "10" if in_count else "write the value it compares first, e.g. roll >= 8")
         return DiceSyntaxError("comparisons do not chain", locate(text, tok.start_pos, tok.end_pos),
                                "write 'a < b and b < c' instead of 'a < b < c'", E_CHAINED_COMPARISON)
     return None

@@ -229,8 +229,11 @@ def _pattern_failed(doc: Document, error, path: list) -> Diagnostic:
     if list(error.absolute_schema_path)[-2:-1] == ["additionalProperties"] and error.schema.get("description"):
         return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} does not fit{_where(path)}",
                           doc.location(to_pointer(path)), error.schema["description"])
+    dashed = "-" in error.schema.get("pattern", "") and "_" not in error.schema.get("pattern", "")
+    hint = "use lower case letters, digits and - (as in gurps-4e)" if dashed else \
+        "use lower case letters, digits and _ (snake_case)"  # the ruleset's id is dashed; names are not
     return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not a valid name{_where(path)}",
-                      doc.location(to_pointer(path)), "use lower case letters, digits and _ (snake_case)")
+                      doc.location(to_pointer(path)), hint)
 
 
 def _bad_key_name(doc: Document, error, path: list) -> Diagnostic:
@@ -283,8 +286,12 @@ def _bad_name(doc: Document, path: list, key: Any) -> Diagnostic:
     where = _where(path)
     pointer = to_pointer(path + [key])
     if not isinstance(key, str):
+        numbered = isinstance(key, int) and not isinstance(key, bool) and path[:1] == ["tables"]
         return Diagnostic(E_BAD_VALUE, f"the key {key!r} is not text, so it cannot be a name{where}",
                           doc.location(pointer, key=True),
+                          # A grid's rows keyed by numbers (a step chart): the number is the lookup.
+                          f"a table looked up by a number is a ranges table, a row for each: {{min: {key}, max: "
+                          f"{key}, value: ...}} (one table for each column)" if numbered else
                           f"use a name such as 'n{key}' (lower case letters, digits and _, starting "
                           "with a letter)")
     if len(key) > 1 and key[0] == "d" and key[1].isdigit():

@@ -165,6 +165,10 @@ def _binary(inf: _Infer, n: ast.Binary) -> str:
     return NUMBER
 
 
+_ROLL_WITH_TEXT = (": a roll is its number, a face with a label too; compare with the number the label stands "
+                   "for (on d{0:'eye', 1, …, 11:'rune'}, roll == 0)")
+
+
 def _compare(inf: _Infer, n: ast.Compare) -> str:
     if n.op in ("==", "!="):
         left, right = inf.kind(n.left), inf.kind(n.right)
@@ -176,6 +180,7 @@ def _compare(inf: _Infer, n: ast.Compare) -> str:
             inf.problem(E_BAD_OPERAND, f"'{inf.text(n)}' compares {left} with {right}: never equal", n,
                         "compare values of the same kind" + (" (quote the number as text, or the text "
                                                              "as a number)" if {left, right} == {TEXT, NUMBER}
+                                                             else _ROLL_WITH_TEXT if {left, right} == {ROLL, TEXT}
                                                              else ""))
         for name, literal in ((n.left, n.right), (n.right, n.left)):
             _literal_of(inf, name, literal)

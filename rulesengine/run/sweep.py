@@ -103,7 +103,11 @@ def _range(name: str, text: str) -> list[int]:
     try:
         a, b = int(lo), int(hi)
     except ValueError:
-        raise UsageError(f"{name}={text!r}: a sweep is LO..HI with whole numbers", hint=f"e.g. {name}=3..18") from None
+        lo, hi = lo.strip(), hi.strip()
+        words = lo and hi and not (lo.lstrip("-").isdigit() or hi.lstrip("-").isdigit())  # dn=easy..hard
+        raise UsageError(f"{name}={text!r}: a sweep is LO..HI with whole numbers",
+                         hint=f"e.g. {name}=3..18; choices or labels are listed, each: {name}={lo},{hi} with any "
+                         "between" if words else f"e.g. {name}=3..18") from None
     if a > b:
         raise UsageError(f"{name}={text!r}: LO is above HI", hint=f"e.g. {name}={b}..{a}")
     if b - a + 1 > MAX_SWEEP:

@@ -321,6 +321,8 @@ def test_contest_inputs_per_party(capsys):
     (["roll", "gurps-4e", "success_roll", "skill"], 2, "expected name=value"),
     (["odds", "gurps-4e", "success_roll", "skill=9..3"], 2, "LO is above HI"),
     (["odds", "gurps-4e", "success_roll", "skill=1..a"], 2, "a sweep is LO..HI"),
+    (["odds", "cyberpunk-3d6", "skill_test", "characteristic=6", "skill=5", "dn=easy..hard"], 2,
+     "listed, each: dn=easy,hard"),
     (["odds", "gurps-4e", "quick_contest", "party1.skill=12"], 1, "needs 2 parties"),
     (["roll", "gurps-4e", "quick_contest", "party0.skill=12"], 2, "numbered from 1"),
 ])

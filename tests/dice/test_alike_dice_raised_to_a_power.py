@@ -82,16 +82,26 @@ def test_a_count_capped_above_one_is_left_to_the_fold():
     assert power_cost(items, 10, 2, [None, 1], 8) is not None
 
 
-def test_the_power_is_charged_before_the_work():
-    """A budget one step short of the charge is refused before any weight is made."""
+def test_the_power_is_charged_before_the_work(monkeypatch):
+    """Charged in two stages, each before its work: the levels of reachable sums, then every
+    sum they reach (known only after the levels), at most the estimate the choice is made
+    on. A budget one step short of the whole is refused before any weight is made."""
+    from rulesengine.dice import power_fold as module
+
     items = [((0, 1), 1, "a"), ((1, 0), 2, "b"), ((2, 0), 3, "c")]
-    cost = power_cost(items, 30, 2, [None, 1], 8)
-    assert cost is not None
-    with pytest.raises(BudgetExceeded):
-        power_fold(items, 30, 2, [None, 1], 8, Budget(cost - 1))
-    budget = Budget(cost)
+    estimate = power_cost(items, 30, 2, [None, 1], 8)
+    assert estimate is not None
+    budget = Budget(10 ** 9)
     power_fold(items, 30, 2, [None, 1], 8, budget)
-    assert budget.used == cost
+    assert 0 < budget.used <= estimate
+    powers: list = []
+    real = module._power
+    monkeypatch.setattr(module, "_power", lambda *args: powers.append(args) or real(*args))
+    with pytest.raises(BudgetExceeded):
+        power_fold(items, 30, 2, [None, 1], 8, Budget(budget.used - 1))
+    assert powers == []  # no weight made
+    power_fold(items, 30, 2, [None, 1], 8, Budget(budget.used))
+    assert powers
 
 
 def test_either_way_a_botch_pool_comes_out_the_same():

@@ -83,6 +83,10 @@ MEANT = [
     ("1d20 >= 10 || 1d6 > 3", "E105", 12, "write 'or' for either condition", "docs/"),
     ("3d6 <> 10", "E101", 5, "write != for 'is not'", "chain"),
     ("!flag", "E101", 1, "write 'not' to negate: not x", "expected"),
+    ("count(3d10, >=8)", "E101", 13, "count(roll, 8, 10) counts the dice showing 8 to 10", "chain"),
+    ("max(>= 3, 2)", "E101", 5, "write the value it compares first", "chain"),
+    ("highest(4d6, 2)", "E201", 1, "4d6kh2", None),
+    ("sum(4d6, 8, 10)", "E201", 1, "count(roll, 8, 10)", None),
     ("1d20 > 3 and !flag", "E105", 14, "write 'not' to negate: not x", "docs/"),
 ]
 
