@@ -28,21 +28,24 @@ from .model import Check, Expr
 Settle = Callable[[ast.Node, Expr], Any]
 
 
-def _carriers(check: Check, aliases: dict[str, str] | None = None) -> dict[str, set[str]]:
+def _carriers(check: Check, aliases: dict[str, str] | None = None, settle: Settle | None = None
+              ) -> dict[str, set[str]]:
     """Each name that may hold a roll whole, with the rolls it may hold: the rolls
-    themselves, lets, the result, and ``aliases`` of these."""
+    themselves, lets, the result, and ``aliases`` of these; ``settle``: an ``if()`` whose
+    condition it knows holds only its taken branch (``if(weary, 4 * count(sd, 4) + …, sd)``
+    holds no roll where weary is true)."""
     carries: dict[str, set[str]] = {}
     for n, e in check.rolls:  # a roll may be an earlier one, taken again (`if(c, 2d6, first)`)
-        carries[n] = {n} | _carried(e, carries)
+        carries[n] = {n} | _carried(e, carries, settle)
     for let in check.lets:  # in order: a let reads only the names before it
         held = set()
         for e in ([let.expr] if let.expr is not None else []) + [c.value for c in let.best_of]:
-            held |= _carried(e, carries)
+            held |= _carried(e, carries, settle)
         if held:
             carries[let.name] = held
     held = set()
     for result in [check.result] + [o.result for o in check.outcomes]:
-        held |= _carried(result, carries)
+        held |= _carried(result, carries, settle)
     if held:
         carries["result"] = held
     for alias, name in (aliases or {}).items():
@@ -64,7 +67,7 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
     ``if()`` whose condition it knows reads only its taken branch, and a count's bound it
     knows is read as that number (``count(roll, double, 10)`` is ``count(roll, 8, 10)``
     for double = 8)."""
-    carries = _carriers(check, aliases)
+    carries = _carriers(check, aliases, settle)
     walk = _ViewWalk(carries, dict(known or {}), settle)
     for e in exprs:
         if e is not None:
@@ -545,19 +548,22 @@ def _passed_to(functions: frozenset[str], check: Check, exprs: list, aliases: di
     return out
 
 
-def _carried(e, carries: dict[str, set[str]]) -> set[str]:
-    """The rolls whose value ``e`` (an Expr or a node) may be, whole."""
+def _carried(e, carries: dict[str, set[str]], settle: Settle | None = None) -> set[str]:
+    """The rolls whose value ``e`` (an Expr or a node) may be, whole; of an ``if()`` whose
+    condition ``settle`` knows (given an Expr), only the taken branch's."""
     if e is None:
         return set()
     out: set[str] = set()
     stack = [getattr(e, "tree", e)]
+    known = settle if isinstance(e, Expr) else None
     while stack:
         node = ast.bare(stack.pop())
         parts = conditional(node)
         if isinstance(node, ast.Name):
             out |= carries.get(node.name, set())
         elif parts is not None:
-            stack.extend(parts[1:])
+            taken = known(parts[0], e) if known is not None else None
+            stack.extend(parts[1:] if not isinstance(taken, bool) else [parts[1] if taken else parts[2]])
         elif isinstance(node, ast.Call) and reads(node) == FIRST_THROW and node.args:
             stack.append(node.args[0])  # the first throw of a roll: its dice, so the roll's
     return out
