@@ -125,6 +125,18 @@ def test_either_way_a_botch_pool_comes_out_the_same():
     assert len(powered) == len(by_die)
 
 
+def added_up(die: dict, dice: int) -> dict:
+    """The sum of ``dice`` independent dice each with the distribution ``die``, die by die."""
+    total = {0: F(1)}
+    for _ in range(dice):
+        nxt: Counter = Counter()
+        for s, p in total.items():
+            for add, q in die.items():
+                nxt[s + add] += p * q
+        total = dict(nxt)
+    return total
+
+
 BOTCH_POOL = """
 ruleset: botch
 name: Botch pool
@@ -156,14 +168,7 @@ def test_thirty_d10s_botch_as_the_closed_form_says():
     assert chances["botch"] == F(6, 10) ** 30 - F(5, 10) ** 30
     assert chances["failure"] == F(5, 10) ** 30
     assert chances["success"] == 1 - F(6, 10) ** 30
-    successes = {0: F(1)}
-    for _ in range(30):
-        nxt: Counter = Counter()
-        for s, p in successes.items():
-            for add, q in ((0, F(6, 10)), (1, F(3, 10)), (2, F(1, 10))):
-                nxt[s + add] += p * q
-        successes = dict(nxt)
-    assert odds.result_distribution == successes
+    assert odds.result_distribution == added_up({0: F(6, 10), 1: F(3, 10), 2: F(1, 10)}, 30)
 
 
 EXPLODING = """
@@ -188,9 +193,9 @@ def test_exploding_dice_botch_on_their_first_throw_as_the_closed_form_says():
     """Twelve d10s exploding on 10 (to the default depth), 8+ a success, a botch on no
     success and a first throw of 1. No success is no die 8+ at all: (7/10)^12; a botch is
     that less every die 2 to 7, (6/10)^12, whatever the depth; a failure is the rest of
-    fewer than 3 successes. Each die's successes,
-    followed by hand (a 10 adds a success and another die), added up die by die here; the
-    chains the depth cuts are the mass the odds say they leave out."""
+    fewer than 3 successes. Each die's successes, followed by hand (a 10 adds a success and
+    another die), added up die by die here; the chains the depth cuts are the mass the odds
+    say they leave out."""
     check = loads(EXPLODING).check("pool")
     odds = check.odds({"dice": 12})
     chances = odds.outcomes
@@ -201,13 +206,7 @@ def test_exploding_dice_botch_on_their_first_throw_as_the_closed_form_says():
         reach = F(1, 10) ** tens
         die[tens] += reach * F(7, 10)
         die[tens + 1] += reach * F(2, 10)
-    pool = {0: F(1)}
-    for _ in range(12):
-        nxt: Counter = Counter()
-        for s, p in pool.items():
-            for add, q in die.items():
-                nxt[s + add] += p * q
-        pool = dict(nxt)
+    pool = added_up(die, 12)
     assert chances["failure"] == sum(pool[v] for v in range(3)) - chances["botch"]
     cut = 1 - (1 - F(1, 10) ** (depth + 1)) ** 12
     for value, p in odds.result_distribution.items():
