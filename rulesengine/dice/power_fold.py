@@ -93,13 +93,13 @@ def _kinds(items: Readings, layout: _Layout) -> list[_Kind]:
 def power_cost(items: Readings, count: int, n: int, tops: Sequence[int | None], bits: int) -> int | None:
     """About the steps :func:`power_fold` is charged for ``count`` dice with the readings
     ``items``, from counts alone (to choose it over the fold die by die); None where it does
-    not apply. :func:`_levels_cost`, then :func:`_work_cost` of every packed sum the dice
+    not apply. :func:`_levels_cost`, then :func:`work_cost` of every packed sum the dice
     may reach, for each set of capped counts held at 0."""
     layout = _layout(items, count, n, tops) if count >= 2 else None
     if layout is None:
         return None
     sets, kinds = 1 << len(layout.capped), len(items)
-    return _levels_cost(count, kinds, sets, layout.space) + _work_cost(layout.space * sets, kinds, count, bits)
+    return _levels_cost(count, kinds, sets, layout.space) + work_cost(layout.space * sets, kinds, count, bits)
 
 
 def _levels_cost(count: int, kinds: int, sets: int, space: int) -> int:
@@ -108,7 +108,7 @@ def _levels_cost(count: int, kinds: int, sets: int, space: int) -> int:
     return count * kinds * sets * step_cost(space)
 
 
-def _work_cost(reached: int, kinds: int, count: int, bits: int) -> int:
+def work_cost(reached: int, kinds: int, count: int, bits: int) -> int:
     """For each sum reached (for each set of counts held at 0), the recurrence's term of
     each reading (a multiply-add of weights of ``count * bits`` bits) and a state's dice
     found (each reading tried once): measured at a third to a quarter of the time the
@@ -124,7 +124,7 @@ def power_fold(items: Readings, count: int, n: int, tops: Sequence[int | None], 
     together: (weight, each part with the number of dice showing it) for each distinct
     reading, as :func:`.view_fold.fold` gives them. ``tops`` (by position): None for a part
     read whole, 1 for one read as none or some. Charged before each stage of the work: the
-    levels of reachable sums, then the sums they reach (:func:`_work_cost`); call only where
+    levels of reachable sums, then the sums they reach (:func:`work_cost`); call only where
     :func:`power_cost` is not None."""
     layout = _layout(items, count, n, tops) if count >= 2 else None
     if layout is None:
@@ -140,7 +140,7 @@ def power_fold(items: Readings, count: int, n: int, tops: Sequence[int | None], 
             if covered & ~held == 0:
                 reach |= found
         reaches[held] = reach
-    budget.spend(_work_cost(sum(bin(r).count("1") for r in reaches.values()), len(items), count, bits))
+    budget.spend(work_cost(sum(bin(r).count("1") for r in reaches.values()), len(items), count, bits))
     powers = {held: _power([kind for kind in kinds if kind.mask & ~held == 0], count, reach)
               for held, reach in reaches.items()}
     order = sorted(kinds, key=lambda kind: -kind.key)  # the largest first: few kinds a state

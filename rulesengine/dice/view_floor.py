@@ -9,6 +9,7 @@ import math
 from typing import NamedTuple
 
 from .alike_fold import SHARE_COST, shares
+from .power_fold import work_cost
 from .die_odds import die_dist
 from .dist import Budget, BudgetExceeded, step_cost
 from .pool import PoolSpec
@@ -45,8 +46,9 @@ def view_floor(spec: PoolSpec, count: int, view: PoolView, limits: Limits) -> Vi
     readings, counted exactly as the bits of one integer (each reading a shift, each sum of
     readings an OR of shifted copies). Highest and lowest are left out, and chains the depth
     cuts too: fewer readings, never more. The steps are those of the fold that does without
-    the cut chains (``view_fold.fold``, or :mod:`.alike_fold` where the view reads sums and
-    counts alone; then flattening each state): the least of the ways ``view_dist`` may take."""
+    the cut chains (``view_fold.fold``, or :mod:`.alike_fold` or :mod:`.power_fold` where the
+    view reads sums and counts alone; then flattening each state): the least of the ways
+    ``view_dist`` may take."""
     if count == 0:
         return ViewFloor(1, 0)
     if spec.keeps and spec.kept_range(count) != (0, count) or spec.by_face or spec.reroll_rank:
@@ -65,8 +67,10 @@ def view_floor(spec: PoolSpec, count: int, view: PoolView, limits: Limits) -> Vi
     # the first (the states so far, each with each reading of one more die), flattening.
     steps = first + more * view.reads
     folding = sum(sizes[i - 2] * items * step_cost(i * bits) for i in range(2, len(sizes) + 1))
-    if not (view.highest or view.lowest):  # or the dice shared out among the readings at once
-        folding = min(folding, SHARE_COST * shares(count, items) * step_cost(count * bits))
+    if not (view.highest or view.lowest):  # or the dice shared out among the readings at once,
+        # or one die's readings raised to the power (charged at least for each sum it reaches)
+        folding = min(folding, SHARE_COST * shares(count, items) * step_cost(count * bits),
+                      work_cost(sizes[-1], items, count, bits))
     return ViewFloor(sizes[-1], steps + folding + sizes[-1] * count)
 
 

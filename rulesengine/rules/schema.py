@@ -230,7 +230,7 @@ def _pattern_failed(doc: Document, error, path: list) -> Diagnostic:
         return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} does not fit{_where(path)}",
                           doc.location(to_pointer(path)), error.schema["description"])
     dashed = "-" in error.schema.get("pattern", "") and "_" not in error.schema.get("pattern", "")
-    hint = "use lower case letters, digits and - (as in gurps-4e)" if dashed else \
+    hint = "use lower case letters, digits and - (as in my-game-2e)" if dashed else \
         "use lower case letters, digits and _ (snake_case)"  # the ruleset's id is dashed; names are not
     return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not a valid name{_where(path)}",
                       doc.location(to_pointer(path)), hint)

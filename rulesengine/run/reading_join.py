@@ -13,7 +13,7 @@ for, or more than that, stays truncated, as the rest of what the depth cut does.
 from __future__ import annotations
 
 import math
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from collections.abc import Mapping
 
 from ..dice.beyond import UNDETERMINED, Beyond, Undetermined, cut_value
@@ -21,8 +21,9 @@ from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost
 from ..errors import LimitError, RulesEngineError
 from ..rules.model import Check, Expr
 from .exact import ExactRolls, RollReads
-from .pushed import PushedSum, added_up
-from .readings import readings_text
+
+if TYPE_CHECKING:  # imported where a roll reads another: a check of one roll never needs them
+    from .pushed import PushedSum
 
 Joint = list[tuple[dict[str, Any], int]]  # as enumeration's: joint values of rolls so far, each with its weight
 _UNSET = object()
@@ -79,6 +80,8 @@ def join_reading(source: RollSource, joint: Joint, name: str, e: Expr, reads_rol
         budget.spend(len(readings) - len(cuts))
         budget.afford(len(joint))
     except BudgetExceeded:
+        from .readings import readings_text
+
         raise source.too_big(e, readings_text(name, reads_rolls, len(readings), len(joint))) from None
     by_seen = _Distributions(source, name, e, reads_rolls, env, reads, cut, keys, len(readings))
     by_seen.work([(s, v) for s, v in readings.items() if not any(isinstance(x, Beyond) for x in v)], budget)
@@ -95,6 +98,8 @@ def join_reading(source: RollSource, joint: Joint, name: str, e: Expr, reads_rol
                                 f"{f' of {width} rolls each' if width > 1 else ''}, past max_states "
                                 f"({budget.limit:,})") from None
     if push is not None:
+        from .pushed import added_up
+
         return added_up(joint, name, push, env, lambda a: found[seen_key((a,))], common), common
     return [({**d, name: v}, w * wv * (common // dv)) for d, w in joint for v, wv, dv in by_seen.of(d)], common
 

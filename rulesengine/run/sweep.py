@@ -104,7 +104,7 @@ def _range(name: str, text: str) -> list[int]:
         a, b = int(lo), int(hi)
     except ValueError:
         lo, hi = lo.strip(), hi.strip()
-        words = lo and hi and not (lo.lstrip("-").isdigit() or hi.lstrip("-").isdigit())  # dn=easy..hard
+        words = lo and hi and not (lo.lstrip("-").isdigit() or hi.lstrip("-").isdigit())  # labels, not numbers
         raise UsageError(f"{name}={text!r}: a sweep is LO..HI with whole numbers",
                          hint=f"e.g. {name}=3..18; choices or labels are listed, each: {name}={lo},{hi} with any "
                          "between" if words else f"e.g. {name}=3..18") from None
