@@ -71,7 +71,10 @@ def join_reading(source: RollSource, joint: Joint, name: str, e: Expr, reads_rol
     readings: dict[tuple, tuple] = {}
     for d, _ in joint:
         values = tuple(d[n] for n in reads_rolls)
-        readings.setdefault(seen_key(values), values)
+        try:  # hashed once where no value was cut (a joint value of a push: tens of thousands)
+            readings.setdefault(values, values)
+        except Undetermined:
+            readings.setdefault(seen_key(values), values)
     cuts = [(s, v) for s, v in readings.items() if any(isinstance(x, Beyond) for x in v)]  # charged apart
     # Its size is known before any of it is worked out: one distribution for each reading of
     # the rolls it reads, and at least one value for each joint value so far. Charged first,
@@ -100,7 +103,7 @@ def join_reading(source: RollSource, joint: Joint, name: str, e: Expr, reads_rol
     if push is not None:
         from .pushed import added_up
 
-        return added_up(joint, name, push, env, lambda a: found[seen_key((a,))], common), common
+        return added_up(joint, name, push, env, lambda a: by_seen.of_values((a,)), common), common
     return [({**d, name: v}, w * wv * (common // dv)) for d, w in joint for v, wv, dv in by_seen.of(d)], common
 
 
@@ -119,7 +122,14 @@ class _Distributions:
 
     def of(self, d: Mapping[str, Any]) -> list[tuple[Any, int, int]]:
         """The values of the roll (value, weight, denominator) for the joint value ``d``."""
-        return self.found[seen_key(tuple(d[n] for n in self.reads_rolls))]
+        return self.of_values(tuple(d[n] for n in self.reads_rolls))
+
+    def of_values(self, values: tuple) -> list[tuple[Any, int, int]]:
+        """The values of the roll for a reading of the rolls it reads (their values)."""
+        try:  # hashed once where no value was cut
+            return self.found[values]
+        except Undetermined:
+            return self.found[seen_key(values)]
 
     def follow(self, cuts: list[tuple[tuple, tuple]], joint: Joint, budget: Budget, names: int) -> None:
         """The readings of what explosions cut, worked out where that fits half the work left
