@@ -85,7 +85,8 @@ def _reading_parts(tree: ast.Node, read: frozenset[str]) -> list[ast.Node] | Non
     return parts
 
 
-def _knowable_parts(exprs: Iterable[Expr | None], before: frozenset[str]) -> dict[int, ast.Node]:
+def _knowable_parts(exprs: Iterable[Expr | None], before: frozenset[str], rolls: frozenset[str] = frozenset()
+                    ) -> dict[int, ast.Node]:
     """The parts of ``exprs`` known before anything is rolled that decide what is read of
     the rolls, by id: ``if()`` conditions, the left side of ``and`` and ``or`` (which skip
     the right side where the left decides), and the bounds of pool functions (``count(roll,
@@ -98,8 +99,8 @@ def _knowable_parts(exprs: Iterable[Expr | None], before: frozenset[str]) -> dic
             parts = conditional(n)
             if parts is not None:
                 found: tuple[ast.Node, ...] = parts[:1]
-            elif isinstance(n, ast.Logic) and not ast.has_dice(n.right):  # `dice == 0 and …`, as lazy as if()
-                found = (n.left,)
+            elif isinstance(n, ast.Logic) and not ast.has_dice(n.right) and _reads_a_roll(n.right, rolls):
+                found = (n.left,)  # `dice == 0 and pool == 1`: as lazy as if()
             elif isinstance(n, ast.Call) and n.name in READERS:
                 found = n.args[1:]
             else:
@@ -113,6 +114,13 @@ def _knowable_parts(exprs: Iterable[Expr | None], before: frozenset[str]) -> dic
                     part = part.inner if isinstance(part, ast.Group) else part.operand
                     nodes[id(part)] = part
     return nodes
+
+
+def _reads_a_roll(node: ast.Node, rolls: frozenset[str]) -> bool:
+    """Whether ``node`` names one of ``rolls`` or reads dice (``count(…)``): only then can
+    settling what comes before it change what is read of a roll. Each value of a sweep
+    settles anew, so a condition that reads none (``skill < 50 and value >= 96``) is not."""
+    return bool(ast.names(node) & rolls) or any(isinstance(m, ast.Call) and m.name in READERS for m in ast.walk(node))
 
 
 class ExactRolls:
@@ -145,10 +153,13 @@ class ExactRolls:
         decide what is read of its rolls (see :func:`_knowable_parts`), with the names they read."""
         if self._known is None:
             sources = self.check.view_sources
-            nodes = _knowable_parts(sources[0][0] if sources else (), self._before())
+            nodes = _knowable_parts(sources[0][0] if sources else (), self._before(), self._roll_names())
             read = sorted(set().union(*(ast.names(n) for n in nodes.values())))
             self._known = (nodes, tuple(read))
         return self._known
+
+    def _roll_names(self) -> frozenset[str]:
+        return frozenset(name for name, _ in self.check.rolls)
 
     def settled_reads(self, env: Mapping[str, Any], budget: Budget, reads: RollReads | None = None
                       ) -> RollReads | None:
@@ -160,7 +171,7 @@ class ExactRolls:
         nodes, read = self._knowable()
         also = reads.also if reads is not None else ()
         if also:  # a condition given to conditional odds: read with the check's names, not kept
-            nodes = {**nodes, **_knowable_parts(also, self._before())}
+            nodes = {**nodes, **_knowable_parts(also, self._before(), self._roll_names())}
             if not nodes:
                 return reads
             return self._settle(env, budget, nodes, reads) or reads
