@@ -24,10 +24,10 @@ from ..errors import RulesEngineError
 from ..limits import Limits
 from ..rules.model import Check, Expr
 from .choosing import ways_to_try
+from .reading_join import Joint
 from .resolver import Resolver
 from .runtime import Functions
 
-Joint = list[tuple[dict[str, Any], int]]  # as enumeration's: joint values of rolls, each with its weight
 
 
 def read_only_as_chosen(check: Check, also: Iterable[Expr | None], renamed: frozenset[str]) -> bool:

@@ -28,7 +28,7 @@ from .exact import ExactRolls, RollReads, remembering_rolls
 from .groups import Groupings, Plans, ResolutionGroups, resolve_plans
 from .fused import Alias, FusedRolls, fused_rolls
 from .marginals import ReportPasses, report_passes
-from .reading_join import join_reading, outcomes_of
+from .reading_join import Joint, join_reading, joint_width, outcomes_of
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
 from .runtime import Runtime
@@ -38,12 +38,6 @@ if TYPE_CHECKING:  # each imported where the check needs it (start-up, issue 33)
     from .pushed import PushedSum
 
 _UNSET = object()
-Joint = list[tuple[dict[str, Any], int]]  # joint values of rolls so far, each with its weight
-
-
-def _width(joint: Joint) -> int:
-    """The values each joint value holds (every one holds the same rolls)."""
-    return len(joint[0][0]) if joint else 0
 
 _SHARED_ROLLS: ContextVar[SizedCache | None] = ContextVar("rulesengine_shared_rolls", default=None)
 
@@ -370,8 +364,7 @@ class Enumerator:
         # known before the roll, the rolls, and what the check adds to them (its lets, the
         # chosen values, result, outcome and success; ``Resolution.env``). Held, so charged
         # before (issue 34).
-        check = self.check
-        names = len(env) + _width(joint) + len(check.lets) + (len(check.choose.values) if check.choose else 0) + 3
+        names = self.names_held(env, joint)
         spent, held = budget.used, held_cost(len(joint), names)
         try:
             budget.spend(held)
@@ -442,7 +435,7 @@ class Enumerator:
         """The joint values so far, each with each value of a roll that reads none of them."""
         outcomes = outcomes_of(dist, cut)
         try:  # each new joint value holds the values of the rolls so far and this one
-            budget.spend(held_cost(len(joint) * len(outcomes), _width(joint) + 1))
+            budget.spend(held_cost(len(joint) * len(outcomes), joint_width(joint) + 1))
         except BudgetExceeded:
             raise self.resolver.too_big(e) from None
         return [({**d, name: v}, w * wv) for d, w in joint for v, wv in outcomes]
@@ -480,6 +473,13 @@ class Enumerator:
             elif not floors.reading(name):
                 break  # past what can be floored: the rest is charged as it is worked out
         return built, floors.keys
+
+    def names_held(self, env: Mapping[str, Any], joint: Joint) -> int:
+        """The names a resolution of a joint value keeps: those known before the roll, the
+        rolls, and what the check adds to them (its lets, the chosen values, result, outcome
+        and success; ``Resolution.env``)."""
+        check = self.check
+        return len(env) + joint_width(joint) + len(check.lets) + (len(check.choose.values) if check.choose else 0) + 3
 
     def too_big(self, e: Expr, what: str = "") -> LimitError:
         """The refusal of exact odds over the work budget, at ``e`` (``Resolver.too_big``)."""

@@ -19,26 +19,28 @@ from collections.abc import Mapping
 from ..dice.beyond import UNDETERMINED, Beyond, Undetermined, cut_value
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost
 from ..errors import LimitError, RulesEngineError
-from ..rules.model import Check, Expr
+from ..rules.model import Expr
 from .exact import ExactRolls, RollReads
 
 if TYPE_CHECKING:  # imported where a roll reads another: a check of one roll never needs them
     from .pushed import PushedSum
 
-Joint = list[tuple[dict[str, Any], int]]  # as enumeration's: joint values of rolls so far, each with its weight
+Joint = list[tuple[dict[str, Any], int]]
+"""The joint values of a check's rolls so far, each with its weight (``run.enumeration``)."""
 _UNSET = object()
 
 
 class RollSource(Protocol):
     """What joining a roll needs of the check's exact driver (``run.enumeration.Enumerator``)."""
 
-    check: Check
     exact: ExactRolls
 
     def roll_dist(self, name: str, e: Expr, env: dict, budget: Budget, reads: RollReads | None = None,
                   what: str = "") -> Dist: ...
 
     def too_big(self, e: Expr, what: str = "") -> LimitError: ...
+
+    def names_held(self, env: Mapping[str, Any], joint: Joint) -> int: ...
 
 
 def outcomes_of(dist: Dist, cut: bool) -> list[tuple[Any, int]]:
@@ -89,11 +91,11 @@ def join_reading(source: RollSource, joint: Joint, name: str, e: Expr, reads_rol
     by_seen = _Distributions(source, name, e, reads_rolls, env, reads, cut, keys, len(readings))
     by_seen.work([(s, v) for s, v in readings.items() if not any(isinstance(x, Beyond) for x in v)], budget)
     if cuts:
-        by_seen.follow(cuts, joint, budget, len(env) + _width(joint) + len(source.check.lets) + 4)
+        by_seen.follow(cuts, joint, budget, source.names_held(env, joint) + 1)
     found = by_seen.found
     common = math.lcm(*(x[0][2] for x in found.values() if x)) if found else 1
     made = sum(len(by_seen.of(d)) for d, _ in joint)
-    width = _width(joint) + 1
+    width = joint_width(joint) + 1
     try:
         budget.spend(held_cost(made, width))
     except BudgetExceeded:
@@ -175,6 +177,6 @@ class _Distributions:
                 self.by_key[key] = self.found[seen]
 
 
-def _width(joint: Joint) -> int:
+def joint_width(joint: Joint) -> int:
     """The values each joint value holds (every one holds the same rolls)."""
     return len(joint[0][0]) if joint else 0
