@@ -43,6 +43,9 @@ FIRST_THROW = "first throw"  # the dice before explosions added to them: every d
 SYMBOL_COUNTS = "counts of symbols"
 
 READS = (COUNTS, HIGHEST_FACE, LOWEST_FACE, SIZES, FIRST_THROW, SYMBOL_COUNTS)
+# ...and, given its dice alone (no other argument), where that is less than the above:
+HOW_MANY = "how many dice"  # count(rest)
+LARGEST_SIZE = "the largest size"  # largest_die(rest)
 
 
 class Builtin(Record):
@@ -60,7 +63,9 @@ class Builtin(Record):
     numbers (or any value) that fails only where an argument does; ``fails_without_dice``:
     given its dice alone, it fails only where they are none (or, for largest_die, not of a
     pool of mixed dice). Both tell which values of a choice fail alike on every way of
-    choosing (run/fails_alike.py).
+    choosing (run/fails_alike.py). ``alone``: what it reads of its dice given alone, where
+    that is less than ``reads`` (``count(rest)``: how many; ``largest_die(rest)``: the
+    largest size): dice read only so need no faces (run/ranked_pool.py).
     """
 
     name: str
@@ -83,6 +88,7 @@ class Builtin(Record):
     # The hint where it is given more arguments than it takes, for a spelling another
     # language or a book suggests (``highest(pool, 2)``); None: the count says it all.
     too_many: str | None = None
+    alone: str | None = None
 
     @property
     def most(self) -> int | None:
@@ -97,7 +103,8 @@ class Builtin(Record):
 _DECLARED = (
     Builtin("if", f.choose, 3, (YES_NO, ANY, ANY), BRANCHES),
     Builtin("given", f.given, 1, (ANY,), YES_NO, never_fails=True),
-    Builtin("count", f.count_dice, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=COUNTS, per_die=True),
+    Builtin("count", f.count_dice, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=COUNTS, per_die=True,
+            alone=HOW_MANY),
     Builtin("highest", f.highest_die, 1, (DICE,), NUMBER, reads=HIGHEST_FACE, fails_without_dice=True,
             too_many="highest(roll) is its one highest die; the sum of the 2 highest is kept by the dice term: 4d6kh2"),
     Builtin("lowest", f.lowest_die, 1, (DICE,), NUMBER, reads=LOWEST_FACE, fails_without_dice=True,
@@ -105,7 +112,7 @@ _DECLARED = (
     Builtin("sum", f.sum_of, 1, (ANY,), NUMBER, per_die=True,
             too_many="sum(x) adds up what x holds; the dice showing 8 to 10 are counted by count(roll, 8, 10)"),
     Builtin("largest_die", f.largest_die, 1, (DICE, NUMBER, NUMBER), NUMBER, reads=SIZES,
-            fails_without_dice=True),
+            fails_without_dice=True, alone=LARGEST_SIZE),
     Builtin("initial", f.first_throw, 1, (DICE,), ROLL, reads=FIRST_THROW),
     Builtin("symbols", f.count_symbols, 2, (DICE, TEXT), NUMBER, rest=TEXT, reads=SYMBOL_COUNTS, per_die=True),
     Builtin("drop_highest", f.drop_highest, 1, (ANY,), POOL),

@@ -199,7 +199,7 @@ class DieByDie:
             except TypeError:  # a value read that has no hash: worked out each time
                 key, rank = None, MISS
             if rank is MISS:
-                rank = self._rank(die, mixed, env, evaluate)
+                rank = self.rank_of(die, mixed, env, evaluate)
                 if key is not None and len(self.ranks) < MOST_KEPT:  # bounded as the values remembered are
                     self.ranks[key] = rank
             if rank is None:
@@ -209,7 +209,7 @@ class DieByDie:
         above = [i for i, r in enumerate(ranks) if r > kth]
         return above, [i for i, r in enumerate(ranks) if r == kth], k - len(above)
 
-    def _rank(self, die: Die, mixed: bool, env: Mapping[str, Any],
+    def rank_of(self, die: Die, mixed: bool, env: Mapping[str, Any],
               evaluate: Callable[[Expr, Mapping[str, Any]], Any]) -> tuple[int, ...] | None:
         """The values of ``order`` for ``die`` chosen alone, None if one is not a whole number
         or no dice chosen give one that is not (``count(chosen) * 1.5``-like values)."""

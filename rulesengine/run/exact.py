@@ -22,7 +22,7 @@ from ..dice.beyond import UNDETERMINED
 from ..dice.exact import Exact, dice_term_dist
 from ..dice.sampling import Sampling
 from ..dice.pool import PoolSpec
-from ..dice.mixed_pool import dice_pool_dist, dice_pool_view_dist
+from ..dice.mixed_pool import RankedChoice, dice_pool_dist, dice_pool_view_dist
 from ..dice.pool_odds import PoolView, faces_dist, joined_dist, view_dist
 from ..dice.values import DicePool
 from ..codes import E_EVAL
@@ -30,6 +30,8 @@ from ..errors import DiceEvalError, RulesEngineError
 from ..limits import Limits
 from ..rules.faces import face_views
 from ..rules.model import Check, Expr
+from .choosing import DieByDie
+from .ranked_pool import read_alone, read_by_rank, ranked_choice
 from .whole import addends, as_rolled, empty_roll, no_dice, whole_dice
 
 
@@ -135,6 +137,7 @@ class ExactRolls:
         self._settled: dict[tuple, RollReads | None] = {}  # settled_reads, by the values they read
         self._known: tuple[dict[int, ast.Node], tuple[str, ...]] | None = None
         self._parts: dict[tuple[str, tuple[str, ...]], list[tuple[bool, Any]] | None] = {}  # reading_key's, compiled
+        self._by_rank: tuple[DieByDie | None] | None = None  # read_by_rank's, once
 
     def forget(self) -> None:
         """Drop the compiled evaluators (and with them their pools' caches)."""
@@ -229,18 +232,20 @@ class ExactRolls:
             self._exprs[e.pointer] = compiled
         return self.pool_totals(compiled(Context(e.text, env, self.limits, budget=budget)), budget)
 
-    def pool_totals(self, dist: Dist, budget: Budget, view: PoolView | None = None, sizes: bool = True) -> Dist:
+    def pool_totals(self, dist: Dist, budget: Budget, view: PoolView | None = None, sizes: bool = True,
+                    ranked: RankedChoice | None = None) -> Dist:
         """``dist`` with each dice-pool value (an input such as d8/d6) replaced by the
         distribution of what that pool rolls: of what ``view`` reads of it, where the rules
         read a roll's dice only through one; by its faces alone where ``sizes`` is False
-        (nothing reads the dice's sizes)."""
+        (nothing reads the dice's sizes); by the dice that may be chosen where the rules
+        only choose from it (``ranked``, :mod:`.ranked_pool`)."""
         if not any(isinstance(v, DicePool) for v in dist.weights):
             return dist
 
         def rolled(pool: DicePool) -> Dist:
             if view is not None:
                 return dice_pool_view_dist(pool, view, budget)
-            return dice_pool_dist(pool, budget, sizes)
+            return dice_pool_dist(pool, budget, sizes, ranked)
 
         return mixture([(rolled(v) if isinstance(v, DicePool) else Dist.point(v), w)
                         for v, w in dist.weights.items()], dist.denom, budget)
@@ -281,7 +286,30 @@ class ExactRolls:
         # The dice's sizes are read where the rules read them, or where more is read than the
         # check's own rules say (``reads``: conditional odds' condition, kept whole).
         sizes = reads is not None or name in self.check.sizes_needed
-        return self.pool_totals(run(Context(e.text, env, self.limits, budget=budget)), budget, views.get(name), sizes)
+        dist = run(Context(e.text, env, self.limits, budget=budget))
+        ranked = self._ranked(name, dist, env, sizes, reads)
+        return self.pool_totals(dist, budget, views.get(name), sizes, ranked)
+
+    def _ranking(self, name: str, reads: RollReads | None) -> DieByDie | None:
+        """The choice's ranking die by die where roll ``name`` is read only by choosing
+        from it (:func:`.ranked_pool.read_by_rank`), by the check and by ``reads``."""
+        choose = self.check.choose
+        if choose is None or choose.source != name:
+            return None
+        if self._by_rank is None:
+            self._by_rank = (read_by_rank(self.check),)
+        if reads is not None and not all(read_alone(e, name) for e in reads.also):
+            return None
+        return self._by_rank[0]
+
+    def _ranked(self, name: str, dist: Dist, env: Mapping[str, Any], sizes: bool, reads: RollReads | None
+                ) -> RankedChoice | None:
+        """What choosing reads of the pools roll ``name`` may be, where that is all that is read."""
+        ranking = self._ranking(name, reads)
+        pools = [v for v in dist.weights if isinstance(v, DicePool)]
+        if ranking is None or not pools:
+            return None
+        return ranked_choice(self.check, ranking, iter(pools), env, sizes, self.limits)
 
     def share_key(self, name: str, e: Expr, env: Mapping[str, Any], reads: RollReads | None = None
                   ) -> tuple | None:
@@ -294,8 +322,13 @@ class ExactRolls:
         views = dict(self.check.face_views) if reads is None else reads.views
         initial = name in self.check.initial_needed or (reads is not None and name in reads.initial)
         # 8 and 8.0, 1 and True read differently: the type is part of the key.
-        read = tuple((n, type(env[n]), env[n]) if n in env else (n,) for n in sorted(e.names))
-        key = (self, name, name in views, views.get(name), initial, read)
+        names = e.names
+        ranking = self._ranking(name, reads)
+        if ranking is not None:  # how many dice are chosen and their ranks read these too
+            pick = self.check.choose.pick_expr  # type: ignore[union-attr]
+            names = names | frozenset(ranking.names) | (pick.names if pick is not None else frozenset())
+        read = tuple((n, type(env[n]), env[n]) if n in env else (n,) for n in sorted(names))
+        key = (self, name, name in views, views.get(name), initial, ranking is not None, read)
         try:
             hash(key)
         except (TypeError,) + UNDETERMINED:  # a pool's dice, a value explosions cut
