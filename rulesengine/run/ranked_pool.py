@@ -20,7 +20,8 @@ It holds where nothing tells two throws apart that it keeps as one:
 
 A throw kept as one stands for the others with the same dice that may be chosen and the
 same number and largest size of the rest: the ways of choosing offer the same dice, every
-value is the same on each, and so are the roll's number of dice and largest size. Rolling is untouched; a throw is only ever read here.
+value is the same on each, and so are the roll's number of dice and largest size. Rolling
+is untouched; a throw is only ever read here.
 """
 
 from __future__ import annotations
