@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from .dist import Budget, Dist
 from .pool_odds import joined_dist
@@ -21,17 +20,21 @@ from .view_fold import PoolView
 Rank = tuple[int, ...]
 
 
-@dataclass(frozen=True)
 class RankedChoice:
     """What a choice of the ``k`` dice of highest rank reads of a throw, where it reads the
     dice left only by their largest size and how many they are (``largest_die(rest)``,
     ``count(rest)``): ``rank`` gives each die, as ``(face, size)``, its rank (its values
     chosen alone: a face for ``sum(chosen)``). A die with k dice ranked above it is never
     chosen, so its face says nothing: such dice are kept only as their largest size and
-    their number, and the throws alike in the rest are one (:func:`dice_pool_dist`)."""
+    their number, and the throws alike in the rest are one (:func:`dice_pool_dist`). A plain
+    class: a record's class costs start-up time in every process, and this one is made only
+    by exact odds of such a pool."""
 
-    k: int
-    rank: Mapping[tuple[int, int], Rank]
+    __slots__ = ("k", "rank")
+
+    def __init__(self, k: int, rank: Mapping[tuple[int, int], Rank]) -> None:
+        self.k = k
+        self.rank = rank
 
 
 def dice_pool_dist(pool: DicePool, budget: Budget, sizes: bool = True, ranked: RankedChoice | None = None) -> Dist:
