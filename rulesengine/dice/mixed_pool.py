@@ -30,11 +30,12 @@ class RankedChoice:
     class: a record's class costs start-up time in every process, and this one is made only
     by exact odds of such a pool."""
 
-    __slots__ = ("k", "rank")
+    __slots__ = ("k", "rank", "cap")
 
-    def __init__(self, k: int, rank: Mapping[tuple[int, int], Rank]) -> None:
+    def __init__(self, k: int, rank: Mapping[tuple[int, int], Rank], cap: int | None = None) -> None:
         self.k = k
         self.rank = rank
+        self.cap = cap  # the most dice set aside told apart (``count(rest) > 0``: 1); None: all
 
 
 def dice_pool_dist(pool: DicePool, budget: Budget, sizes: bool = True, ranked: RankedChoice | None = None) -> Dist:
@@ -88,7 +89,7 @@ def _ranked_dist(pool: DicePool, budget: Budget, sizes: bool, ranked: RankedChoi
     so: the others shown as dice of that largest size, each with the face of that size
     ranked lowest (one of them is such a die, ranked below k dice, so that face is too).
     Six step dice: 11,279 states, not 149,760 throws."""
-    k, rank = ranked.k, ranked.rank
+    k, rank, cap = ranked.k, ranked.rank, ranked.cap
     Top = tuple[tuple[int, int], ...]
     states: dict[tuple[Top, int, int], int] = {((), 0, 0): 1}
     moves: dict[tuple[Top, int, int], tuple[Top, int, int]] = {}  # (dice that may be chosen, a die) → its move
@@ -113,7 +114,8 @@ def _ranked_dist(pool: DicePool, budget: Budget, sizes: bool, ranked: RankedChoi
                 if move is None:
                     move = moves[key] = _added(top, (f, size), k, rank)
                 kept, set_size, set_aside = move
-                nxt[(kept, max(most, set_size), many + set_aside)] += w
+                many_now = many + set_aside if cap is None else min(many + set_aside, cap)
+                nxt[(kept, max(most, set_size), many_now)] += w
         states, denom = nxt, denom * s
     values: dict[Rolled, int] = defaultdict(int)
     for (top, most, many), w in states.items():

@@ -97,7 +97,7 @@ class _ViewWalk:
         # Only numbers written out: a number known from the inputs would make each value of a
         # sweep read the roll its own way, where they share one distribution now.
         nodes = list(_live(e, self.settle))  # walked once, for both readings below
-        self.compared = _compared(nodes)
+        self.compared = compared_caps(nodes)
         for node in nodes:
             if isinstance(node, (ast.Binary, ast.Neg)) and id(node) not in self.counted_first \
                     and (self._net_symbols(node) or self._count_sum(node, e) or self._complete_sum(node, e)):
@@ -425,7 +425,7 @@ def _live(e: Expr, settle: Settle | None) -> Iterator[ast.Node]:
         stack.extend(reversed(ast.children(n)))
 
 
-def _compared(nodes: Iterable[ast.Node]) -> dict[int, int]:
+def compared_caps(nodes: Iterable[ast.Node]) -> dict[int, int]:
     """The calls among ``nodes`` that are compared with a number written out,
     ``count(roll, 6) >= 2`` or ``1 <= count(roll, 6)``: each call's id, with one less than
     the most it need be read as (the largest number it is compared with; one less where the

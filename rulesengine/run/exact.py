@@ -30,8 +30,7 @@ from ..errors import DiceEvalError, RulesEngineError
 from ..limits import Limits
 from ..rules.faces import face_views
 from ..rules.model import Check, Expr
-from .choosing import DieByDie
-from .ranked_pool import read_alone, read_by_rank, ranked_choice
+from .ranked_pool import ReadByRank, read_alone, read_by_rank, ranked_choice
 from .whole import addends, as_rolled, empty_roll, no_dice, whole_dice
 
 
@@ -137,7 +136,7 @@ class ExactRolls:
         self._settled: dict[tuple, RollReads | None] = {}  # settled_reads, by the values they read
         self._known: tuple[dict[int, ast.Node], tuple[str, ...]] | None = None
         self._parts: dict[tuple[str, tuple[str, ...]], list[tuple[bool, Any]] | None] = {}  # reading_key's, compiled
-        self._by_rank: tuple[DieByDie | None] | None = None  # read_by_rank's, once
+        self._by_rank: tuple[ReadByRank | None] | None = None  # read_by_rank's, once
 
     def forget(self) -> None:
         """Drop the compiled evaluators (and with them their pools' caches)."""
@@ -290,7 +289,7 @@ class ExactRolls:
         ranked = self._ranked(name, dist, env, sizes, reads)
         return self.pool_totals(dist, budget, views.get(name), sizes, ranked)
 
-    def _ranking(self, name: str, reads: RollReads | None) -> DieByDie | None:
+    def _ranking(self, name: str, reads: RollReads | None) -> ReadByRank | None:
         """The choice's ranking die by die where roll ``name`` is read only by choosing
         from it (:func:`.ranked_pool.read_by_rank`), by the check and by ``reads``."""
         choose = self.check.choose
@@ -305,11 +304,17 @@ class ExactRolls:
     def _ranked(self, name: str, dist: Dist, env: Mapping[str, Any], sizes: bool, reads: RollReads | None
                 ) -> RankedChoice | None:
         """What choosing reads of the pools roll ``name`` may be, where that is all that is read."""
-        ranking = self._ranking(name, reads)
+        read = self._ranking(name, reads)
         pools = [v for v in dist.weights if isinstance(v, DicePool)]
-        if ranking is None or not pools:
+        if read is None or not pools:
             return None
-        return ranked_choice(self.check, ranking, iter(pools), env, sizes, self.limits)
+        return ranked_choice(self.check, read, pools, env, sizes, self.limits, self._capped(name, reads))
+
+    @staticmethod
+    def _capped(name: str, reads: RollReads | None) -> bool:
+        """Whether the dice set aside of roll ``name`` may be kept as a capped number: a
+        condition given reads the roll in none of its own expressions."""
+        return reads is None or not any(name in e.names for e in reads.also)
 
     def share_key(self, name: str, e: Expr, env: Mapping[str, Any], reads: RollReads | None = None
                   ) -> tuple | None:
@@ -323,12 +328,13 @@ class ExactRolls:
         initial = name in self.check.initial_needed or (reads is not None and name in reads.initial)
         # 8 and 8.0, 1 and True read differently: the type is part of the key.
         names = e.names
-        ranking = self._ranking(name, reads)
-        if ranking is not None:  # how many dice are chosen and their ranks read these too
+        ranked = self._ranking(name, reads)
+        if ranked is not None:  # how many dice are chosen and their ranks read these too
             pick = self.check.choose.pick_expr  # type: ignore[union-attr]
-            names = names | frozenset(ranking.names) | (pick.names if pick is not None else frozenset())
-        read = tuple((n, type(env[n]), env[n]) if n in env else (n,) for n in sorted(names))
-        key = (self, name, name in views, views.get(name), initial, ranking is not None, read)
+            names = names | frozenset(ranked.ranking.names) | (pick.names if pick is not None else frozenset())
+        read_names = tuple((n, type(env[n]), env[n]) if n in env else (n,) for n in sorted(names))
+        kept = None if ranked is None else self._capped(name, reads)
+        key = (self, name, name in views, views.get(name), initial, kept, read_names)
         try:
             hash(key)
         except (TypeError,) + UNDETERMINED:  # a pool's dice, a value explosions cut

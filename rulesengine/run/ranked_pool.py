@@ -26,22 +26,33 @@ is untouched; a throw is only ever read here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..dice import ast
-from ..dice.builtins import BUILTINS
+from ..dice.builtins import BUILTINS, HOW_MANY
 from ..dice.context import Context
 from ..dice.mixed_pool import RankedChoice
 from ..dice.values import DicePool
 from ..errors import RulesEngineError
 from ..limits import Limits
 from ..records import Record, fields
+from ..rules.faces import compared_caps
 from ..rules.model import MAX_PICK, Check, Expr
 from .choosing import DieByDie
 
 
-def read_by_rank(check: Check) -> DieByDie | None:
+class ReadByRank(NamedTuple):
+    """How a check's choice reads its roll, where :func:`read_by_rank` finds it so."""
+
+    ranking: DieByDie
+    # The most dice set aside that need telling apart: ``count(rest) > 0`` tells none from
+    # some (1), where the roll's own number of dice is read nowhere; None: every number.
+    most_set_aside: int | None
+
+
+def read_by_rank(check: Check) -> ReadByRank | None:
     """The ranking die by die of ``check``'s choice where its roll is read only as the
     module says (by choosing, the dice left by how many and their largest size); else None."""
     spec = check.choose
@@ -50,11 +61,27 @@ def read_by_rank(check: Check) -> DieByDie | None:
     ranking = DieByDie.of(spec)
     if ranking is None:
         return None
-    if not all(read_alone(e, spec.source) for e in _expressions(check)):
+    elsewhere = [e for e in _expressions(check) if spec.source in e.names]
+    if not all(read_alone(e, spec.source) for e in elsewhere):
         return None
     if not all(_alone(e.tree, "rest") for _, e in spec.values):
         return None
-    return ranking
+    return ReadByRank(ranking, None if elsewhere else _most_told_apart([e for _, e in spec.values]))
+
+
+def _most_told_apart(values: list[Expr]) -> int | None:
+    """The most dice left the values tell apart by their number: what each ``count(rest)``
+    is compared with (``count(rest) > 0``: 1), at least 1 (``largest_die(rest)`` tells none
+    from some); None where one is read otherwise (``spare: count(rest)``)."""
+    most = 1
+    for e in values:
+        caps = compared_caps(ast.walk(e.tree))
+        for node in ast.walk(e.tree):
+            if isinstance(node, ast.Call) and getattr(BUILTINS.get(node.name), "alone", None) == HOW_MANY:
+                if id(node) not in caps:
+                    return None
+                most = max(most, caps[id(node)] + 1)
+    return most
 
 
 def read_alone(e: Expr, name: str) -> bool:
@@ -63,14 +90,17 @@ def read_alone(e: Expr, name: str) -> bool:
     return name not in e.names or _alone(e.tree, name)
 
 
-def ranked_choice(check: Check, ranking: DieByDie, pools: Iterator[DicePool], env: Mapping[str, Any],
-                  sizes: bool, limits: Limits) -> RankedChoice | None:
+def ranked_choice(check: Check, read: ReadByRank, pools: list[DicePool], env: Mapping[str, Any],
+                  sizes: bool, limits: Limits, capped: bool) -> RankedChoice | None:
     """How many dice ``check`` chooses and each die's rank, for the values known before the
     roll in ``env``, over the dice of ``pools``; None where that is not known so (a ``pick``
     or a rank that fails or is not a whole number: worked out throw by throw, which says
-    what is wrong where it is)."""
+    what is wrong where it is). ``capped``: the number of dice set aside may be capped as
+    ``read`` says (nothing else reads the roll), where no throw could be refused for its
+    ways of choosing (``max_choices``): a throw kept with fewer dice would not be."""
     spec = check.choose
     assert spec is not None
+    ranking = read.ranking
     if not all(n in env for n in ranking.names):  # a rank that reads the rolls: not known before them
         return None
     try:
@@ -79,7 +109,7 @@ def ranked_choice(check: Check, ranking: DieByDie, pools: Iterator[DicePool], en
             return None
         rank: dict[tuple[int, int], tuple[int, ...]] = {}
         for pool in pools:
-            for s in set(pool.sides):
+            for s in sorted(set(pool.sides)):
                 size = s if sizes else 0
                 for f in range(1, s + 1):
                     if (f, size) not in rank:
@@ -89,7 +119,9 @@ def ranked_choice(check: Check, ranking: DieByDie, pools: Iterator[DicePool], en
                         rank[(f, size)] = found
     except RulesEngineError:
         return None
-    return RankedChoice(k, rank)
+    most = max(len(pool.sides) for pool in pools)
+    cap = read.most_set_aside if capped and math.comb(most, min(k, most)) <= limits.max_choices else None
+    return RankedChoice(k, rank, cap)
 
 
 def _value(e: Expr, env: Mapping[str, Any], limits: Limits) -> Any:

@@ -20,6 +20,8 @@ from rulesengine.dice.ast import Cond
 from rulesengine.dice.dist import Budget
 from rulesengine.dice.mixed_pool import RankedChoice, dice_pool_dist
 from rulesengine.dice.values import DicePool
+from rulesengine.errors import LimitError
+from rulesengine.limits import Limits
 from rulesengine.ruleset import loads
 
 HEADER = """\
@@ -76,16 +78,24 @@ def _every_throw(sizes: tuple[int, ...], pick: int) -> Counter:
     return out
 
 
-def step_odds(pool: str, difficulty: int, pick: int = 2):
-    return loads(HEADER + STEP).check("step").odds({"pool": pool, "difficulty": difficulty, "pick": pick})
+# The same without the number of dice left reported: the effect tells none left from some
+# only (``count(rest) > 0``), so the dice set aside are kept as none, or one or more.
+TOLD_APART = STEP.replace("  step:", "  told_apart:").replace("        spare: count(rest)\n", "").replace(
+    "report: [effect, spare]", "report: [effect]")
+
+
+def step_odds(pool: str, difficulty: int, pick: int = 2, check: str = "step", limits: Limits | None = None):
+    ruleset = loads(HEADER + STEP + TOLD_APART, limits=limits) if limits else loads(HEADER + STEP + TOLD_APART)
+    return ruleset.check(check).odds({"pool": pool, "difficulty": difficulty, "pick": pick})
 
 
 @pytest.mark.parametrize("pool", ["d12/d10/d8/d6", "d8/d6/d6/d4", "d6/d6/d4", "d10/d4"])
 @pytest.mark.parametrize("pick", [1, 2, 3])
-def test_the_best_dice_and_the_effect_match_every_throw(pool, pick):
+@pytest.mark.parametrize("check", ["step", "told_apart"])
+def test_the_best_dice_and_the_effect_match_every_throw(pool, pick, check):
     sizes = [int(d[1:]) for d in pool.split("/")]
     throws = every_throw(sizes, pick)
-    odds = step_odds(pool, 9, pick)
+    odds = step_odds(pool, 9, pick, check)
     assert odds.outcomes["success"] == sum((p for (t, _, _), p in throws.items() if t >= 9), F(0))
     effect: Counter = Counter()
     spare: Counter = Counter()
@@ -93,14 +103,24 @@ def test_the_best_dice_and_the_effect_match_every_throw(pool, pick):
         effect[e] += p
         spare[n] += p
     assert odds.values["effect"] == dict(effect)
-    assert odds.values["spare"] == dict(spare)  # how many dice are left: kept exactly
+    if check == "step":
+        assert odds.values["spare"] == dict(spare)  # how many dice are left: kept exactly
     assert odds.truncated == 0
+
+
+def test_a_throw_with_too_many_ways_to_choose_is_refused_as_before():
+    """``max_choices`` refuses a throw of four dice that are not 1s (six ways to choose two),
+    as it did when every throw was listed: four dice alike are all kept for choosing, and
+    the number set aside is capped only where no throw of the pool could be refused."""
+    with pytest.raises(LimitError, match="6 ways"):
+        step_odds("d6/d6/d6/d6", 9, 2, "told_apart", Limits(max_choices=5))
+    assert step_odds("d6/d6/d6", 9, 2, "told_apart", Limits(max_choices=3)).truncated == 0
 
 
 def test_six_step_dice_are_answered():
     """Six dice were refused ('has 149,760 possible values'); here the effect's chance of a
     d12 with d12/d12/d10/d8/d6/d4 against the throws of the dice that may be chosen."""
-    odds = step_odds("d12/d12/d10/d8/d6/d4", 15)
+    odds = step_odds("d12/d12/d10/d8/d6/d4", 15, check="told_apart")
     throws = every_throw([12, 12, 10, 8, 6, 4], 2)
     assert odds.outcomes["success"] == sum((p for (t, _, _), p in throws.items() if t >= 15), F(0))
     assert odds.values["effect"][12] == sum((p for (_, e, _), p in throws.items() if e == 12), F(0))
@@ -166,10 +186,11 @@ def test_the_faces_of_the_dice_left_read_keep_every_throw():
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.sampled_from([4, 6, 8, 10]), min_size=1, max_size=4), st.integers(1, 3), st.integers(2, 20))
-def test_any_small_pool_matches_every_throw(sizes, pick, difficulty):
+@given(st.lists(st.sampled_from([4, 6, 8, 10]), min_size=1, max_size=4), st.integers(1, 3), st.integers(2, 20),
+       st.sampled_from(["step", "told_apart"]))
+def test_any_small_pool_matches_every_throw(sizes, pick, difficulty, check):
     sizes = sorted(sizes, reverse=True)
-    odds = step_odds("/".join(f"d{s}" for s in sizes), difficulty, pick)
+    odds = step_odds("/".join(f"d{s}" for s in sizes), difficulty, pick, check)
     throws = every_throw(sizes, pick)
     assert odds.outcomes["success"] == sum((p for (t, _, _), p in throws.items() if t >= difficulty), F(0))
     effect: Counter = Counter()
@@ -199,6 +220,7 @@ def test_the_recipe_with_its_hitches_is_answered_at_six_dice():
 def test_a_condition_given_reads_the_kept_dice_as_the_rules_do():
     """Conditional odds (``--given``) on a value of the choice: the cookbook's figure, the
     effect's chance of a d6 from five dice, 211/2304, against every throw."""
-    odds = loads(HEADER + STEP).check("step").odds({"pool": "d12/d8/d8/d6/d4", "difficulty": 8}, given="effect == 6")
+    odds = loads(HEADER + TOLD_APART).check("told_apart").odds({"pool": "d12/d8/d8/d6/d4", "difficulty": 8},
+                                                               given="effect == 6")
     throws = every_throw([12, 8, 8, 6, 4], 2)
     assert odds.given_probability == sum((p for (_, e, _), p in throws.items() if e == 6), F(0)) == F(211, 2304)
