@@ -326,11 +326,13 @@ def first_best(ways: Iterable[Way], rank: Callable[[Way], tuple]) -> Way:
     best: Way | None = None
     best_rank: tuple = ()
     earlier: list[Way] = []
+    offers: list[tuple] = []  # same_offer of the first ways of ``earlier``, each made once
     for way in ways:
         r = rank(way)
         if best is None or r > best_rank:
             offer = same_offer(way)
-            if not any(same_offer(w) == offer for w in earlier):
+            offers.extend(same_offer(w) for w in earlier[len(offers):])
+            if offer not in offers:
                 best, best_rank = way, r
         earlier.append(way)
     assert best is not None  # there is always at least one way (k of n dice, k ≤ n)
