@@ -224,3 +224,50 @@ def test_a_condition_given_reads_the_kept_dice_as_the_rules_do():
                                                                given="effect == 6")
     throws = every_throw([12, 8, 8, 6, 4], 2)
     assert odds.given_probability == sum((p for (_, e, _), p in throws.items() if e == 6), F(0)) == F(211, 2304)
+
+
+# Dogs in the Vineyard's raise: the best two dice of a pool of mixed dice, by their total
+# alone (no die's size read: the throws are listed by their faces).
+BEST_TWO = """\
+  best_two:
+    inputs:
+      pool: {type: dice_pool}
+      see: {type: integer, min: 2, max: 40}
+    roll: pool
+    choose:
+      from: roll
+      pick: 2
+      values:
+        total: sum(chosen)
+      order: [total]
+    result: total
+    outcomes:
+      - {name: reverse, when: "result >= see + see", success: true}
+      - {name: block, when: "result >= see", success: true}
+      - {name: take, success: false}
+"""
+
+
+def best_two_totals(sizes: list[int]) -> dict[int, F]:
+    """The total of the two highest dice, die by die: a state is the two highest so far."""
+    states = {(0, 0): F(1)}
+    for s in sizes:
+        nxt: Counter = Counter()
+        for (a, b), p in states.items():
+            for f in range(1, s + 1):
+                nxt[tuple(sorted((a, b, f), reverse=True)[:2])] += p / s
+        states = dict(nxt)
+    totals: Counter = Counter()
+    for (a, b), p in states.items():
+        totals[a + b] += p
+    return dict(totals)
+
+
+@pytest.mark.parametrize("pool", ["d10/d8/d8/d6/d4", "d10/d10/d8/d8/d6/d6/d4/d4/d10/d8/d6/d4"])
+def test_the_best_two_by_faces_alone(pool):
+    """Twelve dice were refused (every multiset of their faces listed); against the two
+    highest dice followed die by die."""
+    sizes = [int(d[1:]) for d in pool.split("/")]
+    odds = loads(HEADER + BEST_TWO).check("best_two").odds({"pool": pool, "see": 9})
+    assert odds.result_distribution == best_two_totals(sizes)
+    assert odds.outcomes["reverse"] == sum((p for t, p in best_two_totals(sizes).items() if t >= 18), F(0))
