@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from collections.abc import Iterable, Iterator, Mapping
 
 from ..dice import ast
@@ -30,8 +30,10 @@ from ..errors import DiceEvalError, RulesEngineError
 from ..limits import Limits
 from ..rules.faces import face_views
 from ..rules.model import Check, Expr
-from .ranked_pool import ReadByRank, read_alone, read_by_rank, ranked_choice
 from .whole import addends, as_rolled, empty_roll, no_dice, whole_dice
+
+if TYPE_CHECKING:
+    from .ranked_pool import ReadByRank
 
 
 class RollReads(NamedTuple):
@@ -295,6 +297,7 @@ class ExactRolls:
         choose = self.check.choose
         if choose is None or choose.source != name:
             return None
+        from .ranked_pool import read_alone, read_by_rank  # only where a check chooses dice
         if self._by_rank is None:
             self._by_rank = (read_by_rank(self.check),)
         if reads is not None and not all(read_alone(e, name) for e in reads.also):
@@ -308,6 +311,7 @@ class ExactRolls:
         pools = [v for v in dist.weights if isinstance(v, DicePool)]
         if read is None or not pools:
             return None
+        from .ranked_pool import ranked_choice
         return ranked_choice(self.check, read, pools, env, sizes, self.limits, self._capped(name, reads))
 
     @staticmethod
