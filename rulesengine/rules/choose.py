@@ -23,6 +23,10 @@ def build_choose(b: BuildContext, spec: dict, ptr: str, roll_names: list[str], f
     scope_after_choose = Scope(dict(full_scope.names), full_scope.elsewhere)
     if "choose" not in spec:
         return None, scope_after_choose
+    # The dice chosen and left are read only by choose's values: after it, by the values' names.
+    scope_after_choose = Scope(dict(full_scope.names), {**full_scope.elsewhere, **{
+        dice: f"'{dice}' is read only in choose's values: add one there (e.g. sixes: count({dice}, 6)) and read "
+              "it here by its name" for dice in ("chosen", "rest")}})
     c = spec["choose"]
     cptr = f"{ptr}/choose"
     if c["from"] not in roll_names:

@@ -535,5 +535,6 @@ class Enumerator:
             raise self.runtime.relocate(LimitError(
                 f"'{e.text}' has {len(dist.weights):,} possible values, too many to list", "max_outcomes",
                 Location(column=1, source_line=e.text),
-                f"at most {limits.max_outcomes:,}; roll it instead, or use fewer sides"), e)
+                f"at most {limits.max_outcomes:,} (a limit of its own: --max-states does not raise it); use fewer dice "
+                "or sides, or roll it instead"), e)
         return dist
