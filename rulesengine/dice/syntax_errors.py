@@ -226,6 +226,17 @@ def _mod_word(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
     return None
 
 
+def _doubled_operator(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    """``a // 2`` (floor division) or ``a ** 2`` (a power) written as another language does."""
+    value = str(tok)
+    if value in ("/", "*") and text[tok.start_pos - 1:tok.start_pos] == value:
+        hint = ("'/' already rounds down here: count(roll, 10) / 2 (ceil(a / b) rounds up)" if value == "/" else
+                "a power is pow(base, exponent): pow(2, count(roll, 1))")
+        return DiceSyntaxError(f"'{value}{value}' is not an operator here",
+                               locate(text, tok.start_pos - 1, tok.end_pos), hint)
+    return None
+
+
 def _die_without_sides(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
     start, value = tok.start_pos, str(tok)
     if value[:1] in "dD" and start > 0 and text[start - 1].isdigit() and not value[1:2].isdigit():
@@ -251,7 +262,7 @@ def _unexpected(text: str, tok, expected: set[str]) -> DiceSyntaxError:
 # The explanations of a token the parser cannot take, tried in this order; the first that
 # recognises the mistake says it, else :func:`_unexpected`.
 _TOKEN_EXPLANATIONS = (_misplaced_condition, _ends_too_early, _unknown_modifier, _negation, _chained_comparison,
-                       _mod_word, _die_without_sides)
+                       _mod_word, _doubled_operator, _die_without_sides)
 
 
 def unexpected_token(text: str, exc) -> DiceSyntaxError:

@@ -153,7 +153,11 @@ def _unknown_key(doc: Document, error, path: list) -> Diagnostic:
     extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
     key = extra[0] if extra else "?"
     location = doc.location(to_pointer(path + [key]), key=True)
-    hint = _dedented_hint(key, error.instance) or _unknown_key_hint(str(key), allowed, location.source_line or "")
+    hint = _dedented_hint(key, error.instance)
+    near = closest(str(key), allowed) if hint else None
+    if hint and near:  # `let_after:` after `rolls:` is as likely a misspelt `let` as a name dedented
+        hint += f"; or did you mean '{near}'?"
+    hint = hint or _unknown_key_hint(str(key), allowed, location.source_line or "")
     return Diagnostic(E_UNKNOWN_KEY, f"unknown key '{key}'{_where(path)}", location, hint)
 
 
