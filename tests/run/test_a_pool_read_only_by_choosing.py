@@ -8,6 +8,7 @@ listed and chosen from in this file."""
 from __future__ import annotations
 
 import functools
+import math
 import itertools
 from collections import Counter
 from fractions import Fraction as F
@@ -271,3 +272,67 @@ def test_the_best_two_by_faces_alone(pool):
     odds = loads(HEADER + BEST_TWO).check("best_two").odds({"pool": pool, "see": 9})
     assert odds.result_distribution == best_two_totals(sizes)
     assert odds.outcomes["reverse"] == sum((p for t, p in best_two_totals(sizes).items() if t >= 18), F(0))
+
+
+# Random shapes of the same kind of rule: which dice stay (the 1s set aside, only 3 and up, all),
+# how many are chosen, and how the dice left are read (their largest size, whether two or more
+# are left, nothing), each against every throw.
+KEEPS = {"p1": lambda f: f != 1, "k>=3": lambda f: f >= 3, "": lambda f: True}
+LEFT = {
+    "largest": ("if(count(rest) > 0, max(4, largest_die(rest)), 4)", lambda sizes: max(4, *sizes) if sizes else 4),
+    "two_left": ("count(rest) >= 2", lambda sizes: len(sizes) >= 2),
+    "none": (None, None),
+}
+
+
+def shaped(keep: str, left: str) -> str:
+    expr = LEFT[left][0]
+    values = "        total: sum(chosen)\n" + (f"        effect: \"{expr}\"\n" if expr else "")
+    order = "[total, effect]" if expr else "[total]"
+    report = "    report: [effect]\n" if expr else ""
+    return HEADER + f"""\
+  shaped:
+    inputs:
+      pool: {{type: dice_pool}}
+      pick: {{type: integer, min: 1, max: 3}}
+    roll: {"(pool)" + keep if keep else "pool"}
+    choose:
+      from: roll
+      pick: pick
+      values:
+{values}      order: {order}
+    result: total
+{report}    outcomes:
+      - {{name: high, when: "result >= 9", success: true}}
+      - {{name: low, success: false}}
+"""
+
+
+def shaped_oracle(sizes: list[int], pick: int, keep: str, left: str) -> tuple[dict, dict]:
+    """The totals and the effects of every throw, the best way by (total, effect)."""
+    stays, read = KEEPS[keep], LEFT[left][1]
+    totals: Counter = Counter()
+    effects: Counter = Counter()
+    weight = F(1, math.prod(sizes))
+    for faces in itertools.product(*[range(1, s + 1) for s in sizes]):
+        kept = [(f, s) for f, s in zip(faces, sizes) if stays(f)]
+        ways = []
+        for chosen in itertools.combinations(range(len(kept)), min(pick, len(kept))):
+            rest = [kept[i][1] for i in range(len(kept)) if i not in chosen]
+            ways.append((sum(kept[i][0] for i in chosen), read(rest) if read else 0))
+        total, effect = max(ways)
+        totals[total] += weight
+        effects[effect] += weight
+    return dict(totals), dict(effects)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from([4, 6, 8, 10]), min_size=1, max_size=4), st.integers(1, 3),
+       st.sampled_from(sorted(KEEPS)), st.sampled_from(sorted(LEFT)))
+def test_random_shapes_match_every_throw(sizes, pick, keep, left):
+    sizes = sorted(sizes, reverse=True)
+    odds = loads(shaped(keep, left)).check("shaped").odds({"pool": "/".join(f"d{s}" for s in sizes), "pick": pick})
+    totals, effects = shaped_oracle(sizes, pick, keep, left)
+    assert odds.result_distribution == totals
+    if LEFT[left][0]:
+        assert odds.values["effect"] == effects
