@@ -127,6 +127,11 @@ class InputChecker:
             return entries[key]
         if text in entries:
             return entries[text]
+        items = [item.strip().lower().replace(" ", "_").replace("-", "_") for item in text.split(",")]
+        if len(items) > 1 and all(item in entries for item in items):  # labels that read as a dice pool, d4,d8
+            numbers = ",".join(str(entries[item]) for item in items)
+            raise InputError(f"{spec.name}={_short(text)} reads as one dice pool, not a list of labels",
+                             hint=f"to sweep these labels give their numbers: {spec.name}={numbers}")
         near = closest(key, list(entries))
         raise InputError(f"{spec.name}={_short(text)} is neither a number nor a label of {spec.labels}",
                          hint=(f"did you mean '{near}'? " if near else "") + "labels: " + ", ".join(entries))

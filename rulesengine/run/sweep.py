@@ -22,7 +22,7 @@ from .results import RunOdds
 from .enumeration import sharing_rolls
 from .json_parts import Rendered, probability_json
 from .odds_value import OddsValue
-from .sweep_words import is_swept
+from .sweep_words import DICE_LIKE, is_swept
 from ..records import Record
 
 
@@ -105,9 +105,11 @@ def _range(name: str, text: str) -> list[int]:
     except ValueError:
         lo, hi = lo.strip(), hi.strip()
         words = lo and hi and not (lo.lstrip("-").isdigit() or hi.lstrip("-").isdigit())  # labels, not numbers
+        dice = bool(DICE_LIKE.match(lo) and DICE_LIKE.match(hi))  # labels such as d4 list as a dice pool
         raise UsageError(f"{name}={text!r}: a sweep is LO..HI with whole numbers",
-                         hint=f"e.g. {name}=3..18; choices or labels are listed, each: {name}={lo},{hi} with any "
-                         "between" if words else f"e.g. {name}=3..18") from None
+                         hint=(f"labels that read as dice are swept by their numbers: {name}=N..M, or N,M,…"
+                               if dice else f"choices and labels are listed, each: {name}={lo},{hi}, with any between "
+                               "them") if words else f"e.g. {name}=3..18") from None
     if a > b:
         raise UsageError(f"{name}={text!r}: LO is above HI", hint=f"e.g. {name}={b}..{a}")
     if b - a + 1 > MAX_SWEEP:
@@ -148,7 +150,8 @@ def sweep_over(runnable: Runnable, ranges: list[tuple[str, list[Any]]], plain: d
     alike are resolved once each for each later combination (:mod:`.groups`)."""
     refuse_given_in_sweep(given)
     if len(ranges) > 2:
-        raise UsageError("sweep one or two inputs at a time", hint="give the others single values")
+        raise UsageError(f"sweep one or two inputs at a time: {', '.join(n for n, _ in ranges)} are swept",
+                         hint="give all but two of them a single value")
     for name, values in ranges:
         if len(values) > MAX_SWEEP:
             raise UsageError(f"{name} sweeps {len(values):,} values", hint=f"at most {MAX_SWEEP}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-_DIE = re.compile(r"^\s*\d*d\d+\s*$")
+DICE_LIKE = re.compile(r"^\s*\d*d\d+\s*$")  # an item that reads as dice: d8, 2d6
 
 
 def is_swept(text: str) -> bool:
@@ -15,4 +15,4 @@ def is_swept(text: str) -> bool:
     if ".." in text:
         return True
     items = text.split(",")
-    return len(items) > 1 and all(item.strip() for item in items) and not all(_DIE.match(i) for i in items)
+    return len(items) > 1 and all(item.strip() for item in items) and not all(DICE_LIKE.match(i) for i in items)

@@ -322,7 +322,9 @@ def test_contest_inputs_per_party(capsys):
     (["odds", "gurps-4e", "success_roll", "skill=9..3"], 2, "LO is above HI"),
     (["odds", "gurps-4e", "success_roll", "skill=1..a"], 2, "a sweep is LO..HI"),
     (["odds", "cyberpunk-3d6", "skill_test", "characteristic=6", "skill=5", "dn=easy..hard"], 2,
-     "listed, each: dn=easy,hard"),
+     "listed, each: dn=easy,hard, with any between"),
+    (["odds", "cyberpunk-3d6", "skill_test", "characteristic=1..2", "skill=1..2", "dn=easy,hard"], 2,
+     "characteristic, skill, dn are swept"),
     (["odds", "gurps-4e", "quick_contest", "party1.skill=12"], 1, "needs 2 parties"),
     (["roll", "gurps-4e", "quick_contest", "party0.skill=12"], 2, "numbered from 1"),
 ])
@@ -330,6 +332,40 @@ def test_bad_arguments_get_one_clear_error(capsys, argv, code, needle):
     got, out, err = run(capsys, *argv)
     assert got == code and needle in err
     assert "Traceback" not in err
+
+
+LABELLED_DICE = """\
+ruleset: labelled
+name: Labelled dice
+version: "1"
+source: test
+tables:
+  trait:
+    ladder: {d4: 4, d6: 6, d8: 8}
+checks:
+  trait:
+    inputs:
+      die: {type: integer, min: 4, max: 8, labels: trait}
+    roll: 1d(die)
+    result: roll
+    outcomes:
+      - {name: hit, when: "result >= 4", success: true}
+      - {name: miss, success: false}
+"""
+
+
+def test_labels_that_read_as_dice_are_swept_by_their_numbers(capsys, tmp_path):
+    """``die=d4,d8`` reads as one dice pool (a comma joins a pool's dice), and ``die=d4..d8``
+    is no range of numbers: both say the numbers to sweep (found by an outside author, whom
+    the hint sent from the one to the other)."""
+    path = tmp_path / "labelled.yaml"
+    path.write_text(LABELLED_DICE, encoding="utf-8")
+    code, _, err = run(capsys, "odds", str(path), "trait", "die=d4,d8")
+    assert code == 1 and "reads as one dice pool" in err and "die=4,8" in err, err
+    code, _, err = run(capsys, "odds", str(path), "trait", "die=d4..d8")
+    assert code == 2 and "labels that read as dice are swept by their numbers" in err, err
+    code, out, _ = run(capsys, "odds", str(path), "trait", "die=4,8", "--json")
+    assert code == 0 and [str(row["sweep"]["die"]) for row in json.loads(out)] == ["4", "8"]
 
 
 def test_loading_a_ruleset_that_hits_a_limit_says_which_limit(tmp_path):
