@@ -36,7 +36,8 @@ def sweep_columns(s: Sweep, at_least: Sequence[int] = ()) -> list[SweepColumn]:
     (the chance of neither a success nor a cut explosion), then for a numeric result its mean
     and its chance of each of ``at_least`` or more."""
     views = [odds.view() for _, odds in s.rows]
-    names = list(views[0].outcomes) if views else []
+    # every row's outcomes, the first row's first: a row a gate decides has its own (not_allowed)
+    names = list(dict.fromkeys(n for v in views for n in v.outcomes))
     has_success = bool(views) and views[0].success is not None
     columns = []
     if has_success:

@@ -389,3 +389,15 @@ def test_a_refusal_over_the_work_budget_names_the_option_that_raises_it(capsys):
     assert "or allow more work: --max-states N (now 5,000;" in err
     code, _, err = run(capsys, "dice", "100d100kh50", "--odds", "--json")
     assert "--max-states N (now 2,000,000;" in json.loads(err)["hint"]
+
+
+def test_a_sweep_row_a_gate_decides_shows_its_outcome(capsys):
+    """A row whose inputs a gate turns away shows `not_allowed`, even where the first row
+    has no such column (the table took its columns from the first row: the gated row read
+    0% for every outcome and 100% failure; found by an outside author)."""
+    code, out, _ = run(capsys, "odds", "cyberpunk-3d6", "skill_test", "characteristic=6", "skill=1,0",
+                       "dn=average", "unskilled_allowed=false")
+    header, first, gated = out.splitlines()[:3]
+    assert code == 0 and "not_allowed" in header.split()
+    column = header.split().index("not_allowed")
+    assert first.split()[column] == "0.0%" and gated.split()[column] == "100.0%"
