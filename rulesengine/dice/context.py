@@ -109,8 +109,11 @@ def dynamic_spec(ctx: Context, node: ast.Dice, sides: Any) -> PoolSpec:
 
     where = node.sides.span if node.sides is not None else node.span
     if isinstance(sides, bool) or not isinstance(sides, int) or sides < 1:
+        # a choice's word is text even where it is a number written out ('6')
+        hint = (f"a choice is text, even {sides!r}: give the sides by an integer input (with labels, if its "
+                "values have names)" if isinstance(sides, str) and sides.strip().lstrip("-").isdigit() else None)
         raise DiceEvalError(f"a die needs a whole number of sides, 1 or more, not {sides!r}",
-                            ctx.where(where), None, E_BAD_COUNT)
+                            ctx.where(where), hint, E_BAD_COUNT)
     if sides > ctx.limits.max_sides:
         raise LimitError(f"a die with {sides:,} sides is too large", "max_sides", ctx.where(where),
                          f"dice may have at most {ctx.limits.max_sides:,} sides")
