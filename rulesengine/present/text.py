@@ -155,6 +155,9 @@ def _outcome_lines(v: OddsValue, exact: bool) -> list[str]:
     lines = [f"{'outcome':<{width}}  {'exact':>{ewidth}}        %"]
     for n, p in v.outcomes.items():
         lines.append(f"{n:<{width}}  {fractions[n]:>{ewidth}}  {_pct(p):>7}  {_bar(p, peak)}")
+    if v.truncated:  # the rows above leave it out: said beside them, not only below the result
+        lines.append(f"{'(cut off)':<{width}}  {_fraction(v.truncated, exact):>{ewidth}}  {_pct(v.truncated):>7}"
+                     "  (explosions past the depth: any outcome, so each row above is at least its chance)")
     if v.success is not None:
         lines.append(f"{'P(success)':<{width}}  {_fraction(v.success, exact):>{ewidth}}  {_pct(v.success):>7}"
                      "  (all outcomes that count as a success)")

@@ -401,3 +401,30 @@ def test_a_sweep_row_a_gate_decides_shows_its_outcome(capsys):
     assert code == 0 and "not_allowed" in header.split()
     column = header.split().index("not_allowed")
     assert first.split()[column] == "0.0%" and gated.split()[column] == "100.0%"
+
+
+EXPLODING = """\
+ruleset: exploding
+name: Exploding
+version: "1"
+source: test
+checks:
+  trait:
+    roll: 1d4!
+    result: roll
+    outcomes:
+      - {name: success, when: "result >= 6", success: true}
+      - {name: failure, success: false}
+"""
+
+
+def test_the_outcome_table_says_what_explosions_cut(capsys, tmp_path):
+    """At depth 0 every 4 of a d4! is cut (1/4), which leaves 6 or more open: the outcome
+    table says so in a row of its own, beside the rows it leaves short (it was said only
+    below the result's table)."""
+    path = tmp_path / "exploding.yaml"
+    path.write_text(EXPLODING, encoding="utf-8")
+    code, out, _ = run(capsys, "odds", str(path), "trait", "--explode-depth", "0")
+    rows = {line.split()[0]: line.split()[1] for line in out.splitlines()[1:5]}
+    assert code == 0 and rows == {"outcome": "exact", "success": "0/1", "failure": "3/4", "(cut": "off)"}, out
+    assert "(cut off)     1/4    25.00  (explosions past the depth" in out
