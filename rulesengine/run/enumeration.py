@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterator, Mapping
 
+from ..dice import ast
 from ..dice.beyond import UNDETERMINED, Beyond
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
 from ..dice.expectation import RollMean, exact_moments, roll_mean
@@ -174,6 +175,7 @@ class Enumerator:
             from .after_choice import moments_after_choice
 
             return moments_after_choice(check, self.resolver, env, joint, denom, budget, limits, functions)
+        lets = {let.name: let.expr.tree for let in check.lets if let.after_roll and let.expr}
         rolls: dict[str, RollMean] = {}
         for name, e in check.rolls:
             if name in env:
@@ -182,9 +184,14 @@ class Enumerator:
             if found is not None:
                 rolls[name] = found
         result = check.result
-        return exact_moments(result.tree, env, budget, rolls=rolls, limits=limits, text=result.text,
-                             functions=functions,
-                             values={let.name: let.expr.tree for let in check.lets if let.after_roll and let.expr})
+        mean, variance = exact_moments(result.tree, env, budget, rolls=rolls, limits=limits, text=result.text,
+                                       functions=functions, values=lets)
+        alone = _read_once(check, lets) if mean is None else {}
+        if alone:  # the rolls read once, each in its place: max(trait, wild) as max(1d8!, 1d6!)
+            others = {name: found for name, found in rolls.items() if name not in alone}
+            return exact_moments(result.tree, env, budget, rolls=others, limits=limits, text=result.text,
+                                 functions=functions, values={**lets, **alone})
+        return mean, variance
 
     def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[list[tuple[Resolution, dict, int]], int]:
@@ -538,3 +545,23 @@ class Enumerator:
                 f"at most {limits.max_outcomes:,} (a limit of its own: --max-states does not raise it); use fewer dice "
                 "or sides, or roll it instead"), e)
         return dist
+
+
+def _read_once(check: Check, lets: Mapping[str, ast.Node]) -> dict[str, ast.Node]:
+    """The check's rolls its result reads once (through its lets too), that read no other roll
+    and that no other roll reads: each is read in its place as its own dice expression, so
+    the result is one expression of independent dice (``max(trait, wild) + modifier`` as
+    ``max(1d8!, 1d6!) + modifier``), whose moments may have a closed form where a mean for
+    each roll has none (the largest of two exploding dice). Asked only where reading each
+    roll by its mean gave none: a count of an exploding roll has one read by the roll's
+    mean, not written out inside ``count()``."""
+    names = {name for name, _ in check.rolls}
+    if check.result is None:
+        return {}
+    whole = ast.with_names(check.result.tree, lets)
+    if whole is None:
+        return {}
+    read = [n.name for n in ast.walk(whole) if isinstance(n, ast.Name) and n.name in names]
+    by_rolls = set().union(*(ast.names(e.tree) for _, e in check.rolls))
+    return {name: e.tree for name, e in check.rolls
+            if read.count(name) == 1 and not ast.names(e.tree) & names and name not in by_rolls}
