@@ -50,6 +50,11 @@ carries worked out (:func:`resolve_plans`)."""
 Groupings = dict[tuple | None, tuple[Joint | None, Plans]]
 """A shared joint's groups and plans (:meth:`ResolutionGroups.grouping`), by the values known
 before rolling they hold for."""
+_FREE = ("free of the values known before rolling",)
+"""The key a joint's groups of the rules' parts alone are kept by (:meth:`ResolutionGroups._free_grouping`)."""
+FREE_GROWTH = 4
+"""How many times as many groups of the parts alone may be as the first groups made with the
+lets carried, for them to serve every point of a sweep."""
 GROUPINGS_KEPT = 8
 """The most groupings of one joint kept at once, each for other values known before rolling
 (a sweep over the number of penalty dice groups the same throws once for each number)."""
@@ -104,10 +109,14 @@ def _parts(node: ast.Node, fixed: frozenset[str], passed: bool, out: list[ast.No
 class ResolutionGroups:
     """How one check's joint roll values fall into groups its rules resolve alike."""
 
-    def __init__(self, runtime: Runtime, resolver: Resolver, check: Check) -> None:
+    def __init__(self, runtime: Runtime, resolver: Resolver, check: Check, known_free: bool = False) -> None:
         self.runtime = runtime
         self.resolver = resolver
         self.check = check
+        # Carry no let that reads a value known before rolling: the groups then hold for every
+        # such value (see :meth:`grouping`).
+        self.known_free = known_free
+        self._free: ResolutionGroups | None = None
         self._plan: tuple[list[Let], list[Part]] | None | bool = False  # False: not worked out yet
         self._known_read: tuple[str, ...] = ()  # the values known before rolling the carried lets read
         self._let_reads: list[_Reads] = []  # what each carried let reads (see _reader)
@@ -132,7 +141,7 @@ class ResolutionGroups:
             return None  # a name that hides another: read by the names alone, not safe
         fixed = set(rolls)
         known = frozenset(i.name for i in check.inputs) | {let.name for let in check.lets if not let.after_roll}
-        shared, exprs = _lets_of_rolls(check, fixed, known)
+        shared, exprs = _lets_of_rolls(check, fixed, frozenset() if self.known_free else known)
         exprs += _rules(check)
         if any(isinstance(n, ast.Dice) for e in exprs + [x for let in shared for x in let_exprs(let)]
                for n in ast.walk(e.tree)):
@@ -265,15 +274,46 @@ class ResolutionGroups:
         sweep's budget, one step for each joint value) and kept there."""
         known = self.known_key(env)
         found = kept.get(known)
+        if found is None and known:
+            found = self._free_grouping(kept, joint, env, total)
         if found is None:
             if total is not None and known is not None:
                 total.spend(len(joint))
             groups = self.group(joint, env) if known is not None else None
-            if len(kept) >= GROUPINGS_KEPT:
+            if len(kept) >= GROUPINGS_KEPT:  # the groups of the parts alone, once asked, are kept
+                kept_free = kept.get(_FREE)
                 kept.clear()
+                if kept_free is not None:
+                    kept[_FREE] = kept_free
             found = kept[known] = (groups, resolve_plans(joint if groups is None else groups,
                                                          self.settled() if groups is not None else frozenset()))
         return found
+
+    def _free_grouping(self, kept: Groupings, joint: Joint, env: Mapping[str, Any], total: Budget | None
+                       ) -> tuple[Joint | None, Plans] | None:
+        """Where groups were made for other values known before rolling (a sweep over an
+        input a carried let reads: ``total: max(trait, wild) + modifier``, swept over the
+        modifier), the groups of the rules' parts alone (:attr:`known_free`), made once and
+        kept for every such value, where they are at most ``FREE_GROWTH`` times as many as
+        the first made: each point of the sweep then resolves those, and works such lets out
+        itself. None where they don't serve (none made before, rolls retired by lets: the
+        joint values hold those lets, not the rolls; too many groups)."""
+        before = [found for key, found in kept.items() if key is not None and key != _FREE]
+        if not before or before[0][0] is None or self._retiring:
+            return None
+        if _FREE not in kept:
+            if self._free is None:
+                self._free = ResolutionGroups(self.runtime, self.resolver, self.check, known_free=True)
+            free = self._free
+            if total is not None:
+                total.spend(len(joint))
+            groups = free.group(joint, env)
+            if groups is not None and len(groups) <= FREE_GROWTH * len(before[0][0]):
+                kept[_FREE] = (groups, resolve_plans(groups, free.settled()))
+            else:
+                kept[_FREE] = (None, [])  # they don't serve: asked no more for this joint
+        found = kept[_FREE]
+        return found if found[0] is not None else None
 
     def group(self, joint: Joint, env: Mapping[str, Any]) -> Joint | None:
         """``joint`` with the joint values its rules resolve alike made one, each at the
