@@ -51,7 +51,7 @@ class Budget:
     computations that make their own budgets (each check's odds, each procedure's) then
     add up to one total, without every caller having to pass a budget down."""
 
-    __slots__ = ("limit", "used", "total", "deadline", "next_look", "timed_out", "made")
+    __slots__ = ("limit", "used", "total", "deadline", "next_look", "timed_out", "made", "sole")
 
     def __init__(self, limit: int, deadline: float | None = None) -> None:
         self.limit = limit
@@ -64,6 +64,10 @@ class Budget:
         # sums of 1, 2, … n dice of one kind, :func:`.exact.sums_of_dice`): its own work, so
         # what it is charged never depends on what another computation left behind.
         self.made: dict[Hashable, Any] = {}
+        # Set by the caller where the work left for this budget is one roll's and holding its
+        # values (a check of one roll): following a roll's cut explosions may then take more
+        # of what is left (:func:`.pool_odds._afford`).
+        self.sole = False
 
     def spend(self, amount: int) -> None:
         self.used += amount

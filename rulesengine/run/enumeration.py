@@ -356,7 +356,12 @@ class Enumerator:
                 continue
             reads_rolls = sorted(e.names & set(joint[0][0])) if joint else []
             if not reads_rolls:
-                dist = built.pop(name) if name in built else self.roll_dist(key, e, env, budget, reads)
+                # a check of one roll: its work is all this budget has left to do but holding its values
+                budget.sole = len(rolls) == 1 and not fixed and not retiring
+                try:
+                    dist = built.pop(name) if name in built else self.roll_dist(key, e, env, budget, reads)
+                finally:
+                    budget.sole = False
                 joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
                 if name in retiring:  # rolls read no more but through lets (.groups)
                     joint = self.groups.retire(joint, retiring[name], env, budget, e)
