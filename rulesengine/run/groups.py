@@ -50,8 +50,9 @@ carries worked out (:func:`resolve_plans`)."""
 Groupings = dict[tuple | None, tuple[Joint | None, Plans]]
 """A shared joint's groups and plans (:meth:`ResolutionGroups.grouping`), by the values known
 before rolling they hold for."""
-_FREE = ("free of the values known before rolling",)
-"""The key a joint's groups of the rules' parts alone are kept by (:meth:`ResolutionGroups._free_grouping`)."""
+_FREE: tuple = (object(),)
+"""The key a joint's groups of the rules' parts alone are kept by (:meth:`ResolutionGroups._free_grouping`):
+no values known before rolling make it."""
 FREE_GROWTH = 4
 """How many times as many groups of the parts alone may be as the first groups made with the
 lets carried, for them to serve every point of a sweep."""
