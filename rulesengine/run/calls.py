@@ -46,6 +46,15 @@ def refuse_parties(check: str, parties: Sequence[Mapping[str, Any]] | None) -> N
                          field=("parties",))
 
 
+def refuse_parties_of_extended(procedure: str, parties: Sequence[Mapping[str, Any]] | None) -> None:
+    """An extended check takes its own inputs (its check's and its own), not parties: they
+    were taken and left unread."""
+    if parties:
+        raise InputError(f"'{procedure}' is an extended check: it takes its inputs without a party's prefix, "
+                         "not parties", hint="give each as name=value, without 'party1.'; parties are for "
+                         "contests, teams, groups and assisted checks", field=("parties",))
+
+
 def refuse_for_procedure(procedure: str, given: str | None = None, choose: Iterable[int] | None = None) -> None:
     """A procedure takes no condition for its odds and no chosen dice."""
     if given is not None:

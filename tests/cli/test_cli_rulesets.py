@@ -326,6 +326,9 @@ def test_contest_inputs_per_party(capsys):
     (["odds", "cyberpunk-3d6", "skill_test", "characteristic=1..2", "skill=1..2", "dn=easy,hard"], 2,
      "characteristic, skill, dn are swept"),
     (["odds", "gurps-4e", "quick_contest", "party1.skill=12"], 1, "needs 2 parties"),
+    (["odds", "rps", "sustained", "party1.goal=10", "party1.skill=8", "party1.attribute=6"], 1,
+     "'sustained' is an extended check: it takes its inputs without a party's prefix"),
+    (["roll", "rps", "sustained", "goal=10", "skill=8", "attribute=6", "party1.goal=10"], 1, "without 'party1.'"),
     (["roll", "gurps-4e", "quick_contest", "party0.skill=12"], 2, "numbered from 1"),
 ])
 def test_bad_arguments_get_one_clear_error(capsys, argv, code, needle):

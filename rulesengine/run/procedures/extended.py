@@ -21,6 +21,7 @@ from ..odds_value import OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, value_order
 from ...rules.procedures.extended import ExtendedSpec
+from ..calls import refuse_parties_of_extended
 from .base import ProcedureRunner, fingerprint, not_allowed
 
 
@@ -175,6 +176,7 @@ class ExtendedRunner(ProcedureRunner):
         return env, state, self._max_rounds(env)
 
     def _roll(self, parties, source, inputs) -> ExtendedResult:
+        refuse_parties_of_extended(self.name, parties)
         proc_values, check_values = self.split_inputs(inputs)
         env, state, limit = self.start(proc_values, check_values)
         rounds, states, lines = [], [], []
@@ -244,6 +246,7 @@ class ExtendedRunner(ProcedureRunner):
         same place on every machine; a resolution or result taken from a cache costs
         nothing more, as elsewhere.
         """
+        refuse_parties_of_extended(self.name, parties)
         proc_values, check_values = self.split_inputs(inputs)
         env, state0, limit = self.start(proc_values, check_values)
         walk = ChainWalk(self, env, check_values, limit)
