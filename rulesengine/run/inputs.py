@@ -122,12 +122,12 @@ class InputChecker:
             entries = {label: values[col] for label, values in table.rows}
         else:  # pragma: no cover - rejected when the ruleset is built
             entries = {}
-        key = text.lower().replace(" ", "_").replace("-", "_")
+        key = _label_key(text)
         if key in entries:
             return entries[key]
         if text in entries:
             return entries[text]
-        items = [item.strip().lower().replace(" ", "_").replace("-", "_") for item in text.split(",")]
+        items = [_label_key(item.strip()) for item in text.split(",")]
         if len(items) > 1 and all(item in entries for item in items):  # labels that read as a dice pool, d4,d8
             numbers = ",".join(str(entries[item]) for item in items)
             raise InputError(f"{spec.name}={_short(text)} reads as one dice pool, not a list of labels",
@@ -135,6 +135,11 @@ class InputChecker:
         near = closest(key, list(entries))
         raise InputError(f"{spec.name}={_short(text)} is neither a number nor a label of {spec.labels}",
                          hint=(f"did you mean '{near}'? " if near else "") + "labels: " + ", ".join(entries))
+
+
+def _label_key(text: str) -> str:
+    """A label as its table keys it: lower case, spaces and hyphens as underscores."""
+    return text.lower().replace(" ", "_").replace("-", "_")
 
 
 def _short(value: Any, quote: bool = True) -> str:

@@ -27,7 +27,7 @@ is untouched; a throw is only ever read here.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ..dice import ast
@@ -37,9 +37,8 @@ from ..dice.mixed_pool import RankedChoice
 from ..dice.values import DicePool
 from ..errors import RulesEngineError
 from ..limits import Limits
-from ..records import Record, fields
 from ..rules.faces import compared_caps
-from ..rules.model import MAX_PICK, Check, Expr
+from ..rules.model import MAX_PICK, Check, Expr, check_expressions
 from .choosing import DieByDie
 
 
@@ -61,7 +60,7 @@ def read_by_rank(check: Check) -> ReadByRank | None:
     ranking = DieByDie.of(spec)
     if ranking is None:
         return None
-    elsewhere = [e for e in _expressions(check) if spec.source in e.names]
+    elsewhere = [e for e in check_expressions(check) if spec.source in e.names]
     if not all(read_alone(e, spec.source) for e in elsewhere):
         return None
     if not all(_alone(e.tree, "rest") for _, e in spec.values):
@@ -77,7 +76,7 @@ def _most_told_apart(values: list[Expr]) -> int | None:
     for e in values:
         caps = compared_caps(ast.walk(e.tree))
         for node in ast.walk(e.tree):
-            if isinstance(node, ast.Call) and getattr(BUILTINS.get(node.name), "alone", None) == HOW_MANY:
+            if _reads_alone(node, "rest") == HOW_MANY:
                 if id(node) not in caps:
                     return None
                 most = max(most, caps[id(node)] + 1)
@@ -128,26 +127,18 @@ def _value(e: Expr, env: Mapping[str, Any], limits: Limits) -> Any:
     return e.run(Context(e.text, env, limits))
 
 
+def _reads_alone(node: ast.Node, name: str) -> str | None:
+    """What ``node`` reads of the dice ``name`` holds where it is a built-in given them alone
+    and reads less than their faces (``count(rest)``: how many; ``largest_die(rest)``)."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1):
+        return None
+    first = ast.bare(node.args[0])
+    builtin = BUILTINS.get(node.name)
+    return builtin.alone if builtin is not None and isinstance(first, ast.Name) and first.name == name else None
+
+
 def _alone(tree: ast.Node, name: str) -> bool:
-    """Whether ``tree`` reads ``name`` only as a built-in's dice given alone whose reading is
-    declared less than their faces (``count(rest)``, ``largest_die(rest)``)."""
-    alone = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and len(node.args) == 1:
-            builtin = BUILTINS.get(node.name)
-            first = ast.bare(node.args[0])
-            if builtin is not None and builtin.alone is not None and isinstance(first, ast.Name):
-                alone.add(id(first))
+    """Whether ``tree`` reads ``name`` only as :func:`_reads_alone` says."""
+    alone = {id(ast.bare(n.args[0])) for n in ast.walk(tree)
+             if isinstance(n, ast.Call) and _reads_alone(n, name) is not None}
     return all(id(node) in alone for node in ast.walk(tree) if isinstance(node, ast.Name) and node.name == name)
-
-
-def _expressions(value: Any) -> Iterator[Expr]:
-    """Every expression a check holds, in any of its parts."""
-    if isinstance(value, Expr):
-        yield value
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _expressions(item)
-    elif isinstance(value, Record):
-        for name in fields(value):
-            yield from _expressions(getattr(value, name))
