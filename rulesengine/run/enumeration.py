@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Iterator, Mapping
 
 from ..dice import ast
-from ..dice.beyond import UNDETERMINED, Beyond
+from ..dice.beyond import UNDETERMINED, AtLeast, Beyond
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
 from ..dice.expectation import RollMean, exact_moments, roll_mean
 from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
@@ -36,7 +36,7 @@ from .runtime import Runtime
 from .tally import OddsTally, collecting_undecided, note_undecided
 
 if TYPE_CHECKING:  # each imported where the check needs it (start-up, issue 33)
-    from .pushed import PushedSum
+    from .pushed import PerDie, PushedSum
 
 _UNSET = object()
 
@@ -90,6 +90,7 @@ class Enumerator:
         self._passes: ReportPasses | None | object = _UNSET  # report_passes(check), once asked
         self._fusions: tuple[FusedRolls, ...] | None = None  # _fused(()), once asked
         self._push: PushedSum | None | object = _UNSET  # _pushed(()), once asked
+        self._per: dict[int, tuple[PushedSum, PerDie] | None] = {}  # a push's per_die, by the plan's identity
 
     def forget(self) -> None:
         """Empty the odds remembered and the compiled exact evaluators (with their pools'
@@ -337,8 +338,12 @@ class Enumerator:
         with ``until_choice``, of the rolls made before the choice only, each with the values
         the rolls after it read (:func:`.after_choice.with_choice`)."""
         rolls, fixed = self._rolls(fixed, reads)
-        built, keys = self._afford_readings(env, fixed, budget, reads, cut, rolls)
         retiring = self.groups.retiring(fixed, reads.also if reads is not None else ()) if not until_choice else {}
+        per = self._per_die(reads, fixed, retiring)
+        # A push added up die by die is made at once, neither roll worked out alone: the floors
+        # charged first leave both out (they only bound what is charged as it is made).
+        built, keys = self._afford_readings(env, fixed, budget, reads, cut, rolls if per is None else
+                                            [r for r in rolls if r[0] not in (per[0].first, per[0].second)])
         joint: Joint = [({}, 1)]
         denom = 1
         chose = False
@@ -354,15 +359,22 @@ class Enumerator:
                 held = fixed[name]
                 joint = [({**d, name: d[held.of] if isinstance(held, Alias) else held}, w) for d, w in joint]
                 continue
+            if per is not None and name == per[0].second and name in joint[0][0]:
+                continue  # made with its first (below)
             reads_rolls = sorted(e.names & set(joint[0][0])) if joint else []
             if not reads_rolls:
-                # a check of one roll: its work is all this budget has left to do but holding its values
-                budget.sole = len(rolls) == 1 and not fixed and not retiring
-                try:
-                    dist = built.pop(name) if name in built else self.roll_dist(key, e, env, budget, reads)
-                finally:
-                    budget.sole = False
-                joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
+                summed = self._per_die_join(joint, per, name, env, budget, cut) if per is not None \
+                    and name == per[0].first else None
+                if summed is not None:
+                    joint, d = summed
+                else:
+                    # a check of one roll: its work is all this budget has left to do but holding its values
+                    budget.sole = len(rolls) == 1 and not fixed and not retiring
+                    try:
+                        dist = built.pop(name) if name in built else self.roll_dist(key, e, env, budget, reads)
+                    finally:
+                        budget.sole = False
+                    joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
                 if name in retiring:  # rolls read no more but through lets (.groups)
                     joint = self.groups.retire(joint, retiring[name], env, budget, e)
             else:
@@ -426,6 +438,55 @@ class Enumerator:
         if self._push is _UNSET:
             self._push = pushed_sum(self.check, *self._readers(()), self.runtime.limits, self.runtime.functions)
         return self._push  # type: ignore[return-value]
+
+    def _per_die(self, reads: RollReads | None, fixed: Mapping[str, Any], retiring: Mapping[str, Any]
+                 ) -> tuple[PushedSum, PerDie] | None:
+        """The push the rules read as one sum over its first roll's dice (:class:`.pushed.PerDie`),
+        with its plan; None where there is none (or a gate fixes, or a let retires, either roll)."""
+        names = [n for n, _ in self.check.rolls]
+        if not any(e.names & set(names[:i]) for i, (_, e) in enumerate(self.check.rolls)):
+            return None  # no roll reads another (pushed.py is not imported for it)
+        push = self._pushed(reads)
+        if push is None or {push.first, push.second} & (set(fixed) | set(retiring)):
+            return None
+        found = self._per.get(id(push), _UNSET)
+        if found is _UNSET or (found is not None and found[0] is not push):  # type: ignore[index]
+            from .pushed import per_die
+
+            plan = per_die(self.check, push, self.runtime.limits, self.runtime.functions)
+            found = self._per[id(push)] = None if plan is None else (push, plan)  # the plan kept alive with it
+        return found  # type: ignore[return-value]
+
+    def _per_die_join(self, joint: Joint, per: tuple[PushedSum, PerDie], name: str, env: dict,
+                      budget: Budget, cut: bool) -> tuple[Joint, int] | None:
+        """The joint values so far joined with a push's two rolls at once (``name`` its first):
+        one joint value per sum the rules read, the first roll at one of its throws (every die
+        on its lowest face; ``p0`` its part) and the second at the sum less ``p0``, as
+        :func:`.pushed.added_up` keeps them; its cut sums by their bounds. None where the
+        first's number of dice is not a whole number from 0 to ``max_dice`` (the rolls are
+        then worked out one by one, as before, where the error is met as it is)."""
+        from .pushed import lowest_throw, per_die_sums
+
+        push, plan = per
+        try:
+            n = plan.count(env)
+        except Exception:  # noqa: BLE001 - met as it is where the roll is worked out alone
+            return None
+        if type(n) is not int or not 0 <= n <= self.runtime.limits.max_dice:
+            return None
+        try:
+            rep = lowest_throw(plan, n, budget)
+            p0 = push.part({**env, name: rep})
+            sums = per_die_sums(plan, n, self.runtime.limits, budget)
+            if sums is None:
+                return None
+            outcomes = [(v - p0 if type(v) is int else AtLeast(v.low - p0), w) for v, w in outcomes_of(sums, cut)]
+            budget.spend(held_cost(len(joint) * len(outcomes), joint_width(joint) + 2))
+        except BudgetExceeded:
+            raise self.too_big(dict(self.check.rolls)[push.second], f"'{push.second}' added up over {n:,} dice of "
+                               f"'{name}' ran past max_states ({budget.limit:,})") from None
+        second = push.second
+        return [({**d, name: rep, second: v}, w * wv) for d, w in joint for v, wv in outcomes], sums.denom
 
     def _readers(self, also: tuple[Expr, ...]) -> tuple[list[Expr], frozenset[str]]:
         """What reads the check's rolls beside its rules: what a procedure reads of them (and

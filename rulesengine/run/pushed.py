@@ -27,7 +27,11 @@ from collections.abc import Callable, Iterable, Mapping
 from ..dice import ast
 from ..dice.beyond import AtLeast, AtMost
 from ..dice.context import Context
+from ..dice.die_odds import die_dist, face_dist
+from ..dice.dist import Budget, Dist, mixture, sum_of
 from ..dice.evaluate import compile_expression
+from ..dice.pool import PoolSpec
+from ..dice.values import Rolled
 from ..dice.sampling import Sampling
 from ..limits import Limits
 from ..records import Record
@@ -49,6 +53,7 @@ class PushedSum(NamedTuple):
     second: str
     part: Callable[[Mapping[str, Any]], Any]
     number: Callable[[Mapping[str, Any]], Any]
+    part_tree: ast.Node | None = None  # the part as written (what :func:`per_die` reads)
 
 
 def _shape(value: object) -> object:
@@ -179,7 +184,7 @@ def _compiled(first: str, second: str, part: tuple[ast.Node, str] | None, limits
                                  functions)
         return lambda env: run(Context(text, env, limits))
 
-    return PushedSum(first, second, as_number(node), as_number(ast.Name(second, node.span)))
+    return PushedSum(first, second, as_number(node), as_number(ast.Name(second, node.span)), node)
 
 
 def added_up(joint: list[tuple[dict[str, Any], int]], name: str, plan: PushedSum, env: Mapping[str, Any],
@@ -243,3 +248,86 @@ def _number(run: Callable[[Mapping[str, Any]], Any], env: Mapping[str, Any]) -> 
     except Exception:  # noqa: BLE001 - the resolver meets it with the pair as it is, and says so
         return None
     return value if type(value) in (int, AtLeast, AtMost) else None
+
+
+class PerDie(NamedTuple):
+    """A push read as :class:`PushedSum` whose sum is one over the first roll's dice: the
+    first a pool of plain dice (``(pool)d6``), the part a count of its faces
+    (``count(pool_dice, 5, 6)``) and the second as many dice of its own kind as the first
+    shows faces of a range (``(count(pool_dice, 6))d6!cs>=5``), worth the sum of its dice.
+    Each die of the first then adds its own share, whatever the others show: 1 where it
+    shows a face the part counts, and a die of the second where it shows one the second
+    rolls again; the sum is that share added over the dice (:func:`per_die_sums`)."""
+
+    count: Callable[[Mapping[str, Any]], Any]  # the first roll's number of dice, from the inputs
+    first: PoolSpec
+    second: PoolSpec
+    part: tuple[int, int]  # the faces of the first the part counts, lowest and highest
+    again: tuple[int, int]  # the faces of the first whose dice the second rolls again
+
+
+def per_die(check: Check, plan: PushedSum, limits: Limits, functions: Mapping[str, Any]) -> PerDie | None:
+    """``plan`` as a sum over the first roll's dice (:class:`PerDie`), where it is one."""
+    rolls = dict(check.rolls)
+    first, second = (ast.bare(rolls[n].tree) for n in (plan.first, plan.second))
+    if not (isinstance(first, ast.Dice) and isinstance(second, ast.Dice)) or first.die is None \
+            or second.die is None or ast.condition_exprs(first) or ast.condition_exprs(second):
+        return None
+    one, other = PoolSpec.of(first), PoolSpec.of(second)
+    if not one.plain or first.die.symbols or other.keeps or other.reroll_rank is not None:
+        return None
+    part = _faces_counted(plan.part_tree, plan.first)
+    again = _faces_counted(second.count, plan.first)
+    if part is None or again is None:
+        return None
+    text = rolls[plan.first].text
+    run = compile_expression(first.count, Sampling(), limits, text, functions)
+    return PerDie(lambda env: run(Context(text, env, limits)), one, other, part, again)
+
+
+def _faces_counted(node: ast.Node | None, roll: str) -> tuple[int, int] | None:
+    """The faces ``count(roll, lo, hi)`` (or ``count(roll, v)``) counts, written as whole
+    numbers; None for anything else."""
+    node = ast.bare(node) if node is not None else None
+    if not isinstance(node, ast.Call) or node.name != "count" or len(node.args) not in (2, 3):
+        return None
+    read, *rest = (ast.bare(a) for a in node.args)
+    bounds = [b.value for b in rest if isinstance(b, ast.Num) and type(b.value) is int]
+    if not isinstance(read, ast.Name) or read.name != roll or len(bounds) != len(rest):
+        return None
+    return bounds[0], bounds[-1]
+
+
+def per_die_sums(plan: PerDie, n: int, limits: Limits, budget: Budget) -> Dist | None:
+    """The sum :class:`PerDie` reads, of ``n`` dice of the first roll: each die's share (its
+    face weighed as the die falls; where the second rolls it again, one die of the second
+    added, its explosions cut as a die of the second alone is cut), added over the dice.
+    Charged as each step is made (the convolutions, :func:`.dist.sum_of`). None where a
+    cut die of the second is known otherwise than by a lower bound."""
+    faces = face_dist(plan.first, budget)
+    again = die_dist(plan.second, "total", limits, budget)
+    if any(type(lo) is not int for lo in again.tail):
+        return None  # cut paths known otherwise than by a lower bound: the pairs, as before
+    (plo, phi), (alo, ahi) = plan.part, plan.again
+    parts = []
+    for face, w in faces.weights.items():
+        share = int(plo <= face <= phi)
+        if alo <= face <= ahi:
+            parts.append((_shifted(again, share), w))
+        else:
+            parts.append((Dist.point(share), w))
+    return sum_of(mixture(parts, faces.denom, budget), n, budget)
+
+
+def lowest_throw(plan: PerDie, n: int, budget: Budget) -> Rolled:
+    """A throw of the first roll's ``n`` dice, each on its lowest face: the value it holds in
+    the joint values :func:`per_die_sums` makes (the rules read it only through the part)."""
+    low = min(face_dist(plan.first, budget).weights)
+    return Rolled(n * low, (low,) * n)
+
+
+def _shifted(d: Dist, by: int) -> Dist:
+    """``d`` plus ``by`` (its cut paths' lower bounds too)."""
+    if not by:
+        return d
+    return Dist({v + by: w for v, w in d.weights.items()}, d.denom, {lo + by: w for lo, w in d.tail.items()})
