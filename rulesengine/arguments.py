@@ -291,7 +291,7 @@ def add_run_command(sub, name: str) -> None:
                        help="also write a chart as SVG: the result's (or the outcomes') bars; for a sweep, "
                        "a line per outcome across the swept input")
         p.add_argument("--given", metavar="EXPR", help="odds given a yes/no expression over the check's names, "
-                       "e.g. --given \"outcome == 'success'\"")
+                       "e.g. --given \"outcome == 'success'\" (one set of inputs: not with a sweep)")
 
 
 def positive_seconds(text: str) -> float:
