@@ -119,7 +119,8 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
         lines += _wrapped(label, [f"{k}={_v(x)}" for k, x in v.inputs.items()])
     if v.given is not None:
         given, p_given = v.given
-        lines.append(f"given: {given}    (its own chance: {_fraction(p_given, exact)}, {_pct(p_given)}%)")
+        least = "at least " if v.truncated else ""  # paths the depth left open may hold it too
+        lines.append(f"given: {given}    (its own chance: {least}{_fraction(p_given, exact)}, {_pct(p_given)}%)")
     lines += _outcome_lines(v, exact)
     for label, named in v.named:
         if named:
@@ -169,7 +170,9 @@ def _truncation_lines(v: OddsValue, kind: str, exact: bool) -> list[str]:
     result's cut mass lies."""
     lines = []
     if v.truncated:
-        lines.append(f"truncated: {fraction_display(v.truncated)} (~{float(v.truncated):.2g})")
+        # a probability, where the (cut off) row gives a percent: both said, so neither is misread
+        lines.append(f"truncated: {fraction_display(v.truncated)} (~{float(v.truncated):.2g}, "
+                     f"{_pct(v.truncated).lstrip('~')} %)")
     if v.result_cut != v.truncated:
         lines.append(f"{kind} truncated: {_fraction(v.result_cut, exact)} (~{float(v.result_cut):.2g}: explosions"
                      f" deeper than the odds follow decide the {kind} there, not the outcome)")

@@ -264,7 +264,7 @@ class Builder:
                 check = checks.get(check_name)
                 if check is not None:
                     more = faces_needed(check, exprs, aliases) - check.faces_needed
-                    views = face_views(check, exprs, aliases, dict(check.face_views))
+                    views = face_views(check, exprs, aliases, dict(check.face_views), beside=True)
                     first = check.initial_needed | initial_needed(check, exprs, aliases)
                     sizes = check.sizes_needed | sizes_needed(check, exprs, aliases)
                     if more or views != dict(check.face_views) or first != check.initial_needed \

@@ -20,7 +20,7 @@ from ..dice.view_fold import Term
 from ..limits import DEFAULT_LIMITS
 from ..records import Record
 from ..dice.pool_odds import PoolView
-from .model import Check, Expr
+from .model import Check, Expr, check_expressions
 
 # What is known of an expression before anything is rolled (see :func:`face_views`): the
 # value of a node of ``Expr``'s tree that reads only inputs and lets of inputs, or None
@@ -56,12 +56,17 @@ def _carriers(check: Check, aliases: dict[str, str] | None = None, settle: Settl
 
 def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
                known: dict[str, PoolView | None] | None = None,
-               settle: Settle | None = None) -> dict[str, PoolView | None]:
+               settle: Settle | None = None, beside: bool = False) -> dict[str, PoolView | None]:
     """For each roll of ``check`` whose dice ``exprs`` look at (see :func:`faces_needed`),
     what they read of them (a :class:`PoolView`), or None when that can't be told in
     advance (a count of a range given by a name, a roll chosen from); merged with the
     views ``known`` already. A view reads the total too wherever the roll may be read
     whole: as a number in ``exprs``, held by a let or the result, or reported.
+
+    ``beside``: ``exprs`` are read beside the check's own rules (a condition of conditional
+    odds, a procedure's rules), whose views are in ``known``: a roll those rules read by
+    none of its dice, they read whole (``result: roll + bonus``), so its new view reads its
+    total too (without it, ``--given "count(roll, 6) >= 1"`` read every throw as one).
 
     ``settle``: what is known once the inputs are given (exact odds for given inputs): an
     ``if()`` whose condition it knows reads only its taken branch, and a count's bound it
@@ -73,10 +78,17 @@ def face_views(check: Check, exprs: list, aliases: dict[str, str] | None = None,
         if e is not None:
             walk.expr(e)
     views = walk.views
+    own = _named_by_rules(check) if beside else frozenset()
     for roll, view in list(views.items()):
-        if view is not None and _read_whole(roll, carries, exprs, walk.plain, check, settle):
+        if view is not None and (_read_whole(roll, carries, exprs, walk.plain, check, settle)
+                                 or (roll in own and roll not in (known or {}))):
             views[roll] = view.merge(PoolView(total=True))
     return views
+
+
+def _named_by_rules(check: Check) -> frozenset[str]:
+    """The names the check's own expressions read, and those it reports."""
+    return frozenset(n for e in check_expressions(check) for n in e.names) | frozenset(check.report)
 
 
 class _ViewWalk:

@@ -36,7 +36,7 @@ def conditional_odds(enumerator: Enumerator, values: dict[str, Any], holds: Expr
     # throw): the rolls are then read for both.
     check = enumerator.check
     known = dict(check.face_views)
-    views = face_views(check, [holds], None, known)
+    views = face_views(check, [holds], None, known, beside=True)
     for name in faces_needed(check, [holds]) - check.faces_needed:
         views.setdefault(name, None)
     first = initial_needed(check, [holds])
@@ -63,11 +63,17 @@ def conditional_odds(enumerator: Enumerator, values: dict[str, Any], holds: Expr
     if not kept:
         raise InputError(f"the condition '{given}' never holds for these inputs",
                          hint="conditional odds need a condition with a chance above zero", field=("given",))
-    odds = acc.finish(runtime.model, check, values, kept, kept, runtime.limits.max_states)
+    # Where explosions past the depth leave some paths open (their outcome, or the condition
+    # itself), the condition may hold on any of them: each chance given it is at least what
+    # the paths worked out give over all the mass it may hold on (what they hold on, and the
+    # open mass), and ``truncated`` is that open mass over the same, so every row is at least
+    # its chance and at most that plus ``truncated``, as without a condition. (Over the mass
+    # worked out alone, a row could lie above its chance: issue 33's outside authors.)
+    open_mass = joint_denom - total
+    odds = acc.finish(runtime.model, check, values, kept + open_mass, kept, runtime.limits.max_states)
     # Where the condition is open on some cut paths, its chance is not known exactly, nor is
     # anything divided by it: no result is then exact given it.
     return replace(odds, given=given, given_probability=Fraction(kept, joint_denom),
-                   truncated=Fraction(joint_denom - total, joint_denom),
                    result_cut_from=odds.result_cut_from if total == joint_denom else None)
 
 def condition(runtime: Runtime, check: Check, text: str) -> Expr:
@@ -81,10 +87,13 @@ def condition(runtime: Runtime, check: Check, text: str) -> Expr:
     known = party_scope(check).names
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.name not in known:
+            tag = next((t for t in check.tags if t.name == node.name), None)
             near = closest(node.name, list(known))
+            hint = (f"'{node.name}' is a tag, not a name: give its condition instead, {tag.when.text}"
+                    if tag is not None else f"did you mean '{near}'?" if near else
+                    "names: " + ", ".join(sorted(known)))
             raise InputError(f"given: unknown name '{node.name}'", Location(column=node.span[0] + 1,
-                             source_line=text), f"did you mean '{near}'?" if near else
-                             "names: " + ", ".join(sorted(known)), field=("given",))
+                             source_line=text), hint, field=("given",))
         if isinstance(node, ast.Dice):
             raise InputError("given: a condition cannot roll dice", Location(column=node.span[0] + 1,
                              source_line=text), "name one of the check's rolls instead", field=("given",))

@@ -213,9 +213,9 @@ class ExactRolls:
         views: dict[str, PoolView | None] = {}
         for i, (exprs, aliases) in enumerate(check.view_sources):
             # A procedure's expressions are read with its own names: only the check's are settled.
-            views = face_views(check, list(exprs), dict(aliases), views, settle if i == 0 else None)
+            views = face_views(check, list(exprs), dict(aliases), views, settle if i == 0 else None, beside=i > 0)
         if reads is not None:
-            views = face_views(check, list(reads.also), None, views, settle)
+            views = face_views(check, list(reads.also), None, views, settle, beside=True)
         if check.choose is not None:
             views[check.choose.source] = None  # choosing dice reads every one of them
         for name in (*dict(check.face_views), *(reads.views if reads is not None else ())):
