@@ -329,7 +329,12 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     runnable = rs.runnable(args.name)
     plain, parties = split_inputs(args.assign)
     at_least = [n for group in args.at_least for n in group]
-    swept = any(is_swept(v) for v in plain.values()) or any(is_swept(v) for p in parties.values() for v in p.values())
+    values = [*plain.values(), *(v for p in parties.values() for v in p.values())]
+    # a list whose items read as dice is one dice pool, or a list of a choice input's choices:
+    # the inputs are looked at only then (the whole file's model: start-up)
+    choices = _choices(rs.model, args.name) if any("," in v and not is_swept(v) for v in values) else {}
+    swept = any(is_swept(v, choices.get(k, ())) for k, v in plain.items()) \
+        or any(is_swept(v, choices.get(k, ())) for p in parties.values() for k, v in p.items())
     view = odds_view(args, swept)
     if args.compare:
         if swept:
@@ -343,7 +348,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         from .run.sweep import sweep
 
         with _progress():
-            rows = sweep(runnable, plain, parties, args.given)
+            rows = sweep(runnable, plain, parties, args.given, choices)
         if at_least and not rows.numeric():
             raise UsageError(f"--at-least is for a result that is a number, and '{args.name}' has outcomes only",
                              hint="leave --at-least out: each outcome's chance is in every row")
@@ -378,6 +383,15 @@ def _cmd_odds(args: argparse.Namespace) -> int:
 
         _write_plot(args.plot, odds_plot(result))
     return EXIT_OK
+
+
+def _choices(model: Any, name: str) -> dict[str, tuple[str, ...]]:
+    """The choices of each choice input of a check (or of a procedure and its check's, which
+    its parties give), by name: a list of them sweeps even where each reads as dice."""
+    proc = model.procedures.get(name)
+    check = model.checks.get(proc.check if proc is not None else name)
+    specs = [*(check.inputs if check is not None else ()), *(proc.inputs if proc is not None else ())]
+    return {spec.name: spec.choices for spec in specs if spec.type == "choice"}
 
 
 def _compared_cases(args: argparse.Namespace, rs: Any, plain: dict[str, str],

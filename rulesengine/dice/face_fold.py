@@ -76,29 +76,39 @@ def fold_by_face(faces: Sequence[Face], count: int, view: PoolView, reads: Seque
     # Each range is complete after the last face in it that the die can show (or before the
     # first face, holding 0, if it shows none of them).
     closes = [[_closing(faces, c) for c in r.ranges] for r in reads]
-    start = tuple(_close(r, (None, (0,) * len(r.ranges)), cl, -1) for r, cl in zip(reads, closes, strict=True))
+    start = tuple(_closed(r, (None, (0,) * len(r.ranges)), tuple(j for j, at in enumerate(cl) if at == -1))
+                  for r, cl in zip(reads, closes, strict=True))
     states: dict[tuple, list] = {(count, (0,) * n, None, None, start): [1, None]}
     last = len(faces) - 1
+    highest, lowest = view.highest, view.lowest
     for i, (face, weight, one) in enumerate(faces):
         budget.spend(len(states) * (count + 1) * step_cost(count * bits))
         powers = [weight ** k for k in range(count + 1)]
-        inside = [[tally(c, (face,)) for c in r.ranges] for r in reads]
+        ways_of = [[math.comb(left, k) * powers[k] for k in range(left + 1)] for left in range(count + 1)]
+        # What this face adds to each read's open counts (None where it adds to none of them),
+        # and whether a count is complete after it: the common steps then skip both.
+        adds = [tuple((j, t) for j, t in enumerate(tally(c, (face,)) for c in r.ranges) if t) or None for r in reads]
+        shut = [tuple(j for j, at in enumerate(cl) if at == i) for cl in closes]  # counts complete after it
+        closing = any(shut)
+        reading = n and any(one)
         nxt: dict[tuple, list] = {}
         for (left, parts, high, low, done), (w, chain) in states.items():
+            ways = ways_of[left]  # which k of the dice left show this face, each way's weight
             for k in (range(left + 1) if i < last else (left,)):
                 if k:
                     read = tuple(p + k * r if top is None else min(p + k * r, top)
-                                 for p, r, top in zip(parts, one, tops, strict=False))
-                    hi = face if view.highest else 0
-                    lo = (face if low is None else low) if view.lowest else 0  # the faces go up
-                    opened = tuple((acc, tuple(p + k * t for p, t in zip(open_, ins, strict=True)))
-                                   for (acc, open_), ins in zip(done, inside, strict=True))
+                                 for p, r, top in zip(parts, one, tops, strict=False)) if reading else parts
+                    hi = face if highest else 0
+                    lo = (face if low is None else low) if lowest else 0  # the faces go up
+                    opened = tuple(x if add is None else (x[0], _added(x[1], add, k))
+                                   for x, add in zip(done, adds, strict=True))
                     link: Any = (chain, (face, k))
                 else:
                     read, hi, lo, opened, link = parts, high, low, done, chain
-                closed = tuple(_close(r, x, cl, i) for r, x, cl in zip(reads, opened, closes, strict=True))
+                closed = tuple(_closed(r, x, js) if js else x for r, x, js in zip(reads, opened, shut, strict=True)) \
+                    if closing else opened
                 key = (left - k, read, hi, lo, closed)
-                q = w * math.comb(left, k) * powers[k]
+                q = w * ways[k]
                 entry = nxt.get(key)
                 if entry is None:
                     nxt[key] = [q, link]
@@ -122,14 +132,24 @@ def _closing(faces: Sequence[Face], c: tuple[int, int]) -> int:
     return places[-1] if places else -1
 
 
-def _close(read: _Complete, x: tuple[int | None, tuple[int, ...]], closing: Sequence[int], step: int
-           ) -> tuple[int | None, tuple[int, ...]]:
-    """A complete read's state after ``step``: each count complete there taken in and set
-    back to 0, so that states alike from here on are one state."""
+def _added(open_: tuple[int, ...], add: tuple[tuple[int, int], ...], k: int) -> tuple[int, ...]:
+    """The open counts with ``k`` dice more of a face each range ``j`` of ``add`` counts ``t``
+    times."""
+    if len(add) == 1:
+        (j, t), = add
+        return open_[:j] + (open_[j] + k * t,) + open_[j + 1:]
+    counts = list(open_)
+    for j, t in add:
+        counts[j] += k * t
+    return tuple(counts)
+
+
+def _closed(read: _Complete, x: tuple[int | None, tuple[int, ...]], shut: Sequence[int]
+            ) -> tuple[int | None, tuple[int, ...]]:
+    """A complete read's state once the counts ``shut`` are complete (after the step they
+    close on): each taken in and set back to 0, so that states alike from here on are one."""
     acc, open_ = x
-    if step not in closing:
-        return x
-    for j, at in enumerate(closing):
-        if at == step:
-            acc = read.taken(acc, open_[j], j)
-    return acc, tuple(0 if at == step else v for v, at in zip(open_, closing, strict=True))
+    for j in shut:
+        acc = read.taken(acc, open_[j], j)
+        open_ = open_[:j] + (0,) + open_[j + 1:]
+    return acc, open_

@@ -9,7 +9,7 @@ runs many exact-odds computations: each value gets the work budget a single call
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -118,16 +118,19 @@ def _range(name: str, text: str) -> list[int]:
 
 
 def sweep(runnable: Runnable, plain: dict[str, str], parties: dict[int, dict[str, str]],
-          given: str | None = None) -> Sweep:
+          given: str | None = None, choices: Mapping[str, Collection[str]] | None = None) -> Sweep:
     """The odds of a check or procedure for every combination of the swept inputs, written as
-    on the command line (``bonus=1..18``, ``skill=8,12,16``; ``partyN.name`` for a party's)."""
+    on the command line (``bonus=1..18``, ``skill=8,12,16``; ``partyN.name`` for a party's);
+    ``choices``: each choice input's choices, by name (a list of them is swept even where
+    each reads as dice, :func:`.sweep_words.is_swept`)."""
+    choices = choices or {}
     ranges: list[tuple[str, list[Any]]] = []
     for k, v in plain.items():
-        if is_swept(v):
+        if is_swept(v, choices.get(k, ())):
             ranges.append((k, sweep_values(k, v)))
     for i, p in sorted(parties.items()):
         for k, v in p.items():
-            if is_swept(v):
+            if is_swept(v, choices.get(k, ())):
                 ranges.append((f"party{i}.{k}", sweep_values(k, v)))
     return sweep_over(runnable, ranges, plain, parties, given)
 

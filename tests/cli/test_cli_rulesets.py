@@ -211,6 +211,41 @@ def test_odds_sweep_prints_one_row_per_value(capsys):
     assert out.splitlines()[1].startswith("10,0.5")
 
 
+def test_a_list_of_choices_that_read_as_dice_sweeps_the_choice(capsys, tmp_path):
+    """``die=d4,d6`` for a choice input whose choices are d4 and d6 is a list of two of them
+    (an outside author: it was one dice pool, "not one of its choices"); for a dice pool it
+    stays one pool of two dice."""
+    path = tmp_path / "weapons.yaml"
+    path.write_text("""\
+ruleset: weapons
+name: Weapons
+version: "1"
+source: tests
+checks:
+  damage:
+    inputs:
+      die: {type: choice, choices: [d4, d6]}
+    roll: if(die == 'd4', 1d4, 1d6)
+    result: roll
+    outcomes:
+      - {name: high, when: "result >= 4", success: true}
+      - {name: low, success: false}
+  pool:
+    inputs:
+      dice: {type: dice_pool}
+    roll: dice
+    result: roll
+    outcomes:
+      - {name: high, when: "result >= 4", success: true}
+      - {name: low, success: false}
+""", encoding="utf-8")
+    code, out, err = run(capsys, "odds", path, "damage", "die=d4,d6", "--csv")
+    assert code == 0, err
+    assert [line.split(",")[:2] for line in out.splitlines()[1:]] == [["d4", "0.250000"], ["d6", "0.500000"]]
+    code, out, err = run(capsys, "odds", path, "pool", "dice=d4,d6")
+    assert code == 0 and "dice=d6/d4" in out, err  # one pool of two dice
+
+
 RPS = (ROOT / "rulesets" / "rps.yaml").read_text(encoding="utf-8")
 SLOW_TASK = {"goal": "5", "attribute": "0", "other_modifier": "-40", "retry": "-5"}  # rarely done: many states
 
