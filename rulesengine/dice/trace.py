@@ -63,8 +63,14 @@ _Seen = tuple[Mapping[int, PoolRoll], Mapping[str, Any]]
 
 def _dice(n: ast.Dice, seen: _Seen) -> str:
     pool = seen[0].get(id(n))
-    if pool is None:  # a branch of if() not taken: its dice were not rolled
-        return dice_text(n)
+    if pool is None:  # a branch of if() not taken: its dice were not rolled, shown as written
+        text = dice_text(n)
+        if not isinstance(n.count, ast.Num):  # its number of dice, as the names read here
+            count = _shown(n.count, seen)
+            text = (count if isinstance(n.count, ast.Group) else f"({count})") + text.removeprefix("(…)")
+        if n.die is None and n.sides is not None:
+            text = text.replace("d(…)", f"d({_shown(n.sides, seen)})", 1)
+        return text
     shown = format_pool(pool)
     if isinstance(n.count, ast.Num) and n.die is not None:
         return shown

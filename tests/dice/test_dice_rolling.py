@@ -94,6 +94,14 @@ def test_trace_renders_arithmetic_names_functions_and_labels():
     assert r.trace.endswith("= false")
 
 
+def test_a_branch_not_taken_shows_its_number_and_size_of_dice_with_the_names_they_read():
+    """Its dice were not rolled: the term as written, a number of dice worked out shown by the
+    names it reads (an outside author saw ``(…)d6kh1`` where the rule wrote ``(banes)d6kh1``)."""
+    r = dice.roll("if(banes > 0, (banes)d6kh1, 0)", env={"banes": 0})
+    assert r.trace == "if(banes > 0, (banes)d6kh1, 0) → if(banes:0 > 0, (banes:0)d6kh1, 0) = 0"
+    r = dice.roll("if(x > 0, 2d6, (x + 1)d(y))", env={"x": 1, "y": 6}, faces=[2, 5])
+    assert r.trace == "if(x > 0, 2d6, (x + 1)d(y)) → if(x:1 > 0, [2, 5], (x:1 + 1)d(y:6)) = 7"
+
 def test_roll_to_dict_is_json_ready():
     d = dice.roll("2d6kh1", faces=[2, 5]).to_dict()
     assert d == {
