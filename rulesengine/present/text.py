@@ -118,8 +118,8 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
         label = "inputs" if v.roller is None else f"party{v.roller} rolls, with"
         lines += _wrapped(label, [f"{k}={_v(x)}" for k, x in v.inputs.items()])
     if v.given is not None:
-        given, p_given = v.given
-        least = "at least " if v.truncated else ""  # paths the depth left open may hold it too
+        given, p_given, left_open = v.given
+        least = "at least " if left_open else ""  # paths the depth left open may hold it too
         lines.append(f"given: {given}    (its own chance: {least}{_fraction(p_given, exact)}, {_pct(p_given)}%)")
     lines += _outcome_lines(v, exact)
     for label, named in v.named:

@@ -22,7 +22,7 @@ from .exact import RollReads
 from .results import CheckOdds
 from .enumeration import Enumerator
 from .runtime import Runtime
-from .tally import OddsTally
+from .tally import OddsTally, collecting_open_paths
 
 
 def conditional_odds(enumerator: Enumerator, values: dict[str, Any], holds: Expr, given: str) -> CheckOdds:
@@ -44,8 +44,10 @@ def conditional_odds(enumerator: Enumerator, values: dict[str, Any], holds: Expr
     # (ExactRolls.settled_reads), and may read a band they settle away.
     reads = RollReads(views, frozenset(first | check.initial_needed), (holds,))
     # What explosions cut off counts where the condition is decided whatever the depth
-    # (rulesengine.dice.beyond); where it is not, that mass stays truncated.
-    outcomes, joint_denom = enumerator.resolutions(values, reads, cut=True)
+    # (rulesengine.dice.beyond); where it is not, that mass stays truncated. The paths whose
+    # outcome the depth left open are noted, so that the condition may still be read on them.
+    with collecting_open_paths() as open_paths:
+        outcomes, joint_denom = enumerator.resolutions(values, reads, cut=True)
     kept = total = 0
     for res, env, w in outcomes:
         local = {**env, **res.env}
@@ -60,21 +62,37 @@ def conditional_odds(enumerator: Enumerator, values: dict[str, Any], holds: Expr
         if holds_here:
             acc.add(res, w, 1)
             kept += w
-    if not kept:
+    # A path whose outcome is open may still decide the condition (the first throw is known
+    # exactly): where it fails there, that mass is not the condition's; where it holds, it is
+    # (its outcome open). Where the condition reads what is open (the result, the outcome),
+    # it stays open too.
+    held_open = 0
+    for local, w in open_paths:
+        try:
+            holds_here = runtime.truth(holds, local)
+        except UNDETERMINED + (RulesEngineError,):
+            continue
+        total += w
+        held_open += w if holds_here else 0
+    undecided = joint_denom - total  # where the condition itself is open
+    if not kept + held_open + undecided:
         raise InputError(f"the condition '{given}' never holds for these inputs",
                          hint="conditional odds need a condition with a chance above zero", field=("given",))
     # Where explosions past the depth leave some paths open (their outcome, or the condition
-    # itself), the condition may hold on any of them: each chance given it is at least what
-    # the paths worked out give over all the mass it may hold on (what they hold on, and the
-    # open mass), and ``truncated`` is that open mass over the same, so every row is at least
-    # its chance and at most that plus ``truncated``, as without a condition. (Over the mass
-    # worked out alone, a row could lie above its chance: issue 33's outside authors.)
-    open_mass = joint_denom - total
+    # itself), each chance given the condition is at least what the paths worked out give
+    # over all the mass the condition may hold on (what it holds on, and the open mass), and
+    # ``truncated`` is that open mass over the same, so every row is at least its chance and
+    # at most that plus ``truncated``, as without a condition. (Over the mass worked out
+    # alone, a row could lie above its chance: issue 33's outside authors.)
+    open_mass = held_open + undecided
     odds = acc.finish(runtime.model, check, values, kept + open_mass, kept, runtime.limits.max_states)
-    # Where the condition is open on some cut paths, its chance is not known exactly, nor is
-    # anything divided by it: no result is then exact given it.
-    return replace(odds, given=given, given_probability=Fraction(kept, joint_denom),
-                   result_cut_from=odds.result_cut_from if total == joint_denom else None)
+    # Where the condition is open on some cut paths, its chance is at least the one given
+    # (``given_open`` more at most), and anything divided by it not exact: no result is then
+    # exact given it.
+    return replace(odds, given=given, given_probability=Fraction(kept + held_open, joint_denom),
+                   given_open=Fraction(undecided, joint_denom),
+                   result_cut_from=odds.result_cut_from if not open_mass else None)
+
 
 def condition(runtime: Runtime, check: Check, text: str) -> Expr:
     """A yes/no expression over the check's names after it resolved (its inputs, values,

@@ -270,7 +270,7 @@ class Enumerator:
                 try:
                     out.append((resolve(local, settled=settled), local, w))
                 except UNDETERMINED + (RulesEngineError,):  # open past the depth: truncated
-                    note_undecided(partial(self.resolver.result_alone, local, settled), w)
+                    note_undecided(partial(self.resolver.result_alone, local, settled), w, local)
                 continue
             out.append((resolve(local, settled=settled), local, w))
         return out

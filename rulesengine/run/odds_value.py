@@ -76,7 +76,8 @@ class OddsValue(Record):
     expected_rounds: Fraction | None = None
     roller: int | None = None  # a team's: the party (from 1) whose check was rolled, with ``inputs``
     signed: Mapping[str, Fraction] | None = None  # ranked: …, "-0", "+0", …
-    given: tuple[str, Fraction] | None = None  # the condition and its own probability
+    # the condition, its own probability and the mass on which the depth leaves it open
+    given: tuple[str, Fraction, Fraction] | None = None
     result_truncated: Fraction | None = None  # a check's: what was cut from its result (None: as truncated)
     result_cut_from: int | None = None
     checks_truncation: bool = False  # a check's JSON: result_truncated and result_cut_from
@@ -135,6 +136,8 @@ class OddsValue(Record):
             parts["result_cut_from"] = self.result_cut_from
         if self.given is not None:
             parts["given"] = {"expression": self.given[0], **prob(self.given[1])}
+            if self.given[2]:
+                parts["given"]["truncated"] = fraction_text(self.given[2])
         if self.signed:
             parts["signed_result"] = ranked_distribution_json(self.signed, budget, rendered)
         parts.update(self.extra)

@@ -235,7 +235,8 @@ class CheckOdds(Record):
     values: dict[str, dict[Any, Fraction]]
     truncated: Fraction = Fraction(0)  # what explosions cut from the outcomes (and success, tags, tiers)
     given: str | None = None  # the condition these odds are conditioned on
-    given_probability: Fraction | None = None  # its own probability
+    given_probability: Fraction | None = None  # its own probability (at least, where given_open)
+    given_open: Fraction = Fraction(0)  # the mass on which explosions past the depth leave it open
     signed_distribution: dict[str, Fraction] = field(default_factory=dict)  # ranked: ..., "-0", "+0", ...
     unbounded_mean: Fraction | None = None  # with truncated explosions: the result's mean followed forever
     unbounded_variance: Fraction | None = None  # and its variance, where it has a closed form too
@@ -303,7 +304,7 @@ class CheckOdds(Record):
                                               cut=self.values_truncated.get(k, self.truncated))
                                      for k, d in self.values.items()}),),
             signed=self.signed_distribution,
-            given=(self.given, self.given_probability)
+            given=(self.given, self.given_probability, self.given_open)
             if self.given is not None and self.given_probability is not None else None,
             truncated=self.truncated, result_truncated=self.result_truncated, result_cut_from=self.result_cut_from,
             extra=(("values_cut_from", dict(self.values_cut_from)),) if self.values_cut_from else (),

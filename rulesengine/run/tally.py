@@ -19,6 +19,7 @@ from .results import NOT_ALLOWED, CheckOdds, Resolution, signed_rank, value_orde
 
 
 _UNDECIDED: ContextVar[list[tuple[Any, int]] | None] = ContextVar("undecided", default=None)
+_OPEN_PATHS: ContextVar[list[tuple[dict[str, Any], int]] | None] = ContextVar("open_paths", default=None)
 
 
 @contextmanager
@@ -33,14 +34,31 @@ def collecting_undecided() -> Iterator[list[tuple[Any, int]]]:
         _UNDECIDED.reset(token)
 
 
-def note_undecided(result: Callable[[], Any], weight: int) -> None:
+@contextmanager
+def collecting_open_paths() -> Iterator[list[tuple[dict[str, Any], int]]]:
+    """Where the resolutions made inside note the values (the rolls with what was known
+    before them) of those whose outcome the depth left open, with their weights: what a
+    condition of conditional odds may still be decided on (:func:`note_undecided`)."""
+    into: list[tuple[dict[str, Any], int]] = []
+    token = _OPEN_PATHS.set(into)
+    try:
+        yield into
+    finally:
+        _OPEN_PATHS.reset(token)
+
+
+def note_undecided(result: Callable[[], Any], weight: int, env: dict[str, Any] | None = None) -> None:
     """A resolution whose outcome explosions past the depth decide, with its weight: its
     result (``result()``, None where that is open too) noted where it is collected. Its
     outcome stays truncated; its result is still what the result's rows and "at least"
-    read (a d6! whose 18 or more decides no outcome is still 18 or more)."""
+    read (a d6! whose 18 or more decides no outcome is still 18 or more). ``env``: its
+    values, noted where open paths are collected (:func:`collecting_open_paths`)."""
     into = _UNDECIDED.get()
     if into is not None:
         into.append((result(), weight))
+    paths = _OPEN_PATHS.get()
+    if paths is not None and env is not None:
+        paths.append((env, weight))
 
 
 class OddsTally:

@@ -104,3 +104,44 @@ def test_a_tag_named_in_a_condition_is_told_to_be_given_by_its_condition():
         loads(text, "beside.yaml").check("plus").odds({}, given="boxcars")
     assert found.value.code == "E601"
     assert found.value.hint == "'boxcars' is a tag, not a name: give its condition instead, count(roll, 6) == 2"
+
+
+EXPLODING = """\
+ruleset: open
+name: Open
+version: "1"
+source: tests
+checks:
+  far:
+    roll: 1d6!
+    result: roll
+    outcomes:
+      - {name: high, when: "result >= 20", success: true}
+      - {name: low, success: false}
+"""
+
+
+def test_a_condition_on_the_first_throw_is_exact_where_the_outcome_is_open():
+    """At depth 1 a chain 6, 6 is cut (at least 12): whether it is 20 or more is open, but
+    its first throw is known, so the condition's own chance is exactly 1/6; P(high | a 6
+    first) is P(two more dice add 14 or more) = (1/6)^2 · 5/6, within the bounds."""
+    odds = loads(EXPLODING, "open.yaml", Limits(explode_depth=1)).check("far").odds(
+        {}, given="count(initial(roll), 6) == 1")
+    assert odds.given_probability == F(1, 6) and odds.given_open == 0
+    truth = F(1, 36) * F(5, 6)
+    assert odds.truncated > 0 and odds.outcomes["high"] <= truth <= odds.outcomes["high"] + odds.truncated
+    assert "truncated" not in odds.to_dict()["given"]
+
+
+def test_a_condition_reading_what_is_open_has_its_chance_as_a_bound():
+    """3, or 13 (6, 6, 1: the chain cut at 6, 6 may be it): at least the 3's 1/6, and at most
+    the cut chains' 1/36 more; where the condition holds on no path worked out but may on
+    the open ones, every row is 0 with all of it truncated (not "never holds")."""
+    far = loads(EXPLODING, "open.yaml", Limits(explode_depth=1)).check("far")
+    odds = far.odds({}, given="result == 13 or result == 3")
+    assert odds.given_probability == F(1, 6) and odds.given_open == F(1, 36)
+    assert odds.given_probability <= F(1, 6) + F(1, 216) <= odds.given_probability + odds.given_open
+    assert odds.to_dict()["given"]["truncated"] == "1/36"
+    only_open = far.odds({}, given="result == 13")
+    assert only_open.given_probability == 0 and only_open.truncated == 1
+    assert set(only_open.outcomes.values()) == {0}
