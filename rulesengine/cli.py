@@ -322,7 +322,7 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
 def _cmd_odds(args: argparse.Namespace) -> int:
     from .errors import UsageError
-    from .run.sweep_words import is_swept
+    from .run.sweep_words import choices_of, is_swept
     from .ruleset import load
 
     rs = load(args.ruleset, _limits(args))
@@ -332,7 +332,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     values = [*plain.values(), *(v for p in parties.values() for v in p.values())]
     # a list whose items read as dice is one dice pool, or a list of a choice input's choices:
     # the inputs are looked at only then (the whole file's model: start-up)
-    choices = _choices(rs.model, args.name) if any("," in v and not is_swept(v) for v in values) else {}
+    choices = choices_of(rs.model, args.name) if any("," in v and not is_swept(v) for v in values) else {}
     swept = any(is_swept(v, choices.get(k, ())) for k, v in plain.items()) \
         or any(is_swept(v, choices.get(k, ())) for p in parties.values() for k, v in p.items())
     view = odds_view(args, swept)
@@ -383,15 +383,6 @@ def _cmd_odds(args: argparse.Namespace) -> int:
 
         _write_plot(args.plot, odds_plot(result))
     return EXIT_OK
-
-
-def _choices(model: Any, name: str) -> dict[str, tuple[str, ...]]:
-    """The choices of each choice input of a check (or of a procedure and its check's, which
-    its parties give), by name: a list of them sweeps even where each reads as dice."""
-    proc = model.procedures.get(name)
-    check = model.checks.get(proc.check if proc is not None else name)
-    specs = [*(check.inputs if check is not None else ()), *(proc.inputs if proc is not None else ())]
-    return {spec.name: spec.choices for spec in specs if spec.type == "choice"}
 
 
 def _compared_cases(args: argparse.Namespace, rs: Any, plain: dict[str, str],

@@ -16,8 +16,8 @@ things a view reads (the total, counts, sums, highest, lowest) add up face by fa
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from .dist import Budget, step_cost
 from .view_fold import PoolView, tally
@@ -80,38 +80,21 @@ def fold_by_face(faces: Sequence[Face], count: int, view: PoolView, reads: Seque
                   for r, cl in zip(reads, closes, strict=True))
     states: dict[tuple, list] = {(count, (0,) * n, None, None, start): [1, None]}
     last = len(faces) - 1
-    highest, lowest = view.highest, view.lowest
     for i, (face, weight, one) in enumerate(faces):
         budget.spend(len(states) * (count + 1) * step_cost(count * bits))
         powers = [weight ** k for k in range(count + 1)]
         ways_of = [[math.comb(left, k) * powers[k] for k in range(left + 1)] for left in range(count + 1)]
-        # What this face adds to each read's open counts (None where it adds to none of them),
-        # and whether a count is complete after it: the common steps then skip both.
-        adds = [tuple((j, t) for j, t in enumerate(tally(c, (face,)) for c in r.ranges) if t) or None for r in reads]
-        shut = [tuple(j for j, at in enumerate(cl) if at == i) for cl in closes]  # counts complete after it
-        closing = any(shut)
-        reading = n and any(one)
+        after = _step(face, one, view, tops, reads, closes, i)
         nxt: dict[tuple, list] = {}
-        for (left, parts, high, low, done), (w, chain) in states.items():
+        for state, (w, chain) in states.items():
+            left = state[0]
             ways = ways_of[left]  # which k of the dice left show this face, each way's weight
             for k in (range(left + 1) if i < last else (left,)):
-                if k:
-                    read = tuple(p + k * r if top is None else min(p + k * r, top)
-                                 for p, r, top in zip(parts, one, tops, strict=False)) if reading else parts
-                    hi = face if highest else 0
-                    lo = (face if low is None else low) if lowest else 0  # the faces go up
-                    opened = tuple(x if add is None else (x[0], _added(x[1], add, k))
-                                   for x, add in zip(done, adds, strict=True))
-                    link: Any = (chain, (face, k))
-                else:
-                    read, hi, lo, opened, link = parts, high, low, done, chain
-                closed = tuple(_closed(r, x, js) if js else x for r, x, js in zip(reads, opened, shut, strict=True)) \
-                    if closing else opened
-                key = (left - k, read, hi, lo, closed)
+                key = after(*state, k)
                 q = w * ways[k]
                 entry = nxt.get(key)
                 if entry is None:
-                    nxt[key] = [q, link]
+                    nxt[key] = [q, (chain, (face, k)) if k else chain]
                 else:
                     entry[0] += q
         states = nxt
@@ -123,6 +106,33 @@ def fold_by_face(faces: Sequence[Face], count: int, view: PoolView, reads: Seque
             reps += [(face,)] * k
         out.append((w, reps))
     return out
+
+
+def _step(face: int, one: tuple, view: PoolView, tops: list, reads: Sequence[_Complete], closes: list[list[int]],
+          i: int) -> Callable[..., tuple]:
+    """What ``k`` more dice showing ``face`` (the ``i``-th, ``one`` what a die showing it
+    reads) make of a state (dice left, parts, highest, lowest, complete reads): the counts it
+    adds to each read's open ranges and those complete after it are found once, here, so the
+    many states of the step skip what it leaves alone."""
+    highest, lowest = view.highest, view.lowest
+    adds = [tuple((j, t) for j, t in enumerate(tally(c, (face,)) for c in r.ranges) if t) or None for r in reads]
+    shut = [tuple(j for j, at in enumerate(cl) if at == i) for cl in closes]  # counts complete after it
+    closing = any(shut)
+    reading = bool(view.parts and any(one))
+
+    def after(left: int, parts: tuple, high: int | None, low: int | None, done: tuple, k: int) -> tuple:
+        if k:
+            if reading:
+                parts = tuple(p + k * r if top is None else min(p + k * r, top)
+                              for p, r, top in zip(parts, one, tops, strict=False))
+            high = face if highest else 0
+            low = (face if low is None else low) if lowest else 0  # the faces go up
+            done = tuple(x if add is None else (x[0], _added(x[1], add, k)) for x, add in zip(done, adds, strict=True))
+        if closing:
+            done = tuple(_closed(r, x, js) if js else x for r, x, js in zip(reads, done, shut, strict=True))
+        return (left - k, parts, high, low, done)
+
+    return after
 
 
 def _closing(faces: Sequence[Face], c: tuple[int, int]) -> int:

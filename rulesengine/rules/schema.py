@@ -223,8 +223,19 @@ def _not_an_option(doc: Document, error, path: list) -> Diagnostic:
     options = [str(o) for o in error.validator_value]
     near = closest(str(error.instance), options)
     hint = (f"did you mean '{near}'? " if near else "") + "allowed: " + ", ".join(options)
+    items = _list_items(error.parent.schema) if error.parent is not None and isinstance(error.instance, list) else []
+    if items:  # a list, where a list of other things is the key's other shape: say which
+        hint = f"a list here holds only {' and '.join(items)} items; {', '.join(options)} each go alone"
     return Diagnostic(E_BAD_VALUE, f"{_describe(error.instance)} is not allowed{_where(path)}",
                       doc.location(to_pointer(path)), hint)
+
+
+def _list_items(schema: dict) -> list[str]:
+    """The shapes of the items of a list that ``schema`` (a choice among shapes) may also be:
+    ``{higher: …}`` for each mapping with one required key."""
+    lists = [branch.get("items", {}) for branch in schema.get("oneOf", ()) if branch.get("type") == "array"]
+    kinds = [kind for items in lists for kind in items.get("oneOf", [items])]
+    return [f"{{{kind['required'][0]}: …}}" for kind in kinds if len(kind.get("required", ())) == 1]
 
 
 def _pattern_failed(doc: Document, error, path: list) -> Diagnostic:

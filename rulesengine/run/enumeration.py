@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Iterator, Mapping
 
 from ..dice import ast
-from ..dice.beyond import UNDETERMINED, AtLeast, Beyond
+from ..dice.beyond import UNDETERMINED, Beyond
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
 from ..dice.expectation import RollMean, exact_moments, roll_mean
 from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
@@ -36,7 +36,7 @@ from .runtime import Runtime
 from .tally import OddsTally, collecting_undecided, note_undecided
 
 if TYPE_CHECKING:  # each imported where the check needs it (start-up, issue 33)
-    from .pushed import PerDie, PushedSum
+    from .pushed import PushedSum
 
 _UNSET = object()
 
@@ -90,7 +90,6 @@ class Enumerator:
         self._passes: ReportPasses | None | object = _UNSET  # report_passes(check), once asked
         self._fusions: tuple[FusedRolls, ...] | None = None  # _fused(()), once asked
         self._push: PushedSum | None | object = _UNSET  # _pushed(()), once asked
-        self._per: dict[int, tuple[PushedSum, PerDie] | None] = {}  # a push's per_die, by the plan's identity
 
     def forget(self) -> None:
         """Empty the odds remembered and the compiled exact evaluators (with their pools'
@@ -340,10 +339,9 @@ class Enumerator:
         rolls, fixed = self._rolls(fixed, reads)
         retiring = self.groups.retiring(fixed, reads.also if reads is not None else ()) if not until_choice else {}
         per = self._per_die(reads, fixed, retiring)
-        # A push added up die by die is made at once, neither roll worked out alone: the floors
-        # charged first leave both out (they only bound what is charged as it is made).
+        # A push added up die by die is made at once: the floors (only bounds) leave both rolls out.
         built, keys = self._afford_readings(env, fixed, budget, reads, cut, rolls if per is None else
-                                            [r for r in rolls if r[0] not in (per[0].first, per[0].second)])
+                                            [r for r in rolls if r[0] not in (per.first, per.second)])
         joint: Joint = [({}, 1)]
         denom = 1
         chose = False
@@ -359,29 +357,17 @@ class Enumerator:
                 held = fixed[name]
                 joint = [({**d, name: d[held.of] if isinstance(held, Alias) else held}, w) for d, w in joint]
                 continue
-            if per is not None and name == per[0].second and name in joint[0][0]:
+            if per is not None and name == per.second and name in joint[0][0]:
                 continue  # made with its first (below)
             reads_rolls = sorted(e.names & set(joint[0][0])) if joint else []
             if not reads_rolls:
-                summed = self._per_die_join(joint, per, name, env, budget, cut) if per is not None \
-                    and name == per[0].first else None
-                if summed is not None:
-                    joint, d = summed
-                else:
-                    # a check of one roll: its work is all this budget has left to do but holding its values
-                    budget.sole = len(rolls) == 1 and not fixed and not retiring
-                    try:
-                        dist = built.pop(name) if name in built else self.roll_dist(key, e, env, budget, reads)
-                    finally:
-                        budget.sole = False
-                    joint, d = self._join(joint, name, e, dist, budget, cut), dist.denom
+                # a check of one roll: its work is all this budget has left to do but holding its values
+                sole = len(rolls) == 1 and not fixed and not retiring
+                joint, d = self._join_alone(joint, name, key, e, env, budget, reads, cut, built, sole, per)
                 if name in retiring:  # rolls read no more but through lets (.groups)
                     joint = self.groups.retire(joint, retiring[name], env, budget, e)
             else:
-                push = self._pushed(reads)
-                if push is None or push.second != name or reads_rolls != [push.first] or name in fixed \
-                        or any(d.keys() != {push.first} for d, _ in joint[:1]):
-                    push = None
+                push = self._pushed_here(reads, name, reads_rolls, joint)
                 joint, d = join_reading(self, joint, name, e, reads_rolls, env, budget, reads, cut, keys, push)
             denom *= d
         # Each joint value is resolved and kept with the names it is resolved with: those
@@ -429,7 +415,11 @@ class Enumerator:
 
     def _pushed(self, reads: RollReads | None) -> PushedSum | None:
         """The roll made after seeing another that the rules read with it only through one
-        sum (:mod:`.pushed`), read as :meth:`_fused` reads; asked anew for a condition."""
+        sum (:mod:`.pushed`), read as :meth:`_fused` reads; asked anew for a condition. None
+        where no roll reads another (and pushed.py is not imported)."""
+        names = [n for n, _ in self.check.rolls]
+        if not any(e.names & set(names[:i]) for i, (_, e) in enumerate(self.check.rolls)):
+            return None
         from .pushed import pushed_sum
 
         also = reads.also if reads is not None else ()
@@ -439,70 +429,46 @@ class Enumerator:
             self._push = pushed_sum(self.check, *self._readers(()), self.runtime.limits, self.runtime.functions)
         return self._push  # type: ignore[return-value]
 
-    def _per_die(self, reads: RollReads | None, fixed: Mapping[str, Any], retiring: Mapping[str, Any]
-                 ) -> tuple[PushedSum, PerDie] | None:
-        """The push the rules read as one sum over its first roll's dice (:class:`.pushed.PerDie`),
-        with its plan; None where there is none (or a gate fixes, or a let retires, either roll)."""
-        names = [n for n, _ in self.check.rolls]
-        if not any(e.names & set(names[:i]) for i, (_, e) in enumerate(self.check.rolls)):
-            return None  # no roll reads another (pushed.py is not imported for it)
+    def _pushed_here(self, reads: RollReads | None, name: str, reads_rolls: list[str], joint: Joint
+                     ) -> PushedSum | None:
+        """The push whose second roll ``name`` is joined to its first alone (:meth:`.PushedSum.joins`)."""
         push = self._pushed(reads)
-        if push is None or {push.first, push.second} & (set(fixed) | set(retiring)):
-            return None
-        found = self._per.get(id(push), _UNSET)
-        if found is _UNSET or (found is not None and found[0] is not push):  # type: ignore[index]
-            from .pushed import per_die
+        return push if push is not None and push.joins(name, reads_rolls, joint) else None
 
-            plan = per_die(self.check, push, self.runtime.limits, self.runtime.functions)
-            found = self._per[id(push)] = None if plan is None else (push, plan)  # the plan kept alive with it
-        return found  # type: ignore[return-value]
+    def _per_die(self, reads: RollReads | None, fixed: Mapping[str, Any], retiring: Mapping[str, Any]
+                 ) -> PushedSum | None:
+        """The push added up die by die, neither roll fixed nor retired (:meth:`.PushedSum.at_once`)."""
+        push = self._pushed(reads)
+        return None if push is None else push.at_once({*fixed, *retiring})
 
-    def _per_die_join(self, joint: Joint, per: tuple[PushedSum, PerDie], name: str, env: dict,
-                      budget: Budget, cut: bool) -> tuple[Joint, int] | None:
-        """The joint values so far joined with a push's two rolls at once (``name`` its first):
-        one joint value per sum the rules read, the first roll at one of its throws (every die
-        on its lowest face; ``p0`` its part) and the second at the sum less ``p0``, as
-        :func:`.pushed.added_up` keeps them; its cut sums by their bounds. None where the
-        first's number of dice is not a whole number from 0 to ``max_dice`` (the rolls are
-        then worked out one by one, as before, where the error is met as it is)."""
-        from .pushed import lowest_throw, per_die_sums
+    def _join_alone(self, joint: Joint, name: str, key: str, e: Expr, env: dict, budget: Budget,
+                    reads: RollReads | None, cut: bool, built: dict[str, Dist], sole: bool,
+                    per: PushedSum | None) -> tuple[Joint, int]:
+        """The joint values so far joined with a roll that reads none of them (``built``, or worked
+        out: ``sole``, the check's one roll), or with both of a push ``per`` that begins with it."""
+        if per is not None and name == per.first:
+            from .pushed import joined_die_by_die
 
-        push, plan = per
+            summed = joined_die_by_die(joint, name, per, env, self.runtime.limits, budget, cut,
+                                       lambda what: self.too_big(dict(self.check.rolls)[per.second], what))
+            if summed is not None:
+                return summed
+        budget.sole = sole
         try:
-            n = plan.count(env)
-        except Exception:  # noqa: BLE001 - met as it is where the roll is worked out alone
-            return None
-        if type(n) is not int or not 0 <= n <= self.runtime.limits.max_dice:
-            return None
-        try:
-            rep = lowest_throw(plan, n, budget)
-            p0 = push.part({**env, name: rep})
-            sums = per_die_sums(plan, n, self.runtime.limits, budget)
-            if sums is None:
-                return None
-            outcomes = [(v - p0 if type(v) is int else AtLeast(v.low - p0), w) for v, w in outcomes_of(sums, cut)]
-            budget.spend(held_cost(len(joint) * len(outcomes), joint_width(joint) + 2))
-        except BudgetExceeded:
-            raise self.too_big(dict(self.check.rolls)[push.second], f"'{push.second}' added up over {n:,} dice of "
-                               f"'{name}' ran past max_states ({budget.limit:,})") from None
-        second = push.second
-        return [({**d, name: rep, second: v}, w * wv) for d, w in joint for v, wv in outcomes], sums.denom
+            dist = built.pop(name) if name in built else self.roll_dist(key, e, env, budget, reads)
+        finally:
+            budget.sole = False
+        return self._join(joint, name, e, dist, budget, cut), dist.denom
 
     def _readers(self, also: tuple[Expr, ...]) -> tuple[list[Expr], frozenset[str]]:
         """What reads the check's rolls beside its rules: what a procedure reads of them (and
         the rolls it reads by another name), and ``also``."""
-        more, renamed = list(also), set()
         procedures = self.runtime.model.procedures
-        if not procedures:
-            return more, frozenset()
-        from ..rules.procedures import party_expressions
+        if not procedures:  # (rules.procedures is imported only for a file with procedures)
+            return list(also), frozenset()
+        from ..rules.procedures import roll_readers
 
-        for proc in procedures.values():
-            for name, exprs, aliases in party_expressions(proc):
-                if name == self.check.name:
-                    more += exprs
-                    renamed |= set(aliases.values())
-        return more, frozenset(renamed)
+        return roll_readers(procedures.values(), self.check.name, also)
 
     def _join(self, joint: Joint, name: str, e: Expr, dist: Dist, budget: Budget, cut: bool) -> Joint:
         """The joint values so far, each with each value of a roll that reads none of them."""

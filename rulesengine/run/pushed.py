@@ -22,13 +22,14 @@ untouched.
 from __future__ import annotations
 
 from typing import Any, NamedTuple
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from ..dice import ast
 from ..dice.beyond import AtLeast, AtMost
+from ..dice.builtins import COUNTS, reads
 from ..dice.context import Context
 from ..dice.die_odds import die_dist, face_dist
-from ..dice.dist import Budget, Dist, mixture, sum_of
+from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, mixture, sum_of
 from ..dice.evaluate import compile_expression
 from ..dice.pool import PoolSpec
 from ..dice.values import Rolled
@@ -54,6 +55,18 @@ class PushedSum(NamedTuple):
     part: Callable[[Mapping[str, Any]], Any]
     number: Callable[[Mapping[str, Any]], Any]
     part_tree: ast.Node | None = None  # the part as written (what :func:`per_die` reads)
+    die_by_die: PerDie | None = None  # the sum as one over the first roll's dice, where it is one
+
+    def joins(self, name: str, reads_rolls: list[str], joint: list[tuple[dict[str, Any], int]]) -> bool:
+        """Whether ``name``, a roll reading ``reads_rolls``, is the second roll joined to joint
+        values that hold the first alone (:func:`added_up`)."""
+        return self.second == name and reads_rolls == [self.first] \
+            and all(d.keys() == {self.first} for d, _ in joint[:1])
+
+    def at_once(self, held: Collection[str]) -> PushedSum | None:
+        """Itself, where it is added up die by die (:func:`joined_die_by_die`) and neither roll
+        is ``held`` (fixed by a gate, or read through a let that retires it); else None."""
+        return self if self.die_by_die is not None and not {self.first, self.second} & set(held) else None
 
 
 def _shape(value: object) -> object:
@@ -136,7 +149,8 @@ def pushed_sum(check: Check, also: Iterable[Expr], renamed: frozenset[str], limi
             continue
         found = _read_as_one(check, also, first, second)
         if found is not None:
-            return _compiled(first, second, found, limits, functions)
+            plan = _compiled(first, second, found, limits, functions)
+            return None if plan is None else plan._replace(die_by_die=per_die(check, plan, limits, functions))
     return None
 
 
@@ -289,7 +303,7 @@ def _faces_counted(node: ast.Node | None, roll: str) -> tuple[int, int] | None:
     """The faces ``count(roll, lo, hi)`` (or ``count(roll, v)``) counts, written as whole
     numbers; None for anything else."""
     node = ast.bare(node) if node is not None else None
-    if not isinstance(node, ast.Call) or node.name != "count" or len(node.args) not in (2, 3):
+    if not isinstance(node, ast.Call) or reads(node) != COUNTS or len(node.args) not in (2, 3):
         return None
     read, *rest = (ast.bare(a) for a in node.args)
     bounds = [b.value for b in rest if isinstance(b, ast.Num) and type(b.value) is int]
@@ -331,3 +345,38 @@ def _shifted(d: Dist, by: int) -> Dist:
     if not by:
         return d
     return Dist({v + by: w for v, w in d.weights.items()}, d.denom, {lo + by: w for lo, w in d.tail.items()})
+
+
+def joined_die_by_die(joint: list[tuple[dict[str, Any], int]], name: str, push: PushedSum,
+                      env: Mapping[str, Any], limits: Limits, budget: Budget, cut: bool,
+                      too_big: Callable[[str], Exception]) -> tuple[list[tuple[dict[str, Any], int]], int] | None:
+    """The joint values so far joined with a push's two rolls at once (``name`` its first,
+    read die by die: ``push.die_by_die``): one joint value per sum the rules read, the first roll at one of its
+    throws (:func:`lowest_throw`, whose part is ``p0``) and the second at the sum less ``p0``,
+    as :func:`added_up` keeps them; its cut sums by their bounds; with its denominator. None
+    where the first's number of dice is not a whole number from 0 to ``max_dice`` (the rolls
+    are then worked out one by one, as before, where the error is met as it is). Past the
+    budget: ``too_big`` of what ran past it."""
+    from .reading_join import joint_width, outcomes_of
+
+    plan = push.die_by_die
+    assert plan is not None, "only a push read die by die is joined so"
+    try:
+        n = plan.count(env)
+    except Exception:  # noqa: BLE001 - met as it is where the roll is worked out alone
+        return None
+    if type(n) is not int or not 0 <= n <= limits.max_dice:
+        return None
+    try:
+        rep = lowest_throw(plan, n, budget)
+        p0 = push.part({**env, name: rep})
+        sums = per_die_sums(plan, n, limits, budget)
+        if sums is None:
+            return None
+        outcomes = [(v - p0 if type(v) is int else AtLeast(v.low - p0), w) for v, w in outcomes_of(sums, cut)]
+        budget.spend(held_cost(len(joint) * len(outcomes), joint_width(joint) + 2))
+    except BudgetExceeded:
+        raise too_big(f"'{push.second}' added up over {n:,} dice of '{name}' ran past max_states "
+                      f"({budget.limit:,})") from None
+    second = push.second
+    return [({**d, name: rep, second: v}, w * wv) for d, w in joint for v, wv in outcomes], sums.denom

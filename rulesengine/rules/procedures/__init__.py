@@ -8,6 +8,7 @@ check defines — is built once, here."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from typing import Any
 
 from ...dice.parser import closest
@@ -79,3 +80,16 @@ def party_expressions(proc: Procedure) -> list[tuple[str, list[Expr], dict[str, 
         out = out + [(proc.check, [e for _, e in proc.report], {})]
     return out
 
+
+
+def roll_readers(procedures: Iterable[Procedure], check: str, also: Iterable[Expr] = ()
+                 ) -> tuple[list[Expr], frozenset[str]]:
+    """What reads a check's rolls beside its own rules: what ``procedures`` read of them (and
+    the names they read them by, their aliases), and ``also``."""
+    more, renamed = list(also), set()
+    for proc in procedures:
+        for name, exprs, aliases in party_expressions(proc):
+            if name == check:
+                more += exprs
+                renamed |= set(aliases.values())
+    return more, frozenset(renamed)

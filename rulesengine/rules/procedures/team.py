@@ -23,9 +23,11 @@ class TeamSpec(Record):
     min_parties: int
     max_parties: int
     member_values: Mapping[str, Expr]  # in order: later values may read earlier ones
+    # roller_<name> → name, for each input and value of the roller's check member values may read
+    roller_names: Mapping[str, str] = MappingProxyType({})
 
     def party_expressions(self, check: str) -> list[tuple[str, list[Expr], dict[str, str]]]:
-        return [(check, list(self.member_values.values()), {"roller_result": "result"})]
+        return [(check, list(self.member_values.values()), {"roller_result": "result", **self.roller_names})]
 
     def conditions(self) -> list[tuple[str, Expr]]:
         return []
@@ -54,7 +56,9 @@ def build(builder: BuildContext, name: str, spec: dict, ptr: str, check: Check, 
                     for i, e in enumerate(spec.get("rank_by") or []))
     roller = builder.expr(spec.get("roller", "'highest'"), f"{ptr}/roller", own, what="roller")
     lo, hi = party_counts(builder, name, spec, "parties", ptr, 1, MAX_PARTIES)
-    roller_names = {f"roller_{n}": "the roller's value" for n in member.names}
+    # the roller's inputs and values, those its roll gave too (highest(roll)): it has rolled
+    roller_of = {f"roller_{n}": n for n in [*member.names, *(let.name for let in check.lets if let.after_roll)]}
+    roller_names = {alias: "the roller's value" for alias in roller_of}
     roller_names.update(roller_result="the roller's result", roller_success="whether the roller succeeded",
                         roller_outcome="the roller's outcome")
     scope = member.with_names(**own.names, **roller_names)
@@ -63,4 +67,4 @@ def build(builder: BuildContext, name: str, spec: dict, ptr: str, check: Check, 
         values[n] = built(builder.expr(e, f"{ptr}/member_values/{escape_pointer(n)}", scope,
                                        what=f"member value '{n}'"))
         scope.names[n] = "a member value"  # later member values may use it
-    return TeamSpec(rank_by, built(roller), lo, hi, MappingProxyType(values))
+    return TeamSpec(rank_by, built(roller), lo, hi, MappingProxyType(values), MappingProxyType(roller_of))

@@ -9,7 +9,8 @@ from typing import Any
 from collections.abc import Callable, Mapping
 
 from ...dice.dist import Budget, BudgetExceeded, Dist, combine2, mixture
-from ...errors import InputError, LimitError, PartiesExample
+from ...codes import E_PROCEDURE
+from ...errors import InputError, LimitError, PartiesExample, RulesetError
 from ...rules.procedures.assisted import AssistedSpec
 from ..check import CheckRunner
 from ..json_parts import jsonable, probability_json
@@ -132,6 +133,20 @@ class AssistedRunner(ProcedureRunner):
         try:
             return runner.coerce_inputs(given, ("parties", index + 1))
         except InputError as exc:
+            name = exc.field[-1] if exc.field else None
+            set_here = self.spec.helper_inputs.get(name) if isinstance(name, str) else None
+            # a value the procedure's rules set, not the caller's: the file's mistake
+            if set_here is not None and isinstance(name, str):
+                spec = runner.check.input(name)
+                bounds = (spec.min, spec.max) if spec is not None else (None, None)
+                keep = f"max({bounds[0]}, {set_here.text})" if bounds[1] is None else \
+                    f"min({bounds[1]}, {set_here.text})" if bounds[0] is None else \
+                    f"max({bounds[0]}, min({bounds[1]}, {set_here.text}))"
+                raise self.locate(RulesetError(
+                    f"helper input '{name}' gives party {index + 2} (a helper) a value out of its bounds: "
+                    f"{exc.message}", code=E_PROCEDURE,
+                    hint=f"keep it within them, e.g. {name}: {keep}" if bounds != (None, None) else exc.hint),
+                    set_here) from None
             raise InputError(f"party {index + 2} (a helper): {exc.message}", hint=exc.hint, field=exc.field) from None
 
     def _contribution(self, res, env: Mapping[str, Any], own: dict) -> tuple[tuple, bool]:

@@ -13,8 +13,8 @@ from ...exact_text import fraction_text
 from ...records import field, replace
 from ...dice.beyond import Beyond
 from ...dice.dist import Budget, BudgetExceeded
-from ...codes import E_PROCEDURE
-from ...errors import InputError, LimitError, RulesetError
+from ...codes import E_PROCEDURE, E_UNKNOWN_VARIABLE
+from ...errors import DiceEvalError, InputError, LimitError, RulesetError
 from ...limits import MAX_EXTENDED_ROUNDS
 from ..json_parts import jsonable
 from ..odds_value import OddsValue, group, shown
@@ -147,6 +147,13 @@ class ExtendedRunner(ProcedureRunner):
         (the procedure's inputs, the state and ``round``)."""
         values = dict(base)
         for name, e in self.spec.round_inputs.items():
+            unset = sorted(n for n in e.names if n in self.spec.round_inputs and n not in env)
+            if unset:  # an input worked out each round reads itself (or another), not given
+                raise self.locate(DiceEvalError(
+                    f"unknown name '{unset[0]}': round input '{name}' reads it, and it is worked out each round, "
+                    "not given", code=E_UNKNOWN_VARIABLE,
+                    hint=f"start it from an input of '{self.proc.name}': add base_{unset[0]} to its inputs and "
+                         f"write {name}: base_{unset[0]} - …"), e)
             values[name] = self.evaluate(e, env)
         return values
 

@@ -112,6 +112,8 @@ class TeamRunner(ProcedureRunner):
         if not st.member_values:
             return tuple({} for _ in envs)
         rolled = {f"roller_{k}": v for k, v in roller_env.items()}
+        rolled.update((f"roller_{let.name}", res.env[let.name]) for let in self.runner.check.lets
+                      if let.after_roll and let.name in res.env)  # what the roller's roll gave
         rolled.update(roller_result=res.result, roller_success=res.success, roller_outcome=res.outcome)
         out = []
         for env in envs:
