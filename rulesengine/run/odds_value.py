@@ -50,6 +50,7 @@ class Group(Record):
     members: Mapping[str, Shown]
     suffix: str = ""
     in_text: bool = True  # False: the text table leaves it out (a group's tallies: its chart draws them)
+    in_json: bool = True  # False: the JSON gives it its own way (a team's member values, under "members")
 
 
 class OddsValue(Record):
@@ -112,7 +113,7 @@ class OddsValue(Record):
                                         self.result.cut_from, self.result.cut),
             "stats": {"result": summary_json(self.result.summary, fraction_text)}
             | {g.key: {k: summary_json(s.summary, fraction_text) for k, s in g.members.items()}
-               for g in self.groups},
+               for g in self.groups if g.in_json},
             "truncated": fraction_text(self.truncated),
         }
         if self.inputs is not None:
@@ -124,8 +125,9 @@ class OddsValue(Record):
         for key, named in self.named:
             parts[key] = [dict(name=n, **prob(p)) for n, p in named.items()]
         for g in self.groups:
-            parts[g.key] = {k: distribution_json(s.dist, budget, s.views, rendered, s.cut_from, s.cut)
-                            for k, s in g.members.items()}
+            if g.in_json:
+                parts[g.key] = {k: distribution_json(s.dist, budget, s.views, rendered, s.cut_from, s.cut)
+                                for k, s in g.members.items()}
         if self.roller is not None:
             parts["roller"] = self.roller
         if self.expected_rounds is not None:
@@ -169,9 +171,9 @@ def shown(dist: Mapping[Any, Fraction], left_out: Fraction) -> Shown:
 
 
 def group(key: str, dists: Mapping[str, Mapping[Any, Fraction]], left_out: Fraction, suffix: str = "",
-          in_text: bool = True) -> Group:
+          in_text: bool = True, in_json: bool = True) -> Group:
     """Distributions under one JSON key, each with its statistics (see :func:`shown`)."""
-    return Group(key, {k: shown(d, left_out) for k, d in dists.items()}, suffix, in_text)
+    return Group(key, {k: shown(d, left_out) for k, d in dists.items()}, suffix, in_text, in_json)
 
 
 JSON_ORDER = (

@@ -53,3 +53,14 @@ def test_member_values_read_the_rollers_highest_die_and_its_values():
 def test_a_value_read_only_by_a_team_as_roller_name_is_read():
     report = validate_text(TEXT, "crew.yaml")
     assert not [d for d in report.diagnostics if d.code == "W525"], report.diagnostics
+
+
+def test_the_odds_text_shows_each_members_values():
+    """The docs promise each member value's distribution; the JSON has it under "members",
+    and the text now says it too, member by member."""
+    from rulesengine.present.text import format_odds
+
+    odds = loads(TEXT, "crew.yaml").procedure("team").odds(parties=[{"skill": 1, "dice": 3}, {"skill": 0, "dice": 1}])
+    text = format_odds(odds)
+    assert "member 2 taught: P(true) 100.00%" in text and "member 1 inspired: P(true)" in text
+    assert "member values" not in odds.to_dict()  # the JSON keeps them under "members" alone

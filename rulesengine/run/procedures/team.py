@@ -79,8 +79,11 @@ class TeamOdds(ProcedureRecord):
         check = self.check.view()
         members = [{k: [{"value": jsonable(v), "probability": float(p), "exact": fraction_text(p)}
                         for v, p in dist.items()] for k, dist in m.items()} for m in self.member_values]
+        # each member's values in the text too (the JSON has them under "members", by member)
+        each = group("member values", {f"member {i + 1} {k}": dist for i, m in enumerate(self.member_values)
+                                       for k, dist in m.items()}, self.truncated, in_json=False)
         return replace(check, names=check.names + (("procedure", self.procedure),),
-                       groups=check.groups + (group("report", self.report, self.truncated),),
+                       groups=check.groups + (group("report", self.report, self.truncated), each),
                        roller=self.roller + 1, extra=check.extra + (("members", members),))
 
     def to_dict(self) -> dict[str, Any]:
