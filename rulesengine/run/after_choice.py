@@ -24,7 +24,7 @@ from ..errors import RulesEngineError
 from ..limits import Limits
 from ..rules.model import Check, Expr
 from .choosing import ways_to_try
-from .reading_join import Joint
+from .joint_values import Joint
 from .resolver import Resolver
 from .runtime import Functions
 

@@ -29,7 +29,8 @@ from .exact import ExactRolls, RollReads, remembering_rolls
 from .groups import Groupings, Plans, ResolutionGroups, resolve_plans
 from .fused import Alias, FusedRolls, fused_rolls
 from .marginals import ReportPasses, report_passes
-from .reading_join import Joint, join_reading, joint_width, outcomes_of
+from .joint_values import Joint, joint_width, outcomes_of
+from .reading_join import join_reading
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
 from .runtime import Runtime

@@ -37,6 +37,7 @@ from ..dice.sampling import Sampling
 from ..limits import Limits
 from ..records import Record
 from ..rules.model import Check, Expr, check_expressions
+from .joint_values import Joint, joint_width, outcomes_of
 
 
 class _Part(NamedTuple):
@@ -57,7 +58,7 @@ class PushedSum(NamedTuple):
     part_tree: ast.Node | None = None  # the part as written (what :func:`per_die` reads)
     die_by_die: PerDie | None = None  # the sum as one over the first roll's dice, where it is one
 
-    def joins(self, name: str, reads_rolls: list[str], joint: list[tuple[dict[str, Any], int]]) -> bool:
+    def joins(self, name: str, reads_rolls: list[str], joint: Joint) -> bool:
         """Whether ``name``, a roll reading ``reads_rolls``, is the second roll joined to joint
         values that hold the first alone (:func:`added_up`)."""
         return self.second == name and reads_rolls == [self.first] \
@@ -347,9 +348,9 @@ def _shifted(d: Dist, by: int) -> Dist:
     return Dist({v + by: w for v, w in d.weights.items()}, d.denom, {lo + by: w for lo, w in d.tail.items()})
 
 
-def joined_die_by_die(joint: list[tuple[dict[str, Any], int]], name: str, push: PushedSum,
+def joined_die_by_die(joint: Joint, name: str, push: PushedSum,
                       env: Mapping[str, Any], limits: Limits, budget: Budget, cut: bool,
-                      too_big: Callable[[str], Exception]) -> tuple[list[tuple[dict[str, Any], int]], int] | None:
+                      too_big: Callable[[str], Exception]) -> tuple[Joint, int] | None:
     """The joint values so far joined with a push's two rolls at once (``name`` its first,
     read die by die: ``push.die_by_die``): one joint value per sum the rules read, the first roll at one of its
     throws (:func:`lowest_throw`, whose part is ``p0``) and the second at the sum less ``p0``,
@@ -357,8 +358,6 @@ def joined_die_by_die(joint: list[tuple[dict[str, Any], int]], name: str, push: 
     where the first's number of dice is not a whole number from 0 to ``max_dice`` (the rolls
     are then worked out one by one, as before, where the error is met as it is). Past the
     budget: ``too_big`` of what ran past it."""
-    from .reading_join import joint_width, outcomes_of
-
     plan = push.die_by_die
     assert plan is not None, "only a push read die by die is joined so"
     try:

@@ -16,17 +16,16 @@ import math
 from typing import TYPE_CHECKING, Any, Protocol
 from collections.abc import Mapping
 
-from ..dice.beyond import UNDETERMINED, Beyond, Undetermined, cut_value
+from ..dice.beyond import UNDETERMINED, Beyond, Undetermined
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost
 from ..errors import LimitError, RulesEngineError
 from ..rules.model import Expr
 from .exact import ExactRolls, RollReads
+from .joint_values import Joint, joint_width, outcomes_of
 
 if TYPE_CHECKING:  # imported where a roll reads another: a check of one roll never needs them
     from .pushed import PushedSum
 
-Joint = list[tuple[dict[str, Any], int]]
-"""The joint values of a check's rolls so far, each with its weight (``run.enumeration``)."""
 _UNSET = object()
 
 
@@ -41,15 +40,6 @@ class RollSource(Protocol):
     def too_big(self, e: Expr, what: str = "") -> LimitError: ...
 
     def names_held(self, env: Mapping[str, Any], joint: Joint) -> int: ...
-
-
-def outcomes_of(dist: Dist, cut: bool) -> list[tuple[Any, int]]:
-    """A roll's values with their weights; with ``cut``, what explosions cut off too, each
-    as the bound it is known by (:func:`rulesengine.dice.beyond.cut_value`)."""
-    outcomes = list(dist.weights.items())
-    if cut:
-        outcomes += [(cut_value(lo), w) for lo, w in dist.tail.items()]
-    return outcomes
 
 
 def seen_key(values: tuple) -> tuple:
@@ -175,8 +165,3 @@ class _Distributions:
             self.found[seen] = [(v, w, dist.denom) for v, w in outcomes_of(dist, self.cut)]
             if key is not None:
                 self.by_key[key] = self.found[seen]
-
-
-def joint_width(joint: Joint) -> int:
-    """The values each joint value holds (every one holds the same rolls)."""
-    return len(joint[0][0]) if joint else 0
