@@ -122,9 +122,12 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
         least = "at least " if left_open else ""  # paths the depth left open may hold it too
         lines.append(f"given: {given}    (its own chance: {least}{_fraction(p_given, exact)}, {_pct(p_given)}%)")
     lines += _outcome_lines(v, exact)
+    more_cut = dict(v.named_truncated)
     for label, named in v.named:
         if named:
-            lines.append(f"{label}: " + ", ".join(f"{n} {_pct(p)}%" for n, p in named.items()))
+            cut = more_cut.get(label)  # the depth left some open where the outcome is decided
+            lines.append(f"{label}: " + ", ".join(f"{n} {_pct(p)}%" for n, p in named.items())
+                         + (f"   (each at least; {_pct(cut)}% cut off)" if cut else ""))
     if v.expected_rounds is not None:
         lines.append(f"expected rounds: {float(v.expected_rounds):.3f}")
     if chart.dist:

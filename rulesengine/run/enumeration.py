@@ -121,7 +121,8 @@ class Enumerator:
             shared = self._shared_resolutions(values) if reads is None and _SHARED_ROLLS.get() is not None else None
             if shared is None and reads is None:
                 shared = self._grouped_resolutions(values)
-            outcomes, joint_denom = shared if shared is not None else self.resolutions(values, reads, cut=True)
+            outcomes, joint_denom = shared if shared is not None else \
+                self.resolutions(values, reads, cut=True, open_ok=True)
         total_weight = 0
         for res, _env, w in outcomes:
             acc.add(res, w, 1)
@@ -194,8 +195,8 @@ class Enumerator:
                                  functions=functions, values={**lets, **alone})
         return mean, variance
 
-    def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
-                    ) -> tuple[list[tuple[Resolution, dict, int]], int]:
+    def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False,
+                    open_ok: bool = False) -> tuple[list[tuple[Resolution, dict, int]], int]:
         """Every resolution of the check for these (coerced) inputs, with its weight over a
         common denominator. Weights sum to the denominator unless an explosion was truncated.
         ``reads``: what is read of the rolls when more than the check's own rules read (see
@@ -204,11 +205,12 @@ class Enumerator:
         ``cut``: also resolve what explosions cut off, where it is known to be at least some
         number (:mod:`rulesengine.dice.beyond`): a resolution that comes out the same
         whatever the explosions went on to is kept (its result may itself be an
-        ``AtLeast``), the rest stays truncated. For the caller that knows such values."""
+        ``AtLeast``), the rest stays truncated; with ``open_ok`` (the check's own odds), one whose
+        outcome is decided where a tag or the tier is not too (``Resolution.open_parts``)."""
         env, gated, joint, denom = self.joint_rolls(values, reads, cut)
         if gated is not None:
             return [(gated, env, 1)], 1
-        return self._resolve(env, joint, cut), denom
+        return self._resolve(env, joint, cut, open_ok=open_ok), denom
 
     def _grouped_resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int]:
         """:meth:`resolutions` (with ``cut``) for the odds of one call, the joint values its
@@ -221,8 +223,8 @@ class Enumerator:
         if gated is not None:
             return [(gated, env, 1)], 1
         if not self._worth_grouping(joint, env):
-            return self._resolve(env, joint, True), denom
-        return self._resolve(env, joint, True, self.groups.group(joint, env)), denom
+            return self._resolve(env, joint, True, open_ok=True), denom
+        return self._resolve(env, joint, True, self.groups.group(joint, env), open_ok=True), denom
 
     def _worth_grouping(self, joint: Joint, env: Mapping[str, Any]) -> bool:
         """Whether resolving ``joint`` by groups is worth working out the groups: many joint
@@ -232,11 +234,11 @@ class Enumerator:
             and len(self.groups.group(joint[:GROUP_SAMPLE], env) or joint) <= GROUP_SAMPLE // 4
 
     def _resolve(self, env: dict, joint: Joint, cut: bool, resolved: Joint | None = None,
-                 plans: Plans | None = None) -> list[tuple[Resolution, dict, int]]:
+                 plans: Plans | None = None, open_ok: bool = False) -> list[tuple[Resolution, dict, int]]:
         """Each joint value of ``joint`` resolved with ``env``, with its weight; or, given,
         the groups ``resolved`` of them (:mod:`.groups`), each resolved once. Charged as
         ``joint`` alone, and to a sweep's budget the resolutions made. ``plans``: what
-        :func:`.groups.resolve_plans` gives for them, where it is kept."""
+        :func:`.groups.resolve_plans` gives for them, where kept; ``open_ok``: :meth:`resolutions`."""
         # Charge the whole enumeration before doing it: every joint outcome is resolved,
         # and where the check chooses dice, every way of choosing is tried (of each joint
         # value's own dice: an exploding roll has more dice in some than in others). What
@@ -268,7 +270,7 @@ class Enumerator:
             local = {**env, **rolls}
             if cut and beyond:
                 try:
-                    out.append((resolve(local, settled=settled), local, w))
+                    out.append((resolve(local, settled=settled, open_ok=open_ok), local, w))
                 except UNDETERMINED + (RulesEngineError,):  # open past the depth: truncated
                     note_undecided(partial(self.resolver.result_alone, local, settled), w, local)
                 continue
@@ -306,7 +308,7 @@ class Enumerator:
             entry = _SharedJoint(joint, denom, budget.used - before)
             store.put(key, entry, weights_size(len(joint) * (1 + len(self.check.rolls)), denom.bit_length()))
             if not self._worth_grouping(joint, env):
-                return self._resolve(env, joint, True), denom
+                return self._resolve(env, joint, True, open_ok=True), denom
         else:
             try:  # charged as a call alone is: it fitted then; settled reads may have cost more now
                 budget.spend_here(entry.steps)
@@ -316,7 +318,7 @@ class Enumerator:
             groups, plans = self.groups.grouping(entry.grouped, entry.joint, env, budget.total)
         except BudgetExceeded:
             raise self.resolver.too_big(self.check.rolls[0][1]) from None
-        return self._resolve(env, entry.joint, True, groups, plans), entry.denom
+        return self._resolve(env, entry.joint, True, groups, plans, open_ok=True), entry.denom
 
     def joint_rolls(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[dict, Resolution | None, Joint, int]:
@@ -371,10 +373,8 @@ class Enumerator:
                 push = self._pushed_here(reads, name, reads_rolls, joint)
                 joint, d = join_reading(self, joint, name, e, reads_rolls, env, budget, reads, cut, keys, push)
             denom *= d
-        # Each joint value is resolved and kept with the names it is resolved with: those
-        # known before the roll, the rolls, and what the check adds to them (its lets, the
-        # chosen values, result, outcome and success; ``Resolution.env``). Held, so charged
-        # before (issue 34).
+        # Each joint value is resolved and kept with the names it is resolved with (those known
+        # before the roll, the rolls, what the check adds: ``Resolution.env``): charged before.
         names = self.names_held(env, joint)
         spent, held = budget.used, held_cost(len(joint), names)
         try:

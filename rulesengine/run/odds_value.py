@@ -73,6 +73,8 @@ class OddsValue(Record):
     parties: tuple[Mapping[str, Any], ...] | None = None
     success: Fraction | None = None
     named: tuple[tuple[str, Mapping[str, Fraction]], ...] = ()  # ("tags", …), ("tiers", …)
+    # of those, any the depth cut more of than ``truncated`` (a tier open where the outcome is not)
+    named_truncated: tuple[tuple[str, Fraction], ...] = ()
     groups: tuple[Group, ...] = ()
     expected_rounds: Fraction | None = None
     roller: int | None = None  # a team's: the party (from 1) whose check was rolled, with ``inputs``
@@ -124,6 +126,8 @@ class OddsValue(Record):
             parts["success"] = prob(self.success)
         for key, named in self.named:
             parts[key] = [dict(name=n, **prob(p)) for n, p in named.items()]
+        for key, cut in self.named_truncated:
+            parts[f"{key}_truncated"] = fraction_text(cut)
         for g in self.groups:
             if g.in_json:
                 parts[g.key] = {k: distribution_json(s.dist, budget, s.views, rendered, s.cut_from, s.cut)
@@ -180,6 +184,6 @@ JSON_ORDER = (
     "ruleset", "check", "procedure", "inputs", "parties", "roller", "outcomes", "success", "by_round",
     "expected_rounds", "expected_rounds_exact", "result", "tags", "tiers", "values", "tallies", "end_state",
     "members", "report", "stats", "bonus", "truncated", "result_truncated", "result_cut_from", "values_cut_from",
-    "given", "signed_result",
+    "tags_truncated", "tiers_truncated", "given", "signed_result",
 )
 """The order of the keys of every kind's odds JSON (each kind writes the ones it has)."""

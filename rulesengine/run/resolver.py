@@ -96,13 +96,15 @@ class Resolver:
 
     def resolve(self, env: dict[str, Any], player_choice: Iterable[int] | None = None,
                 budget: Budget | None = None, settled: Collection[str] = (),
-                memo: ChoiceMemo | None = None) -> Resolution:
+                memo: ChoiceMemo | None = None, open_ok: bool = False) -> Resolution:
         """The one resolver: roll values are in ``env``; everything else follows. ``budget``
         (exact odds) is charged for the choices tried when the check chooses dice;
         ``settled``: lets ``env`` already holds, worked out from its rolls alone (a group of
         joint values, :mod:`.groups`). ``memo`` (exact odds, :meth:`choice_memo`): where the
         check chooses dice, only the way the rules pick is made, none is listed in
-        ``choices``, and the values of the ways are remembered there."""
+        ``choices``, and the values of the ways are remembered there. ``open_ok`` (exact odds of
+        the check itself): a tag or the tier that explosions past the depth leave open, where
+        the outcome is decided, is said so (``Resolution.open_parts``), not raised."""
         rt, check = self.runtime, self.check
         ctx = rt.reading(env)  # one for every expression below: env only grows
         self._lets_after_roll(env, settled, ctx)
@@ -127,10 +129,33 @@ class Resolver:
                                code=E_NO_OUTCOME, hint="end the outcome rules with one that has no 'when'")
         env["result"], env["outcome"], env["success"] = result, outcome, success
         # What most checks lack (tags, reported values, tiers, a sign) is not asked for.
-        tags = tuple(t.name for t in check.tags if rt.truth_in(ctx, t.when)) if check.tags else ()
+        if open_ok:
+            tags, tier, open_parts = self._open_parts(ctx, result)
+        else:
+            tags = tuple(t.name for t in check.tags if rt.truth_in(ctx, t.when)) if check.tags else ()
+            tier, open_parts = None if check.tiers is None else self._tier(result), ()
         return Resolution(outcome, success, result, tags, self._report(env) if check.report else {},
-                          None if check.tiers is None else self._tier(result), choices=choices, chosen=chosen,
-                          env=env, signed=None if check.result_sign is None else self._signed(env))
+                          tier, choices=choices, chosen=chosen, env=env,
+                          signed=None if check.result_sign is None else self._signed(env), open_parts=open_parts)
+
+    def _open_parts(self, ctx: Context, result: Any) -> tuple[tuple[str, ...], str | None, tuple[str, ...]]:
+        """The tags that hold, the tier, and which of the two explosions past the depth leave
+        open (each read on its own: one open leaves the other and the outcome decided)."""
+        check, rt, tags, open_parts = self.check, self.runtime, [], []
+        for t in check.tags:
+            try:
+                if rt.truth_in(ctx, t.when):
+                    tags.append(t.name)
+            except UNDETERMINED:
+                if "tags" not in open_parts:
+                    open_parts.append("tags")
+        tier = None
+        if check.tiers is not None:
+            try:
+                tier = self._tier(result)
+            except UNDETERMINED:
+                open_parts.append("tier")
+        return tuple(tags), tier, tuple(open_parts)
 
     def result_alone(self, env: dict[str, Any], settled: Collection[str] = ()) -> Any:
         """The check's result with the roll values in ``env`` where its outcome is left open

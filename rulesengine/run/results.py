@@ -96,11 +96,15 @@ class Resolution(Record, frozen=False):
     """Every name the check defined (inputs, values, rolls, chosen values, result, outcome,
     success): what procedures' expressions see, the same whether rolled or enumerated."""
     signed: str | None = None  # the result with a sign of its own (``result_sign``): "+0", "-0", "+3"
+    # Exact odds, where explosions past the depth leave a tag or the tier open and the outcome
+    # decided: "tags" (the tags listed are those known to hold), "tier" (no tier given).
+    open_parts: tuple[str, ...] = ()
 
     def __init__(self, outcome: str, success: bool, result: Any, tags: tuple[str, ...] = (),
                  values: dict[str, Any] | None = None, tier: str | None = None, reason: str = "",
                  skipped: bool = False, choices: tuple[Choice, ...] = (), chosen: Choice | None = None,
-                 env: dict[str, Any] | None = None, signed: str | None = None) -> None:
+                 env: dict[str, Any] | None = None, signed: str | None = None,
+                 open_parts: tuple[str, ...] = ()) -> None:
         # Written out, as records made by the thousand are (rulesengine/records.py).
         self.outcome = outcome
         self.success = success
@@ -114,6 +118,7 @@ class Resolution(Record, frozen=False):
         self.chosen = chosen
         self.env = {} if env is None else env
         self.signed = signed
+        self.open_parts = open_parts
 
 
 class Sample(NamedTuple):
@@ -234,6 +239,10 @@ class CheckOdds(Record):
     tiers: dict[str, Fraction]
     values: dict[str, dict[Any, Fraction]]
     truncated: Fraction = Fraction(0)  # what explosions cut from the outcomes (and success, tags, tiers)
+    # Where the depth left a tag (the tier) open on throws whose outcome it decided: what is cut
+    # from the tags (the tiers), more than ``truncated`` (None: as ``truncated``).
+    tags_truncated: Fraction | None = None
+    tiers_truncated: Fraction | None = None
     given: str | None = None  # the condition these odds are conditioned on
     given_probability: Fraction | None = None  # its own probability (at least, where given_open)
     given_open: Fraction = Fraction(0)  # the mass on which explosions past the depth leave it open
@@ -300,6 +309,8 @@ class CheckOdds(Record):
             outcome_success=self.outcome_success, success=self.success,
             result=result, chart=("result", result),
             named=(("tags", self.tags), ("tiers", self.tiers)),
+            named_truncated=tuple((k, cut) for k, cut in (("tags", self.tags_truncated),
+                                                          ("tiers", self.tiers_truncated)) if cut is not None),
             groups=(Group("values", {k: Shown(d, self.value_summary(k), cut_from=self.values_cut_from.get(k),
                                               cut=self.values_truncated.get(k, self.truncated))
                                      for k, d in self.values.items()}),),

@@ -79,6 +79,7 @@ class OddsTally:
         self.values_below: set[str] = set()  # reported values some of whose cut mass is at most a number
         self.results_low: int | None = None  # the least of those numbers
         self.results_below = False  # some result known only to be at most a number: no cut_from
+        self.open: dict[str, int] = defaultdict(int)  # "tags", "tier": the weight where the depth left them open
 
     def add(self, res: Resolution, w: int, _denom: int) -> None:
         self.outcomes[res.outcome] += w
@@ -94,6 +95,9 @@ class OddsTally:
             self.results_below = True
         elif result is not None:
             self.results[jsonable(result)] += w
+        if res.open_parts:
+            for part in res.open_parts:
+                self.open[part] += w
         if res.tags:
             for t in res.tags:
                 self.tags[t] += w
@@ -152,6 +156,9 @@ class OddsTally:
             values={k: with_declared({v: frac(w) for v, w in d.items()}, declared.get(k, ()))
                     for k, d in self.values.items()},
             truncated=Fraction(denom - total, denom),
+            # a tag or the tier the depth left open where the outcome is decided: theirs alone
+            tags_truncated=Fraction(denom - total + self.open["tags"], denom) if self.open["tags"] else None,
+            tiers_truncated=Fraction(denom - total + self.open["tier"], denom) if self.open["tier"] else None,
             result_truncated=Fraction(denom - total - known + self.results_cut, denom),
             values_truncated={k: Fraction(denom - total + self.values_cut.get(k, 0), denom) for k in self.values},
             # Every cut result known to be at least a number (no result left open): "at least

@@ -1,0 +1,68 @@
+"""Explosions past the depth that leave a tier or a tag open, where the outcome is decided,
+leave the outcome exact and cut the tiers (the tags) on their own (an outside author: three
+exploding d6 counting 4+ against 8 printed success 5225341/17414258688 with a "cut off" row,
+where every cut throw has 11 successes or more: success is 7/23328 exactly, and only whether
+a margin of 4 is reached was open).
+
+Oracle: each die's successes by its generating function, written here: a throw of 1–3 ends
+with none, 4–5 ends with one, a 6 counts one and rolls again: G(x) = (1/2 + x/3) / (1 − x/6)."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+from rulesengine.ruleset import loads
+
+TEXT = """\
+ruleset: bw
+name: BW
+version: "1"
+source: tests
+tables:
+  margin_tiers:
+    tiers:
+      - {label: fine, min: 0}
+      - {label: great, min: 4}
+checks:
+  bw:
+    inputs:
+      exponent: {type: integer, min: 1, max: 10}
+      ob: {type: integer, min: 1, max: 12}
+    roll: (exponent)d6!cs>=4
+    result: roll - ob
+    tiers: margin_tiers
+    tags:
+      - {name: huge, when: "roll >= 14"}
+    outcomes:
+      - {name: success, when: "roll >= ob", success: true}
+      - {name: failure, success: false}
+"""
+
+
+def successes(dice: int, terms: int = 80) -> list[F]:
+    """P(S = k) for k < ``terms``: the series of G(x)^dice."""
+    one = [F(1, 2)] + [F(0)] * (terms - 1)  # numerator 1/2 + x/3
+    one[1] = F(1, 3)
+    series = [F(0)] * terms  # (1/2 + x/3) · Σ (x/6)^j
+    for j in range(terms):
+        for i, c in enumerate(one[:2]):
+            if i + j < terms:
+                series[i + j] += c * F(1, 6) ** j
+    out = [F(1)] + [F(0)] * (terms - 1)
+    for _ in range(dice):
+        out = [sum((out[i] * series[k - i] for i in range(k + 1)), F(0)) for k in range(terms)]
+    return out
+
+
+def test_an_open_tier_leaves_the_outcome_exact_and_bounds_the_tiers():
+    odds = loads(TEXT, "bw.yaml").check("bw").odds({"exponent": 3, "ob": 8})
+    p = successes(3)
+    at_least = lambda k: 1 - sum(p[:k], F(0))  # noqa: E731
+    assert odds.truncated == 0
+    assert odds.outcomes == {"success": at_least(8), "failure": 1 - at_least(8)}
+    assert odds.tiers_truncated > 0 and odds.tags_truncated > 0
+    for name, truth in (("fine", at_least(8) - at_least(12)), ("great", at_least(12))):
+        assert odds.tiers[name] <= truth <= odds.tiers[name] + odds.tiers_truncated, name
+    assert odds.tags["huge"] <= at_least(14) <= odds.tags["huge"] + odds.tags_truncated
+    data = odds.to_dict()
+    assert data["truncated"] == "0/1" and "tiers_truncated" in data and "tags_truncated" in data
