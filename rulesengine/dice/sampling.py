@@ -9,6 +9,7 @@ from typing import Any
 from collections.abc import Callable
 
 from . import ast
+from .beyond import UNDETERMINED
 from .context import (Compiled, Context, check_count, dice_failure, dice_text, dynamic_spec, eval_error,
                       unknown_name)
 from .functions import OpError, kept_indexes, logic_and, logic_or, set_values
@@ -158,7 +159,16 @@ class Sampling:
         decides = op == "or"  # `and` is decided by false, `or` by true
 
         def run(ctx: Context) -> Any:
-            a = left(ctx)
+            try:
+                a = left(ctx)
+            except UNDETERMINED as open_side:  # a side explosions past the depth leave open (exact
+                try:  # odds) is read no further where the other decides it: false and …, true or …
+                    b = right(ctx)
+                except Exception:  # noqa: BLE001 - the other is no help: open, as it was
+                    raise open_side from None
+                if b is decides:
+                    return decides
+                raise
             if a is decides:
                 return a
             b = right(ctx)

@@ -66,3 +66,33 @@ def test_an_open_tier_leaves_the_outcome_exact_and_bounds_the_tiers():
     assert odds.tags["huge"] <= at_least(14) <= odds.tags["huge"] + odds.tags_truncated
     data = odds.to_dict()
     assert data["truncated"] == "0/1" and "tiers_truncated" in data and "tags_truncated" in data
+
+
+GLITCH = """\
+ruleset: sr
+name: SR
+version: "1"
+source: tests
+checks:
+  test:
+    inputs:
+      dice: {type: integer, default: 1, min: 1, max: 20}
+    roll: (dice)d6!
+    let:
+      hits: count(roll, 5, 6)
+      ones: count(roll, 1)
+    result: hits
+    outcomes:
+      - {name: critical_glitch, when: "ones * 2 > count(roll) and hits == 0", success: false}
+      - {name: success, when: "hits >= 1", success: true}
+      - {name: failure, success: false}
+"""
+
+
+def test_false_and_an_open_side_is_false():
+    """One exploding d6: a chain the depth cuts has eleven 6s (hits, and how many dice, open
+    past it), so ``ones * 2 > count(roll)`` is open there, but ``hits == 0`` is false, and so
+    is the critical glitch: the odds are exact, 1/6 a glitch (a 1), 1/3 a hit (a first 5 or 6)."""
+    odds = loads(GLITCH, "sr.yaml").check("test").odds({"dice": 1})
+    assert odds.truncated == 0
+    assert odds.outcomes == {"critical_glitch": F(1, 6), "success": F(1, 3), "failure": F(1, 2)}
