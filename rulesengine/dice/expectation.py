@@ -176,7 +176,7 @@ def roll_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
     means = _Means(env, rolls or {}, budget, limits, text, functions, tree)
     try:
         found = means.moments(tree)
-        bare = ast.bare(tree)
+        bare = means.taken(ast.bare(tree))
         return None if found is None else RollMean(found.mean, means.lowest(tree), found.form,
                                                    bare if isinstance(bare, ast.Dice) else None)
     except BudgetExceeded:
@@ -326,6 +326,19 @@ class _Means:
             sizes.append(chain.sides)
         found = extreme_moments(tuple(sizes), highest, self.budget)
         return None if found is None else _fresh(*found)
+
+    def taken(self, node: ast.Node) -> ast.Node:
+        """``node``, or where it is ``if(c, a, b)`` whose condition the values known before
+        rolling decide (``if(push, (dice)d6!, (dice)d6)`` for a given ``push``), the branch
+        taken (itself taken so): the roll a check's rules then read, a dice term."""
+        parts = conditional(node)
+        while parts is not None and self.settled(parts[0]):
+            d = self.dist(parts[0])
+            if d is None or len(d) != 1 or not isinstance(next(iter(d)), bool):
+                break
+            node = ast.bare(parts[1] if next(iter(d)) else parts[2])
+            parts = conditional(node)
+        return node
 
     def if_moments(self, cond: ast.Node, then: ast.Node, other: ast.Node) -> Moments | None:
         """``if(c, a, b)``: the branches' means mixed by the chance of the condition (its dice
