@@ -84,6 +84,7 @@ FOREIGN_OPERATORS = {
     "≥": "write >= for 'at least'",
     "≤": "write <= for 'at most'",
     "≠": "write != for 'is not'",
+    "?": "write if(condition, then, else) for 'c ? a : b', e.g. if(x > 3, 1, 2)",
 }
 
 NOT_HINT = "write 'not' to negate: not x; '!' marks an explosion, right after a die: 3d6!"
