@@ -235,6 +235,29 @@ class AtMost(Beyond):
     __hash__ = Beyond.__hash__
 
 
+class Unknown(Beyond):
+    """A value explosions past the depth leave wholly open (a ``let`` whose expression they
+    leave undecided): every use of it is undecided too, but ``false and it`` is false and
+    ``true or it`` true (the dice language's ``and`` and ``or`` read it no further). Exact
+    odds hold it so that a rule that does not need it is still decided."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "Unknown()"
+
+    def _open(self, *_: Any) -> Any:
+        raise Undetermined
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _open
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __neg__ = __abs__ = _open
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _open
+    __hash__ = Beyond.__hash__
+
+
+UNKNOWN = Unknown()
+
+
 class RollAtLeast(AtLeast):
     """A roll read die by die (``count(roll, 1)``, ``initial(roll)``) whose explosions were
     cut: its total at least ``low``; ``faces``, the dice it had when it was cut (more were

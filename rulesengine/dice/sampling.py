@@ -9,7 +9,7 @@ from typing import Any
 from collections.abc import Callable
 
 from . import ast
-from .beyond import UNDETERMINED
+from .beyond import UNDETERMINED, Beyond, Undetermined
 from .context import (Compiled, Context, check_count, dice_failure, dice_text, dynamic_spec, eval_error,
                       unknown_name)
 from .functions import OpError, kept_indexes, logic_and, logic_or, set_values
@@ -161,6 +161,8 @@ class Sampling:
         def run(ctx: Context) -> Any:
             try:
                 a = left(ctx)
+                if isinstance(a, Beyond):  # a value explosions past the depth leave open
+                    raise Undetermined
             except UNDETERMINED as open_side:  # a side explosions past the depth leave open (exact
                 try:  # odds) is read no further where the other decides it: false and …, true or …
                     b = right(ctx)

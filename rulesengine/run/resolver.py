@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from ..dice import ast
-from ..dice.beyond import UNDETERMINED, Beyond, Undetermined
+from ..dice.beyond import UNDETERMINED, UNKNOWN, Beyond, Undetermined
 from ..dice.context import Context
 from ..dice.dist import Budget, BudgetExceeded
 from ..dice.values import Rolled
@@ -107,7 +107,7 @@ class Resolver:
         the outcome is decided, is said so (``Resolution.open_parts``), not raised."""
         rt, check = self.runtime, self.check
         ctx = rt.reading(env)  # one for every expression below: env only grows
-        self._lets_after_roll(env, settled, ctx)
+        self._lets_after_roll(env, settled, ctx, open_ok)
         choices: tuple[Choice, ...] = ()
         chosen = None
         if check.choose is not None:
@@ -192,15 +192,23 @@ class Resolver:
         local.update(values)
         return local, dict(values)
 
-    def _lets_after_roll(self, env: dict[str, Any], settled: Collection[str] = (), ctx: Context | None = None
-                         ) -> None:
+    def _lets_after_roll(self, env: dict[str, Any], settled: Collection[str] = (), ctx: Context | None = None,
+                         open_ok: bool = False) -> None:
         """The lets that read a roll, worked out into ``env`` in order (but ``settled``);
-        ``ctx``: a context of :meth:`Runtime.reading` over ``env``."""
+        ``ctx``: a context of :meth:`Runtime.reading` over ``env``. ``open_ok`` (see
+        :meth:`resolve`): a let explosions past the depth leave open holds ``UNKNOWN``, so
+        that a rule it does not decide (``glitch and hits == 0`` with no hits) is decided."""
         if ctx is None:
             ctx = self.runtime.reading(env)
         for let in self._after_roll:
             if let.name not in settled:
-                env[let.name] = self._let(let, env, ctx)
+                if not open_ok:
+                    env[let.name] = self._let(let, env, ctx)
+                    continue
+                try:
+                    env[let.name] = self._let(let, env, ctx)
+                except UNDETERMINED:
+                    env[let.name] = UNKNOWN
 
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],
                       choose: Iterable[int] | None = None) -> Resolution:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 from collections.abc import Callable, Mapping
 
+from ..dice.beyond import Undetermined, Unknown
 from ..dice.context import Context
 from ..dice.trace import format_value
 from ..codes import E_NOT_A_CONDITION
@@ -70,6 +71,8 @@ class Runtime:
             raise self.relocate(exc, e) from None
         if value is True or value is False:  # (no class derives from bool)
             return value
+        if isinstance(value, Unknown):  # a let explosions past the depth left open: so is this
+            raise Undetermined
         raise self.relocate(RulesetError(
             f"condition '{e.text}' gives {format_value(value)}, not true or false",
             code=E_NOT_A_CONDITION, hint="write a comparison, e.g. roll >= 10"), e)

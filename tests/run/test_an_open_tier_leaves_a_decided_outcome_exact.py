@@ -96,3 +96,16 @@ def test_false_and_an_open_side_is_false():
     odds = loads(GLITCH, "sr.yaml").check("test").odds({"dice": 1})
     assert odds.truncated == 0
     assert odds.outcomes == {"critical_glitch": F(1, 6), "success": F(1, 3), "failure": F(1, 2)}
+
+
+def test_a_let_the_depth_leaves_open_does_not_open_a_rule_it_does_not_decide():
+    """The same glitch held by a let (``glitch: ones * 2 > count(roll)``, open on a cut throw)
+    and read as ``glitch and hits == 0``: false where there are hits, so still exact; read
+    alone, as a tag, it is cut on its own."""
+    text = GLITCH.replace('      ones: count(roll, 1)\n', '      ones: count(roll, 1)\n      glitch: ones * 2 > count(roll)\n')
+    text = text.replace('"ones * 2 > count(roll) and hits == 0"', '"glitch and hits == 0"')
+    text += "    tags:\n      - {name: glitch, when: glitch}\n"
+    odds = loads(text, "sr.yaml").check("test").odds({"dice": 1})
+    assert odds.truncated == 0
+    assert odds.outcomes == {"critical_glitch": F(1, 6), "success": F(1, 3), "failure": F(1, 2)}
+    assert odds.tags_truncated > 0 and odds.tags["glitch"] <= F(1, 6) <= odds.tags["glitch"] + odds.tags_truncated
