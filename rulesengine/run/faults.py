@@ -389,10 +389,12 @@ def fault_diagnostic(model: RulesetModel, doc: Document, check: Check, runner: C
             ok = bad[0] - 1 if side == "max" else bad[-1] + 1
             direction = "lower" if side == "max" else "raise"
             cause = f"{outside[1]}" if outside is not None else ""
+            shown = ", ".join(f"{k}={v}" for k, v in others.items())
             fix = (f"{direction} {spec.name}'s {side} to {ok}"
                    + (f", or give table '{cause}' a row for {_range_text(bad)}" if cause else "")
-                   + (f"; {exc.hint}" if exc.hint and not cause else ""))  # the fix in the rules, beside the bound
-            shown = ", ".join(f"{k}={v}" for k, v in others.items())
+                   + (f"; {exc.hint}" if exc.hint and not cause else "")  # the fix in the rules, beside the bound
+                   # other inputs take part: the bound may be right, and those inputs together not
+                   + (f"; or decide {spec.name} {_range_text(bad)} with {shown} by a gate" if others else ""))
             return Diagnostic(exc.code, f"input '{spec.name}' may be {_range_text(bad)} ({side}: {limit}), and "
                               f"there{f', with {shown},' if shown else ''} {what}",
                               doc.location(f"{spec.pointer}/{side}"), fix)

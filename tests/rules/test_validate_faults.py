@@ -93,7 +93,8 @@ def test_a_bound_to_blame_names_the_other_inputs_that_show_it_and_the_fix_in_the
     (found,) = [d for d in validate_text(HUNGER, "t.yaml").diagnostics if d.code == "E206"]
     assert found.message.startswith("input 'hunger' may be 2 to 5 (max: 5), and there, with pool=1, check 'c':")
     assert found.location.pointer == "/checks/c/inputs/hunger/max"
-    assert found.hint == "lower hunger's max to 1; it can come out below 0: write max(0, plain)"
+    assert found.hint == ("lower hunger's max to 1; it can come out below 0: write max(0, plain); "
+                          "or decide hunger 2 to 5 with pool=1 by a gate")
     # each fix mends it
     assert validate_text(HUNGER.replace("hunger: {type: integer, default: 1, min: 0, max: 5}",
                                         "hunger: {type: integer, default: 1, min: 0, max: 1}"), "t.yaml").errors == 0

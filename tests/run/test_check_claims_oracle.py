@@ -9,7 +9,8 @@ chain 15 added dice deeper than the engine (at most 30), with the features the r
 first throw, its dice in a range) summed per chain, and decides each rule in three values
 (yes, no, open where a cut path could go either way).
 
-The check's claims: with ``truncated == 0``, each outcome, tag and success (and, given a
+The check's claims: with ``truncated == 0``, each outcome and success (a tag where no
+``tags_truncated`` says the depth left tags open on their own) (and, given a
 condition, its probability and the odds given it); with ``result_truncated == 0`` every row
 of the result; with ``result_cut_from = c`` each result below c and "at least" up to c; a
 result mean of kind ``exact``. Each must equal the oracle's, which must be able to decide
@@ -344,10 +345,12 @@ def check_case(case: Case) -> list[str]:
         def has_tag(k, i=i):
             return k[3 + i]
 
-        if odds.truncated == 0:
+        # the tags' own cut, where the depth left a tag open on throws whose outcome it decided
+        tags_cut = odds.truncated if odds.tags_truncated is None else odds.tags_truncated
+        if tags_cut == 0:
             claim(f"P(tag {name})", p, has_tag)
         else:
-            sound(f"P(tag {name})", p, odds.truncated, has_tag)
+            sound(f"P(tag {name})", p, tags_cut, has_tag)
     if odds.truncated == 0:
         claim("P(success)", odds.success, lambda k: k[2])
         if case.given is not None:
