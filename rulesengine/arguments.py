@@ -204,9 +204,12 @@ def add_validate_command(sub) -> None:
 
 
 def add_schema_command(sub) -> None:
-    p = sub.add_parser("schema", help="print or save the ruleset JSON Schema",
+    p = sub.add_parser("schema", help="print or save the ruleset JSON Schema (or an answer's)",
                        description="Print schemas/ruleset.schema.json, the file format's source of truth; "
-                       "--output saves it, e.g. into your own repository for editor completion.")
+                       "--output saves it, e.g. into your own repository for editor completion. With a name, "
+                       "the schema of an answer's JSON instead (odds-result, roll-result, ...).")
+    p.add_argument("name", nargs="?", default="ruleset", metavar="NAME",
+                   help="a shipped schema: ruleset (the default), odds-result, roll-result, odds-sweep, ...")
     p.add_argument("--output", "-o", metavar="PATH", help="write the schema to PATH instead of printing it")
 
 

@@ -245,9 +245,14 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 def _cmd_schema(args: argparse.Namespace) -> int:
     from .errors import UsageError
-    from .rules.schema import schema_path
+    from .ruleset import nearest
+    from .shipped import schema_names, schema_text
 
-    text = schema_path().read_text(encoding="utf-8")
+    if args.name not in schema_names():
+        near = nearest(args.name, schema_names())
+        raise UsageError(f"no shipped schema '{args.name}'", hint=f"did you mean '{near}'?" if near else
+                         "e.g. ruleset, odds-result, roll-result (each schemas/NAME.schema.json)")
+    text = schema_text(args.name)
     if args.output is None:
         print(text, end="")
         return EXIT_OK

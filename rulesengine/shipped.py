@@ -57,6 +57,11 @@ def schema_text(name: str) -> str:
     return (data_folder(SCHEMAS_PACKAGE) / f"{name}.schema.json").read_text(encoding="utf-8")
 
 
+def schema_names() -> list[str]:
+    """The shipped schemas' names (``odds-result`` for ``odds-result.schema.json``), sorted."""
+    return sorted(f.name.removesuffix(".schema.json") for f in data_folder(SCHEMAS_PACKAGE).glob("*.schema.json"))
+
+
 def doc_topics() -> dict[str, Path]:
     """The shipped docs by topic (``tutorial`` is ``docs/tutorial.md``), sorted by name."""
     return {f.stem: f for f in sorted(data_folder(DOCS_PACKAGE).glob("*.md"))}

@@ -136,6 +136,13 @@ def test_schema_prints_the_schema(capsys):
     assert code == 0 and json.loads(out)["title"] == "rulesengine ruleset"
 
 
+def test_schema_with_a_name_prints_an_answers_schema_as_the_service_docs_say(capsys):
+    code, out, _ = run(capsys, "schema", "odds-result")
+    assert code == 0 and out == (ROOT / "schemas" / "odds-result.schema.json").read_text(encoding="utf-8")
+    code, _, err = run(capsys, "schema", "odds-reslt")
+    assert code == 2 and "did you mean 'odds-result'?" in err and err.count("\n") == 1
+
+
 def test_schema_output_saves_the_schema_for_a_homebrewers_repository(capsys, tmp_path):
     target = tmp_path / "schemas" / "ruleset.schema.json"
     target.parent.mkdir()
