@@ -143,7 +143,10 @@ def _label_key(text: str) -> str:
 
 
 def _short(value: Any, quote: bool = True) -> str:
-    """A value as an error message shows it: never more than 40 characters."""
+    """A value as an error message shows it: never more than 40 characters; yes/no and none
+    as the language and JSON write them (``true``, not Python's ``True``)."""
+    if isinstance(value, bool) or value is None:
+        return "null" if value is None else "true" if value else "false"
     shown = repr(value) if quote else str(value)
     return shown if len(shown) <= 40 else shown[:37] + "..."
 

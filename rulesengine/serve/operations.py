@@ -165,6 +165,8 @@ class Service:
         ``on_work(op, steps)`` is told the steps of the work budget the request spent (metrics)."""
         from ..dice.dist import UNLIMITED, shared_budget
 
+        if op is None:
+            raise RequestError("the request names no operation", hint="give one: operations: " + ", ".join(OPERATIONS))
         if not isinstance(op, str) or op not in OPERATIONS:
             near = nearest(op, OPERATIONS)
             raise RequestError(f"unknown operation {str(op)[:40]!r}",
