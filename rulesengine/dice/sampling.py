@@ -157,22 +157,28 @@ class Sampling:
     def lazy_logic(self, op: str, left: Compiled, right: Compiled, node: ast.Node) -> Compiled:
         fn = logic_and if op == "and" else logic_or
         decides = op == "or"  # `and` is decided by false, `or` by true
+        goes_on = not decides  # the other yes/no: the right side decides
+
+        def open_left(ctx: Context, open_side: Exception) -> Any:
+            """The left side explosions past the depth leave open (exact odds): read no
+            further where the right decides (false and …, true or …); else open."""
+            try:
+                b = right(ctx)
+            except Exception:  # noqa: BLE001 - the other is no help: open, as it was
+                raise open_side from None
+            if b is decides:
+                return decides
+            raise open_side
 
         def run(ctx: Context) -> Any:
             try:
                 a = left(ctx)
-                if isinstance(a, Beyond):  # a value explosions past the depth leave open
-                    raise Undetermined
-            except UNDETERMINED as open_side:  # a side explosions past the depth leave open (exact
-                try:  # odds) is read no further where the other decides it: false and …, true or …
-                    b = right(ctx)
-                except Exception:  # noqa: BLE001 - the other is no help: open, as it was
-                    raise open_side from None
-                if b is decides:
-                    return decides
-                raise
+            except UNDETERMINED as open_side:
+                return open_left(ctx, open_side)
             if a is decides:
                 return a
+            if a is not goes_on and isinstance(a, Beyond):  # held open (a let the depth left undecided)
+                return open_left(ctx, Undetermined())
             b = right(ctx)
             try:
                 return fn(a, b)
