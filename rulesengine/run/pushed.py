@@ -17,6 +17,11 @@ reads either; every place that reads them is a multiple of the same ``part + sec
 same shape, spaces aside) reading the first roll and nothing else that varies; neither is
 fixed by a gate, reported, read by another name, or the second's dice read. Rolling is
 untouched.
+
+Where, besides, the first roll is a pool of plain dice and both the part and the second's
+number of dice are counts of its faces (:class:`PerDie`), the sum is one over the first
+roll's dice, each adding its own share whatever the others show: it is added up die by die
+(:func:`per_die_sums`), no reading of the first roll worked out at all.
 """
 
 from __future__ import annotations
