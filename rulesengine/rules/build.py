@@ -132,8 +132,13 @@ class Builder:
             col = exc.location.column
             loc = (self.doc.scalar_column(pointer, col - 1, length=exc.location.length)
                    if col is not None and isinstance(value, str) else self.doc.location(pointer))
+            hint = exc.hint
+            if pointer.rsplit("/", 1)[-1].isdigit() and text.count("(") != text.count(")") \
+                    and "[" in (loc.source_line or ""):
+                # an item of a [ ] list with its brackets unbalanced: YAML cut it at a comma
+                hint = "inside [ ] a comma ends an item, so quote an expression that holds commas: ['if(a, b, c)', …]"
             self.diagnostics.append(Diagnostic(exc.code if exc.code.startswith("E2") else E_EXPRESSION,
-                                               exc.message, loc, exc.hint, "error", getattr(exc, "limit", None)))
+                                               exc.message, loc, hint, "error", getattr(exc, "limit", None)))
             return None
 
     def _note_symbols(self, nodes: Sequence[ast.Node], value: Any, pointer: str, at: Callable[[int], int]) -> None:
