@@ -335,7 +335,7 @@ def _yaml_word(doc: Document, pointer: str) -> str:
     """The word as written in the file (``no``), for a hint about YAML's booleans."""
     line = doc.location(pointer).source_line or ""
     col = (doc.location(pointer).column or 1) - 1
-    word = line[col:].split(",")[0].split("}")[0].strip()
+    word = line[col:].split(",")[0].split("}")[0].split("]")[0].split("#")[0].strip()
     return word or "no"
 
 
