@@ -110,16 +110,16 @@ def _dice_odds(args: argparse.Namespace, expr: Any, env: dict[str, Any]) -> int:
         raise UsageError("--faces and --seed are for rolling, not for --odds")
     with _progress():
         result = expr.odds(env, explode_depth=args.explode_depth)
+    if args.plot:  # before the table: a reader that stops early (| head) leaves it written
+        from .present.plots import dice_plot  # only for --plot: a fifth of the start-up
+
+        _write_plot(args.plot, dice_plot([(args.expression, result)], args.view or "normal"))
     if args.json:
         print(_json_text(result.to_dict()))
     elif args.csv:
         print(comparison_csv([(args.expression, result)], args.view or "normal"))
     else:
         print(format_dice_odds(result, exact=args.exact))
-    if args.plot:
-        from .present.plots import dice_plot  # only for --plot: a fifth of the start-up
-
-        _write_plot(args.plot, dice_plot([(args.expression, result)], args.view or "normal"))
     return EXIT_OK
 
 
@@ -173,6 +173,10 @@ def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str
     fixed = assignments([w for w in words if w not in swept])
     with _progress():
         cases = _comparison_cases(args, texts, swept, fixed)
+    if args.plot:  # before the table (| head)
+        from .present.plots import dice_plot
+
+        _write_plot(args.plot, dice_plot(cases, args.view or "normal"))
     if swept:
         if args.json:
             print(_json_text([{"case": label, **odds.to_dict()} for label, odds in cases]))
@@ -184,10 +188,6 @@ def _dice_comparison(args: argparse.Namespace, texts: list[str], words: list[str
         print(comparison_csv(cases, args.view or "normal"))
     else:
         print(format_comparison_table(cases, args.view or "normal", exact=args.exact))
-    if args.plot:
-        from .present.plots import dice_plot
-
-        _write_plot(args.plot, dice_plot(cases, args.view or "normal"))
     return EXIT_OK
 
 
@@ -357,6 +357,10 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         if at_least and not rows.numeric():
             raise UsageError(f"--at-least is for a result that is a number, and '{args.name}' has outcomes only",
                              hint="leave --at-least out: each outcome's chance is in every row")
+        if args.plot:  # before the table (| head)
+            from .present.plots import sweep_plot  # only for --plot: it is a fifth of the start-up
+
+            _write_plot(args.plot, sweep_plot(rows, at_least))
         if args.json:
             print(_json_text(rows.to_dict(at_least)))
         else:
@@ -367,26 +371,22 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             chart = "" if args.csv or not sys.stdout.isatty() else sweep_chart(rows, at_least)
             if chart:
                 print("\n" + chart)
-        if args.plot:
-            from .present.plots import sweep_plot  # only for --plot: it is a fifth of the start-up
-
-            _write_plot(args.plot, sweep_plot(rows, at_least))
         return EXIT_OK
     if at_least:
         raise UsageError("--at-least N is for a sweep: the odds of one set of inputs show 'at least' for every value",
                          hint=f"sweep an input (e.g. {next(iter(plain), 'skill')}=LO..HI), or leave --at-least out")
     with _progress():
         result = runnable.odds(plain, parties=party_list(parties), given=args.given)
+    if args.plot:  # before the table (| head)
+        from .present.plots import odds_plot
+
+        _write_plot(args.plot, odds_plot(result))
     if args.json:
         print(_json_text(result.to_dict()))
     else:
         from .present.text import format_odds  # only for text: JSON is the result's own
 
         print(format_odds(result, csv_out=args.csv, exact=args.exact))
-    if args.plot:
-        from .present.plots import odds_plot
-
-        _write_plot(args.plot, odds_plot(result))
     return EXIT_OK
 
 
@@ -420,14 +420,14 @@ def _print_comparison(args: argparse.Namespace, cases: list[tuple[str, OddsValue
     from .present.compare_table import comparison_csv, comparison_json, format_comparison
     from .present.plots import compare_plot
 
+    if args.plot:  # before the table (| head)
+        _write_plot(args.plot, compare_plot(cases, view))
     if args.json:
         print(_json_text(comparison_json(cases)))
     elif args.csv:
         print(comparison_csv(cases, view))
     else:
         print(format_comparison(cases, view, exact=args.exact))
-    if args.plot:
-        _write_plot(args.plot, compare_plot(cases, view))
 
 
 def _write_plot(path: str, svg: str) -> None:
