@@ -24,7 +24,7 @@ from typing import Any
 
 from .. import cache
 from ..codes import E_BODY_TOO_LARGE, E_NOT_FOUND
-from ..errors import LimitError, RequestError, RulesEngineError
+from ..errors import InputError, LimitError, RequestError, RulesEngineError, UsageError
 from ..limits import DEFAULT_LIMITS, MAX_CACHED_WEIGHTS, MAX_EXPLODE_DEPTH, Limits
 from ..ruleset import Ruleset, load, loads, nearest, rulesets_dir, shipped_ids
 from ..run.calls import Runnable
@@ -334,7 +334,11 @@ def op_odds(svc: Service, request: Mapping[str, Any]) -> Any:
     ranges += [(f"party{i}.{k}", v) for i, p in parties.items() for k, v in p.items() if isinstance(v, list)]
     if ranges:
         fixed = {k: v for k, v in inputs.items() if not isinstance(v, list)}
-        return sweep_over(runnable, ranges, fixed, parties, request.get("given")).to_dict()
+        try:
+            return sweep_over(runnable, ranges, fixed, parties, request.get("given")).to_dict()
+        except UsageError as exc:  # the command line's words for a sweep too big: here, the request's inputs
+            raise InputError(exc.message, hint=exc.hint, field=("parties",) if parties and not inputs else
+                             ("inputs",)) from None
     return runnable.odds(inputs, parties=[parties[i] for i in sorted(parties)] or None,
                          given=request.get("given")).to_dict()
 

@@ -52,3 +52,16 @@ def test_the_service_answers_what_the_library_answers_at_the_same_budget(tmp_pat
     assert answer["ok"], answer
     served = answer["result"]
     assert served["outcomes"] == library["outcomes"] and served["truncated"] == library["truncated"]
+
+
+def test_a_sweep_too_big_for_a_request_is_an_input_error_at_its_inputs():
+    """The command line's words for it are a usage error (E901, exit 2); a request's are its
+    inputs' (an outside developer got E901, "a command-line usage error", with no pointer)."""
+    line = json.dumps({"id": 1, "op": "odds", "ruleset": "gurps-4e", "name": "success_roll",
+                       "inputs": {"skill": list(range(3000))}})
+    done = subprocess.run([sys.executable, "-m", "rulesengine", "serve", "--stdio"], input=(line + "\n").encode(),
+                          capture_output=True, timeout=GUARD_SECONDS)
+    (answer,) = (json.loads(out) for out in done.stdout.splitlines())
+    error = answer["error"]
+    assert (answer["ok"], error["code"], error["status"], error["pointer"]) == (False, "E601", 422, "/inputs")
+    assert "sweeps 3,000 values" in error["message"]
