@@ -328,9 +328,8 @@ class _Means:
         return None if found is None else _fresh(*found)
 
     def taken(self, node: ast.Node) -> ast.Node:
-        """``node``, or where it is ``if(c, a, b)`` whose condition the values known before
-        rolling decide (``if(push, (dice)d6!, (dice)d6)`` for a given ``push``), the branch
-        taken (itself taken so): the roll a check's rules then read, a dice term."""
+        """``node``, or where it is ``if(c, a, b)`` whose condition the values known before rolling
+        decide (``if(push, (dice)d6!, (dice)d6)``), the branch taken (itself taken so)."""
         parts = conditional(node)
         while parts is not None and self.settled(parts[0]):
             d = self.dist(parts[0])

@@ -156,9 +156,8 @@ class OddsTally:
             values={k: with_declared({v: frac(w) for v, w in d.items()}, declared.get(k, ()))
                     for k, d in self.values.items()},
             truncated=Fraction(denom - total, denom),
-            # a tag or the tier the depth left open where the outcome is decided: theirs alone
-            tags_truncated=Fraction(denom - total + self.open["tags"], denom) if self.open["tags"] else None,
-            tiers_truncated=Fraction(denom - total + self.open["tier"], denom) if self.open["tier"] else None,
+            tags_truncated=self._cut_apart("tags", denom, total),
+            tiers_truncated=self._cut_apart("tier", denom, total),
             result_truncated=Fraction(denom - total - known + self.results_cut, denom),
             values_truncated={k: Fraction(denom - total + self.values_cut.get(k, 0), denom) for k in self.values},
             # Every cut result known to be at least a number (no result left open): "at least
@@ -168,6 +167,11 @@ class OddsTally:
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
             max_states=max_states,
         )
+
+    def _cut_apart(self, part: str, denom: int, total: int) -> Fraction | None:
+        """What is cut from the tags (``part``, or the tiers), where the depth left some open
+        on throws whose outcome it decided: more than ``truncated``; else None (as it)."""
+        return Fraction(denom - total + self.open[part], denom) if self.open[part] else None
 
     def _undecided(self, undecided: Sequence[tuple[Any, int]]) -> int:
         """The results of resolutions whose outcome was left open, added as a resolution's
