@@ -150,6 +150,10 @@ def test_tie_breakers_higher_bonus_then_a_roll_off(rs):
     assert list(o.wins) == wins and o.tie == 0
     r = proc.roll(parties=[{}, {}], faces=[3, 3, 2, 2, 4, 1])  # 3 v 3, roll-off 2 v 2, then 4 v 1
     assert r.winner == 0
+    # the trace says how the tie was broken, each roll-off too (an outside author saw none)
+    lines = r.trace.splitlines()
+    assert [line.split(":")[0] for line in lines[2:5]] == ["tie", "roll-off 1d4", "roll-off 1d4"]
+    assert lines[3].endswith("party 1 2, party 2 2") and lines[4].endswith("party 1 4, party 2 1")
 
 
 def test_tied_parties_roll_again_and_the_others_drop_out(rs):

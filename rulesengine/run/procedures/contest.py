@@ -150,7 +150,7 @@ class ContestRunner(ProcedureRunner):
                 results[i] = r
                 lines.append(f"party {i + 1} rolls again: {r.outcome}, result {jsonable(r.result)}")
             active = tied
-        winner = self._settle(tied, ranking, results, values, source) if len(tied) > 1 else tied[0]
+        winner = self._settle(tied, ranking, results, values, source, lines) if len(tied) > 1 else tied[0]
         full = sorted(range(len(values)),
                       key=lambda i: (i == winner, self._key(self._env_of(results[i], values[i], i))),
                       reverse=True)
@@ -184,7 +184,9 @@ class ContestRunner(ProcedureRunner):
             raise not_allowed(index, result.reason)
         return result
 
-    def _settle(self, tied, ranking, results, values, source) -> int | None:
+    def _settle(self, tied, ranking, results, values, source, lines: list[str]) -> int | None:
+        """The winner among ``tied`` by the tie-breakers (None: the tie stands); each breaker
+        read, and each roll-off rolled, said in ``lines`` (the trace)."""
         ties = self.spec.ties
         if isinstance(ties, str):  # "stand" or "reroll" (settled by rolling again): no winner
             return {"first": min(tied), "last": max(tied)}.get(ties)
@@ -192,6 +194,8 @@ class ContestRunner(ProcedureRunner):
             e = breaker.expr
             if breaker.how == "higher":
                 scores = {i: self.evaluate(e, self._env_of(results[i], values[i], i)) for i in tied}
+                lines.append(f"tie: higher {e.text}: " + ", ".join(f"party {i + 1} {jsonable(s)}"
+                                                                  for i, s in scores.items()))
                 best = max(scores.values())
                 tied = [i for i in tied if scores[i] == best]
             else:
@@ -201,6 +205,8 @@ class ContestRunner(ProcedureRunner):
                         rolled = self.evaluate(e, self._env_of(results[i], values[i], i),
                                                source=source, counter=DiceCounter(self.limits))
                         scores[i] = getattr(rolled, "total", rolled)
+                    lines.append(f"roll-off {e.text}: " + ", ".join(f"party {i + 1} {jsonable(s)}"
+                                                                    for i, s in scores.items()))
                     best = max(scores.values())
                     tied = [i for i in tied if scores[i] == best]
                     if len(tied) == 1:
