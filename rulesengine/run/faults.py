@@ -243,6 +243,7 @@ def check_faults(model: RulesetModel, check: Check, runner: CheckRunner) -> list
     base = base_inputs(check)
     found: dict[tuple, Fault] = {}
     tried: set[tuple] = set()
+    read_at = {e.pointer: e.names for e in check_expressions(check) if e is not None}  # what each place reads
     runs = 0
     seen_sites: set[frozenset[str]] = set()
     for site in sorted(set(sites(check)), key=len):
@@ -262,8 +263,9 @@ def check_faults(model: RulesetModel, check: Check, runner: CheckRunner) -> list
             try:
                 runner.roll(given_only(full), seed=runs)
             except RulesEngineError as exc:
-                if is_fault(exc):
-                    shown = {k: v for k, v in full.items() if k in site or not specs[k].has_default}
+                if is_fault(exc):  # shown: the inputs tried, given, and read where it fails
+                    reads = read_at.get(exc.location.pointer or "", frozenset())
+                    shown = {k: v for k, v in full.items() if k in site or k in reads or not specs[k].has_default}
                     found.setdefault(fault_key(exc), Fault(exc, shown, tuple(names)))
     return list(found.values())
 
