@@ -15,6 +15,7 @@ import sys
 import types
 from collections.abc import Callable, Iterable, Iterator
 
+from .codes import W_UNREACHABLE_OUTCOME
 from .disk_store import DiskStore, engine_files
 from .errors import Diagnostic, LoadError, Location, UsageError
 from .limits import DEFAULT_LIMITS, MAX_FOLDER_ENTRIES, Limits
@@ -200,13 +201,24 @@ def _searched(path: str, doc: Document, limits: Limits, remember: bool) -> FileR
 
         faults, said = input_faults(model, doc, limits)
         said |= {(d.code, d.location.line, d.location.column) for d in faults}
+        # a check with a fault: its outcomes' "could not decide" only restates it (the search met the fault)
+        faulty = {_check_of(d.location.pointer) for d in faults if d.severity == "error"} - {None}
         examples, reached = check_examples(model, doc, limits)
         diagnostics = diagnostics + faults + examples + settle([
             d for d in unreachable_outcomes(model, doc, limits)
-            if d.severity != "error" or (d.code, d.location.line, d.location.column) not in said], model, reached)
+            if (d.severity != "error" or (d.code, d.location.line, d.location.column) not in said)
+            and not (d.code == W_UNREACHABLE_OUTCOME and d.severity == "warning"
+                     and d.message.startswith("could not decide") and _check_of(d.location.pointer) in faulty)],
+            model, reached)
         diagnostics = with_unread_work(diagnostics, unread_work(model, doc) + tags_never_set(model, doc, limits))
         diagnostics = acknowledge(doc, diagnostics + signs_against_success(model, doc, limits))
     return FileReport(path, tuple(diagnostics))
+
+
+def _check_of(pointer: str | None) -> str | None:
+    """The check a diagnostic's pointer is in (``/checks/NAME/...``), else None."""
+    parts = (pointer or "").split("/")
+    return parts[2] if len(parts) > 2 and parts[1] == "checks" else None
 
 
 def validate_paths(paths: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> list[FileReport]:
