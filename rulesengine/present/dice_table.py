@@ -97,8 +97,8 @@ def bar(p: Fraction, peak: Fraction) -> str:
 
 def summary_line(s: Summary) -> str:
     """``mean 10.5  sd 2.96  min 3  max 18`` for numbers, ``P(true) 55.00%`` for yes/no."""
-    if s.kind == "yes/no" and s.p_true is not None:
-        return f"P(true) {pct(s.p_true)}%"
+    if s.kind == "yes/no" and s.p_true is not None:  # of the mass worked out, where some was cut
+        return f"P(true) {pct(s.p_true)}%" + (" (of the mass worked out)" if s.left_out else "")
     if s.mean is None or s.sd is None:
         return ""
     # explosions cut and no closed form: the mean (the sd) of what was worked out, not the roll's

@@ -181,7 +181,10 @@ def _truncation_lines(v: OddsValue, kind: str, exact: bool) -> list[str]:
                      f" deeper than the odds follow decide the {kind} there, not the outcome)")
     if v.result_cut and v.result_cut_from is not None:
         cut = format_value(v.result_cut_from)
-        lines.append(f"all of it on {cut} or more: each {kind} below {cut}, and 'at least' up to {cut}, is exact")
+        # the signed table, shown instead of the plain one, leaves that mass out of its "at least"
+        said = f"each {kind} below {cut} is exact (the signed table's 'at least' leaves the cut mass out)" \
+            if v.signed else f"each {kind} below {cut}, and 'at least' up to {cut}, is exact"
+        lines.append(f"all of it on {cut} or more: {said}")
     return lines
 
 

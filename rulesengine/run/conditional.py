@@ -47,7 +47,7 @@ def conditional_odds(enumerator: Enumerator, values: dict[str, Any], holds: Expr
     # (rulesengine.dice.beyond); where it is not, that mass stays truncated. The paths whose
     # outcome the depth left open are noted, so that the condition may still be read on them.
     with collecting_open_paths() as open_paths:
-        outcomes, joint_denom = enumerator.resolutions(values, reads, cut=True)
+        outcomes, joint_denom = enumerator.resolutions(values, reads, cut=True, open_ok=True)
     kept = total = 0
     for res, env, w in outcomes:
         local = {**env, **res.env}

@@ -64,3 +64,36 @@ def test_the_odds_text_shows_each_members_values():
     text = format_odds(odds)
     assert "member 2 taught: P(true) 100.00%" in text and "member 1 inspired: P(true)" in text
     assert "member values" not in odds.to_dict()  # the JSON keeps them under "members" alone
+
+
+EXPLODING_TEAM = """\
+ruleset: wod
+name: WoD
+version: "1"
+source: tests
+checks:
+  pool:
+    inputs:
+      dice: {type: integer, default: 3, min: 1, max: 10}
+    roll: (dice)d10!cs>=8
+    result: roll
+    outcomes:
+      - {name: success, when: "result >= 1", success: true}
+      - {name: failure, success: false}
+procedures:
+  team:
+    kind: team
+    check: pool
+    rank_by: [dice]
+    member_values:
+      helped: "dice < roller_dice and roller_success"
+"""
+
+
+def test_member_values_on_throws_the_depth_cuts_are_read_where_they_are_decided():
+    """Neither member has fewer dice than the roller: ``helped`` is false on every throw, the
+    cut ones too (an outside author saw 1 − 3e-11 with nothing said to be cut)."""
+    odds = loads(EXPLODING_TEAM, "wod.yaml").procedure("team").odds(parties=[{"dice": 3}, {"dice": 3}])
+    assert odds.truncated == 0
+    for member in odds.to_dict()["members"]:
+        assert [(r["value"], F(r["exact"])) for r in member["helped"]] == [(False, F(1))]

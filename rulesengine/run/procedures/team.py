@@ -8,12 +8,13 @@ from fractions import Fraction
 from typing import Any
 
 from ...codes import E_PROCEDURE
+from ...dice.beyond import UNDETERMINED, Beyond
 from ...dice.dist import Dist
 from ...exact_text import fraction_text
 from ...errors import RulesetError
 from ...records import field, replace
 from ..json_parts import jsonable
-from ..odds_value import OddsValue, group
+from ..odds_value import Group, OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckOdds, CheckResult, ProcedureRecord
 from ...rules.procedures.team import ROLLERS, TeamSpec
@@ -79,9 +80,11 @@ class TeamOdds(ProcedureRecord):
         check = self.check.view()
         members = [{k: [{"value": jsonable(v), "probability": float(p), "exact": fraction_text(p)}
                         for v, p in dist.items()] for k, dist in m.items()} for m in self.member_values]
-        # each member's values in the text too (the JSON has them under "members", by member)
-        each = group("member values", {f"member {i + 1} {k}": dist for i, m in enumerate(self.member_values)
-                                       for k, dist in m.items()}, self.truncated, in_json=False)
+        # each member's values in the text too (the JSON has them under "members", by member), each
+        # with what the depth left open of it (its rows add up to the rest)
+        each = Group("member values", {f"member {i + 1} {k}": shown(dist, 1 - sum(dist.values(), Fraction(0)))
+                                       for i, m in enumerate(self.member_values) for k, dist in m.items()},
+                     in_json=False)
         return replace(check, names=check.names + (("procedure", self.procedure),),
                        groups=check.groups + (group("report", self.report, self.truncated), each),
                        roller=self.roller + 1, extra=check.extra + (("members", members),))
@@ -163,13 +166,22 @@ class TeamRunner(ProcedureRunner):
         denom = 1
         reports: dict[tuple, int] = defaultdict(int)
         if self.spec.member_values or self.proc.report:
-            outs, denom = self.runner.resolutions(members[who])
+            # what explosions past the depth cut is read too where it decides (cut=True); where
+            # it leaves a value open, that mass is left out of it (its rows then add up to less)
+            outs, denom = self.runner.resolutions(members[who], cut=True)
             for res, env, w in outs:
-                for i, vals in enumerate(self._member_values(envs, roller_env, own, res)):
-                    for k, v in vals.items():
-                        weights[i][k][jsonable(v)] += w
+                try:
+                    for i, vals in enumerate(self._member_values(envs, roller_env, own, res)):
+                        for k, v in vals.items():
+                            if not isinstance(v, Beyond):  # a number the depth left open: out
+                                weights[i][k][jsonable(v)] += w
+                except UNDETERMINED:
+                    pass
                 if self.proc.report:
-                    reports[self.report(self._end_env(res, env, own, who))] += w
+                    try:
+                        reports[self.report(self._end_env(res, env, own, who))] += w
+                    except UNDETERMINED:
+                        pass
         report = self.report_dists((r, Fraction(w, denom)) for r, w in reports.items()) if self.proc.report else {}
         return TeamOdds(self.ruleset.id, self.proc.name, who, check_odds,
                         tuple({k: Dist(dict(v), denom).probabilities() for k, v in d.items()} for d in weights),
