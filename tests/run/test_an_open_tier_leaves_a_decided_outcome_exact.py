@@ -109,3 +109,23 @@ def test_a_let_the_depth_leaves_open_does_not_open_a_rule_it_does_not_decide():
     assert odds.truncated == 0
     assert odds.outcomes == {"critical_glitch": F(1, 6), "success": F(1, 3), "failure": F(1, 2)}
     assert odds.tags_truncated > 0 and odds.tags["glitch"] <= F(1, 6) <= odds.tags["glitch"] + odds.tags_truncated
+
+
+def test_odds_given_a_condition_read_what_the_depth_leaves_open_as_the_checks_own_do():
+    """At depth 1, given a 6 on the first throw: success against 2 is decided on every cut
+    throw (the tags and tiers are not), so it is exact: by every first throw of three dice, a
+    lone success that is a 6 adds one more with 1/2 (its next die shows 4 or more)."""
+    from itertools import product
+
+    from rulesengine.limits import Limits
+
+    odds = loads(TEXT, "bw.yaml", Limits(explode_depth=1)).check("bw").odds(
+        {"exponent": 3, "ob": 2}, given="count(initial(roll), 6) >= 1")
+    held = won = F(0)
+    for throw in product(range(1, 7), repeat=3):
+        if 6 not in throw:
+            continue
+        held += 1
+        hits = sum(f >= 4 for f in throw)
+        won += 1 if hits >= 2 else F(1, 2)
+    assert odds.truncated == 0 and odds.outcomes["success"] == won / held
