@@ -202,12 +202,11 @@ class Resolver:
             ctx = self.runtime.reading(env)
         for let in self._after_roll:
             if let.name not in settled:
-                if not open_ok:
-                    env[let.name] = self._let(let, env, ctx)
-                    continue
                 try:
                     env[let.name] = self._let(let, env, ctx)
                 except UNDETERMINED:
+                    if not open_ok:
+                        raise
                     env[let.name] = UNKNOWN
 
     def resolve_rolls(self, values: dict[str, Any], rolls: Mapping[str, Any],

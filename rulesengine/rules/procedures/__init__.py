@@ -81,7 +81,6 @@ def party_expressions(proc: Procedure) -> list[tuple[str, list[Expr], dict[str, 
     return out
 
 
-
 def roll_readers(procedures: Iterable[Procedure], check: str, also: Iterable[Expr] = ()
                  ) -> tuple[list[Expr], frozenset[str]]:
     """What reads a check's rolls beside its own rules: what ``procedures`` read of them (and

@@ -134,19 +134,15 @@ class AssistedRunner(ProcedureRunner):
             return runner.coerce_inputs(given, ("parties", index + 1))
         except InputError as exc:
             name = exc.field[-1] if exc.field else None
-            set_here = self.spec.helper_inputs.get(name) if isinstance(name, str) else None
-            # a value the procedure's rules set, not the caller's: the file's mistake
-            if set_here is not None and isinstance(name, str):
+            if isinstance(name, str) and name in self.spec.helper_inputs:
+                # a value the procedure's rules set, not the caller's: the file's mistake
+                set_here = self.spec.helper_inputs[name]
                 spec = runner.check.input(name)
-                bounds = (spec.min, spec.max) if spec is not None else (None, None)
-                keep = f"max({bounds[0]}, {set_here.text})" if bounds[1] is None else \
-                    f"min({bounds[1]}, {set_here.text})" if bounds[0] is None else \
-                    f"max({bounds[0]}, min({bounds[1]}, {set_here.text}))"
+                keep = _clamped(set_here.text, spec.min, spec.max) if spec is not None else None
                 raise self.locate(RulesetError(
                     f"helper input '{name}' gives party {index + 2} (a helper) a value out of its bounds: "
                     f"{exc.message}", code=E_PROCEDURE,
-                    hint=f"keep it within them, e.g. {name}: {keep}" if bounds != (None, None) else exc.hint),
-                    set_here) from None
+                    hint=f"keep it within them, e.g. {name}: {keep}" if keep else exc.hint), set_here) from None
             raise InputError(f"party {index + 2} (a helper): {exc.message}", hint=exc.hint, field=exc.field) from None
 
     def _contribution(self, res, env: Mapping[str, Any], own: dict) -> tuple[tuple, bool]:
@@ -335,3 +331,14 @@ def _join_help(state: tuple, contribution: tuple) -> tuple:
     """(summed totals, ruined) after one more helper's (totals, ruins)."""
     (sums, bad), (contrib, bad2) = state, contribution
     return tuple(a + b for a, b in zip(sums, contrib, strict=True)), bad or bad2
+
+
+def _clamped(text: str, low: int | None, high: int | None) -> str | None:
+    """``text`` kept within ``low`` and ``high`` as the language writes it (None: no bound)."""
+    if low is not None:
+        text = f"max({low}, {text})" if high is None else f"max({low}, min({high}, {text}))"
+    elif high is not None:
+        text = f"min({high}, {text})"
+    else:
+        return None
+    return text

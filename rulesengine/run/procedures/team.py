@@ -11,7 +11,7 @@ from ...codes import E_PROCEDURE
 from ...dice.beyond import UNDETERMINED, Beyond
 from ...dice.dist import Dist
 from ...exact_text import fraction_text
-from ...errors import RulesetError
+from ...errors import RulesEngineError, RulesetError
 from ...records import field, replace
 from ..json_parts import jsonable
 from ..odds_value import Group, OddsValue, group, shown
@@ -170,18 +170,21 @@ class TeamRunner(ProcedureRunner):
             # it leaves a value open, that mass is left out of it (its rows then add up to less)
             outs, denom = self.runner.resolutions(members[who], cut=True)
             for res, env, w in outs:
+                cut = any(isinstance(v, Beyond) for v in res.env.values())  # a throw the depth cut
                 try:
                     for i, vals in enumerate(self._member_values(envs, roller_env, own, res)):
                         for k, v in vals.items():
                             if not isinstance(v, Beyond):  # a number the depth left open: out
                                 weights[i][k][jsonable(v)] += w
-                except UNDETERMINED:
-                    pass
+                except UNDETERMINED + (RulesEngineError,):
+                    if not cut:
+                        raise  # the rules' own mistake, met where nothing was cut
                 if self.proc.report:
                     try:
                         reports[self.report(self._end_env(res, env, own, who))] += w
-                    except UNDETERMINED:
-                        pass
+                    except UNDETERMINED + (RulesEngineError,):
+                        if not cut:
+                            raise
         report = self.report_dists((r, Fraction(w, denom)) for r, w in reports.items()) if self.proc.report else {}
         return TeamOdds(self.ruleset.id, self.proc.name, who, check_odds,
                         tuple({k: Dist(dict(v), denom).probabilities() for k, v in d.items()} for d in weights),
