@@ -142,26 +142,32 @@ def distribution_json(dist: Mapping[Any, Fraction], budget: Budget | None = None
 
 
 def ranked_distribution_json(dist: Mapping[Any, Fraction], budget: Budget | None = None,
-                             rendered: Rendered | None = None) -> list[dict[str, Any]]:
+                             rendered: Rendered | None = None, cut_through: int = 0,
+                             cut: Fraction = Fraction(0)) -> list[dict[str, Any]]:
     """A distribution already in rank order (signed results): each value with its probability
     and the chance of that rank or higher (``at_least``) and of that rank or lower (``at_most``).
-    Charged as :func:`distribution_json` is, and given again as it gives them."""
+    ``cut`` (mass cut by the explode depth) is known to lie above the first ``cut_through``
+    ranks: their "at least" counts it in (exact there), as :func:`cut_cumulative` does for
+    numbers. Charged as :func:`distribution_json` is, and given again as it gives them."""
     budget = _writing_budget(budget)
     costs = _charged_rows(dist, budget, True, rendered)
     known = rendered.known(dist) if rendered is not None else None
-    if known is not None and known.ranked is not None:
+    how = (cut_through, cut)
+    if known is not None and known.ranked is not None and known.ranked[0] == how:
         _spent_again(costs, budget)
-        return known.ranked
+        return known.ranked[1]
     out = []
     try:
-        for (v, p, ge, le), cost in zip(ranked_cumulative(list(dist.items())), costs, strict=True):
+        rows = ranked_cumulative(list(dist.items()))
+        for i, ((v, p, ge, le), cost) in enumerate(zip(rows, costs, strict=True)):
             budget.spend(cost)
-            out.append(dict(value=v, **probability_json(p), at_least=probability_json(ge),
+            at_least = ge + cut if i < cut_through else ge
+            out.append(dict(value=v, **probability_json(p), at_least=probability_json(at_least),
                             at_most=probability_json(le)))
     except BudgetExceeded:
         raise _too_big_to_write(len(costs)) from None
     if known is not None:
-        known.ranked = out
+        known.ranked = (how, out)
     return out
 
 
@@ -192,7 +198,7 @@ class Known:
     def __init__(self) -> None:
         self.costs: dict[bool, list[int]] = {}
         self.rows: list[tuple[tuple[Any, int | None, Fraction], list[dict[str, Any]]]] = []
-        self.ranked: list[dict[str, Any]] | None = None
+        self.ranked: tuple[tuple[int, Fraction], list[dict[str, Any]]] | None = None
 
 
 class Rendered:

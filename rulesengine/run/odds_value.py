@@ -79,6 +79,7 @@ class OddsValue(Record):
     expected_rounds: Fraction | None = None
     roller: int | None = None  # a team's: the party (from 1) whose check was rolled, with ``inputs``
     signed: Mapping[str, Fraction] | None = None  # ranked: …, "-0", "+0", …
+    signed_cut_through: int = 0  # the lowest signed results whose "at least" counts the cut mass in
     # the condition, its own probability and the mass on which the depth leaves it open
     given: tuple[str, Fraction, Fraction] | None = None
     result_truncated: Fraction | None = None  # a check's: what was cut from its result (None: as truncated)
@@ -145,7 +146,8 @@ class OddsValue(Record):
             if self.given[2]:
                 parts["given"]["truncated"] = fraction_text(self.given[2])
         if self.signed:
-            parts["signed_result"] = ranked_distribution_json(self.signed, budget, rendered)
+            parts["signed_result"] = ranked_distribution_json(self.signed, budget, rendered,
+                                                                self.signed_cut_through, self.result_cut)
         parts.update(self.extra)
         return {k: parts[k] for k in JSON_ORDER if k in parts}
 

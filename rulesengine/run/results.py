@@ -314,12 +314,23 @@ class CheckOdds(Record):
             groups=(Group("values", {k: Shown(d, self.value_summary(k), cut_from=self.values_cut_from.get(k),
                                               cut=self.values_truncated.get(k, self.truncated))
                                      for k, d in self.values.items()}),),
-            signed=self.signed_distribution,
+            signed=self.signed_distribution, signed_cut_through=self._signed_cut_through(),
             given=(self.given, self.given_probability, self.given_open)
             if self.given is not None and self.given_probability is not None else None,
             truncated=self.truncated, result_truncated=self.result_truncated, result_cut_from=self.result_cut_from,
             extra=(("values_cut_from", dict(self.values_cut_from)),) if self.values_cut_from else (),
             checks_truncation=True, max_states=self.max_states)
+
+    def _signed_cut_through(self) -> int:
+        """How many of the lowest signed results the mass the depth cut lies above (its results
+        are ``result_cut_from`` or more, so its signs rank at that result's lowest or higher):
+        their "at least" counts it in, as the result's does. 0 where the signed table lacks
+        more than that mass (a sign the depth left open)."""
+        cut_from, cut, signed = self.result_cut_from, self.result_truncated, self.signed_distribution
+        if cut_from is None or not cut or sum(signed.values()) + cut != 1:
+            return 0
+        lowest = signed_rank(signed_text(cut_from, False) or "+0")
+        return sum(1 for v in signed if signed_rank(v) <= lowest)
 
     def to_dict(self) -> dict[str, Any]:
         """The odds as JSON (:meth:`OddsValue.to_dict`: charged to ``max_states``)."""

@@ -13,6 +13,7 @@ import pytest
 
 from rulesengine import loads
 from rulesengine.errors import RulesEngineError
+from rulesengine.limits import Limits
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 
@@ -111,3 +112,48 @@ def test_result_sign_must_be_yes_or_no():
     with pytest.raises(RulesEngineError, match="result_sign") as info:
         loads(D100.replace("result_sign: success", "result_sign: roll"), "bad.yaml")
     assert info.value.code == "E520" and (info.value.location.line, info.value.location.column) == (15, 18)
+
+
+EXPLODING = """\
+ruleset: signed-exploding
+name: Signed margins of an exploding die
+version: "1"
+source: a d6 that explodes against a target, margin signed by success (test)
+checks:
+  test:
+    inputs:
+      target: {type: integer, min: 0, max: 20}
+    roll: 1d6!
+    result: roll - target
+    result_sign: result >= 0
+    outcomes:
+      - {name: success, when: "result >= 0", success: true}
+      - {name: failure, success: false}
+"""
+
+
+def exploding_d6_at_least(t: int) -> Fraction:
+    """P(1d6! >= t), followed forever: k sixes then a face 1-5 stops it, and from k = m on
+    every chain reaches t (written apart from the engine)."""
+    m = max(t, 0) // 6 + 2
+    total = sum(Fraction(1, 6) ** k * Fraction(1, 6) for k in range(m) for r in range(1, 6) if 6 * k + r >= t)
+    return total + Fraction(1, 6) ** m
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("target", [0, 3, 7])
+def test_signed_at_least_counts_the_cut_mass_in_up_to_result_cut_from(depth, target):
+    """The mass the depth cuts has results of ``result_cut_from`` or more: the signed ranks'
+    "at least" counts it in up to there, as the result's does, so both are exact there."""
+    check = loads(EXPLODING, "signed_exploding.yaml", Limits(explode_depth=depth)).check("test")
+    odds = check.odds({"target": target})
+    data = odds.to_dict()
+    cut_from = data["result_cut_from"]
+    assert odds.result_truncated > 0 and cut_from is not None
+    checked = 0
+    for row in data["signed_result"]:
+        level = int(row["value"])
+        if level <= cut_from:
+            assert Fraction(row["at_least"]["exact"]) == exploding_d6_at_least(level + target), row
+            checked += 1
+    assert checked >= 6
