@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from functools import partial
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -522,3 +523,21 @@ def protect_leading_minus(argv: list[str]) -> tuple[list[str], dict[str, str]]:
             word = " " + word
         words.append(word)
     return words, protected
+
+
+def check_dice_words(args: argparse.Namespace) -> None:
+    """``dice``'s words that can't work, refused with the fix before anything is parsed: no
+    expression, an option typed inside the quotes, ``--plot`` without ``--odds``."""
+    from .errors import UsageError
+
+    if not args.expression:
+        raise UsageError("give a dice expression",
+                         hint='e.g. rulesengine dice "4d6kh3"; see rulesengine docs dice-language')
+    flag = re.search(r"(?:^|\s)(--[a-z][a-z-]*)", args.expression)
+    if flag:
+        before = args.expression[:flag.start(1)].strip()
+        raise UsageError(f"'{flag.group(1)}' is inside the quoted expression",
+                         hint=f'put it after the closing quote: rulesengine dice "{before}" {flag.group(1)}')
+    if args.plot and not args.odds:
+        raise UsageError("--plot is for --odds",
+                         hint=f'e.g. rulesengine dice "{args.expression}" --odds --plot {args.plot}')

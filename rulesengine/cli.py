@@ -13,15 +13,14 @@ import argparse
 import os
 import io
 import json
-import re
 import sys
 from typing import TYPE_CHECKING, Any
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from .collector import collect_as, collect_less, leaving
 from .cli_hints import in_command_words
-from .arguments import (assignments, build_parser, command_word, odds_view, is_assignment, is_input_word, party_list,
-                        protect_leading_minus, split_inputs)
+from .arguments import (assignments, build_parser, check_dice_words, command_word, odds_view, is_assignment,
+                        is_input_word, party_list, protect_leading_minus, split_inputs)
 
 if TYPE_CHECKING:  # only for types: each command imports what it runs when it runs (start-up)
     from .run.odds_value import OddsValue
@@ -63,17 +62,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     from .errors import UsageError
     from .run.sweep_words import is_swept
 
-    if not args.expression:
-        raise UsageError("give a dice expression",
-                         hint='e.g. rulesengine dice "4d6kh3"; see rulesengine docs dice-language')
-    flag = re.search(r"(?:^|\s)(--[a-z][a-z-]*)", args.expression)
-    if flag:
-        before = args.expression[:flag.start(1)].strip()
-        raise UsageError(f"'{flag.group(1)}' is inside the quoted expression",
-                         hint=f'put it after the closing quote: rulesengine dice "{before}" {flag.group(1)}')
-    if args.plot and not args.odds:
-        raise UsageError("--plot is for --odds",
-                         hint=f'e.g. rulesengine dice "{args.expression}" --odds --plot {args.plot}')
+    check_dice_words(args)
     # With --odds, words without '=' are more expressions to compare (AnyDice's several outputs).
     # name=value words give the names' values; any other word is another expression to
     # compare (an expression may hold "=" too: "d20 >= 10")
@@ -350,28 +339,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         _print_comparison(args, cases, view)
         return EXIT_OK
     if swept:
-        from .run.sweep import sweep
-
-        with _progress():
-            rows = sweep(runnable, plain, parties, args.given, choices)
-        if at_least and not rows.numeric():
-            raise UsageError(f"--at-least is for a result that is a number, and '{args.name}' has outcomes only",
-                             hint="leave --at-least out: each outcome's chance is in every row")
-        if args.plot:  # before the table (| head)
-            from .present.plots import sweep_plot  # only for --plot: it is a fifth of the start-up
-
-            _write_plot(args.plot, sweep_plot(rows, at_least))
-        if args.json:
-            print(_json_text(rows.to_dict(at_least)))
-        else:
-            from .present.sweep_table import sweep_chart
-            from .present.text import format_sweep
-
-            print(format_sweep(rows, csv_out=args.csv, at_least=at_least))
-            chart = "" if args.csv or not sys.stdout.isatty() else sweep_chart(rows, at_least)
-            if chart:
-                print("\n" + chart)
-        return EXIT_OK
+        return _odds_sweep(args, runnable, plain, parties, choices, at_least)
     if at_least:
         raise UsageError("--at-least N is for a sweep: the odds of one set of inputs show 'at least' for every value",
                          hint=f"sweep an input (e.g. {next(iter(plain), 'skill')}=LO..HI), or leave --at-least out")
@@ -387,6 +355,37 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         from .present.text import format_odds  # only for text: JSON is the result's own
 
         print(format_odds(result, csv_out=args.csv, exact=args.exact))
+    return EXIT_OK
+
+
+def _odds_sweep(args: argparse.Namespace, runnable: Any, plain: dict[str, str], parties: dict[int, dict[str, str]],
+                choices: Mapping[str, Collection[str]], at_least: list[int]) -> int:
+    """``odds`` with a swept input: every value's odds as a table, CSV, JSON or a plot."""
+    from .errors import UsageError
+    from .run.sweep import sweep
+    from .present.sweep_table import finished_rows, format_sweep, sweep_chart
+
+    try:
+        with _progress():
+            rows = sweep(runnable, plain, parties, args.given, choices)
+    except Exception as exc:  # text: the values worked out before the one it stopped at, then the error
+        if not args.json and (done := finished_rows(exc, args.csv, at_least)):
+            print(done)
+        raise
+    if at_least and not rows.numeric():
+        raise UsageError(f"--at-least is for a result that is a number, and '{args.name}' has outcomes only",
+                         hint="leave --at-least out: each outcome's chance is in every row")
+    if args.plot:  # before the table (| head)
+        from .present.plots import sweep_plot  # only for --plot: it is a fifth of the start-up
+
+        _write_plot(args.plot, sweep_plot(rows, at_least))
+    if args.json:
+        print(_json_text(rows.to_dict(at_least)))
+    else:
+        print(format_sweep(rows, csv_out=args.csv, at_least=at_least))
+        chart = "" if args.csv or not sys.stdout.isatty() else sweep_chart(rows, at_least)
+        if chart:
+            print("\n" + chart)
     return EXIT_OK
 
 

@@ -170,6 +170,9 @@ class RulesEngineError(Exception):
         # The field of ``Limits`` this error hit, or None. Set here, not patched on later,
         # so that a file error reporting a limit (a LoadError, say) carries it like a LimitError.
         self.limit = limit
+        # What was worked out before it, for a front end to show beside it (a sweep's rows
+        # finished before the value that failed: ``run.sweep.Sweep``); None for most errors.
+        self.partial: object | None = None
 
     @property
     def field(self) -> Field | None:

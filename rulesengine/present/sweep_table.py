@@ -88,6 +88,16 @@ def format_sweep(s: Sweep, csv_out: bool = False, at_least: Sequence[int] = ()) 
     return _table(s, columns)
 
 
+def finished_rows(exc: Exception, csv_out: bool = False, at_least: Sequence[int] = ()) -> str | None:
+    """The rows of a sweep worked out before the value it stopped at (``exc.partial``), as
+    :func:`format_sweep` writes them, for the command line to print before the error; None
+    where the error holds none."""
+    done = getattr(exc, "partial", None)
+    if not isinstance(done, Sweep) or not done.rows:
+        return None
+    return format_sweep(done, csv_out, at_least if done.numeric() else ())
+
+
 def _csv(s: Sweep, columns: list[SweepColumn]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")

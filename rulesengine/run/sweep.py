@@ -167,7 +167,7 @@ def sweep_over(runnable: Runnable, ranges: list[tuple[str, list[Any]]], plain: d
     for _, values in ranges:
         combos = [c + (v,) for c in combos for v in values]
     limits = runnable.limits
-    rows = []
+    rows: list[tuple[tuple[Any, ...], RunOdds]] = []
     with shared_budget(limits.max_sweep_states) as total, sharing_rolls():
         for combo in combos:
             p_inputs = dict(plain)
@@ -183,19 +183,24 @@ def sweep_over(runnable: Runnable, ranges: list[tuple[str, list[Any]]], plain: d
                 plist = [party_inputs[i] for i in sorted(party_inputs)] or None
                 odds = runnable.odds(p_inputs, parties=plist)
             except RulesEngineError as exc:
-                spent = _spent(total) if isinstance(exc, LimitError) else None
-                if spent is None:
-                    raise _at_combination(exc, label) from None
-                # The sweep's budget ran out (or a budget around it: a service request's),
-                # not this combination's own: say so, at the place in the ruleset where the
-                # work stopped.
-                what = f"{len(combos):,} combinations" if len(ranges) > 1 else f"{len(combos):,} values"
-                raise LimitError(f"a sweep of {what} is too big to work out exactly: their odds together "
-                                 f"need more than {spent.limit:,} steps (stopped at {label})",
-                                 "max_sweep_states" if spent is total else "max_states", exc.location,
-                                 "sweep fewer values") from None
+                stopped = _stopped(exc, label, len(combos), len(ranges), total)
+                stopped.partial = Sweep(tuple(n for n, _ in ranges), tuple(rows))  # the values worked out before it
+                raise stopped from None
             rows.append((combo, odds))
     return Sweep(tuple(n for n, _ in ranges), tuple(rows))
+
+
+def _stopped(exc: RulesEngineError, label: str, combos: int, swept: int, total: Budget) -> RulesEngineError:
+    """The error a sweep stops with at the combination ``label``: the combination's own, or,
+    where the sweep's budget ran out (or a budget around it: a service request's), not this
+    combination's own, a LimitError saying so at the place in the ruleset where the work stopped."""
+    spent = _spent(total) if isinstance(exc, LimitError) else None
+    if spent is None:
+        return _at_combination(exc, label)
+    what = f"{combos:,} combinations" if swept > 1 else f"{combos:,} values"
+    return LimitError(f"a sweep of {what} is too big to work out exactly: their odds together "
+                      f"need more than {spent.limit:,} steps (stopped at {label})",
+                      "max_sweep_states" if spent is total else "max_states", exc.location, "sweep fewer values")
 
 
 def _spent(total: Budget) -> Budget | None:
