@@ -400,11 +400,18 @@ class Builder:
         the values of ``choose`` (``chosen``: it is then rolled after the choice)."""
         rolls = []
         roll_scope = Scope({**dict.fromkeys(chosen, "chosen value"), **pre_scope.names}, pre_scope.elsewhere)
-        for rname, rtext in raw_rolls.items():
+        names = list(raw_rolls)
+        for i, (rname, rtext) in enumerate(raw_rolls.items()):
             if rname in scope.names or rname in RESERVED:
                 self.error(E_DUPLICATE, f"roll '{rname}' has the name of an input or a reserved name", roll_ptr(rname),
                            f"rename the roll, e.g. {rname}_roll")
-            e = self.expr(rtext, roll_ptr(rname), roll_scope, dice=True, what=f"roll '{rname}'")
+            later = {n: f"a roll reads the rolls listed before it, and '{n}' comes after '{rname}': list '{n}' first"
+                     for n in names[i + 1:] if n not in roll_scope.names}
+            later[rname] = ("a roll can't read its own dice; to roll again on what it shows, roll twice and add up: "
+                            "rolls: {first: 2d6, again: 'if(highest(first) == lowest(first), 2d6, 0)'}, "
+                            "result: first + again")
+            e = self.expr(rtext, roll_ptr(rname), Scope(roll_scope.names, {**roll_scope.elsewhere, **later}),
+                          dice=True, what=f"roll '{rname}'")
             if e is not None:
                 rolls.append((rname, e))
             roll_scope = roll_scope.with_names(**{rname: "roll"})

@@ -165,8 +165,16 @@ def _missing_key(doc: Document, error, path: list) -> Diagnostic:
     """At the mapping's key, with the missing key's description as the hint."""
     missing = error.message.split("'")[1] if "'" in error.message else "?"
     prop = error.schema.get("properties", {}).get(missing, {})
+    hint = _MISSING_HINTS.get(missing) if len(path) == 2 and path[0] == "checks" else None
     return Diagnostic(E_MISSING_KEY, f"missing required key '{missing}'{_where(path)}",
-                      doc.location(to_pointer(path), key=bool(path)), prop.get("description"))
+                      doc.location(to_pointer(path), key=bool(path)), hint or prop.get("description"))
+
+
+_MISSING_HINTS = {
+    "roll": "a check rolls its dice here: roll: 3d6 (or rolls: to name several); a check decided without dice "
+            "(a rule that takes the average) writes roll: 0d6",
+}
+"""The hint for a key a check must have, where its schema's description is no help."""
 
 
 def _wrong_type(doc: Document, error, path: list) -> Diagnostic:

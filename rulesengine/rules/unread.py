@@ -136,6 +136,12 @@ def _live(check: Check, roots: set[str]) -> tuple[set[str], dict[str, list[str]]
     return live, readers
 
 
+def _no_dice(tree: ast.Node) -> bool:
+    """A roll written as no dice at all (``0d6``)."""
+    tree = ast.bare(tree)
+    return isinstance(tree, ast.Dice) and isinstance(tree.count, ast.Num) and tree.count.value == 0
+
+
 def _unread_parts(name: str, check: Check, doc: Document, by_procedures: set[str]) -> Iterator[Diagnostic]:
     roots, answers = _roots(check, by_procedures)
     live, readers = _live(check, roots)
@@ -148,7 +154,7 @@ def _unread_parts(name: str, check: Check, doc: Document, by_procedures: set[str
             ("that" if len(dead) == 1 else "those")
 
     for rname, e in check.rolls:
-        if rname not in live:
+        if rname not in live and not _no_dice(e.tree):  # `roll: 0d6`: a check decided without dice, on purpose
             yield Diagnostic(
                 W_UNREAD_ROLL, f"check '{name}': roll '{rname}' is rolled and never read ({why(rname)}): whatever it "
                 "shows, every answer is the same",

@@ -87,6 +87,23 @@ procedures:
     assert not {c for c, _ in codes(text)} & UNREAD
 
 
+def test_a_check_decided_without_dice_writes_a_roll_of_none_and_is_not_flagged():
+    """"Take the average" (Ubiquity): no dice are rolled, on purpose; `roll: 0d6` says so,
+    and nothing reads it. A roll of one die nothing reads is still flagged."""
+    text = HEAD + """\
+  average:
+    inputs:
+      dice: {type: integer, min: 1, max: 10}
+    roll: 0d6
+    result: dice / 2
+    outcomes:
+      - {name: success, when: "result >= 2", success: true}
+      - {name: failure, success: false}
+"""
+    assert not {c for c, _ in codes(text)} & UNREAD
+    assert ("W520", 9) in codes(text.replace("roll: 0d6", "roll: 1d6"))
+
+
 def test_a_roll_read_only_by_choose_whose_values_are_read_is_read():
     path = ROOT / "rulesets" / "mudd.yaml"
     assert not {c for c, _ in codes(path.read_text(encoding="utf-8"))} & UNREAD
