@@ -84,7 +84,7 @@ class Budget:
     def spend_here(self, amount: int) -> None:
         """Charge this budget only, not the shared ones it charges: for work done once and
         already charged to them (a roll's distribution a sweep's values share, see
-        ``run.enumeration.sharing_rolls``), which still counts toward each computation's own
+        ``run.shared_rolls.sharing_rolls``), which still counts toward each computation's own
         limit, so a value is refused in a sweep exactly where it is refused alone."""
         self.used += amount
         if self.used > self.limit:

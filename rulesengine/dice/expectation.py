@@ -23,6 +23,8 @@ term's roll:
   as if written;
 * ``a + b``, ``a − b``, ``c·a`` (c a number known before rolling);
 * ``if(c, a, b)`` where the condition is worked out exactly: P(c)·E[a] + (1 − P(c))·E[b];
+  and where it reads a check's earlier rolls whose outcomes are exact and the branches read
+  no roll (:mod:`.condition_chances`): the mean alone;
 * a dice count that is itself a roll (``(1d4)d6!``, or an earlier roll of a check): E[n]
   times the mean of one die, where the count is known never to be below 0 and the term
   has no keep by rank;
@@ -61,15 +63,11 @@ from .dist import Budget, BudgetExceeded, Dist
 from .evaluate import Functions, compile_expression
 from .exact import Exact
 from .builtins import COUNTS, FUNCTIONS, conditional, extreme, reads
+from .condition_chances import RollOutcomes, condition_chances
 from .pool import PoolSpec
-from .die_odds import face_dist
+from .die_moments import die_moments
 from ..errors import RulesEngineError
 from ..limits import DEFAULT_LIMITS, Limits
-
-# The most work (partial sums times faces) on one compounded die's partial sums, one by one
-# (a ``max`` or a success number far above the faces): beyond it, no closed form, the mean
-# of the mass worked out instead (a mean is a nicety, not worth a second of exact sums).
-MAX_CHAIN_WORK = 20_000
 
 
 class Part:
@@ -148,8 +146,8 @@ def exact_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
 
 def exact_moments(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
                   rolls: Mapping[str, RollMean] | None = None, limits: Limits = DEFAULT_LIMITS,
-                  text: str = "", functions: Functions = FUNCTIONS, values: Mapping[str, ast.Node] | None = None
-                  ) -> tuple[Fraction | None, Fraction | None]:
+                  text: str = "", functions: Functions = FUNCTIONS, values: Mapping[str, ast.Node] | None = None,
+                  outcomes: RollOutcomes | None = None) -> tuple[Fraction | None, Fraction | None]:
     """The mean and the variance of ``tree``'s value, explosions followed forever, each None
     where it has no closed form here (the variance is None wherever the mean is); see
     :func:`exact_mean` and the module. ``values``: names ``tree`` reads that are worked out
@@ -162,7 +160,8 @@ def exact_moments(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
         if whole is None:
             return None, None
         tree = whole
-    found = roll_mean(tree, env, budget, rolls=rolls, limits=limits, text=text, functions=functions)
+    found = roll_mean(tree, env, budget, rolls=rolls, limits=limits, text=text, functions=functions,
+                      outcomes=outcomes)
     if found is None:
         return None, None
     return found.mean, Moments(found.mean, found.form).variance
@@ -170,10 +169,12 @@ def exact_moments(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
 
 def roll_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
               rolls: Mapping[str, RollMean] | None = None, limits: Limits = DEFAULT_LIMITS,
-              text: str = "", functions: Functions = FUNCTIONS) -> RollMean | None:
+              text: str = "", functions: Functions = FUNCTIONS, outcomes: RollOutcomes | None = None
+              ) -> RollMean | None:
     """:func:`exact_mean` with a number the value is never below, where one is known: what a
-    check keeps of each of its rolls for the rolls and the result that read it."""
-    means = _Means(env, rolls or {}, budget, limits, text, functions, tree)
+    check keeps of each of its rolls for the rolls and the result that read it. ``outcomes``:
+    the exact outcomes of the rolls of ``rolls``, where known, for an ``if()`` on them."""
+    means = _Means(env, rolls or {}, budget, limits, text, functions, tree, outcomes)
     try:
         found = means.moments(tree)
         bare = means.taken(ast.bare(tree))
@@ -188,8 +189,10 @@ class _Means:
     nothing truncates."""
 
     def __init__(self, env: Mapping[str, Any], rolls: Mapping[str, RollMean], budget: Budget,
-                 limits: Limits, text: str, functions: Functions, root: ast.Node | None = None) -> None:
+                 limits: Limits, text: str, functions: Functions, root: ast.Node | None = None,
+                 outcomes: RollOutcomes | None = None) -> None:
         self.env, self.rolls, self.budget = env, rolls, budget
+        self.outcomes = outcomes  # the exact outcomes of rolls read by name, where known (a condition's)
         self.limits, self.text, self.functions = limits, text, functions
         self.root = root  # the whole expression worked out
 
@@ -341,11 +344,12 @@ class _Means:
 
     def if_moments(self, cond: ast.Node, then: ast.Node, other: ast.Node) -> Moments | None:
         """``if(c, a, b)``: the branches' means mixed by the chance of the condition (its dice
-        are rolls of their own, independent of the branches'); only a branch that may be
+        are rolls of their own, independent of the branches'; or it reads earlier rolls and
+        the branches read none, :mod:`.condition_chances`); only a branch that may be
         taken is read. The variance by the law of total variance, E[X²] = Σ P·E[branch²],
         where no branch taken reads a roll by name (the value is then a part of its own)."""
         if not self.settled(cond):
-            return None
+            return self.read_if_moments(cond, then, other)
         d = self.dist(cond)
         if d is None or not all(isinstance(v, bool) for v in d):
             return None
@@ -365,6 +369,18 @@ class _Means:
             else:
                 square += p * (variance + m.mean * m.mean)
         return _fresh(total, square - total * total if spread else None)
+
+    def read_if_moments(self, cond: ast.Node, then: ast.Node, other: ast.Node) -> Moments | None:
+        """``if(c, a, b)`` whose condition reads earlier rolls, its branches none: the mean
+        alone, the value being correlated with the rolls read (:mod:`.condition_chances`)."""
+        if self.outcomes is None or self.reads_rolls(then) or self.reads_rolls(other):
+            return None
+        chances = condition_chances(cond, self.env, frozenset(self.rolls), self.outcomes, self.budget, self.limits,
+                                    self.text, self.functions)
+        parts = [(p, self.moments(then if value else other)) for value, p in (chances or {}).items() if p]
+        if chances is None or any(m is None for _, m in parts):
+            return None
+        return Moments(sum((p * m.mean for p, m in parts if m is not None), Fraction(0)), None)
 
     def term_moments(self, node: ast.Dice) -> Moments | None:
         """One dice term that explodes without end (or reads a roll by name)."""
@@ -495,106 +511,3 @@ def _moments_of(d: Mapping[int, Fraction]) -> tuple[Fraction, Fraction]:
     """The mean and the variance of a distribution (value → probability, summing to 1)."""
     mean = sum((v * p for v, p in d.items()), Fraction(0))
     return mean, sum((v * v * p for v, p in d.items()), Fraction(0)) - mean * mean
-
-
-def die_moments(spec: PoolSpec, budget: Budget) -> tuple[Fraction, Fraction] | None:
-    """What one die of the term adds: its first and second moments (E[W], E[W²]),
-    explosions followed forever (with no keep by rank: every die counts); None where they
-    have no closed form here.
-
-    A chain of dice each worth v (its face's worth), going on where the face explodes (with
-    chance p), is C = v + [explodes]·C' for C' a fresh chain: E[C] = E[v]/(1 − p) and
-    E[C²] = (E[v²] + 2·E[v·[explodes]]·E[C])/(1 − p). ``!`` is that chain; ``!p`` its first
-    die and, where that explodes, a chain of dice worth one less; ``!o`` its first die and,
-    where that explodes, one die that doesn't."""
-    faces = face_dist(spec, budget).probabilities()
-    p = sum((q for f, q in faces.items() if spec.explodes(f)), Fraction(0))
-    if p >= 1:
-        return None  # it never stops exploding
-    if spec.explode == "compound":
-        return _compound_moments(spec, faces, p, budget)
-
-    def sums(shift: int) -> tuple[Fraction, Fraction, Fraction]:
-        """E[v], E[v²] and E[v·[explodes]] of a die worth its face less ``shift``."""
-        one, two, going = Fraction(0), Fraction(0), Fraction(0)
-        for f, q in faces.items():
-            v = spec.worth(spec.clamp(f - shift))
-            one, two = one + q * v, two + q * v * v
-            if spec.explodes(f):
-                going += q * v
-        return one, two, going
-
-    def chain(shift: int) -> tuple[Fraction, Fraction]:
-        one, two, going = sums(shift)
-        mean = one / (1 - p)
-        return mean, (two + 2 * going * mean) / (1 - p)
-
-    worth, square, going = sums(0)
-    if spec.explode is None:
-        return worth, square
-    if spec.explode == "penetrate":
-        after = chain(1)
-    elif spec.explode == "once":  # a die that explodes adds one more, which doesn't
-        after = (worth, square)
-    else:
-        return chain(0)
-    # the first die, and where it explodes (E[v·[explodes]] of it: ``going``) what it adds
-    return worth + p * after[0], square + 2 * going * after[0] + p * after[1]
-
-
-def _settled_from(spec: PoolSpec, smallest: int) -> int:
-    """The value from which a compounded die's worth no longer changes as its chain grows:
-    one past every condition's number and clamp (the first face, where there are none)."""
-    marks = [c.high if c.high is not None else c.value
-             for c in (*spec.successes, *spec.failures, *spec.keep_faces, *spec.drop_faces)]
-    marks += [v for v in (spec.low, spec.high) if v is not None]
-    return max(marks) + 1 if marks else smallest  # no marks: the worth is the value itself
-
-
-def _compound_moments(spec: PoolSpec, faces: Mapping[int, Fraction], p: Fraction, budget: Budget
-                      ) -> tuple[Fraction, Fraction] | None:
-    """The mean and second moment of one compounded die's worth: its chain of faces summed,
-    then clamped and scored. g(s), the mean worth of a die whose chain so far sums to s, is
-    the chance of each face times the worth where it stops, or g(s + face) where it goes on;
-    h(s), the mean of the worth squared, likewise. Past a threshold T the worth of a value
-    x ≥ T no longer changes (past a ``max``, or past every condition's number: a constant)
-    or is x itself, and from there g is that constant or s + μ (μ the mean of a whole chain,
-    (Σ q·face)/(1 − p)), h that constant squared or s² + 2sμ + E[C²] (E[C²] a whole chain's
-    second moment, (Σ q·face² + 2·μ·Σ_exploding q·face)/(1 − p)). Below it the sums are worked
-    out one by one, largest first, each exploding face at least 1 so each sum needs only
-    larger ones."""
-    exploding = [f for f in faces if spec.explodes(f)]
-    if any(f < 1 for f in exploding):
-        return None  # the chain's sum would not grow: no end to work back from
-    smallest = min(faces)
-    threshold = _settled_from(spec, smallest)
-    tail_value = spec.worth(spec.clamp(threshold))
-    identity = spec.high is None and not spec.counting and spec.in_play(threshold)
-    mu = sum((q * f for f, q in faces.items()), Fraction(0)) / (1 - p)
-    going = sum((q * f for f, q in faces.items() if spec.explodes(f)), Fraction(0))
-    mu2 = (sum((q * f * f for f, q in faces.items()), Fraction(0)) + 2 * going * mu) / (1 - p)
-    start = threshold - smallest  # from a sum of this on, every value it ends on is past T
-
-    def tail(s: int) -> tuple[Fraction, Fraction]:
-        if identity:
-            return s + mu, s * s + 2 * s * mu + mu2
-        return Fraction(tail_value), Fraction(tail_value * tail_value)
-
-    if start <= 0:
-        return tail(0)
-    if start * len(faces) > MAX_CHAIN_WORK:
-        return None
-    budget.spend(start * len(faces))
-    stops = [(f, q) for f, q in faces.items() if not spec.explodes(f)]
-    goes_on = [(f, q) for f, q in faces.items() if spec.explodes(f)]
-    g: list[tuple[Fraction, Fraction]] = [(Fraction(0), Fraction(0))] * start
-    for s in range(start - 1, -1, -1):
-        one, two = Fraction(0), Fraction(0)
-        for f, q in stops:
-            v = spec.worth(spec.clamp(s + f))
-            one, two = one + q * v, two + q * v * v
-        for f, q in goes_on:
-            a, b = g[s + f] if s + f < start else tail(s + f)
-            one, two = one + q * a, two + q * b
-        g[s] = (one, two)
-    return g[0]

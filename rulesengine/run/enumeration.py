@@ -9,27 +9,25 @@ dice), so a check too big to work out is refused at once, at the roll that makes
 from __future__ import annotations
 
 from functools import partial
-from contextlib import contextmanager
-from contextvars import ContextVar
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 from ..dice import ast
 from ..dice.beyond import UNDETERMINED, Beyond
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
 from ..dice.expectation import RollMean, exact_moments, roll_mean
-from ..cache import CHECK_ODDS, SizeAccount, SizedCache, weights_size
+from ..cache import CHECK_ODDS, SizedCache, weights_size
 from ..errors import LimitError, Location, RulesEngineError
-from ..limits import MAX_CACHED_WEIGHTS
 from ..records import replace
 from ..rules.model import Check, Expr
 from .choosing import ways_to_try
 from .exact import ExactRolls, RollReads, remembering_rolls
-from .groups import Groupings, Plans, ResolutionGroups, resolve_plans
+from .groups import Plans, ResolutionGroups, resolve_plans
 from .fused import Alias, FusedRolls, fused_rolls
 from .marginals import ReportPasses, report_passes
 from .joint_values import Joint, joint_width, outcomes_of
+from .shared_rolls import SharedJoint, shared_rolls
 from .reading_join import join_reading
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
@@ -41,41 +39,10 @@ if TYPE_CHECKING:  # each imported where the check needs it (start-up, issue 33)
 
 _UNSET = object()
 
-_SHARED_ROLLS: ContextVar[SizedCache | None] = ContextVar("rulesengine_shared_rolls", default=None)
-
 GROUPED_FROM = 1024
 """The fewest joint values one call's odds try to group (:meth:`Enumerator._grouped_resolutions`)."""
 GROUP_SAMPLE = 256
 """How many of them are grouped first, to see whether grouping them all is worth it."""
-
-
-class _SharedJoint:
-    """Every joint value of a check's rolls for inputs that give them alike, kept for a
-    sweep: the steps they cost, and (once asked for again) their groups (:mod:`.groups`)."""
-
-    __slots__ = ("joint", "denom", "steps", "grouped")
-
-    def __init__(self, joint: Joint, denom: int, steps: int) -> None:
-        self.joint, self.denom, self.steps = joint, denom, steps
-        self.grouped: Groupings = {}  # its groups, by the values known before rolling they hold for
-
-
-@contextmanager
-def sharing_rolls() -> Iterator[None]:
-    """Inside the block, a roll's distribution is worked out once for all the computations
-    that need it with the same key (:meth:`ExactRolls.share_key`: the values its expression
-    reads and what is read of its dice), and handed to the others: a sweep over an input
-    the roll does not read (a difficulty, a skill rolled under) works its dice out once.
-    The steps it cost are charged once to the shared budgets in force (a sweep's
-    ``max_sweep_states``, a service request's), and again to each computation's own budget
-    (:meth:`Budget.spend_here`), so each is refused where it is refused alone. What is kept
-    is bounded as the process-wide caches are (``MAX_CACHED_WEIGHTS``), and dropped at the
-    end of the block."""
-    token = _SHARED_ROLLS.set(SizedCache(SizeAccount(MAX_CACHED_WEIGHTS)))
-    try:
-        yield
-    finally:
-        _SHARED_ROLLS.reset(token)
 
 
 class Enumerator:
@@ -118,7 +85,7 @@ class Enumerator:
         """The odds of every resolution, with ``reads`` (see :meth:`resolutions`)."""
         acc = OddsTally()
         with collecting_undecided() as undecided:
-            shared = self._shared_resolutions(values) if reads is None and _SHARED_ROLLS.get() is not None else None
+            shared = self._shared_resolutions(values) if reads is None and shared_rolls() is not None else None
             if shared is None and reads is None:
                 shared = self._grouped_resolutions(values)
             outcomes, joint_denom = shared if shared is not None else \
@@ -129,7 +96,7 @@ class Enumerator:
             total_weight += w
         rt = self.runtime
         return acc.finish(rt.model, self.check, values, joint_denom, total_weight, rt.limits.max_states,
-                          _SHARED_ROLLS.get(), undecided)
+                          shared_rolls(), undecided)
 
     def _odds_in_passes(self, values: dict[str, Any]) -> CheckOdds | None:
         """The odds with the reported values that nothing else reads worked out apart (see
@@ -179,20 +146,22 @@ class Enumerator:
             return moments_after_choice(check, self.resolver, env, joint, denom, budget, limits, functions)
         lets = {let.name: let.expr.tree for let in check.lets if let.after_roll and let.expr}
         rolls: dict[str, RollMean] = {}
+        outcomes = self.exact.roll_outcomes(env, budget)  # for an if() on a roll
         for name, e in check.rolls:
             if name in env:
                 return None, None  # a roll that hides a value of the same name: not worth the care
-            found = roll_mean(e.tree, env, budget, rolls=rolls, limits=limits, text=e.text, functions=functions)
+            found = roll_mean(e.tree, env, budget, rolls=rolls, limits=limits, text=e.text, functions=functions,
+                              outcomes=outcomes)
             if found is not None:
                 rolls[name] = found
         result = check.result
-        mean, variance = exact_moments(result.tree, env, budget, rolls=rolls, limits=limits, text=result.text,
-                                       functions=functions, values=lets)
+        moments = partial(exact_moments, budget=budget, limits=limits, text=result.text, functions=functions,
+                          outcomes=outcomes)
+        mean, variance = moments(result.tree, env, rolls=rolls, values=lets)
         alone = _read_once(check, lets) if mean is None else {}
         if alone:  # the rolls read once, each in its place: max(trait, wild) as max(1d8!, 1d6!)
             others = {name: found for name, found in rolls.items() if name not in alone}
-            return exact_moments(result.tree, env, budget, rolls=others, limits=limits, text=result.text,
-                                 functions=functions, values={**lets, **alone})
+            return moments(result.tree, env, rolls=others, values={**lets, **alone})
         return mean, variance
 
     def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False,
@@ -278,7 +247,7 @@ class Enumerator:
         return out
 
     def _shared_resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int] | None:
-        """:meth:`resolutions` (with ``cut``) inside :func:`sharing_rolls`: the joint values
+        """:meth:`resolutions` (with ``cut``) inside :func:`.shared_rolls.sharing_rolls`: the joint values
         of the rolls worked out once for all the inputs that give them alike, and, from the
         second time they are asked for on (from the first, where that is worth it, see
         :meth:`_worth_grouping`), resolved one group at a time (:mod:`.groups`).
@@ -300,12 +269,12 @@ class Enumerator:
             return None
         if any(k is None for k in keys) or key[-1] is None:
             return None
-        store: SizedCache = _SHARED_ROLLS.get()  # type: ignore[assignment]
-        entry: _SharedJoint | None = store.get(key)
+        store: SizedCache = shared_rolls()  # type: ignore[assignment]
+        entry: SharedJoint | None = store.get(key)
         if entry is None:
             before = budget.used
             joint, denom = self._joint(env, fixed, budget, reads, True)
-            entry = _SharedJoint(joint, denom, budget.used - before)
+            entry = SharedJoint(joint, denom, budget.used - before)
             store.put(key, entry, weights_size(len(joint) * (1 + len(self.check.rolls)), denom.bit_length()))
             if not self._worth_grouping(joint, env):
                 return self._resolve(env, joint, True, open_ok=True), denom
@@ -541,7 +510,7 @@ class Enumerator:
                   what: str = "") -> Dist:
         """The exact distribution of the check's roll ``name`` (``e``) with ``env``; in a sweep,
         the one worked out for another value where it is the same (``sharing_rolls``)."""
-        shared = _SHARED_ROLLS.get()
+        shared = shared_rolls()
         key = self.exact.share_key(name, e, env, reads) if shared is not None else None
         if key is not None:
             found = shared.get(key)  # type: ignore[union-attr]

@@ -11,7 +11,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, NamedTuple
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from fractions import Fraction
 
 from ..dice import ast
 from ..dice.builtins import READERS, conditional
@@ -271,6 +272,24 @@ class ExactRolls:
         made[key] = (dist, budget.used - before)
         return dist
 
+    def roll_outcomes(self, env: Mapping[str, Any], budget: Budget) -> Callable[[str], Mapping[Any, Fraction] | None]:
+        """Each roll's exact outcomes by name, as the odds read them (:meth:`roll_dist`), for a
+        mean's ``if()`` on it (:mod:`rulesengine.dice.condition_chances`): only a roll that reads
+        no other and of which the depth cut nothing; worked out when first asked for."""
+        exprs = dict(self.check.rolls)
+
+        def outcomes(name: str) -> Mapping[Any, Fraction] | None:
+            e = exprs.get(name)
+            if e is None or e.names & set(exprs):
+                return None
+            try:
+                dist = self.roll_dist(name, e, env, budget)
+            except (RulesEngineError, BudgetExceeded):
+                return None
+            return None if dist.truncated or dist.tail else dist.probabilities()
+
+        return outcomes
+
     def _roll_dist(self, name: str, e: Expr, env: Mapping[str, Any], budget: Budget,
                    reads: RollReads | None = None) -> Dist:
         compiled = self._rolls.get(name)
@@ -326,7 +345,7 @@ class ExactRolls:
         its expression reads (inputs, values known before rolling, earlier rolls) and what
         is read of its dice (its view, its first throw). Equal keys give the same
         distribution, so a sweep works it out once for all the values that share it (see
-        ``enumeration.sharing_rolls``). None where a value read is no key (a pool's dice, a
+        ``shared_rolls.sharing_rolls``). None where a value read is no key (a pool's dice, a
         value explosions cut: it is worked out each time)."""
         views = dict(self.check.face_views) if reads is None else reads.views
         initial = name in self.check.initial_needed or (reads is not None and name in reads.initial)

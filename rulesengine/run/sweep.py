@@ -19,7 +19,7 @@ from ..limits import MAX_SWEEP
 from ..exact_text import fraction_text
 from .calls import Runnable, refuse_given_in_sweep
 from .results import RunOdds
-from .enumeration import sharing_rolls
+from .shared_rolls import sharing_rolls
 from .json_parts import Rendered, probability_json
 from .odds_value import OddsValue
 from .sweep_words import DICE_LIKE, is_swept
@@ -148,7 +148,7 @@ def sweep_over(runnable: Runnable, ranges: list[tuple[str, list[Any]]], plain: d
     bounds are counted in steps, not seconds, so a sweep is refused or not the same way on
     every machine; odds a cache already holds cost nothing, and a roll the combinations
     share (its dice do not read the swept inputs) is worked out and charged to
-    ``max_sweep_states`` once (:func:`~.enumeration.sharing_rolls`), though each
+    ``max_sweep_states`` once (:func:`~.shared_rolls.sharing_rolls`), though each
     combination's own budget counts it, as a call alone does; the throws its rules read
     alike are resolved once each for each later combination (:mod:`.groups`)."""
     refuse_given_in_sweep(given)

@@ -123,7 +123,7 @@ class OddsTally:
                undecided: Sequence[tuple[Any, int]] = ()) -> CheckOdds:
         """The odds, outcomes in the check's order; ``denom - total`` is what was truncated;
         ``max_states``: the work budget writing them out is charged to; ``shared``: where
-        the odds of a sweep keep what they share (:func:`.enumeration.sharing_rolls`);
+        the odds of a sweep keep what they share (:func:`.shared_rolls.sharing_rolls`);
         ``undecided``: the results (and weights) of resolutions in that truncated mass whose
         outcome alone was left open (:func:`note_undecided`)."""
         zero = Fraction(0)

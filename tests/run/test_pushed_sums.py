@@ -19,7 +19,7 @@ from itertools import product
 import pytest
 
 from rulesengine.ruleset import loads
-from rulesengine.run import enumeration, pushed
+from rulesengine.run import pushed, shared_rolls
 from rulesengine.run.pushed import pushed_sum
 
 
@@ -144,7 +144,7 @@ def test_a_sweep_shares_the_added_up_joint_values_and_groups_them_the_second_tim
     """Inside a sweep (``sharing_rolls``) the joint values are kept for the inputs that give
     them alike, and grouped when asked for again: the sums still give every throw's odds."""
     rs = ruleset(push())
-    with enumeration.sharing_rolls():
+    with shared_rolls.sharing_rolls():
         for _ in range(2):
             for n in (2, 3, 4):
                 rs.check("push").runner.forget_odds()

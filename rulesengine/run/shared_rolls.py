@@ -1,0 +1,51 @@
+"""Rolls shared across the computations of one answer (a sweep's values, a service request):
+a roll's distribution, and a check's joint values, worked out once for all the computations
+that give them alike, kept while :func:`sharing_rolls` is in force and bounded as the
+process-wide caches are."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from collections.abc import Iterator
+
+from ..cache import SizeAccount, SizedCache
+from ..limits import MAX_CACHED_WEIGHTS
+from .groups import Groupings
+from .joint_values import Joint
+
+_SHARED_ROLLS: ContextVar[SizedCache | None] = ContextVar("rulesengine_shared_rolls", default=None)
+
+
+def shared_rolls() -> SizedCache | None:
+    """The store of :func:`sharing_rolls` in force, or None outside it."""
+    return _SHARED_ROLLS.get()
+
+
+class SharedJoint:
+    """Every joint value of a check's rolls for inputs that give them alike, kept for a
+    sweep: the steps they cost, and (once asked for again) their groups (:mod:`.groups`)."""
+
+    __slots__ = ("joint", "denom", "steps", "grouped")
+
+    def __init__(self, joint: Joint, denom: int, steps: int) -> None:
+        self.joint, self.denom, self.steps = joint, denom, steps
+        self.grouped: Groupings = {}  # its groups, by the values known before rolling they hold for
+
+
+@contextmanager
+def sharing_rolls() -> Iterator[None]:
+    """Inside the block, a roll's distribution is worked out once for all the computations
+    that need it with the same key (:meth:`ExactRolls.share_key`: the values its expression
+    reads and what is read of its dice), and handed to the others: a sweep over an input
+    the roll does not read (a difficulty, a skill rolled under) works its dice out once.
+    The steps it cost are charged once to the shared budgets in force (a sweep's
+    ``max_sweep_states``, a service request's), and again to each computation's own budget
+    (:meth:`Budget.spend_here`), so each is refused where it is refused alone. What is kept
+    is bounded as the process-wide caches are (``MAX_CACHED_WEIGHTS``), and dropped at the
+    end of the block."""
+    token = _SHARED_ROLLS.set(SizedCache(SizeAccount(MAX_CACHED_WEIGHTS)))
+    try:
+        yield
+    finally:
+        _SHARED_ROLLS.reset(token)
