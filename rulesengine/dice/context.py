@@ -110,8 +110,13 @@ def dynamic_spec(ctx: Context, node: ast.Dice, sides: Any) -> PoolSpec:
     where = node.sides.span if node.sides is not None else node.span
     if isinstance(sides, bool) or not isinstance(sides, int) or sides < 1:
         # a choice's word is text even where it is a number written out ('6')
-        hint = (f"a choice is text, even {sides!r}: give the sides by an integer input (with labels, if its "
-                "values have names)" if isinstance(sides, str) and sides.strip().lstrip("-").isdigit() else None)
+        hint = None
+        if isinstance(sides, str) and sides.strip().lstrip("-").isdigit():
+            hint = (f"a choice is text, even {sides!r}: give the sides by an integer input (with labels, if its "
+                    "values have names)")
+        elif isinstance(sides, str) and sides.strip().lower().startswith("d") and sides.strip()[1:].isdigit():
+            hint = (f"a choice is text, even {sides!r}: make it an integer input whose labels name the sides "
+                    f"(a ladder table {sides.strip()}: {sides.strip()[1:]}, …), still given as {sides.strip()}")
         raise DiceEvalError(f"a die needs a whole number of sides, 1 or more, not {sides!r}",
                             ctx.where(where), hint, E_BAD_COUNT)
     if sides > ctx.limits.max_sides:

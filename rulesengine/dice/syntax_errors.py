@@ -246,6 +246,40 @@ def _die_without_sides(text: str, tok, expected: set[str]) -> DiceSyntaxError | 
     return None
 
 
+def _dice_without_d(text: str, tok, expected: set[str]) -> DiceSyntaxError | None:
+    """``(n)(die)`` or ``2(6)``: a count and sides side by side, the ``d`` between them left out."""
+    start = tok.start_pos
+    before = text[:start].rstrip()
+    if tok.type != "LPAR" or not before or not (before[-1] == ")" or before[-1].isdigit()):
+        return None
+    close = _closing(text, start)
+    if close is None or (before[-1] == ")" and _called(before)):
+        return None
+    fixed = f"{text[:start]}d{text[start:close + 1]}"
+    return DiceSyntaxError(f"unexpected '{tok}'", locate(text, start, start + 1),
+                           f"dice are a count, d and the sides: {fixed.strip()}; or an operator is missing")
+
+
+def _called(before: str) -> bool:
+    """Whether ``before`` ends with a call's closing ``)`` (``max(1, 2)``), not a group's."""
+    depth = 0
+    for i in range(len(before) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(before[i], 0)
+        if depth == 0:
+            return i > 0 and (before[i - 1].isalnum() or before[i - 1] == "_")
+    return False
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the ``(`` at ``start`` is closed, if it is."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    return None
+
+
 def _unexpected(text: str, tok, expected: set[str]) -> DiceSyntaxError:
     """Any other token the parser cannot take: what it expected instead."""
     words = _expected_words(expected)
@@ -263,7 +297,7 @@ def _unexpected(text: str, tok, expected: set[str]) -> DiceSyntaxError:
 # The explanations of a token the parser cannot take, tried in this order; the first that
 # recognises the mistake says it, else :func:`_unexpected`.
 _TOKEN_EXPLANATIONS = (_misplaced_condition, _ends_too_early, _unknown_modifier, _negation, _chained_comparison,
-                       _mod_word, _doubled_operator, _die_without_sides)
+                       _mod_word, _doubled_operator, _die_without_sides, _dice_without_d)
 
 
 def unexpected_token(text: str, exc) -> DiceSyntaxError:

@@ -14,10 +14,9 @@ from fractions import Fraction
 from typing import Any
 from collections.abc import Mapping
 
-from ..dice.stats import ranked_cumulative
 from ..dice.trace import format_value
 from ..exact_text import fraction_display, fraction_text
-from ..run.json_parts import jsonable
+from ..run.json_parts import jsonable, ranked_views
 from ..run.odds_value import OddsValue
 from ..run.results import RunOdds, RunResult
 from .dice_table import REST_BELOW, bar, format_dice_odds, pct, short_fraction, summary_line, tails, wrapped
@@ -136,9 +135,8 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
         if stats:
             lines.append(f"{kind}: {stats}")
         if v.signed:  # a result with a sign of its own: ranked ... -0, +0 ..., cumulated in that order
-            lines += _distribution_lines(f"{kind} (signed)", v.signed, {x: (ge, le) for x, _, ge, le
-                                                                        in ranked_cumulative(list(v.signed.items()))},
-                                         exact)
+            views = ranked_views(v.signed, v.signed_cut_through, v.result_cut)
+            lines += _distribution_lines(f"{kind} (signed)", v.signed, views, exact)
         else:
             lines += _distribution_lines(kind, chart.dist, chart.cumulative(), exact)
     for g in v.groups:
@@ -175,15 +173,17 @@ def _truncation_lines(v: OddsValue, kind: str, exact: bool) -> list[str]:
     if v.truncated:
         # a probability, where the (cut off) row gives a percent: both said, so neither is misread
         lines.append(f"truncated: {fraction_display(v.truncated)} (~{float(v.truncated):.2g}, "
-                     f"{_pct(v.truncated).lstrip('~')} %)")
+                     f"{_pct(v.truncated).lstrip('~')} %): a larger --explode-depth shrinks it, and so may "
+                     "--max-states (the odds follow cut explosions only as far as the work budget allows)")
     if v.result_cut != v.truncated:
         lines.append(f"{kind} truncated: {_fraction(v.result_cut, exact)} (~{float(v.result_cut):.2g}: explosions"
                      f" deeper than the odds follow decide the {kind} there, not the outcome)")
     if v.result_cut and v.result_cut_from is not None:
         cut = format_value(v.result_cut_from)
-        # the signed table, shown instead of the plain one, leaves that mass out of its "at least"
-        said = f"each {kind} below {cut} is exact (the signed table's 'at least' leaves the cut mass out)" \
-            if v.signed else f"each {kind} below {cut}, and 'at least' up to {cut}, is exact"
+        # the signed table, shown instead of the plain one, counts that mass in where it knows its rank
+        said = f"each {kind} below {cut}, and 'at least' up to {cut}, is exact"
+        if v.signed and not v.signed_cut_through:
+            said = f"each {kind} below {cut} is exact (the signed table's 'at least' leaves the cut mass out)"
         lines.append(f"all of it on {cut} or more: {said}")
     return lines
 

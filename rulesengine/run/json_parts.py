@@ -141,6 +141,16 @@ def distribution_json(dist: Mapping[Any, Fraction], budget: Budget | None = None
     return out
 
 
+def ranked_views(dist: Mapping[Any, Fraction], cut_through: int = 0,
+                 cut: Fraction = Fraction(0)) -> dict[Any, tuple[Fraction, Fraction]]:
+    """Each value of a distribution already in rank order with its chance of that rank or
+    higher and of that rank or lower, the cut mass counted in the first of the lowest
+    ``cut_through`` ranks (see :func:`ranked_distribution_json`): what the JSON and the text
+    table of signed results show."""
+    return {v: (ge + cut if i < cut_through else ge, le)
+            for i, (v, _, ge, le) in enumerate(ranked_cumulative(list(dist.items())))}
+
+
 def ranked_distribution_json(dist: Mapping[Any, Fraction], budget: Budget | None = None,
                              rendered: Rendered | None = None, cut_through: int = 0,
                              cut: Fraction = Fraction(0)) -> list[dict[str, Any]]:
@@ -158,12 +168,11 @@ def ranked_distribution_json(dist: Mapping[Any, Fraction], budget: Budget | None
         return known.ranked[1]
     out = []
     try:
-        rows = ranked_cumulative(list(dist.items()))
-        for i, ((v, p, ge, le), cost) in enumerate(zip(rows, costs, strict=True)):
+        views = ranked_views(dist, cut_through, cut)
+        for (v, p), cost in zip(dist.items(), costs, strict=True):
             budget.spend(cost)
-            at_least = ge + cut if i < cut_through else ge
-            out.append(dict(value=v, **probability_json(p), at_least=probability_json(at_least),
-                            at_most=probability_json(le)))
+            out.append(dict(value=v, **probability_json(p), at_least=probability_json(views[v][0]),
+                            at_most=probability_json(views[v][1])))
     except BudgetExceeded:
         raise _too_big_to_write(len(costs)) from None
     if known is not None:

@@ -157,3 +157,15 @@ def test_signed_at_least_counts_the_cut_mass_in_up_to_result_cut_from(depth, tar
             assert Fraction(row["at_least"]["exact"]) == exploding_d6_at_least(level + target), row
             checked += 1
     assert checked >= 6
+
+
+def test_the_text_table_of_signed_results_counts_the_cut_mass_in_as_the_json_does(capsys, tmp_path):
+    from rulesengine.cli import main
+
+    path = tmp_path / "signed_exploding.yaml"
+    path.write_text(EXPLODING, encoding="utf-8")
+    assert main(["odds", str(path), "test", "target=3", "--explode-depth", "1"]) == 0
+    out = capsys.readouterr().out
+    rows = {cols[0]: cols for cols in (line.split() for line in out.splitlines()) if cols and cols[0] == "+8"}
+    assert rows["+8"][2] == f"{float(exploding_d6_at_least(11)) * 100:.2f}"  # 1/18: the cut mass counted in
+    assert "each result below 9, and 'at least' up to 9, is exact" in out
