@@ -34,6 +34,7 @@ from .resolver import PreRoll, Resolver
 from .results import NOT_ALLOWED, CheckOdds, CheckResult, Choice, Resolution, Sample
 from .runtime import AnyError, Functions, Runtime
 from .sampling import RollPlan, Sampler
+from .taken_checks import TakenChecks
 
 if TYPE_CHECKING:  # for the type of rng only: random is imported where a roll makes one
     import random
@@ -55,6 +56,7 @@ class CheckRunner:
         self.sampler = Sampler(runtime, resolver, [(name, e, RollPlan.of(name, e, check, exact.earlier_rolls(name)))
                                                    for name, e in check.rolls])
         self.enumerator = Enumerator(runtime, resolver, exact)
+        self._taken = TakenChecks(runtime, self.enumerator)
         self.memo = RollMemo(resolver, self.coerce_inputs)
         # where a trace says which dice were chosen: after the rolls made before the choice
         self._choice_line = next((i for i, (name, _) in enumerate(check.rolls) if name in check.after_choice),
@@ -150,6 +152,7 @@ class CheckRunner:
         """Empty the odds this runner remembers and its compiled exact evaluators (with their
         pools' caches): what a benchmark does to time exact odds from scratch."""
         self.enumerator.forget()
+        self._taken.forget()
 
     def odds(self, inputs: Mapping[str, Any] | None = None, given: str | None = None) -> CheckOdds:
         """Exact odds; with ``given`` (a yes/no expression over the check's names, e.g.
@@ -159,7 +162,8 @@ class CheckRunner:
 
             holds = condition(self.runtime, self.check, given)  # a mistake in it is said before one in the inputs
             return conditional_odds(self.enumerator, self.coerce_inputs(inputs), holds, given)
-        return self.enumerator.odds(self.coerce_inputs(inputs))
+        values = self.coerce_inputs(inputs)
+        return self._taken.enumerator(values).odds(values)
 
     def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[list[tuple[Resolution, dict, int]], int]:

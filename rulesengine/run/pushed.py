@@ -213,15 +213,17 @@ def added_up(joint: list[tuple[dict[str, Any], int]], name: str, plan: PushedSum
     """The joint values of ``plan.first`` (``joint``, each holding that roll alone) joined
     with the values of ``name`` (``plan.second``) made for each (``made_for``: value, weight,
     denominator), over ``common``: one joint value per sum (a sum explosions cut is kept by
-    its bound, :class:`.AtLeast` or :class:`.AtMost`, as the rules meet it), and each pair
-    whose part or number is neither (an error: the resolver meets it as it would alone)
-    kept as it is."""
+    its bound, :class:`.AtLeast` or :class:`.AtMost`, as the rules meet it: a part cut so plus a
+    number, or plus a number cut the same way, is cut so at their sum), and each pair whose
+    part or number is neither (an error: the resolver meets it as it would alone), or whose
+    part and number are cut opposite ways, kept as it is."""
     first = plan.first
     parts: dict[int, Any] = {}  # by the first roll's value: its readings are shared objects
     numbers: dict[int, Any] = {}
     sums: dict[type, dict[int, int]] = {int: {}, AtLeast: {}, AtMost: {}}  # by kind, by sum
-    ready: dict[int, list[tuple[dict[int, int] | None, Any, int]]] = {}  # by distribution: where, number, weight
+    ready: dict[int, list[tuple[type | None, Any, Any, int]]] = {}  # by distribution: kind, value, number, weight
     out: list[tuple[dict[str, Any], int]] = []
+    cut: list[tuple[dict[str, Any], int, Any, list[tuple[type | None, Any, Any, int]]]] = []
     rep: dict[str, Any] | None = None
     p0 = 0
     for d, w in joint:
@@ -230,7 +232,7 @@ def added_up(joint: list[tuple[dict[str, Any], int]], name: str, plan: PushedSum
         if p is parts:
             p = parts[id(a)] = _number(plan.part, {**env, first: a})
         made = made_for(a)
-        if type(p) is not int:
+        if type(p) not in sums:
             out += [({**d, name: v}, w * wv * (common // dv)) for v, wv, dv in made]
             continue
         terms = ready.get(id(made))
@@ -240,15 +242,26 @@ def added_up(joint: list[tuple[dict[str, Any], int]], name: str, plan: PushedSum
                 b = numbers.get(id(v), numbers)
                 if b is numbers:
                     b = numbers[id(v)] = _number(plan.number, {**env, name: v})
-                where = None if b is None else sums[type(b)]
-                terms.append((where, v if b is None else b if type(b) is int else _bound(b), wv * (common // dv)))
+                kind = type(b) if type(b) in sums else None
+                terms.append((kind, v, b if kind is int else _bound(b) if kind is not None else None,
+                              wv * (common // dv)))
+        if type(p) is not int:
+            cut.append((d, w, p, terms))
+            continue
         if rep is None:
             rep, p0 = d, p
-        for where, b, q in terms:
-            if where is None:  # kept as it is: ``b`` is the value itself
-                out.append(({**d, name: b}, w * q))
+        for kind, v, b, q in terms:
+            if kind is None:  # kept as it is
+                out.append(({**d, name: v}, w * q))
             else:
-                t = p + b
+                where = sums[kind]
+                where[p + b] = where.get(p + b, 0) + w * q
+    for d, w, p, terms in cut:  # a part the depth cut: at its bound, plus a number or one cut alike
+        for kind, v, b, q in terms:
+            if kind is None or rep is None or (kind is not int and kind is not type(p)):
+                out.append(({**d, name: v}, w * q))
+            else:
+                where, t = sums[type(p)], _bound(p) + b
                 where[t] = where.get(t, 0) + w * q
     if rep is not None:
         for kind, by_sum in sums.items():
