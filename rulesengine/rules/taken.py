@@ -60,8 +60,9 @@ def taken(check: Check, decide: Decide, compile: Compile) -> Check:
     if not _rewritable(check):
         return check
     changed: dict[int, Expr] = {}
+    rolls = {id(e) for _, e in check.rolls}
     for e in _exprs(check):
-        tree = _take(e.tree, decide)
+        tree = _take(e.tree, decide, id(e) in rolls)
         if tree is not e.tree:
             changed[id(e)] = Expr(e.text, tree, e.pointer, compile(tree, e.text), ast.names(tree), e.source_offset)
     if not changed:
@@ -119,28 +120,33 @@ def _outside_dice(node: ast.Node) -> list[ast.Node]:
     return out
 
 
-def _take(node: ast.Node, decide: Decide) -> ast.Node:
-    """``node`` with the branches ``decide`` settles taken; the same node where none is."""
+def _take(node: ast.Node, decide: Decide, roll: bool = False) -> ast.Node:
+    """``node`` with the branches ``decide`` settles taken; the same node where none is. In a
+    roll (``roll``), a branch with no dice is a roll of none (``if(rote, (n)d10, 0)``, read by
+    ``count()``), not the number it is alone: such an ``if()`` is left as written."""
     if isinstance(node, ast.Dice):
         return node
     parts = conditional(node)
     if parts is not None:
         held = decide(parts[0])
-        if held is not None:
-            return _take(parts[1] if held else parts[2], decide)
+        branch = None if held is None else parts[1] if held else parts[2]
+        if branch is not None and not (roll and not ast.has_dice(branch)):
+            return _take(branch, decide, roll)
+        if branch is not None:
+            return node
     if isinstance(node, ast.Logic):
         held = decide(node.left)
         if held is (node.op == "or"):  # false and …, true or …: decided by the left side
             return ast.Bool(held, node.span)
     if isinstance(node, ast.Call):
-        args = tuple(_take(a, decide) for a in node.args)
+        args = tuple(_take(a, decide, roll) for a in node.args)
         return node if all(a is b for a, b in zip(args, node.args, strict=True)) else replace(node, args=args)
     if isinstance(node, (ast.SetKeep, ast.PoolKeep)):
         return node
     fields = ("left", "right") if isinstance(node, (ast.Binary, ast.Compare, ast.Logic)) else \
         ("operand",) if isinstance(node, (ast.Neg, ast.Not)) else \
         ("inner",) if isinstance(node, (ast.Group, ast.Labeled)) else ()
-    made = {f: _take(getattr(node, f), decide) for f in fields}
+    made = {f: _take(getattr(node, f), decide, roll) for f in fields}
     return node if all(made[f] is getattr(node, f) for f in fields) else replace(node, **made)
 
 
