@@ -130,10 +130,13 @@ def _reads_a_roll(node: ast.Node, rolls: frozenset[str]) -> bool:
 class ExactRolls:
     """The exact distributions of one check's rolls, with its ruleset's functions."""
 
-    def __init__(self, check: Check, functions: Mapping, limits: Limits) -> None:
+    def __init__(self, check: Check, functions: Mapping, limits: Limits, family: object | None = None) -> None:
         self.check = check
         self.functions = functions
         self.limits = limits
+        # Shared with the check as its inputs make it (run.taken_checks): a roll written alike in
+        # both (the same expression, read the same way) has one distribution (:meth:`share_key`).
+        self.family = object() if family is None else family
         self._rolls: dict[str, Any] = {}
         self._exprs: dict[str, Any] = {}  # expressions outside the check (roll-offs), by pointer
         self._settled: dict[tuple, RollReads | None] = {}  # settled_reads, by the values they read
@@ -357,7 +360,7 @@ class ExactRolls:
             names = names | frozenset(ranked.ranking.names) | (pick.names if pick is not None else frozenset())
         read_names = tuple((n, type(env[n]), env[n]) if n in env else (n,) for n in sorted(names))
         kept = None if ranked is None else self._capped(name, reads)
-        key = (self, name, name in views, views.get(name), initial, kept, read_names)
+        key = (self.family, e.tree, name, name in views, views.get(name), initial, kept, read_names)
         try:
             hash(key)
         except (TypeError,) + UNDETERMINED:  # a pool's dice, a value explosions cut

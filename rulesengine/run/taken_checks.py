@@ -59,8 +59,9 @@ class TakenChecks:
             rt = self.runtime
             made = taken(check, lambda node: known.get(id(node)),
                          lambda tree, text: compile_expression(tree, Sampling(), rt.limits, text, rt.functions))
+            family = self.written.exact.family  # a roll written alike is worked out once for both
             found = self.written if made is check else Enumerator(rt, Resolver(rt, made),
-                                                                   ExactRolls(made, rt.functions, rt.limits))
+                                                                   ExactRolls(made, rt.functions, rt.limits, family))
             if len(self._made) >= MAX_TAKEN:
                 self.forget()
             self._made[key] = found
