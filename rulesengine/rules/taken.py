@@ -129,6 +129,9 @@ def _take(node: ast.Node, decide: Decide, roll: bool = False) -> ast.Node:
     parts = conditional(node)
     if parts is not None:
         held = decide(parts[0])
+        if held is None:  # decided once its own parts are taken (`edge or roll <= limit`, edge true)
+            cond = ast.bare(_take(parts[0], decide, roll))
+            held = cond.value if isinstance(cond, ast.Bool) else None
         branch = None if held is None else parts[1] if held else parts[2]
         if branch is not None and not (roll and not ast.has_dice(branch)):
             return _take(branch, decide, roll)

@@ -161,7 +161,8 @@ class CheckRunner:
             from .conditional import condition, conditional_odds  # only for --given: not on every odds' import
 
             holds = condition(self.runtime, self.check, given)  # a mistake in it is said before one in the inputs
-            return conditional_odds(self.enumerator, self.coerce_inputs(inputs), holds, given)
+            values = self.coerce_inputs(inputs)
+            return conditional_odds(self._taken.enumerator(values), values, holds, given)
         values = self.coerce_inputs(inputs)
         return self._taken.enumerator(values).odds(values)
 

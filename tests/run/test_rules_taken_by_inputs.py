@@ -135,3 +135,35 @@ def test_a_condition_the_inputs_decide_with_a_mistake_is_said_where_the_rules_re
         check.odds({"n": 0})
     assert info.value.code == "E202" and info.value.location.line == 10
     assert check.odds({"n": 1}).outcomes["hit"] == F(1, 2)
+
+
+EDGE = HEAD.replace("cofd", "sr").replace("CofD", "SR") + """\
+  test:
+    inputs:
+      pool: {type: integer, min: 1, max: 20, default: 6}
+      limit: {type: integer, min: 1, max: 10, default: 4}
+      edge: {type: boolean, default: false}
+    roll: "if(edge, (pool)d6!cs>=5, (pool)d6cs>=5)"
+    result: "if(edge or roll <= limit, roll, limit)"
+    outcomes:
+      - {name: success, when: "result >= 2", success: true}
+      - {name: failure, success: false}
+"""
+
+
+def test_a_condition_its_inputs_decide_once_its_parts_are_taken_is_taken_too():
+    """``edge or roll <= limit`` with edge: true, so the result is the exploding pool itself,
+    whose mean and variance have their closed form (per die of d6! counting 5s and 6s, a 6
+    rolling again: E = (1/3) / (5/6) = 2/5, Var = 2/5; an outside author's Shadowrun had the
+    variance "of the mass worked out")."""
+    summary = loads(EDGE, "sr.yaml").check("test").odds({"pool": 6, "edge": True}).to_dict()["stats"]["result"]
+    assert (summary["mean_kind"], F(summary["mean_exact"])) == ("exact", F(12, 5))
+    assert (summary["variance_kind"], F(summary["variance_exact"])) == ("exact", F(12, 5))
+
+
+@pytest.mark.parametrize("pool, limit", [(1, 1), (3, 1), (3, 2)])
+def test_without_edge_the_limit_caps_the_hits_on_every_throw(pool, limit):
+    odds = loads(EDGE, "sr.yaml").check("test").odds({"pool": pool, "limit": limit, "edge": False})
+    throws = list(product(range(1, 7), repeat=pool))
+    hits = Counter(min(sum(f >= 5 for f in t), limit) for t in throws)
+    assert dict(odds.result_distribution) == {h: F(n, len(throws)) for h, n in sorted(hits.items())}
