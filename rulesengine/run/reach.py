@@ -33,6 +33,7 @@ from ..codes import (E_DIVISION_BY_ZERO, E_EVAL, E_LIMIT, E_NO_OUTCOME, E_NOT_A_
 from ..errors import Diagnostic, RulesEngineError
 from ..limits import (REACH_DECIDE_FAILURES, REACH_DECIDE_TRIES, REACH_MAX_TRIES, REACH_ROLLS,
                       REACH_SEARCH_STATES, Limits)
+from ..dice import ast
 from ..dice.dist import shared_budget
 from ..rules.build import ruleset_functions
 from ..rules.document import Document
@@ -335,7 +336,11 @@ def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> 
             if rule.name not in found.unreached:
                 continue
             hint = "check its condition against the rules above it and the dice's range"
-            if found.skipped or found.cut:
+            written = ast.bare(rule.when.tree) if rule.when is not None else None
+            if isinstance(written, ast.Bool) and not written.value:
+                message = f"outcome '{rule.name}' of check '{name}' can never happen: its condition is false as written"
+                hint = "write the condition it holds on, or remove the rule"
+            elif found.skipped or found.cut:
                 message = (f"could not decide whether outcome '{rule.name}' of check '{name}' can happen: it did "
                            f"not in the {_searched(found)}")
                 # what stopped it is the work, not the rule: say what settles it

@@ -307,3 +307,17 @@ def test_rules_that_fall_through_are_named_at_the_last_rule_with_every_input_the
     assert d.location.pointer == "/checks/c/outcomes/1"
     path.write_text(GAP.replace('when: "successes < difficulty - 1", ', ""))
     assert not validate_file(str(path)).diagnostics
+
+
+def test_an_outcome_whose_condition_is_false_as_written_is_said_to_be_impossible(tmp_path):
+    """Over an unbounded input the search can't try every value, but `when: false` needs none."""
+    body = """    inputs:
+      skill: {type: integer}
+    roll: 3d6
+    outcomes:
+      - {name: never, success: true, when: "false"}
+      - {name: success, success: true, when: roll <= skill}
+      - {name: failure, success: false}
+"""
+    messages = [m for c, m in found(tmp_path, body) if c == "W503"]
+    assert messages == ["outcome 'never' of check 'c' can never happen: its condition is false as written"]
