@@ -222,17 +222,25 @@ def added_up(joint: list[tuple[dict[str, Any], int]], name: str, plan: PushedSum
     numbers: dict[int, Any] = {}
     sums: dict[type, dict[int, int]] = {int: {}, AtLeast: {}, AtMost: {}}  # by kind, by sum
     ready: dict[int, list[tuple[type | None, Any, Any, int]]] = {}  # by distribution: kind, value, number, weight
+    kept: dict[tuple[int, type], list[tuple[Any, int]]] = {}  # the pairs of a distribution kept as they are
+    gathered: dict[tuple[type, int, int], list] = {}  # (part's kind, number or bound, distribution): weight, terms
     out: list[tuple[dict[str, Any], int]] = []
-    cut: list[tuple[dict[str, Any], int, Any, list[tuple[type | None, Any, Any, int]]]] = []
     rep: dict[str, Any] | None = None
     p0 = 0
-    for d, w in joint:
-        a = d[first]
+
+    def part_of(a: Any) -> Any:
         p = parts.get(id(a), parts)
         if p is parts:
             p = parts[id(a)] = _number(plan.part, {**env, first: a})
-        made = made_for(a)
-        if type(p) not in sums:
+        return p
+
+    for d, _ in joint:  # the joint value the sums are written on: the first whose part is a number
+        if type(part_of(d[first])) is int:
+            rep, p0 = d, part_of(d[first])
+            break
+    for d, w in joint:
+        p, made = part_of(d[first]), made_for(d[first])
+        if type(p) not in sums or (rep is None and type(p) is not int):
             out += [({**d, name: v}, w * wv * (common // dv)) for v, wv, dv in made]
             continue
         terms = ready.get(id(made))
@@ -245,24 +253,23 @@ def added_up(joint: list[tuple[dict[str, Any], int]], name: str, plan: PushedSum
                 kind = type(b) if type(b) in sums else None
                 terms.append((kind, v, b if kind is int else _bound(b) if kind is not None else None,
                               wv * (common // dv)))
-        if type(p) is not int:
-            cut.append((d, w, p, terms))
-            continue
-        if rep is None:
-            rep, p0 = d, p
-        for kind, v, b, q in terms:
-            if kind is None:  # kept as it is
-                out.append(({**d, name: v}, w * q))
-            else:
-                where = sums[kind]
-                where[p + b] = where.get(p + b, 0) + w * q
-    for d, w, p, terms in cut:  # a part the depth cut: at its bound, plus a number or one cut alike
-        for kind, v, b, q in terms:
-            if kind is None or rep is None or (kind is not int and kind is not type(p)):
-                out.append(({**d, name: v}, w * q))
-            else:
-                where, t = sums[type(p)], _bound(p) + b
-                where[t] = where.get(t, 0) + w * q
+        alone = kept.get((id(made), type(p)))
+        if alone is None:  # neither a number nor cut (an error), or cut the other way from a cut part
+            alone = kept[(id(made), type(p))] = [(v, q) for kind, v, _, q in terms if kind is None or (
+                type(p) is not int and kind not in (int, type(p)))]
+        out += [({**d, name: v}, w * q) for v, q in alone]
+        key = (type(p), p if type(p) is int else _bound(p), id(made))
+        slot = gathered.get(key)
+        if slot is None:
+            gathered[key] = [w, terms]
+        else:
+            slot[0] += w
+    for (kind_p, at, _), (w, terms) in gathered.items():  # each part's sums, once for all its readings
+        for kind, _, b, q in terms:
+            to = kind if kind_p is int else kind_p if kind is int or kind is kind_p else None
+            if to is not None:
+                where = sums[to]
+                where[at + b] = where.get(at + b, 0) + w * q
     if rep is not None:
         for kind, by_sum in sums.items():
             out += [({**rep, name: t - p0 if kind is int else kind(t - p0)}, w) for t, w in by_sum.items()]
