@@ -110,12 +110,13 @@ def _outcome(rule: OutcomeRule, new: Callable[[Expr | None], Expr | None]) -> Ou
 
 
 def _outside_dice(node: ast.Node) -> list[ast.Node]:
-    """Every node of the tree but those inside a dice term (its count, sides and conditions)."""
+    """Every node of the tree but those inside a dice term (its count, sides and conditions)
+    or a set or pool of kept dice: where :func:`_take` rewrites."""
     out, stack = [], [node]
     while stack:
         n = stack.pop()
         out.append(n)
-        if not isinstance(n, ast.Dice):
+        if not isinstance(n, (ast.Dice, ast.SetKeep, ast.PoolKeep)):
             stack.extend(reversed(ast.children(n)))
     return out
 
