@@ -161,7 +161,7 @@ def exact_moments(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
             return None, None
         tree = whole
     found = roll_mean(tree, env, budget, rolls=rolls, limits=limits, text=text, functions=functions,
-                      outcomes=outcomes)
+                      outcomes=outcomes, whole=True)
     if found is None:
         return None, None
     return found.mean, Moments(found.mean, found.form).variance
@@ -169,12 +169,14 @@ def exact_moments(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
 
 def roll_mean(tree: ast.Node, env: Mapping[str, Any], budget: Budget, *,
               rolls: Mapping[str, RollMean] | None = None, limits: Limits = DEFAULT_LIMITS,
-              text: str = "", functions: Functions = FUNCTIONS, outcomes: RollOutcomes | None = None
-              ) -> RollMean | None:
+              text: str = "", functions: Functions = FUNCTIONS, outcomes: RollOutcomes | None = None,
+              whole: bool = False) -> RollMean | None:
     """:func:`exact_mean` with a number the value is never below, where one is known: what a
     check keeps of each of its rolls for the rolls and the result that read it. ``outcomes``:
-    the exact outcomes of the rolls of ``rolls``, where known, for an ``if()`` on them."""
-    means = _Means(env, rolls or {}, budget, limits, text, functions, tree, outcomes)
+    the exact outcomes of the rolls of ``rolls``, where known, for an ``if()`` on them;
+    ``whole``: ``tree`` is the whole value asked about (a check's result), not one roll of
+    several that others read beside the rolls it reads."""
+    means = _Means(env, rolls or {}, budget, limits, text, functions, tree if whole else None, outcomes)
     try:
         found = means.moments(tree)
         bare = means.taken(ast.bare(tree))
@@ -194,7 +196,7 @@ class _Means:
         self.env, self.rolls, self.budget = env, rolls, budget
         self.outcomes = outcomes  # the exact outcomes of rolls read by name, where known (a condition's)
         self.limits, self.text, self.functions = limits, text, functions
-        self.root = root  # the whole expression worked out
+        self.root = root  # the whole value worked out (None: one roll of several, read beside others)
 
     # ---- parts worked out exactly -----------------------------------------------------
     def settled(self, node: ast.Node) -> bool:
@@ -303,6 +305,8 @@ class _Means:
         if found is None:
             return None
         name = target.name  # type: ignore[union-attr]
+        # Alone only in the whole value asked about: a roll that counts an earlier roll's faces
+        # (`again: count(first, 6) + 1d6!`) is read beside that roll later (`first + again`).
         alone = self.root is not None and roll.form is not None and sum(
             isinstance(n, ast.Name) and n.name == name for n in ast.walk(self.root)) == 1 and not any(
             other is not roll and other.form and set(other.form) & set(roll.form) for other in self.rolls.values())

@@ -74,3 +74,36 @@ def test_a_roll_read_die_by_die_is_its_total_where_it_counts_dice():
             want[v] = want.get(v, F(0)) + F(1, 9) * F(1, 2 ** (a + b))
     assert dict(check.odds().result_distribution) == want
     assert check.roll(faces=[3, 1, 2, 2, 1, 1]).result == 1 + 6
+
+
+def test_a_roll_that_counts_an_earlier_rolls_faces_is_read_beside_it():
+    """`again: count(first, 6) + 1d6!` and `result: first + again`: the count is correlated with
+    `first`'s total, so the result's variance has no closed form here (it was called exact,
+    3769/225, for 4144/225: the count taken for independent of the roll it counts). The mean
+    stays exact. Oracle: every throw of 2d6, and the exploding d6's own moments (21/5, 266/25)."""
+    from itertools import product
+
+    from rulesengine.ruleset import loads
+
+    text = """\
+ruleset: t
+name: T
+version: "1"
+source: tests
+checks:
+  c:
+    rolls:
+      first: 2d6
+      again: count(first, 6) + 1d6!
+    result: first + again
+    outcomes:
+      - {name: hit, when: "result >= 8", success: true}
+      - {name: miss, success: false}
+"""
+    summary = loads(text, "t.yaml").check("c").odds({}).to_dict()["stats"]["result"]
+    values = [a + b + (a == 6) + (b == 6) for a, b in product(range(1, 7), repeat=2)]
+    mean = F(sum(values), 36) + F(21, 5)
+    assert summary["mean_kind"] == "exact" and F(summary["mean_exact"]) == mean
+    variance = F(sum(v * v for v in values), 36) - F(sum(values), 36) ** 2 + F(266, 25)
+    assert variance == F(4144, 225)
+    assert summary["variance_kind"] == "of_mass_worked_out"  # no closed form claimed
