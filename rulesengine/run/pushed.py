@@ -217,63 +217,91 @@ def added_up(joint: list[tuple[dict[str, Any], int]], name: str, plan: PushedSum
     number, or plus a number cut the same way, is cut so at their sum), and each pair whose
     part or number is neither (an error: the resolver meets it as it would alone), or whose
     part and number are cut opposite ways, kept as it is."""
-    first = plan.first
-    parts: dict[int, Any] = {}  # by the first roll's value: its readings are shared objects
-    numbers: dict[int, Any] = {}
-    sums: dict[type, dict[int, int]] = {int: {}, AtLeast: {}, AtMost: {}}  # by kind, by sum
-    ready: dict[int, list[tuple[type | None, Any, Any, int]]] = {}  # by distribution: kind, value, number, weight
-    kept: dict[tuple[int, type], list[tuple[Any, int]]] = {}  # the pairs of a distribution kept as they are
-    gathered: dict[tuple[type, int, int], list] = {}  # (part's kind, number or bound, distribution): weight, terms
+    adding = _Adding(name, plan, env, common)
+    rep = next((d for d, _ in joint if type(adding.part(d[plan.first])) is int), None)
     out: list[tuple[dict[str, Any], int]] = []
-    rep: dict[str, Any] | None = None
-    p0 = 0
-
-    def part_of(a: Any) -> Any:
-        p = parts.get(id(a), parts)
-        if p is parts:
-            p = parts[id(a)] = _number(plan.part, {**env, first: a})
-        return p
-
-    for d, _ in joint:  # the joint value the sums are written on: the first whose part is a number
-        if type(part_of(d[first])) is int:
-            rep, p0 = d, part_of(d[first])
-            break
     for d, w in joint:
-        p, made = part_of(d[first]), made_for(d[first])
-        if type(p) not in sums or (rep is None and type(p) is not int):
+        p, made = adding.part(d[plan.first]), made_for(d[plan.first])
+        if type(p) not in _KINDS or (rep is None and type(p) is not int):
             out += [({**d, name: v}, w * wv * (common // dv)) for v, wv, dv in made]
             continue
-        terms = ready.get(id(made))
+        terms = adding.terms(made)
+        out += [({**d, name: v}, w * q) for v, q in adding.apart(made, type(p), terms)]
+        adding.gather(p, made, w, terms)
+    if rep is not None:  # the sums written on the first joint value whose part is a number
+        p0 = adding.part(rep[plan.first])
+        out += [({**rep, name: t - p0 if kind is int else kind(t - p0)}, w) for kind, t, w in adding.sums()]
+    return out
+
+
+_KINDS = (int, AtLeast, AtMost)
+"""What a part or a number adds up as: a whole number, or one explosions cut, kept by its bound."""
+
+_Term = tuple[type | None, Any, Any, int]
+"""A value of the second roll: its number's kind (None: neither a number nor cut), the value,
+its number or bound, its weight over the common denominator."""
+
+
+class _Adding:
+    """The sums of one push as :func:`added_up` gathers them: each reading's part and each
+    value's number worked out once, and the weight of each part with each distribution of
+    the second roll gathered before any sum is made."""
+
+    def __init__(self, name: str, plan: PushedSum, env: Mapping[str, Any], common: int) -> None:
+        self.name, self.plan, self.env, self.common = name, plan, env, common
+        self._parts: dict[int, Any] = {}  # by the first roll's value: its readings are shared objects
+        self._numbers: dict[int, Any] = {}
+        self._terms: dict[int, list[_Term]] = {}  # by distribution
+        self._apart: dict[tuple[int, type], list[tuple[Any, int]]] = {}
+        self._gathered: dict[tuple[type, int, int], list] = {}  # (part's kind, number or bound, distribution)
+
+    def part(self, a: Any) -> Any:
+        p = self._parts.get(id(a), self._parts)
+        if p is self._parts:
+            p = self._parts[id(a)] = _number(self.plan.part, {**self.env, self.plan.first: a})
+        return p
+
+    def terms(self, made: list[tuple[Any, int, int]]) -> list[_Term]:
+        """The second roll's values made for a reading, each with its number's kind and number."""
+        terms = self._terms.get(id(made))
         if terms is None:
-            terms = ready[id(made)] = []
-            for v, wv, dv in made:
-                b = numbers.get(id(v), numbers)
-                if b is numbers:
-                    b = numbers[id(v)] = _number(plan.number, {**env, name: v})
-                kind = type(b) if type(b) in sums else None
-                terms.append((kind, v, b if kind is int else _bound(b) if kind is not None else None,
-                              wv * (common // dv)))
-        alone = kept.get((id(made), type(p)))
-        if alone is None:  # neither a number nor cut (an error), or cut the other way from a cut part
-            alone = kept[(id(made), type(p))] = [(v, q) for kind, v, _, q in terms if kind is None or (
-                type(p) is not int and kind not in (int, type(p)))]
-        out += [({**d, name: v}, w * q) for v, q in alone]
+            terms = self._terms[id(made)] = [self._term(v, wv, dv) for v, wv, dv in made]
+        return terms
+
+    def _term(self, v: Any, wv: int, dv: int) -> _Term:
+        b = self._numbers.get(id(v), self._numbers)
+        if b is self._numbers:
+            b = self._numbers[id(v)] = _number(self.plan.number, {**self.env, self.name: v})
+        kind = type(b) if type(b) in _KINDS else None
+        return kind, v, b if kind is int else _bound(b) if kind is not None else None, wv * (self.common // dv)
+
+    def apart(self, made: list, kind_p: type, terms: list[_Term]) -> list[tuple[Any, int]]:
+        """The values kept as they are beside a part of ``kind_p``: neither a number nor cut (an
+        error), or cut the other way from a cut part."""
+        found = self._apart.get((id(made), kind_p))
+        if found is None:
+            found = self._apart[(id(made), kind_p)] = [(v, q) for kind, v, _, q in terms if kind is None or (
+                kind_p is not int and kind not in (int, kind_p))]
+        return found
+
+    def gather(self, p: Any, made: list, w: int, terms: list[_Term]) -> None:
         key = (type(p), p if type(p) is int else _bound(p), id(made))
-        slot = gathered.get(key)
+        slot = self._gathered.get(key)
         if slot is None:
-            gathered[key] = [w, terms]
+            self._gathered[key] = [w, terms]
         else:
             slot[0] += w
-    for (kind_p, at, _), (w, terms) in gathered.items():  # each part's sums, once for all its readings
-        for kind, _, b, q in terms:
-            to = kind if kind_p is int else kind_p if kind is int or kind is kind_p else None
-            if to is not None:
-                where = sums[to]
-                where[at + b] = where.get(at + b, 0) + w * q
-    if rep is not None:
-        for kind, by_sum in sums.items():
-            out += [({**rep, name: t - p0 if kind is int else kind(t - p0)}, w) for t, w in by_sum.items()]
-    return out
+
+    def sums(self) -> list[tuple[type, int, int]]:
+        """Each sum with its kind and weight, each part's added once for all its readings."""
+        sums: dict[type, dict[int, int]] = {kind: {} for kind in _KINDS}
+        for (kind_p, at, _), (w, terms) in self._gathered.items():
+            for kind, _, b, q in terms:
+                to = kind if kind_p is int else kind_p if kind is int or kind is kind_p else None
+                if to is not None:
+                    where = sums[to]
+                    where[at + b] = where.get(at + b, 0) + w * q
+        return [(kind, t, w) for kind, by_sum in sums.items() for t, w in by_sum.items()]
 
 
 def _bound(value: AtLeast | AtMost) -> int:

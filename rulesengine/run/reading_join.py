@@ -90,9 +90,9 @@ def join_reading(source: RollSource, joint: Joint, name: str, e: Expr, reads_rol
         budget.spend(held_cost(made, width))
     except BudgetExceeded:
         steps = budget.used  # the work so far and these joint values, each charged for the rolls it holds
-        raise source.too_big(e, f"with '{name}', the rolls come to {made:,} joint values"
-                                f"{f' of {width} rolls each' if width > 1 else ''}, {steps:,} steps with the "
-                                f"work before them, past max_states ({budget.limit:,})") from None
+        raise source.too_big(e, f"with '{name}', {made:,} joint values"
+                                f"{f' of {width} rolls each' if width > 1 else ''}: {steps:,} steps with "
+                                f"the work before, past max_states ({budget.limit:,})") from None
     if push is not None:
         from .pushed import added_up
 
