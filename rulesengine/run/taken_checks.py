@@ -32,7 +32,7 @@ class TakenChecks:
         self.runtime, self.written = runtime, enumerator
         self._conditions: list[ast.Node] | None = None  # rules.taken.conditions(check), once asked
         self._made: dict[tuple, Enumerator] = {}
-        self._compiled: dict[int, Any] = {}  # each condition compiled, by its node
+        self._compiled: dict[int, tuple[frozenset[str], Any]] = {}  # each condition's names and run, by node
 
     def forget(self) -> None:
         for made in self._made.values():
@@ -70,14 +70,20 @@ class TakenChecks:
     def _decided(self, node: ast.Node, env: Mapping[str, Any]) -> bool | None:
         """``node``'s value where it reads only values known before rolling and rolls no dice
         and is yes or no; None otherwise (a mistake in it is said where the rules read it)."""
-        if not ast.names(node) <= env.keys() or ast.has_dice(node):
+        found = self._compiled.get(id(node))
+        if found is None:  # what it reads, and compiled where it rolls no dice: once for each condition
+            rt, run = self.runtime, None
+            if not ast.has_dice(node):
+                try:
+                    run = compile_expression(node, Sampling(), rt.limits, "", rt.functions)
+                except RulesEngineError:
+                    pass  # said where the rules read it
+            found = self._compiled[id(node)] = (ast.names(node), run)
+        names, run = found
+        if run is None or not names <= env.keys():
             return None
-        rt = self.runtime
         try:
-            run = self._compiled.get(id(node))
-            if run is None:
-                run = self._compiled[id(node)] = compile_expression(node, Sampling(), rt.limits, "", rt.functions)
-            value = run(Context("", env, rt.limits))
+            value = run(Context("", env, self.runtime.limits))
         except RulesEngineError:
             return None
         return value if isinstance(value, bool) else None
