@@ -381,10 +381,17 @@ class _Means:
             return None
         chances = condition_chances(cond, self.env, frozenset(self.rolls), self.outcomes, self.budget, self.limits,
                                     self.text, self.functions)
-        parts = [(p, self.moments(then if value else other)) for value, p in (chances or {}).items() if p]
-        if chances is None or any(m is None for _, m in parts):
+        if chances is None:
             return None
-        return Moments(sum((p * m.mean for p, m in parts if m is not None), Fraction(0)), None)
+        mean = Fraction(0)
+        for value, p in chances.items():
+            if not p:
+                continue  # a branch never taken is not read
+            m = self.moments(then if value else other)
+            if m is None:
+                return None
+            mean += p * m.mean
+        return Moments(mean, None)
 
     def term_moments(self, node: ast.Dice) -> Moments | None:
         """One dice term that explodes without end (or reads a roll by name)."""

@@ -29,7 +29,7 @@ from .model import (RESULT_KEYS, Candidate, Check, Expr, Gate, Input, Let,
                     Tiers)
 from .choose import build_choose, chosen_names, rolls_after_choice
 from .document import Document
-from .faces import face_views, faces_needed, initial_needed, reads_sizes, sizes_needed
+from .faces import face_views, faces_needed, initial_needed, sizes_needed, with_reads
 from .scope import Scope, escape_pointer
 from .table_functions import ruleset_functions, table_functions
 from .inputs import build_input
@@ -316,27 +316,12 @@ class Builder:
         report, tiers = self.check_report_and_tiers(spec, ptr, scope_after_choose)
         secret = self.check_secret(spec, ptr, full_scope, after)
 
-        check = Check(name=name, description=spec.get("description", ""), inputs=inputs, lets=tuple(lets),
-                      gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(), choose=choose,
-                      result=result, outcomes=tuple(outcomes), tags=tuple(tags), report=report, tiers=tiers,
-                      secret=secret, rules=tuple(spec.get("rules", ())), pointer=ptr,
-                      label=spec.get("label", ""), result_sign=result_sign)
-        exprs = ([e for _, e in rolls] + [let.expr for let in lets] + [c.value for let in lets for c in let.best_of]
-                 + [e for _, e in (choose.values if choose else ())] + [result]
-                 + [o.when for o in outcomes] + [o.result for o in outcomes]
-                 + [t.when for t in tags] + [result_sign])
-        faces = faces_needed(check, exprs)
-        views = face_views(check, exprs)
-        first = initial_needed(check, exprs)
-        sizes = sizes_needed(check, exprs)
-        if choose is not None:
-            faces |= {choose.source}
-            views[choose.source] = None  # choosing dice reads every one of them
-            if reads_sizes([e for _, e in choose.values] + [choose.prefer]):
-                sizes |= {choose.source}  # largest_die(rest): a d8's 3 and a d6's 3 are two choices
-        return replace(check, faces_needed=frozenset(faces), face_views=tuple(sorted(views.items())),
-                       initial_needed=frozenset(first), sizes_needed=frozenset(sizes),
-                       view_sources=((tuple(exprs), ()),), after_choice=after_choice)
+        return with_reads(Check(name=name, description=spec.get("description", ""), inputs=inputs,
+                                lets=tuple(lets), gates=tuple(gates), rolls=tuple(rolls), faces_needed=frozenset(),
+                                choose=choose, result=result, outcomes=tuple(outcomes), tags=tuple(tags),
+                                report=report, tiers=tiers, secret=secret, rules=tuple(spec.get("rules", ())),
+                                pointer=ptr, label=spec.get("label", ""), result_sign=result_sign,
+                                after_choice=after_choice))
 
     def check_inputs(self, spec: dict, ptr: str) -> tuple[tuple[Input, ...], Scope]:
         """A check's inputs and the scope they open; an input may not take a reserved or table name."""

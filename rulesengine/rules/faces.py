@@ -18,7 +18,7 @@ from ..dice.sampling import Sampling
 from ..dice.values import Rolled
 from ..dice.view_fold import Term
 from ..limits import DEFAULT_LIMITS
-from ..records import Record
+from ..records import Record, replace
 from ..dice.pool_odds import PoolView
 from .model import Check, Expr, check_expressions
 
@@ -520,6 +520,25 @@ def _read_whole(roll: str, carries: dict[str, set[str]], exprs: list, plain: dic
             if isinstance(node, ast.Name) and node.name == roll and id(node) not in plain:
                 return True
     return False
+
+
+def with_reads(check: Check) -> Check:
+    """``check`` with what its rules read of its rolls (dice, views, first throws, sizes) worked
+    out from its expressions: the builder's, and rules.taken's."""
+    choose, chosen = check.choose, [e for _, e in check.choose.values] if check.choose else []
+    exprs: list = ([e for _, e in check.rolls] + [let.expr for let in check.lets]
+                   + [c.value for let in check.lets for c in let.best_of] + chosen + [check.result]
+                   + [o.when for o in check.outcomes] + [o.result for o in check.outcomes]
+                   + [t.when for t in check.tags] + [check.result_sign])
+    faces, views, sizes = faces_needed(check, exprs), face_views(check, exprs), sizes_needed(check, exprs)
+    if choose is not None:
+        faces |= {choose.source}
+        views[choose.source] = None  # choosing dice reads every one of them
+        if reads_sizes([e for _, e in choose.values] + [choose.prefer]):
+            sizes |= {choose.source}  # largest_die(rest): a d8's 3 and a d6's 3 are two choices
+    return replace(check, faces_needed=frozenset(faces), face_views=tuple(sorted(views.items())),
+                   initial_needed=frozenset(initial_needed(check, exprs)), sizes_needed=frozenset(sizes),
+                   view_sources=((tuple(exprs), ()),))
 
 
 def initial_needed(check: Check, exprs: list, aliases: dict[str, str] | None = None) -> set[str]:

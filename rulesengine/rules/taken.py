@@ -27,7 +27,7 @@ from collections.abc import Callable
 from ..dice import ast
 from ..dice.builtins import conditional
 from ..records import replace
-from .faces import face_views, faces_needed, initial_needed, sizes_needed
+from .faces import with_reads
 from .model import Check, Expr, Let, OutcomeRule
 
 Decide = Callable[[ast.Node], "bool | None"]
@@ -78,7 +78,7 @@ def taken(check: Check, decide: Decide, compile: Compile) -> Check:
         result=new(check.result), result_sign=new(check.result_sign),
         outcomes=tuple(_outcome(rule, new) for rule in check.outcomes),
         tags=tuple(replace(t, when=new(t.when) or t.when) for t in check.tags))
-    return _with_reads(out)
+    return with_reads(out)
 
 
 def _rewritable(check: Check) -> bool:
@@ -152,17 +152,3 @@ def _take(node: ast.Node, decide: Decide, roll: bool = False) -> ast.Node:
         ("inner",) if isinstance(node, (ast.Group, ast.Labeled)) else ()
     made = {f: _take(getattr(node, f), decide, roll) for f in fields}
     return node if all(made[f] is getattr(node, f) for f in fields) else replace(node, **made)
-
-
-def _with_reads(check: Check) -> Check:
-    """What ``check``'s rules read of its rolls worked out again from its expressions, as the
-    builder works it out (``build.Builder.check``)."""
-    exprs: list[Any] = [e for _, e in check.rolls] + [let.expr for let in check.lets] \
-        + [c.value for let in check.lets for c in let.best_of] + [check.result] \
-        + [o.when for o in check.outcomes] + [o.result for o in check.outcomes] \
-        + [t.when for t in check.tags] + [check.result_sign]
-    return replace(check, faces_needed=frozenset(faces_needed(check, exprs)),
-                   face_views=tuple(sorted(face_views(check, exprs).items())),
-                   initial_needed=frozenset(initial_needed(check, exprs)),
-                   sizes_needed=frozenset(sizes_needed(check, exprs)), view_sources=((tuple(exprs), ()),))
-
