@@ -157,12 +157,19 @@ def _outcome_lines(v: OddsValue, exact: bool) -> list[str]:
     lines = [f"{'outcome':<{width}}  {'exact':>{ewidth}}        %"]
     for n, p in v.outcomes.items():
         lines.append(f"{n:<{width}}  {fractions[n]:>{ewidth}}  {_pct(p):>7}  {_bar(p, peak)}")
+    may = dict(v.extra).get("truncated_outcomes")  # the outcomes the cut mass may be, where not any
     if v.truncated:  # the rows above leave it out: said beside them, not only below the result
+        which = " or ".join(may) if may else "any outcome"
         lines.append(f"{'(cut off)':<{width}}  {_fraction(v.truncated, exact):>{ewidth}}  {_pct(v.truncated):>7}"
-                     "  (explosions past the depth: any outcome, so each row above is at least its chance)")
+                     f"  (explosions past the depth: {which}, so each row above is at least its chance)")
     if v.success is not None:
+        success_cut = dict(v.named_truncated).get("success")
+        why = "all outcomes that count as a success"
+        if v.truncated and success_cut is not None:  # the outcomes left open agree on it, some or all
+            why += ("; exact: the outcomes the cut leaves open agree on it" if not success_cut
+                    else f"; at least: {_pct(success_cut)}% cut off")
         lines.append(f"{'P(success)':<{width}}  {_fraction(v.success, exact):>{ewidth}}  {_pct(v.success):>7}"
-                     "  (all outcomes that count as a success)")
+                     f"  ({why})")
     return lines
 
 

@@ -73,7 +73,8 @@ class OddsValue(Record):
     parties: tuple[Mapping[str, Any], ...] | None = None
     success: Fraction | None = None
     named: tuple[tuple[str, Mapping[str, Fraction]], ...] = ()  # ("tags", …), ("tiers", …)
-    # of those, any the depth cut more of than ``truncated`` (a tier open where the outcome is not)
+    # any the depth cut other than ``truncated`` of: a tier open where the outcome is not (more), the
+    # chance of success where the outcomes left open agree on it ("success": less)
     named_truncated: tuple[tuple[str, Fraction], ...] = ()
     groups: tuple[Group, ...] = ()
     expected_rounds: Fraction | None = None
@@ -186,6 +187,6 @@ JSON_ORDER = (
     "ruleset", "check", "procedure", "inputs", "parties", "roller", "outcomes", "success", "by_round",
     "expected_rounds", "expected_rounds_exact", "result", "tags", "tiers", "values", "tallies", "end_state",
     "members", "report", "stats", "bonus", "truncated", "result_truncated", "result_cut_from", "values_cut_from",
-    "tags_truncated", "tiers_truncated", "given", "signed_result",
+    "success_truncated", "truncated_outcomes", "tags_truncated", "tiers_truncated", "given", "signed_result",
 )
 """The order of the keys of every kind's odds JSON (each kind writes the ones it has)."""

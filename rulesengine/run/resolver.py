@@ -172,6 +172,39 @@ class Resolver:
         except UNDETERMINED + (RulesEngineError,):
             return None
 
+    def open_outcomes(self, env: dict[str, Any], settled: Collection[str] = ()) -> tuple[str, ...] | None:
+        """The outcomes a joint value may still come out as where explosions past the depth
+        leave its outcome open: the outcome rules read in order, one whose condition is open
+        kept as one it may be and the next read as if it were false, up to one that holds
+        (or has no condition). A d6! cut at 18 or more, read by ``result >= 20`` (great) and
+        then ``result >= 10`` (success), is great or success: a success either way. None
+        where that can't be said (dice are chosen, a rule fails, none is sure to hold).
+        Reads a copy of ``env``."""
+        check, rt = self.check, self.runtime
+        if check.choose is not None:
+            return None
+        env = dict(env)  # read apart: the caller's values stay as they were
+        ctx = rt.reading(env)
+        may: dict[str, None] = {}
+        try:
+            self._lets_after_roll(env, settled, ctx, open_ok=True)
+            try:
+                env["result"] = rt.value_in(ctx, check.result) if check.result is not None else None
+            except UNDETERMINED:
+                env["result"] = UNKNOWN
+            for rule in check.outcomes:
+                try:
+                    holds = rule.when is None or rt.truth_in(ctx, rule.when)
+                except UNDETERMINED:
+                    holds = False
+                    may[rule.name] = None
+                if holds:
+                    may[rule.name] = None
+                    return tuple(may)
+        except RulesEngineError:
+            return None
+        return None
+
     def chosen_values(self, env: Mapping[str, Any], player_choice: Iterable[int] | None = None,
                       memo: ChoiceMemo | None = None) -> dict[str, Any]:
         """The values of the dice chosen (``choose``) with the rolls made before the choice in

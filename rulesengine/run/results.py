@@ -243,6 +243,12 @@ class CheckOdds(Record):
     # from the tags (the tiers), more than ``truncated`` (None: as ``truncated``).
     tags_truncated: Fraction | None = None
     tiers_truncated: Fraction | None = None
+    # Where the depth left the outcome open on throws whose success it decided (every outcome
+    # they may be counts as a success, or none does): what is cut from ``success``, less than
+    # ``truncated`` (None: as ``truncated``); and the outcomes all the mass ``truncated`` may
+    # be, where that is fewer than all (None: any).
+    success_truncated: Fraction | None = None
+    truncated_outcomes: tuple[str, ...] | None = None
     given: str | None = None  # the condition these odds are conditioned on
     given_probability: Fraction | None = None  # its own probability (at least, where given_open)
     given_open: Fraction = Fraction(0)  # the mass on which explosions past the depth leave it open
@@ -309,7 +315,8 @@ class CheckOdds(Record):
             outcome_success=self.outcome_success, success=self.success,
             result=result, chart=("result", result),
             named=(("tags", self.tags), ("tiers", self.tiers)),
-            named_truncated=tuple((k, cut) for k, cut in (("tags", self.tags_truncated),
+            named_truncated=tuple((k, cut) for k, cut in (("success", self.success_truncated),
+                                                          ("tags", self.tags_truncated),
                                                           ("tiers", self.tiers_truncated)) if cut is not None),
             groups=(Group("values", {k: Shown(d, self.value_summary(k), cut_from=self.values_cut_from.get(k),
                                               cut=self.values_truncated.get(k, self.truncated))
@@ -318,7 +325,8 @@ class CheckOdds(Record):
             given=(self.given, self.given_probability, self.given_open)
             if self.given is not None and self.given_probability is not None else None,
             truncated=self.truncated, result_truncated=self.result_truncated, result_cut_from=self.result_cut_from,
-            extra=(("values_cut_from", dict(self.values_cut_from)),) if self.values_cut_from else (),
+            extra=((("values_cut_from", dict(self.values_cut_from)),) if self.values_cut_from else ())
+            + ((("truncated_outcomes", list(self.truncated_outcomes)),) if self.truncated_outcomes else ()),
             checks_truncation=True, max_states=self.max_states)
 
     def _signed_cut_through(self) -> int:

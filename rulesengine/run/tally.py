@@ -18,15 +18,17 @@ from .json_parts import jsonable
 from .results import NOT_ALLOWED, CheckOdds, Resolution, signed_rank, value_order, with_declared
 
 
-_UNDECIDED: ContextVar[list[tuple[Any, int]] | None] = ContextVar("undecided", default=None)
+# A resolution left open: its result (None where open too), weight, and the outcomes it may come out as (None: any).
+Undecided = tuple[Any, int, tuple[str, ...] | None]
+_UNDECIDED: ContextVar[list[Undecided] | None] = ContextVar("undecided", default=None)
 _OPEN_PATHS: ContextVar[list[tuple[dict[str, Any], int]] | None] = ContextVar("open_paths", default=None)
 
 
 @contextmanager
-def collecting_undecided() -> Iterator[list[tuple[Any, int]]]:
+def collecting_undecided() -> Iterator[list[Undecided]]:
     """Where the resolutions made inside note the results of those whose outcome the depth
     left open (:func:`note_undecided`): for :meth:`OddsTally.finish`."""
-    into: list[tuple[Any, int]] = []
+    into: list[Undecided] = []
     token = _UNDECIDED.set(into)
     try:
         yield into
@@ -47,15 +49,18 @@ def collecting_open_paths() -> Iterator[list[tuple[dict[str, Any], int]]]:
         _OPEN_PATHS.reset(token)
 
 
-def note_undecided(result: Callable[[], Any], weight: int, env: dict[str, Any] | None = None) -> None:
+def note_undecided(result: Callable[[], Any], weight: int, env: dict[str, Any] | None = None,
+                   outcomes: Callable[[], tuple[str, ...] | None] | None = None) -> None:
     """A resolution whose outcome explosions past the depth decide, with its weight: its
     result (``result()``, None where that is open too) noted where it is collected. Its
     outcome stays truncated; its result is still what the result's rows and "at least"
-    read (a d6! whose 18 or more decides no outcome is still 18 or more). ``env``: its
-    values, noted where open paths are collected (:func:`collecting_open_paths`)."""
+    read (a d6! whose 18 or more decides no outcome is still 18 or more); ``outcomes()``:
+    the outcomes it may still come out as (None: any), so that a chance of success they
+    all agree on counts it in. ``env``: its values, noted where open paths are collected
+    (:func:`collecting_open_paths`)."""
     into = _UNDECIDED.get()
     if into is not None:
-        into.append((result(), weight))
+        into.append((result(), weight, outcomes() if outcomes is not None else None))
     paths = _OPEN_PATHS.get()
     if paths is not None and env is not None:
         paths.append((env, weight))
@@ -120,14 +125,15 @@ class OddsTally:
 
     def finish(self, model: RulesetModel, check: Check, inputs: dict, denom: int, total: int,
                max_states: int = DEFAULT_LIMITS.max_states, shared: SizedCache | None = None,
-               undecided: Sequence[tuple[Any, int]] = ()) -> CheckOdds:
+               undecided: Sequence[Undecided] = ()) -> CheckOdds:
         """The odds, outcomes in the check's order; ``denom - total`` is what was truncated;
         ``max_states``: the work budget writing them out is charged to; ``shared``: where
         the odds of a sweep keep what they share (:func:`.shared_rolls.sharing_rolls`);
-        ``undecided``: the results (and weights) of resolutions in that truncated mass whose
-        outcome alone was left open (:func:`note_undecided`)."""
+        ``undecided``: the results, weights and outcomes they may be of resolutions in that
+        truncated mass whose outcome alone was left open (:func:`note_undecided`)."""
         zero = Fraction(0)
         known = self._undecided(undecided)
+        success_cut, cut_outcomes = self._open_outcomes(undecided, check, denom, total)
 
         def frac(w: int) -> Fraction:
             return Fraction(w, denom) if w else zero  # one 0 shared by the many outcomes listed at 0
@@ -156,6 +162,8 @@ class OddsTally:
             values={k: with_declared({v: frac(w) for v, w in d.items()}, declared.get(k, ()))
                     for k, d in self.values.items()},
             truncated=Fraction(denom - total, denom),
+            success_truncated=success_cut,
+            truncated_outcomes=cut_outcomes,
             tags_truncated=self._cut_apart("tags", denom, total),
             tiers_truncated=self._cut_apart("tier", denom, total),
             result_truncated=Fraction(denom - total - known + self.results_cut, denom),
@@ -173,11 +181,11 @@ class OddsTally:
         on throws whose outcome it decided: more than ``truncated``; else None (as it)."""
         return Fraction(denom - total + self.open[part], denom) if self.open[part] else None
 
-    def _undecided(self, undecided: Sequence[tuple[Any, int]]) -> int:
+    def _undecided(self, undecided: Sequence[Undecided]) -> int:
         """The results of resolutions whose outcome was left open, added as a resolution's
         are (a number to its row, a bound to the cut mass); the weight of those known."""
         known = 0
-        for result, w in undecided:
+        for result, w, _outcomes in undecided:
             if result is None:
                 continue
             known += w
@@ -190,6 +198,30 @@ class OddsTally:
             else:
                 self.results[jsonable(result)] += w
         return known
+
+    def _open_outcomes(self, undecided: Sequence[Undecided], check: Check, denom: int, total: int
+                       ) -> tuple[Fraction | None, tuple[str, ...] | None]:
+        """What the outcomes left open still decide: what is cut from the chance of success
+        where they decide it for some of the cut mass (each outcome a throw may be a success,
+        or each not; the successes' weight added to ``success``; None where they decide it
+        for none), and the outcomes all the cut mass (``denom - total``) may be, in the
+        check's order, where every throw in it said which and they are not all of them."""
+        decided, noted = 0, 0
+        may: set[str] = set()
+        for _result, w, outcomes in undecided:
+            if outcomes is None:
+                continue
+            noted += w
+            may.update(outcomes)
+            counts = {check.outcome_success(n) for n in outcomes}
+            if len(counts) == 1 and None not in counts:
+                decided += w
+                if counts == {True}:
+                    self.success += w
+        cut = denom - total
+        names = tuple(n for n in check.outcome_names if n in may)
+        listed = names if noted == cut and cut and len(names) < len(check.outcome_names) else None
+        return (Fraction(cut - decided, denom) if decided else None), listed
 
     def _values_cut_from(self) -> dict[str, int]:
         """For each reported value whose cut mass all lies on a number or above (no

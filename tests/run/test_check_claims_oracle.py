@@ -185,15 +185,16 @@ def resolve(case: Case) -> Deep:
                 return o_compare(">", ones, 0)
             return True
 
-        outcome = MAYBE
+        may = []  # the outcomes it may be: a rule open here may hold, or not (the next read)
         for name, _ok, kind, k in case.rules:
             h = holds(kind, k)
-            if h is MAYBE:
+            if h is MAYBE or h:
+                may.append(name)
+            if h is not MAYBE and h:
                 break
-            if h:
-                outcome = name
-                break
-        success = MAYBE if outcome is MAYBE else dict((r[0], r[1]) for r in case.rules)[outcome]
+        outcome = may[0] if len(may) == 1 else MAYBE
+        counts = {dict((r[0], r[1]) for r in case.rules)[n] for n in may}
+        success = counts.pop() if len(counts) == 1 else MAYBE  # open outcomes that all agree decide it
         tags = tuple(holds(kind, k) for _, kind, k in case.tags)
         return (outcome, result, success) + tags
 
@@ -336,7 +337,8 @@ def check_case(case: Case) -> list[str]:
         def is_outcome(k, n=name):
             return MAYBE if k[0] is MAYBE else k[0] == n
 
-        if odds.truncated == 0:
+        # an outcome the cut mass can't be (``truncated_outcomes`` lists those it may be) is exact
+        if odds.truncated == 0 or (odds.truncated_outcomes is not None and name not in odds.truncated_outcomes):
             claim(f"P(outcome {name})", p, is_outcome)
         else:
             sound(f"P(outcome {name})", p, odds.truncated, is_outcome)
@@ -351,8 +353,13 @@ def check_case(case: Case) -> list[str]:
             claim(f"P(tag {name})", p, has_tag)
         else:
             sound(f"P(tag {name})", p, tags_cut, has_tag)
-    if odds.truncated == 0:
+    # success's own cut, where the outcomes the depth left open agree on it
+    success_cut = odds.truncated if odds.success_truncated is None else odds.success_truncated
+    if success_cut == 0:
         claim("P(success)", odds.success, lambda k: k[2])
+    else:
+        sound("P(success)", odds.success, success_cut, lambda k: k[2])
+    if odds.truncated == 0:
         if case.given is not None:
             COUNTS["check exact claims"] += 1
             low, high = deep.probability(lambda k: _given(case, k))
