@@ -27,7 +27,7 @@ from .groups import Plans, ResolutionGroups, resolve_plans
 from .fused import Alias, FusedRolls, fused_rolls
 from .marginals import ReportPasses, report_passes
 from .joint_values import Joint, joint_width, outcomes_of
-from .shared_rolls import SharedJoint, shared_rolls
+from .shared_rolls import SharedJoint, choice_key, moments_key, shared_rolls
 from .reading_join import join_reading
 from .resolver import Resolver
 from .results import CheckOdds, Resolution
@@ -75,7 +75,7 @@ class Enumerator:
             odds = self._odds_in_passes(values)
             odds = self._tally(values) if odds is None else odds
             if odds.result_truncated:
-                mean, variance = self._unbounded_moments(values)
+                mean, variance = self._moments(values)
                 if mean is not None:
                     odds = replace(odds, unbounded_mean=mean, unbounded_variance=variance)
         CHECK_ODDS.put(key, odds, odds.size)
@@ -255,14 +255,16 @@ class Enumerator:
         Each computation's own budget is charged as a call alone charges it. None where the
         inputs say nothing to share by (a gate decides, a value is no key)."""
         env, gated, fixed = self.resolver.before_roll(values)[:3]
-        if gated is not None or self.check.after_choice:  # the rolls after the choice read more than inputs
+        if gated is not None:
             return None
         budget = Budget(self.runtime.limits.max_states)
         reads = self.exact.settled_reads(env, budget, None)
         rolls, held = self._rolls(fixed, reads)  # as _joint works them out
         keys = [self.exact.share_key(key, e, env, reads) for name, key, e in rolls if name not in held]
         retired = self.groups.retiring(held)  # rolls retired by lets, which may read inputs
-        key = (self, "joint", tuple(sorted(held.items(), key=lambda kv: kv[0])), tuple(keys),
+        # the rolls after the choice read the chosen values, which read these too
+        chose = choice_key(self.check, env) if self.check.after_choice else ()
+        key = (self, "joint", tuple(sorted(held.items(), key=lambda kv: kv[0])), tuple(keys), chose,
                self.groups.known_key(env) if retired else ())
         try:
             hash(key)
@@ -284,11 +286,30 @@ class Enumerator:
                 budget.spend_here(entry.steps)
             except BudgetExceeded:
                 raise self.resolver.too_big(self.check.rolls[0][1]) from None
+        if self.check.after_choice:  # joint values holding chosen values are resolved one by one
+            return self._resolve(env, entry.joint, True, open_ok=True), entry.denom
         try:  # the parts read of each joint value, once for each grouping, to a sweep's budget
             groups, plans = self.groups.grouping(entry.grouped, entry.joint, env, budget.total)
         except BudgetExceeded:
             raise self.resolver.too_big(self.check.rolls[0][1]) from None
         return self._resolve(env, entry.joint, True, groups, plans, open_ok=True), entry.denom
+
+    def _moments(self, values: dict[str, Any]) -> tuple[Fraction | None, Fraction | None]:
+        """:meth:`_unbounded_moments`; in a sweep, once for the values that read alike (those
+        the rolls, lets, choice and result read: a difficulty only outcome rules read is not
+        among them), as the rolls are (:func:`.shared_rolls.sharing_rolls`)."""
+        store = shared_rolls()
+        if store is None or self.check.gates:
+            return self._unbounded_moments(values)
+        key = (self, "moments", moments_key(self.check, self.resolver.before_roll(values).env))
+        try:
+            found: tuple[Fraction | None, Fraction | None] | None = store.get(key)
+        except TypeError:  # a value that is no key (a pool's dice)
+            return self._unbounded_moments(values)
+        if found is None:
+            found = self._unbounded_moments(values)
+            store.put(key, found, 1)
+        return found
 
     def joint_rolls(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False
                     ) -> tuple[dict, Resolution | None, Joint, int]:
@@ -568,3 +589,4 @@ def _read_once(check: Check, lets: Mapping[str, ast.Node]) -> dict[str, ast.Node
     by_rolls = set().union(*(ast.names(e.tree) for _, e in check.rolls))
     return {name: e.tree for name, e in check.rolls
             if read.count(name) == 1 and not ast.names(e.tree) & names and name not in by_rolls}
+
