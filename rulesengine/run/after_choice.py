@@ -24,6 +24,7 @@ from ..errors import RulesEngineError
 from ..limits import Limits
 from ..rules.model import Check, Expr
 from .choosing import ways_to_try
+from .exact import remembered
 from .joint_values import Joint
 from .resolver import Resolver
 from .runtime import Functions
@@ -68,6 +69,21 @@ def with_choice(check: Check, resolver: Resolver, joint: Joint, env: dict, budge
         raise resolver.too_big(late[0], f"choosing {pick} dice of each of {len(joint):,} throws of '{choose.source}' "
                                         f"before '{first}' is rolled tries {ways:,} ways, more than "
                                         f"max_states ({budget.limit:,}) leaves after the rolls before it") from None
+    # One odds call asks twice (its outcomes, then its result's moments) for the same throws:
+    # worked out once (the throws' values and weights are the key; ``cut`` only where one is cut).
+    seen = tuple((tuple(sorted(d.items())), w) for d, w in joint)
+    cut_read = cut and any(isinstance(v, Beyond) for d, _ in joint for v in d.values())
+    key = ("with_choice", resolver, alone, cut_read, tuple(sorted(env.items())), seen)
+    try:
+        hash(key)
+    except TypeError:  # a value that is no key (a pool's dice): worked out each time
+        return _chosen(resolver, joint, env, cut, alone, names, read)
+    return remembered(key, budget, lambda: _chosen(resolver, joint, env, cut, alone, names, read))
+
+
+def _chosen(resolver: Resolver, joint: Joint, env: dict, cut: bool, alone: bool, names: list[str],
+            read: list[str]) -> Joint:
+    """:func:`with_choice`'s joint values, once charged."""
     memo = resolver.choice_memo(env)
     out: Joint = []
     merged: dict[tuple, int] = {}  # chosen values → their place in out

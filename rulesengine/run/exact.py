@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 
@@ -49,19 +49,38 @@ class RollReads(NamedTuple):
     also: tuple[Expr, ...] = ()
 
 
-_MADE: ContextVar[dict[tuple, tuple[Dist, int]] | None] = ContextVar("rulesengine_rolls_made", default=None)
+_MADE: ContextVar[dict[tuple, tuple[Any, int]] | None] = ContextVar("rulesengine_rolls_made", default=None)
+_T = TypeVar("_T")
 
 
 @contextmanager
 def remembering_rolls() -> Iterator[None]:
     """Inside the block (one check's exact odds: its outcomes, then its unbounded moments,
     which join the rolls again), a roll's distribution is worked out once for the same key
-    (:meth:`ExactRolls.share_key`) and given again; dropped at the end of the block."""
+    (:meth:`ExactRolls.share_key`) and given again, and so is what :func:`remembered` is
+    asked for; dropped at the end of the block."""
     token = _MADE.set({})
     try:
         yield
     finally:
         _MADE.reset(token)
+
+
+def remembered(key: tuple, budget: Budget, make: Callable[[], _T]) -> _T:
+    """What ``make()`` gives, inside :func:`remembering_rolls` worked out once for ``key`` and
+    given again charged the steps it cost to ``budget`` (so every limit is met where it was);
+    outside it, worked out each time."""
+    made = _MADE.get()
+    if made is None:
+        return make()
+    if key in made:
+        value, steps = made[key]
+        budget.spend(steps)
+        return value
+    before = budget.used
+    value = make()
+    made[key] = (value, budget.used - before)
+    return value
 
 
 _SETTLED_KEPT = 1024  # settled reads kept per check: one per set of the values they read
@@ -262,18 +281,10 @@ class ExactRolls:
         rolls when it is more than the check's own rules read. Inside
         :func:`remembering_rolls`, one worked out already (same :meth:`share_key`) is given
         again, charged the steps it cost, so every limit is met where it was."""
-        made = _MADE.get()
-        key = self.share_key(name, e, env, reads) if made is not None else None
-        if made is None or key is None:
+        key = self.share_key(name, e, env, reads) if _MADE.get() is not None else None
+        if key is None:
             return self._roll_dist(name, e, env, budget, reads)
-        if key in made:
-            dist, steps = made[key]
-            budget.spend(steps)
-            return dist
-        before = budget.used
-        dist = self._roll_dist(name, e, env, budget, reads)
-        made[key] = (dist, budget.used - before)
-        return dist
+        return remembered(key, budget, lambda: self._roll_dist(name, e, env, budget, reads))
 
     def roll_outcomes(self, env: Mapping[str, Any], budget: Budget) -> Callable[[str], Mapping[Any, Fraction] | None]:
         """Each roll's exact outcomes by name, as the odds read them (:meth:`roll_dist`), for a
