@@ -153,16 +153,21 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = Parser(prog="rulesengine",
                      description="Roll dice and rulesets, and get their exact odds.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="don't read or write the parsed expressions kept between runs "
-                        "(also RULESENGINE_CACHE=off; where: RULESENGINE_CACHE_DIR, else ~/.cache/rulesengine)")
+    parser.add_argument("--no-cache", action="store_true", help=NO_CACHE)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name, add in COMMANDS.items():
         if only is None or name == only:
             add(sub)
     for name, sp in sub.choices.items():
+        # after the command too (`odds … --json --no-cache`), as people write options; unset
+        # there, it leaves the one given before the command as it was
+        sp.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS, help=NO_CACHE)
         with_examples(name, sp)
     return parser
+
+
+NO_CACHE = ("don't read or write the parsed expressions kept between runs "
+            "(also RULESENGINE_CACHE=off; where: RULESENGINE_CACHE_DIR, else ~/.cache/rulesengine)")
 
 
 def add_dice_command(sub) -> None:

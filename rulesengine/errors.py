@@ -24,11 +24,12 @@ from .records import Record, field, replace
 from .codes import (E_DICE_SYNTAX, E_EVAL, E_EXPRESSION, E_INPUT, E_LIMIT, E_REQUEST, E_SCHEMA,
                     E_UNCLASSIFIED, E_USAGE, E_YAML_SYNTAX)
 from .echo import echo, window
+from .limits import MAX_MESSAGE_CHARS
 
 
 def _one_line(text: str) -> str:
-    """A message or hint as it is echoed: one line, printable, cut to MAX_ECHO_CHARS."""
-    return echo(text.replace("\r\n", "\n").replace("\r", "\\r").replace("\n", "\\n"))
+    """A message or hint as it is echoed: one line, printable, cut to MAX_MESSAGE_CHARS."""
+    return echo(text.replace("\r\n", "\n").replace("\r", "\\r").replace("\n", "\\n"), MAX_MESSAGE_CHARS)
 
 
 Field = tuple[str | int, ...]

@@ -128,6 +128,12 @@ MAX_ECHO_CHARS = 200
 a path, a line of the file): longer ones are cut in the middle to this width, so a
 120 KB argument or a 900 KB line of YAML comes back as 200 characters."""
 
+MAX_MESSAGE_CHARS = 400
+"""Characters of an error's message, and of its hint, as a whole: the engine's own words with
+what they quote (each quote of input is cut to ``MAX_ECHO_CHARS`` too where it is made, and
+what is longer is cut in the middle): a refusal that says the sizes it met and the limit
+("choosing 2 dice of each of 83,538 throws of 'dice' before 'more' is rolled …") is read whole."""
+
 MAX_SWEEP = 2000
 """Input combinations of one sweep (``odds ... bonus=1..18``); each value's odds are bounded
 by ``max_states``, the work of all of them together by ``max_sweep_states``."""

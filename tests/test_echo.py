@@ -1,6 +1,7 @@
 """What the engine echoes back is bounded and cannot drive a terminal (issue 19, items 13, 14).
 
-Every quoted value, message, hint, path and source line is cut to ``MAX_ECHO_CHARS``; every
+Every quoted value, path and source line is cut to ``MAX_ECHO_CHARS``, a message and a hint as
+a whole to ``MAX_MESSAGE_CHARS``; every
 control character (ESC, BEL, DEL, C1, bidirectional overrides) in anything the command line
 prints is written as ``\\uXXXX``, which JSON reads back as the same character.
 """
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from rulesengine.cli import main
 from rulesengine.echo import clip, printable, window
 from rulesengine.errors import Diagnostic, Location, RulesEngineError
-from rulesengine.limits import MAX_ECHO_CHARS
+from rulesengine.limits import MAX_ECHO_CHARS, MAX_MESSAGE_CHARS
 from rulesengine.validate import validate_file
 
 RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -100,11 +101,23 @@ def test_a_windowed_source_line_keeps_the_caret_under_the_same_character(line, d
 # ---- item 13: echo is bounded ----------------------------------------------------------------
 
 
-def test_an_error_message_and_its_hint_are_cut_to_max_echo_chars():
+def test_an_error_message_and_its_hint_are_cut_to_max_message_chars():
     error = RulesEngineError("bad value '" + BIG + "'", hint="try " + BIG)
-    assert len(error.message) <= MAX_ECHO_CHARS and len(error.hint) <= MAX_ECHO_CHARS
+    assert len(error.message) <= MAX_MESSAGE_CHARS and len(error.hint) <= MAX_MESSAGE_CHARS
     assert error.message.startswith("bad value '999") and error.message.endswith("999'")
-    assert len(Diagnostic("E1", BIG).message) <= MAX_ECHO_CHARS
+    assert len(Diagnostic("E1", BIG).message) <= MAX_MESSAGE_CHARS
+
+
+def test_a_refusal_that_says_its_sizes_is_read_whole():
+    """An outside author's refusal lost its middle, the part that said what was too big:
+    "choosing 2 dice of each of 83,538 throws of 'dice' …[61 characters cut]… max_states
+    (2,000,000) leaves after the rolls before it". An engine's message of a few hundred
+    characters is kept whole; only what is longer is cut."""
+    message = ("'(ring)d{ring} + (skill)d{skill}' is too big to work out exactly: choosing 2 dice of each of "
+               "83,538 throws of 'dice' before 'ring_more' is rolled tries 1,503,684 ways, more than max_states "
+               "(2,000,000) leaves after the rolls before it")
+    assert MAX_ECHO_CHARS < len(message) <= MAX_MESSAGE_CHARS
+    assert RulesEngineError(message).message == message
 
 
 def test_a_source_line_is_cut_around_the_caret():

@@ -160,12 +160,16 @@ class Builder:
             return self.doc.scalar_column(pointer, at(node.span[0]), length=length) if isinstance(value, str) else None
 
         ok = True
+        said: set[str] = set()  # each unknown name said once an expression, at its first use
         for node in nodes:
             if isinstance(node, ast.Name) and node.name not in scope.names:
+                ok = False
+                if node.name in said:
+                    continue
+                said.add(node.name)
                 near = closest(node.name, list(scope.names))
                 self.error(E_UNKNOWN_NAME, f"unknown name '{node.name}' in {what}", pointer,
                            scope.hint_for(node.name, near), location=where(node, len(node.name)))
-                ok = False
             elif isinstance(node, ast.Call) and node.name not in self.functions:
                 near = closest(node.name, list(self.functions))
                 self.error(E_UNKNOWN_NAME, f"unknown function '{node.name}' in {what}", pointer,

@@ -288,6 +288,19 @@ def test_a_sweep_shares_one_work_budget_between_its_values():
     assert stops[0] == stops[1] and "(stopped at max_rounds=101)" in stops[0]
 
 
+def test_a_sweep_refused_for_its_values_together_says_what_max_states_gives_a_sweep(capsys):
+    """On the command line, the hint names the option and what it gives a sweep (an outside
+    author read "sweep fewer values" alone, not that --max-states raises the sweep's budget)."""
+    from rulesengine.cli import main
+
+    words = [f"{k}={v}" for k, v in SLOW_TASK.items()]
+    code = main(["odds", "rps", "sustained_attribute", *words, "max_rounds=901..1000", "--json"])
+    err = json.loads(capsys.readouterr().err)
+    assert code == 1 and err["limit"] == "max_sweep_states"
+    assert err["hint"] == ("sweep fewer values; or allow more work: --max-states N gives each value N and the "
+                           "sweep 10 × N (now 2,000,000 each)")
+
+
 def test_a_sweep_within_the_budget_gives_the_odds_of_each_value():
     rs, swept = _sweep_rounds("20..22", 300_000)
     proc = rs.procedure("sustained_attribute")

@@ -13,6 +13,7 @@ CALLS = [
     ["dice", "4d6kh3", "--seed", "3"],
     ["dice", "--odds", "3d6", "4d6kh3", "--at-least", "--json"],
     ["--no-cache", "dice", "1d20 + b", "--odds", "b=0..5"],
+    ["odds", "gurps-4e", "success_roll", "skill=12", "--json", "--no-cache"],
     ["validate", "--strict", "--format", "json", "rulesets/"],
     ["schema", "-o", "x.json"],
     ["new", "mine", "--from", "gurps-4e", "--force"],
@@ -44,3 +45,16 @@ def test_the_parser_of_one_command_reads_its_words_as_the_parser_of_every_comman
 @pytest.mark.parametrize("words", [["bogus"], ["-h"], [], ["--no-cache", "--help"], ["--no-c", "odds"]])
 def test_a_word_that_names_no_command_gets_the_parser_of_every_command(words):
     assert arguments.command_word(words) is None
+
+
+@pytest.mark.parametrize("words", [["--no-cache", "list"], ["list", "--no-cache"],
+                                   ["odds", "gurps-4e", "success_roll", "skill=12", "--json", "--no-cache"]])
+def test_no_cache_is_read_before_the_command_or_after_it(words):
+    """An outside author wrote ``odds … --json --no-cache`` and got "unrecognized arguments"."""
+    assert arguments.build_parser(arguments.command_word(words)).parse_args(words).no_cache is True
+
+
+def test_no_cache_before_the_command_is_not_undone_by_the_command():
+    args = arguments.build_parser("list").parse_args(["--no-cache", "list"])
+    assert args.no_cache is True
+    assert arguments.build_parser("list").parse_args(["list"]).no_cache is False

@@ -62,10 +62,18 @@ def build_procedure(builder: BuildContext, name: str, spec: dict, ptr: str) -> P
     own = Scope({i.name: "input" for i in inputs})
     end = module.end_scope(settings, own, party)
     report = []
-    for n, text in (spec.get("report") or {}).items():
-        e = builder.expr(text, f"{ptr}/report/{escape_pointer(n)}", end, what=f"report '{n}'")
+    names = list(spec.get("report") or {})
+    for i, (n, text) in enumerate((spec.get("report") or {}).items()):
+        # a report value reads those listed above it, as a let reads the lets above (one named
+        # as something it may read already leaves that as it was)
+        later = {m: f"'{m}' is a report value listed below '{n}': a report value reads those above it"
+                 for m in names[i:] if m not in end.names}
+        e = builder.expr(text, f"{ptr}/report/{escape_pointer(n)}", Scope(end.names, {**end.elsewhere, **later}),
+                         what=f"report '{n}'")
         if e is not None:
             report.append((n, e))
+        if n not in end.names:
+            end = end.with_names(**{n: "a report value"})
     return Procedure(name, spec["kind"], spec.get("description", ""), check.name, settings, inputs,
                      tuple(spec.get("rules", ())), ptr, spec.get("label", ""), tuple(report))
 

@@ -170,9 +170,16 @@ class ProcedureRunner:
 
     def report(self, env: Mapping[str, Any]) -> tuple:
         """The procedure's ``report`` values worked out in ``env`` (what the procedure's kind
-        gives its report when it ends), in the order the ruleset lists them; as results'
+        gives its report when it ends), in the order the ruleset lists them, each reading
+        those above it (but where one is named as a name of ``env``: that stays); as results'
         JSON carries them, so equal values merge in exact odds."""
-        return tuple(jsonable(self.evaluate(e, env)) for _, e in self.proc.report)
+        local = dict(env)
+        values = []
+        for name, e in self.proc.report:
+            value = self.evaluate(e, local)
+            local.setdefault(name, value)
+            values.append(jsonable(value))
+        return tuple(values)
 
     def report_dict(self, values: tuple | None) -> dict[str, Any]:
         """Report values by name; empty when the procedure ended without them (a tie, a

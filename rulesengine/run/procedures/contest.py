@@ -248,8 +248,12 @@ class ContestRunner(ProcedureRunner):
             picks = [Dist({j: row.weight for j, row in enumerate(d)}, denom) for d, denom in dists]
             final = self._round_of(tuple(range(n)), Lineups([d for d, _ in dists], picks, {}, {}, budget))
         except BudgetExceeded:
-            raise self.locate(LimitError(f"contest '{self.proc.name}' with {n} parties is too big to work out "
-                                         "exactly", "max_states", hint="use fewer parties")) from None
+            counts = " × ".join(f"{len(d):,}" for d, _ in dists)
+            fewer = "fewer parties, " if n > 2 else ""
+            raise self.locate(LimitError(
+                f"contest '{self.proc.name}' with {n} parties is too big to work out exactly: {counts} different "
+                f"results of the parties' checks (as the contest reads them) make {size:,} line-ups to compare",
+                "max_states", hint=f"{fewer}fewer dice (fewer results to compare)")) from None
         wins = [Fraction(0)] * n
         tie = Fraction(0)
         wres: dict[Any, Fraction] = defaultdict(Fraction)
