@@ -6,7 +6,7 @@ parts :mod:`.expectation` builds an expression's mean and variance from."""
 from __future__ import annotations
 
 from fractions import Fraction
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .dist import Budget
 from .pool import PoolSpec
@@ -18,10 +18,13 @@ from .die_odds import face_dist
 MAX_CHAIN_WORK = 20_000
 
 
-def die_moments(spec: PoolSpec, budget: Budget) -> tuple[Fraction, Fraction] | None:
+def die_moments(spec: PoolSpec, budget: Budget, value_of: Callable[[int], int] | None = None
+                ) -> tuple[Fraction, Fraction] | None:
     """What one die of the term adds: its first and second moments (E[W], E[W²]),
     explosions followed forever (with no keep by rank: every die counts); None where they
-    have no closed form here.
+    have no closed form here. ``value_of``: what a die showing each face adds, where that is
+    not what the term adds (the symbols it shows: ``symbols(roll, 'success')``), for a die
+    that explodes (``!``, ``!o``) or not.
 
     A chain of dice each worth v (its face's worth), going on where the face explodes (with
     chance p), is C = v + [explodes]·C' for C' a fresh chain: E[C] = E[v]/(1 − p) and
@@ -32,14 +35,17 @@ def die_moments(spec: PoolSpec, budget: Budget) -> tuple[Fraction, Fraction] | N
     p = sum((q for f, q in faces.items() if spec.explodes(f)), Fraction(0))
     if p >= 1:
         return None  # it never stops exploding
+    if value_of is not None and spec.explode in ("compound", "penetrate"):
+        return None  # the faces a chain shows are not the faces it adds up
     if spec.explode == "compound":
         return _compound_moments(spec, faces, p, budget)
+    of = value_of if value_of is not None else spec.worth
 
     def sums(shift: int) -> tuple[Fraction, Fraction, Fraction]:
         """E[v], E[v²] and E[v·[explodes]] of a die worth its face less ``shift``."""
         one, two, going = Fraction(0), Fraction(0), Fraction(0)
         for f, q in faces.items():
-            v = spec.worth(spec.clamp(f - shift))
+            v = of(spec.clamp(f - shift))
             one, two = one + q * v, two + q * v * v
             if spec.explodes(f):
                 going += q * v

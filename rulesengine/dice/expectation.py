@@ -55,14 +55,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any, NamedTuple
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from . import ast
 from .context import Context, dynamic_spec
 from .dist import Budget, BudgetExceeded, Dist
 from .evaluate import Functions, compile_expression
 from .exact import Exact
-from .builtins import COUNTS, FUNCTIONS, conditional, extreme, reads
+from .builtins import COUNTS, FUNCTIONS, SYMBOL_COUNTS, conditional, extreme, reads
 from .condition_chances import RollOutcomes, condition_chances
 from .pool import PoolSpec
 from .die_moments import die_moments
@@ -268,6 +268,8 @@ class _Means:
                     return None if m is None else Moments(c * m.mean, _scaled(m.form, Fraction(c)))
             return None
         counted = self.count_moments_of_roll(node)
+        if counted is None:
+            counted = self.symbol_moments_of_roll(node)
         if counted is not None:
             return counted
         parts = conditional(node)
@@ -302,11 +304,37 @@ class _Means:
                         tuple(m for m in roll.term.modifiers if not isinstance(m, ast.CountDice)) + (counting,),
                         roll.term.span, roll.term.sides)
         found = self.term_moments(term)
-        if found is None:
+        return None if found is None else self._read_alone(target.name, roll, found)  # type: ignore[union-attr]
+
+    def symbol_moments_of_roll(self, node: ast.Node) -> Moments | None:
+        """``symbols(roll, 'a', …)`` of a roll that is one term of symbol dice keeping every
+        die: each die worth the named symbols its face shows (a face that explodes shows its
+        own, then the next die's), per die as :func:`die_moments` works a worth out; its
+        variance where nothing else reads the roll, as :meth:`count_moments_of_roll`."""
+        if reads(node) != SYMBOL_COUNTS or not isinstance(node, ast.Call) or len(node.args) < 2:
             return None
-        name = target.name  # type: ignore[union-attr]
-        # Alone only in the whole value asked about: a roll that counts an earlier roll's faces
-        # (`again: count(first, 6) + 1d6!`) is read beside that roll later (`first + again`).
+        target = ast.bare(node.args[0])
+        roll = self.rolls.get(target.name) if isinstance(target, ast.Name) else None
+        names = {a.value for a in node.args[1:] if isinstance(a, ast.Str)}
+        if roll is None or roll.term is None or len(names) != len(node.args) - 1 or any(
+                isinstance(m, (ast.Keep, ast.Clamp, ast.RerollRank)) for m in roll.term.modifiers):
+            return None
+        die = roll.term.die
+        if die is None or die.symbols is None:
+            return None
+        spec = PoolSpec.of(roll.term)
+
+        def worth(face: int) -> int:
+            return sum(s in names for s in die.symbols_on(face)) if spec.in_play(face) else 0
+
+        found = self.term_moments(roll.term, worth)
+        return None if found is None else self._read_alone(target.name, roll, found)  # type: ignore[union-attr]
+
+    def _read_alone(self, name: str, roll: RollMean, found: Moments) -> Moments:
+        """``found`` (what is read of roll ``name``'s dice), with its variance where the roll
+        is read alone: once in the whole value asked about, no other roll sharing a part
+        with it. A roll that counts an earlier roll's faces (`again: count(first, 6) + 1d6!`)
+        is read beside that roll later (`first + again`): the mean alone then."""
         alone = self.root is not None and roll.form is not None and sum(
             isinstance(n, ast.Name) and n.name == name for n in ast.walk(self.root)) == 1 and not any(
             other is not roll and other.form and set(other.form) & set(roll.form) for other in self.rolls.values())
@@ -393,8 +421,9 @@ class _Means:
             mean += p * m.mean
         return Moments(mean, None)
 
-    def term_moments(self, node: ast.Dice) -> Moments | None:
-        """One dice term that explodes without end (or reads a roll by name)."""
+    def term_moments(self, node: ast.Dice, worth: Callable[[int], int] | None = None) -> Moments | None:
+        """One dice term that explodes without end (or reads a roll by name); ``worth``: what a
+        die showing each face adds, where not its face (:func:`die_moments`)."""
         exprs = ast.condition_exprs(node)
         if exprs:  # `!>=(x)`, `cs>=(tn)`: known before rolling, then as if written
             numbers = [self.number(e) for e in exprs]
@@ -410,7 +439,7 @@ class _Means:
         for spec, w in specs:
             if spec.reroll_rank is not None or (spec.keeps and not self.keeps_all(spec, node.count)):
                 return None  # which dice count depends on them all (and on the pool explosions grow)
-            m = die_moments(spec, self.budget)
+            m = die_moments(spec, self.budget, worth)
             if m is None:
                 return None
             per_die += w * m[0]

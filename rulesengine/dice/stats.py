@@ -42,6 +42,9 @@ class Summary(NamedTuple):
     left_out: Fraction = Fraction(0)
     mean_followed: bool = False
     variance_followed: bool = False
+    # The share of the mass with no value (a value only some rolls give: a margin on a
+    # success); the statistics are of the rest, given that it has a value.
+    no_value: Fraction = Fraction(0)
 
     @property
     def mean_kind(self) -> str | None:
@@ -123,6 +126,12 @@ def summarize_weights(values: list[Any], weights: list[int], left_out: Fraction 
     (:func:`common_weights`): the mean is S1/M and the variance S2/M − (S1/M)² for M, S1, S2
     the sums of the weights, of value × weight and of value² × weight, the same Fractions
     as sums of the probabilities as Fractions would give."""
+    if None in values:  # numbers where they are given: their statistics, and how often none is
+        given = [(v, w) for v, w in zip(values, weights, strict=True) if v is not None]
+        mass = sum(weights)
+        if given and mass and kind_of(v for v, _ in given) == "number":
+            inner = summarize_weights([v for v, _ in given], [w for _, w in given], left_out)
+            return inner._replace(no_value=Fraction(mass - sum(w for _, w in given), mass))
     kind = kind_of(values)
     mass = sum(weights)
     if kind == "yes/no":
@@ -172,9 +181,10 @@ def summary_json(s: Summary, exact_text: Any) -> dict[str, Any]:
         return {"kind": s.kind, "p_true": float(p_true), "p_true_exact": exact_text(p_true)} | cut
     if s.kind != "number" or s.mean is None or s.variance is None:
         return {"kind": s.kind} | cut
+    none = {"no_value": exact_text(s.no_value)} if s.no_value else {}
     return {"kind": s.kind, "mean": float(s.mean), "mean_exact": exact_text(s.mean), "mean_kind": s.mean_kind,
             "variance_exact": exact_text(s.variance), "variance_kind": s.variance_kind,
-            "sd": s.sd, "min": s.minimum, "max": s.maximum} | cut
+            "sd": s.sd, "min": s.minimum, "max": s.maximum} | none | cut
 
 
 def stats_json(dist: Mapping[Any, Fraction], left_out: Fraction, exact_text: Any) -> dict[str, Any]:

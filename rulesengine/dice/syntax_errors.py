@@ -183,9 +183,21 @@ def _unknown_modifier(text: str, tok, expected: set[str]) -> DiceSyntaxError | N
         return _ranked_reroll_misspelt(text, start - 1, word, value[len(word):])
     close = closest(word, [m for m in MODIFIER_NAMES if len(m) > 1])  # `k`, `p` need a condition
     hint = FOREIGN_MODIFIERS.get(word.lower()) or (
+        _group_modifier_hint(word) if word in MODIFIER_NAMES else
         f"did you mean '{close}'?" if close else "modifiers are: " + " ".join(MODIFIER_NAMES))
     return DiceSyntaxError(f"unknown modifier '{word}'", locate(text, start, start + len(word)),
                            hint, E_BAD_MODIFIER)
+
+
+def _group_modifier_hint(word: str) -> str:
+    """A modifier of dice terms written after a group in parentheses (a dice pool's
+    ``(pool)ro<=5``), where only keeps by rank or face are read: what to write instead."""
+    instead = {"r": "roll again as a second roll that reads the first (the cookbook's push)",
+               "cs": "count its dice with count(roll, lo, hi)", "cf": "count its dice with count(roll, lo, hi)"}
+    fix = instead.get("r" if word.startswith("r") else word)
+    return (f"'{word}' is a modifier of a dice term such as 4d6{word}…; after a group in parentheses, such as a "
+            f"dice pool's (pool), only keeps by rank or face are: (pool)kh2, (pool)k>=2, (pool)p1"
+            + (f"; {fix}" if fix else ""))
 
 
 def _ranked_reroll_misspelt(text: str, start: int, side: str, after: str) -> DiceSyntaxError:

@@ -104,8 +104,9 @@ def summary_line(s: Summary) -> str:
     # explosions cut and no closed form: the mean (the sd) of what was worked out, not the roll's
     worked_out = " (of the mass worked out)" if s.mean_kind == MEAN_OF_MASS_WORKED_OUT else ""
     sd_worked_out = " (of the mass worked out)" if s.variance_kind == MEAN_OF_MASS_WORKED_OUT else ""
+    given = f"  (of the {pct(1 - s.no_value)}% with a value)" if s.no_value else ""
     return (f"mean {float(s.mean):.4g}{worked_out}  sd {s.sd:.4g}{sd_worked_out}  "
-            f"min {s.minimum}  max {s.maximum}")
+            f"min {s.minimum}  max {s.maximum}{given}")
 
 
 def tails(tiny: Sequence[bool]) -> list[tuple[int, int]]:

@@ -141,10 +141,23 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
             lines += _distribution_lines(kind, chart.dist, chart.cumulative(), exact)
     for g in v.groups:
         for name, member in g.members.items() if g.in_text else ():
-            stats = summary_line(member.summary)
+            stats = summary_line(member.summary) or _values_line(member.dist)
             if stats:
                 lines.append(f"{name}{g.suffix}: {stats}")
     return "\n".join(lines + _truncation_lines(v, kind, exact))
+
+
+VALUES_SHOWN = 8
+"""Values of a distribution with no statistics (text: a rank's name) the text table lists."""
+
+
+def _values_line(dist: Mapping[Any, Fraction]) -> str:
+    """A distribution of text (or of values of several kinds) in one line, each value with its
+    percent, the likeliest first: ``remarkable 35.00%, incredible 20.00%, … (3 more)``."""
+    ranked = sorted(((k, p) for k, p in dist.items() if p), key=lambda kv: -kv[1])  # (a table's declared 0s left out)
+    shown = ", ".join(f"{'no value' if k is None else _v(k)} {_pct(p)}%" for k, p in ranked[:VALUES_SHOWN])
+    more = len(ranked) - VALUES_SHOWN
+    return shown + (f", … ({more} more)" if more > 0 else "")
 
 
 def _outcome_lines(v: OddsValue, exact: bool) -> list[str]:
@@ -163,9 +176,10 @@ def _outcome_lines(v: OddsValue, exact: bool) -> list[str]:
         lines.append(f"{'(cut off)':<{width}}  {_fraction(v.truncated, exact):>{ewidth}}  {_pct(v.truncated):>7}"
                      f"  (explosions past the depth: {which}, so each row above is at least its chance)")
     if v.success is not None:
-        success_cut = dict(v.named_truncated).get("success")
+        # its own cut where the outcomes left open agree on it for some of the mass (else all of it)
+        success_cut = dict(v.named_truncated).get("success", v.truncated)
         why = "all outcomes that count as a success"
-        if v.truncated and success_cut is not None:  # the outcomes left open agree on it, some or all
+        if v.truncated:  # said on its row: it sits below the (cut off) row, not above it
             why += ("; exact: the outcomes the cut leaves open agree on it" if not success_cut
                     else f"; at least: {_pct(success_cut)}% cut off")
         lines.append(f"{'P(success)':<{width}}  {_fraction(v.success, exact):>{ewidth}}  {_pct(v.success):>7}"

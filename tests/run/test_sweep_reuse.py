@@ -422,20 +422,23 @@ def test_a_sweep_over_what_only_the_outcomes_read_chooses_the_dice_once(monkeypa
     outside author's Legend of the Five Rings sweep worked them out again at every target,
     and was refused at the fifth); so are the result's unbounded moments. Each row is what a
     call for that target alone answers; a ring swept chooses anew for each ring."""
-    from conftest import count_calls
     from test_rolls_after_choice import keep_then_explode  # every throw listed, the kept 10s followed to the end
     from rulesengine.run import after_choice
     from rulesengine.run.enumeration import Enumerator
 
-    chose = [0]
-    original = after_choice.with_choice
+    chose, moments = [0], [0]
+    original, worked = after_choice.with_choice, Enumerator._unbounded_moments
 
     def counted(*args, **kwargs):
         chose[0] += 1
         return original(*args, **kwargs)
 
+    def counted_moments(self, *args, **kwargs):
+        moments[0] += 1
+        return worked(self, *args, **kwargs)
+
     monkeypatch.setattr(after_choice, "with_choice", counted)
-    moments = count_calls(monkeypatch, Enumerator, "_unbounded_moments")
+    monkeypatch.setattr(Enumerator, "_unbounded_moments", counted_moments)
     swept = sweep(loads(KEEP).check("keep"), {"ring": "2", "skill": "1", "tn": "5..25"}, {})
     assert (chose[0], moments[0]) == (2, 1)  # the first target's odds and its moments (a mixture over the choice)
     rows = _rows(swept)

@@ -17,7 +17,7 @@ from ..json_parts import jsonable, probability_json
 from ..odds_value import OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckResult, ProcedureRecord, Resolution
-from .base import ProcedureRunner, parties_example
+from .base import ProcedureRunner, faces_for, parties_example
 from ...records import field
 
 
@@ -186,7 +186,8 @@ class AssistedRunner(ProcedureRunner):
         helpers, sums, ruined, report = [], None, False, None
         for i, raw in enumerate(helpers_raw):
             values = self._helper_values(raw, own, leader, leader_result, i)
-            h = hrunner.roll_from(values, source)
+            with faces_for(f"helper {i + 1}'s check"):
+                h = hrunner.roll_from(values, source)
             helpers.append(h)
             contrib, bad = self._contribution(h, values, own)
             sums = contrib if sums is None else tuple(a + b for a, b in zip(sums, contrib, strict=True))

@@ -6,14 +6,15 @@ in :mod:`rulesengine.run.procedures` picks the subclass by the procedure's kind.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from ...dice import ast
 from ...dice.values import Rolled
 from ...dice.sources import FacesSource, dice_source
-from ...codes import E_PROCEDURE
+from ...codes import E_FACES, E_PROCEDURE
 from ...errors import InputError, PartiesExample, RulesEngineError, RulesetError
 from ...rules.model import Check, Expr, Procedure
 from ...rules.procedures import party_expressions
@@ -263,3 +264,16 @@ class ProcedureRunner:
             except InputError as exc:
                 raise InputError(f"party {i + 1}: {exc.message}", hint=exc.hint, field=exc.field) from None
         return out
+
+
+@contextmanager
+def faces_for(who: str) -> Iterator[None]:
+    """Where the faces given (``--faces``) run out in a procedure's roll, the error says whose
+    check was rolling (``party 2's check``, ``round 3``): every party reads the same faces in
+    turn, so the roll's line alone does not say which ran short."""
+    try:
+        yield
+    except RulesEngineError as exc:
+        if exc.code == E_FACES:
+            exc.message = f"{exc.message}, rolling {who}"
+        raise

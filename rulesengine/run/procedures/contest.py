@@ -21,7 +21,7 @@ from ..json_parts import jsonable
 from ..odds_value import OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord
-from .base import ProcedureRunner, call_arguments, fingerprint, not_allowed, parties_example, rank_value
+from .base import ProcedureRunner, call_arguments, faces_for, fingerprint, not_allowed, parties_example, rank_value
 from ...records import field
 
 
@@ -179,7 +179,8 @@ class ContestRunner(ProcedureRunner):
 
     def _roll_party(self, values: dict[str, Any], source, index: int) -> CheckResult:
         """One party's check; parties share one dice source, read in party order."""
-        result = self.runner.roll_from(values, source)
+        with faces_for(f"party {index + 1}'s check"):
+            result = self.runner.roll_from(values, source)
         if result.outcome == NOT_ALLOWED:
             raise not_allowed(index, result.reason)
         return result

@@ -22,7 +22,7 @@ from ..result_value import ResultValue
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, value_order
 from ...rules.procedures.extended import ExtendedSpec
 from ..calls import refuse_parties_of_extended
-from .base import ProcedureRunner, fingerprint, not_allowed
+from .base import ProcedureRunner, faces_for, fingerprint, not_allowed
 
 
 class ExtendedResult(ProcedureRecord):
@@ -191,7 +191,8 @@ class ExtendedRunner(ProcedureRunner):
         for n in range(1, limit + 1):
             renv = {**env, **state, "round": n}
             values = self.round_values(check_values, renv)
-            result = self.runner.roll_from(values, source)
+            with faces_for(f"round {n}"):
+                result = self.runner.roll_from(values, source)
             if result.outcome == NOT_ALLOWED:
                 raise not_allowed(None, result.reason, n)
             after = {**renv, **values, **self.party_env(result)}

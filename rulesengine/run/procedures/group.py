@@ -18,7 +18,7 @@ from ..json_parts import jsonable
 from ..odds_value import OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckResult, NOT_ALLOWED, ProcedureRecord, value_order
-from .base import ProcedureRunner, fingerprint, not_allowed, rank_value
+from .base import ProcedureRunner, faces_for, fingerprint, not_allowed, rank_value
 from ...records import field
 
 
@@ -132,7 +132,8 @@ class GroupRunner(ProcedureRunner):
         best: int | None = None
         best_key: tuple | None = None
         for i, values in enumerate(members):
-            r = self.runner.roll_from(values, source)
+            with faces_for(f"party {i + 1}'s check"):
+                r = self.runner.roll_from(values, source)
             if r.outcome == NOT_ALLOWED:
                 raise not_allowed(i, r.reason)
             results.append(r)

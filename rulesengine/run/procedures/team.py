@@ -18,7 +18,7 @@ from ..odds_value import Group, OddsValue, group, shown
 from ..result_value import ResultValue
 from ..results import CheckOdds, CheckResult, ProcedureRecord
 from ...rules.procedures.team import ROLLERS, TeamSpec
-from .base import ProcedureRunner
+from .base import ProcedureRunner, faces_for
 
 
 class TeamResult(ProcedureRecord):
@@ -138,7 +138,8 @@ class TeamRunner(ProcedureRunner):
         own = self._own_inputs(inputs)
         members = self._team(parties)
         who, roller_env, envs = self._choose_roller(members, own)
-        result = self.runner.roll_from(members[who], source)
+        with faces_for(f"party {who + 1}'s check"):
+            result = self.runner.roll_from(members[who], source)
         values = self._member_values(envs, roller_env, own, result)
         lines = [f"member {who + 1} rolls for the team"
                  + ("   (secret: the GM rolls, only the GM sees)" if result.secret else "")] + result.trace.splitlines()
