@@ -24,7 +24,7 @@ from ..errors import RulesEngineError
 from ..limits import Limits
 from ..rules.model import Check, Expr
 from .choosing import ways_to_try
-from .exact import remembered
+from .exact import remembered, remembering
 from .joint_values import Joint
 from .resolver import Resolver
 from .runtime import Functions
@@ -71,6 +71,8 @@ def with_choice(check: Check, resolver: Resolver, joint: Joint, env: dict, budge
                                         f"max_states ({budget.limit:,}) leaves after the rolls before it") from None
     # One odds call asks twice (its outcomes, then its result's moments) for the same throws:
     # worked out once (the throws' values and weights are the key; ``cut`` only where one is cut).
+    if not remembering():
+        return _chosen(resolver, joint, env, cut, alone, names, read)
     seen = tuple((tuple(sorted(d.items())), w) for d, w in joint)
     cut_read = cut and any(isinstance(v, Beyond) for d, _ in joint for v in d.values())
     key = ("with_choice", resolver, alone, cut_read, tuple(sorted(env.items())), seen)

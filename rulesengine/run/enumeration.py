@@ -589,4 +589,3 @@ def _read_once(check: Check, lets: Mapping[str, ast.Node]) -> dict[str, ast.Node
     by_rolls = set().union(*(ast.names(e.tree) for _, e in check.rolls))
     return {name: e.tree for name, e in check.rolls
             if read.count(name) == 1 and not ast.names(e.tree) & names and name not in by_rolls}
-

@@ -66,6 +66,11 @@ def remembering_rolls() -> Iterator[None]:
         _MADE.reset(token)
 
 
+def remembering() -> bool:
+    """Whether :func:`remembering_rolls` is in force (a key is then worth making)."""
+    return _MADE.get() is not None
+
+
 def remembered(key: tuple, budget: Budget, make: Callable[[], _T]) -> _T:
     """What ``make()`` gives, inside :func:`remembering_rolls` worked out once for ``key`` and
     given again charged the steps it cost to ``budget`` (so every limit is met where it was);
