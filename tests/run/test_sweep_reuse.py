@@ -393,36 +393,15 @@ def test_a_part_that_fails_for_some_throws_fails_in_a_sweep_where_it_fails_alone
     assert info.value.message == f"at skill=1: {alone.value.message}"
 
 
-# Keep as many dice as the ring, then each kept 10 rolls again: rolls made after the choice
-# (tests/run/test_rolls_after_choice.py). The target is read only by the outcomes.
-KEEP = HEAD + """  keep:
-    inputs:
-      ring: {type: integer, min: 1, max: 3}
-      skill: {type: integer, min: 0, max: 2}
-      tn: {type: integer, min: 1, max: 60}
-    rolls:
-      dice: (ring + skill)d10
-      more: (tens)d10!
-    choose:
-      from: dice
-      pick: ring
-      values:
-        kept: sum(chosen)
-        tens: count(chosen, 10)
-    result: kept + more
-    outcomes:
-      - {name: success, success: true, when: result >= tn}
-      - {name: failure, success: false}
-"""
-
-
 def test_a_sweep_over_what_only_the_outcomes_read_chooses_the_dice_once(monkeypatch):
     """tn=5..25 over rolls made after a choice of dice: the throws, the dice chosen of each
     and the roll after it are worked out at the first target and shared by the others (an
     outside author's Legend of the Five Rings sweep worked them out again at every target,
     and was refused at the fifth); so are the result's unbounded moments. Each row is what a
     call for that target alone answers; a ring swept chooses anew for each ring."""
-    from test_rolls_after_choice import keep_then_explode  # every throw listed, the kept 10s followed to the end
+    # keep as many dice as the ring, then each kept 10 rolls again (rolls made after the choice);
+    # the oracle lists every throw and follows the kept 10s to the end
+    from test_rolls_after_choice import RULESET as KEEP, keep_then_explode
     from rulesengine.run import after_choice
     from rulesengine.run.enumeration import Enumerator
 
@@ -439,13 +418,13 @@ def test_a_sweep_over_what_only_the_outcomes_read_chooses_the_dice_once(monkeypa
 
     monkeypatch.setattr(after_choice, "with_choice", counted)
     monkeypatch.setattr(Enumerator, "_unbounded_moments", counted_moments)
-    swept = sweep(loads(KEEP).check("keep"), {"ring": "2", "skill": "1", "tn": "5..25"}, {})
+    swept = sweep(loads(KEEP).check("roll"), {"ring": "2", "skill": "1", "tn": "5..25"}, {})
     assert (chose[0], moments[0]) == (2, 1)  # the first target's odds and its moments (a mixture over the choice)
     rows = _rows(swept)
     for (tn,), odds in swept.rows:
         assert odds.success == keep_then_explode(2, 1, tn), tn
     for tn in (5, 12, 19, 25):
-        assert rows[(tn,)] == _alone(KEEP, "keep", {"ring": 2, "skill": 1, "tn": tn}), tn
+        assert rows[(tn,)] == _alone(KEEP, "roll", {"ring": 2, "skill": 1, "tn": tn}), tn
     chose[0] = moments[0] = 0
-    sweep(loads(KEEP).check("keep"), {"ring": "1..3", "skill": "1", "tn": "5..7"}, {})
+    sweep(loads(KEEP).check("roll"), {"ring": "1..3", "skill": "1", "tn": "5..7"}, {})
     assert (chose[0], moments[0]) == (6, 3)
