@@ -10,6 +10,7 @@ be decided (E510) are found here.
 from __future__ import annotations
 
 import itertools
+from ..dice.trace import format_value
 from ..records import replace
 from typing import Any, NamedTuple
 from collections.abc import Iterator
@@ -202,9 +203,9 @@ def _parties_text(proc: Procedure, model: RulesetModel, inputs: dict[str, Any],
     """The line-up of a procedure's fault: how many parties, and the inputs given that are
     not their defaults (those are what it takes)."""
     defaults = {**base_inputs(model.checks[proc.check]), **base_inputs_of(proc.inputs)}
-    parts = [f"{k}={v}" for k, v in inputs.items() if v is not None and defaults.get(k, ...) != v]
+    parts = [f"{k}={format_value(v)}" for k, v in inputs.items() if v is not None and defaults.get(k, ...) != v]
     for i, p in enumerate(parties):
-        parts += [f"party{i + 1}.{k}={v}" for k, v in p.items() if defaults.get(k, ...) != v]
+        parts += [f"party{i + 1}.{k}={format_value(v)}" for k, v in p.items() if defaults.get(k, ...) != v]
     shown = f"{len(parties)} parties" if parties else ""
     return (f" with {shown}" if shown else "") + (" and " if shown and parts else " with " if parts else "") + \
         ", ".join(parts)

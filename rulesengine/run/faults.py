@@ -36,6 +36,7 @@ from collections.abc import Iterable
 
 from ..codes import (E_BAD_COUNT, E_BAD_MODIFIER, E_DIVISION_BY_ZERO, E_EVAL)
 from ..dice import ast
+from ..dice.trace import format_value
 from ..errors import Diagnostic, InputError, LimitError, RulesEngineError
 from ..limits import (FAULT_MAX_RUNS, SITE_MAX_SETS)
 from ..rules.document import Document
@@ -264,10 +265,24 @@ def check_faults(model: RulesetModel, check: Check, runner: CheckRunner) -> list
                 runner.roll(given_only(full), seed=runs)
             except RulesEngineError as exc:
                 if is_fault(exc):  # shown: the inputs tried, given, and read where it fails
-                    reads = read_at.get(exc.location.pointer or "", frozenset())
+                    reads = _read_through(check, read_at.get(exc.location.pointer or "", frozenset()))
                     shown = {k: v for k, v in full.items() if k in site or k in reads or not specs[k].has_default}
                     found.setdefault(fault_key(exc), Fault(exc, shown, tuple(names)))
     return list(found.values())
+
+
+def _read_through(check: Check, names: frozenset[str]) -> set[str]:
+    """``names`` and what the rolls and lets among them read, and so on: the inputs a place
+    reads through them (``highest(dark_dice)`` reads ``dark`` through ``(dark)d6``)."""
+    exprs = {name: e for name, e in check.rolls} | {let.name: let.expr for let in check.lets if let.expr is not None}
+    seen, todo = set(names), list(names)
+    while todo:
+        e = exprs.get(todo.pop())
+        for n in e.names if e is not None else ():
+            if n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen
 
 
 # ---- where a fault is fixed ------------------------------------------------------------------
@@ -355,7 +370,7 @@ def _failing_run(runner: CheckRunner, name: str, side: str, end: int | None, oth
 
 def _inputs_text(inputs: dict[str, Any]) -> str:
     shown = {k: v for k, v in inputs.items() if v is not None}
-    return " with " + ", ".join(f"{k}={v}" for k, v in shown.items()) if shown else ""
+    return " with " + ", ".join(f"{k}={format_value(v)}" for k, v in shown.items()) if shown else ""
 
 
 def _range_text(values: list[int]) -> str:
@@ -391,7 +406,7 @@ def fault_diagnostic(model: RulesetModel, doc: Document, check: Check, runner: C
             ok = bad[0] - 1 if side == "max" else bad[-1] + 1
             direction = "lower" if side == "max" else "raise"
             cause = f"{outside[1]}" if outside is not None else ""
-            shown = ", ".join(f"{k}={v}" for k, v in others.items())
+            shown = ", ".join(f"{k}={format_value(v)}" for k, v in others.items())
             fix = (f"{direction} {spec.name}'s {side} to {ok}"
                    + (f", or give table '{cause}' a row for {_range_text(bad)}" if cause else "")
                    + (f"; {exc.hint}" if exc.hint and not cause else "")  # the fix in the rules, beside the bound

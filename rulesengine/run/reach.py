@@ -22,6 +22,7 @@ settles the rest (:mod:`rulesengine.run.examples`, :mod:`rulesengine.rules.allow
 
 from __future__ import annotations
 
+from ..dice.trace import format_value
 from ..records import replace
 import itertools
 from contextlib import ExitStack
@@ -297,7 +298,7 @@ def _with_defaults(check: Check, given: dict[str, Any]) -> dict[str, Any]:
 
 
 def _inputs_text(inputs: dict[str, Any]) -> str:
-    return " with " + ", ".join(f"{k}={v}" for k, v in inputs.items()) if inputs else ""
+    return " with " + ", ".join(f"{k}={format_value(v)}" for k, v in inputs.items()) if inputs else ""
 
 
 def unreachable_outcomes(model: RulesetModel, doc: Document, limits: Limits) -> list[Diagnostic]:
