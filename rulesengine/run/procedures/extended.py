@@ -283,12 +283,19 @@ class ChainWalk:
         self.state_of: dict[tuple, dict[str, Any]] = {}
         self.ended_states: list[tuple[dict[tuple, int], int]] = []  # (final state → weight, over this denom)
         self.budget = Budget(extended.limits.max_states)
+        self.round_now, self.going = 0, 0  # where the walk is (said where it is refused)
 
     def too_big(self) -> LimitError:
+        """The refusal, saying where the walk got to (its round and the states still going
+        then): what grows with the rounds is the states, so a value of the state that only
+        counts (a tally a report reads) multiplies the work."""
         name = self.extended.proc.name
+        where = f": round {self.round_now} of {self.limit}, with {self.going:,} states still going" \
+            if self.round_now else ""
         return self.extended.locate(LimitError(f"extended check '{name}' over {self.limit} rounds is too "
-                                             "big to work out exactly", "max_states",
-                                             hint="use fewer rounds or a smaller goal"))
+                                             f"big to work out exactly{where}", "max_states",
+                                             hint="use fewer rounds or a smaller goal, or fewer values in the "
+                                                  "state (a count kept only to be reported multiplies them)"))
 
     def charge(self, steps: int) -> None:
         try:
@@ -348,6 +355,7 @@ class ChainWalk:
         by_round: list[tuple[Fraction, Fraction]] = []
         rounds_dist: dict[int, Fraction] = {}
         for n in range(1, limit + 1):
+            self.round_now, self.going = n, len(weights)
             this_round, common = self.round_rows(weights, n, denom)
             nxt: dict[tuple, int] = {}
             ends: dict[tuple, int] = {}  # final states of tasks that ended this round, over denom·common
