@@ -58,7 +58,8 @@ def _number(value: Any, what: str) -> int:
         return value  # type: ignore[return-value]
     if isinstance(value, bool):
         raise OpError(f"{what} needs a number, not {describe(value)}",
-                      "comparisons give yes/no values; count successes with cs>=N instead")
+                      "a yes/no value (a comparison, a yes/no input) is not a number: count it as one "
+                      "with if(x, 1, 0); to count the dice that meet a condition, cs>=N")
     raise OpError(f"{what} needs a number, not {describe(value)}")
 
 

@@ -295,7 +295,10 @@ def _closing(text: str, start: int) -> int | None:
 def _unexpected(text: str, tok, expected: set[str]) -> DiceSyntaxError:
     """Any other token the parser cannot take: what it expected instead."""
     words = _expected_words(expected)
-    if tok.type == "RPAR" and "RPAR" not in expected:
+    if str(tok) == "in":  # a membership test, as some languages have
+        hint = ("there is no 'in': compare each value (roll == 11 or roll == 22), or find them by a rule "
+                "(roll % 11 == 0 for doubles on a d100 read 0 to 99)")
+    elif tok.type == "RPAR" and "RPAR" not in expected:
         hint = "this ')' has no matching '('"
     elif "RPAR" in expected and tok.type != "RPAR":
         hint = "a '(' is not closed, or an operator is missing"

@@ -250,3 +250,19 @@ def test_bad_environment_values_are_input_errors(env):
     with pytest.raises(RulesEngineError) as info:
         dice.roll("x + 1", env=env)
     assert info.value.code == "E601"
+
+
+def test_a_membership_test_says_there_is_no_in():
+    """An outside author's Mothership doubles, `roll in (0, 11, 22, …)`: the hint said a '('
+    was not closed; it says there is no `in`, and what to write."""
+    err = error_of("1d100 in (11, 22)")
+    assert err.message == "unexpected 'in'"
+    assert err.hint.startswith("there is no 'in': compare each value (roll == 11 or roll == 22)")
+
+
+def test_a_yes_no_value_added_as_a_number_is_counted_by_if():
+    """`(1 + occupation + risk)d6` with yes/no inputs: the hint spoke of comparisons and `cs`
+    only; it says how to count a yes/no value as a number."""
+    err = error_of("(1 + x)d6", env={"x": True})
+    assert err.message == "'+' needs a number, not the yes/no value true"
+    assert "count it as one with if(x, 1, 0)" in err.hint
