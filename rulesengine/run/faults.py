@@ -247,7 +247,7 @@ def check_faults(model: RulesetModel, check: Check, runner: CheckRunner) -> list
     read_at = {e.pointer: e.names for e in check_expressions(check) if e is not None}  # what each place reads
     runs = 0
     seen_sites: set[frozenset[str]] = set()
-    for site in sorted(set(sites(check)), key=len):
+    for site in sorted(set(sites(check)), key=lambda s: (len(s), sorted(s))):  # the same order in every process
         if site in seen_sites:
             continue
         seen_sites.add(site)
