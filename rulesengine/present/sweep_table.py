@@ -47,16 +47,17 @@ def sweep_columns(s: Sweep, at_least: Sequence[int] = ()) -> list[SweepColumn]:
         columns.append(SweepColumn("P(failure)", True, tuple(
             1 - v.success - v.truncated if v.success is not None else None for v in views)))
     figures = s.figures(at_least)
-    if views and all(f is not None for f in figures):
-        columns += _figure_columns([f for f in figures if f is not None], at_least)
+    if any(f is not None for f in figures):  # "-" in a row with no result (a gate decided it)
+        columns += _figure_columns(figures, at_least)
     return columns
 
 
-def _figure_columns(figures: list[ResultFigures], at_least: Sequence[int]) -> list[SweepColumn]:
-    of = figures[0].of
-    columns = [SweepColumn(f"mean {of}", False, tuple(f.mean for f in figures))]
+def _figure_columns(figures: list[ResultFigures | None], at_least: Sequence[int]) -> list[SweepColumn]:
+    of = next(f.of for f in figures if f is not None)
+    columns = [SweepColumn(f"mean {of}", False, tuple(None if f is None else f.mean for f in figures))]
     for i, n in enumerate(at_least):
-        columns.append(SweepColumn(f"{of} >= {n}", True, tuple(f.at_least[i][1] for f in figures)))
+        columns.append(SweepColumn(f"{of} >= {n}", True,
+                                   tuple(None if f is None else f.at_least[i][1] for f in figures)))
     return columns
 
 

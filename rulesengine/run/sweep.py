@@ -68,8 +68,9 @@ class Sweep(Record):
         return [result_figures(odds, at_least) for _, odds in self.rows]
 
     def numeric(self) -> bool:
-        """Whether every row's charted result is a number (a sweep shows its mean then)."""
-        return bool(self.rows) and all(f is not None for f in self.figures())
+        """Whether the rows' charted result is a number (a sweep shows its mean then): in
+        every row that has one (a row a gate decides has none: not allowed, no roll)."""
+        return any(f is not None for f in self.figures())
 
     def to_dict(self, at_least: Sequence[int] = ()) -> list[dict[str, Any]]:
         """One odds-result per combination, each with its ``sweep`` (the swept inputs' values)
