@@ -453,12 +453,16 @@ def test_a_sweep_row_a_gate_decides_shows_its_outcome(capsys):
     """A row whose inputs a gate turns away shows `not_allowed`, even where the first row
     has no such column (the table took its columns from the first row: the gated row read
     0% for every outcome and 100% failure; found by an outside author)."""
-    code, out, _ = run(capsys, "odds", "cyberpunk-3d6", "skill_test", "characteristic=6", "skill=1,0",
-                       "dn=average", "unskilled_allowed=false")
-    header, first, gated = out.splitlines()[:3]
-    assert code == 0 and "not_allowed" in header.split()
-    column = header.split().index("not_allowed")
-    assert first.split()[column] == "0.0%" and gated.split()[column] == "100.0%"
+    words = ["odds", "cyberpunk-3d6", "skill_test", "characteristic=6", "skill=1,0", "dn=average",
+             "unskilled_allowed=false"]
+    code, out, _ = run(capsys, *words, "--csv")  # the columns the table shows, in any layout
+    header, first, gated = (line.split(",") for line in out.splitlines()[:3])
+    assert code == 0 and "not_allowed" in header
+    column = header.index("not_allowed")
+    assert float(first[column]) == 0 and float(gated[column]) == 1
+    assert gated[header.index("mean result")] == ""  # a row with no result has no mean
+    code, out, _ = run(capsys, *words)  # too wide for a table: a block for each value
+    assert code == 0 and "not_allowed 100.0%" in out.split("skill=0:")[1] and "mean result -" in out
 
 
 EXPLODING = """\
