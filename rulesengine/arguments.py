@@ -146,6 +146,10 @@ def _bounded(text: str, what: str, low: int, high: int) -> int:
     return value
 
 
+NO_CACHE = ("don't read or write the parsed expressions kept between runs "
+            "(also RULESENGINE_CACHE=off; where: RULESENGINE_CACHE_DIR, else ~/.cache/rulesengine)")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``only`` (a command's name), with that command alone:
     a call knows its command from its first word, and building the other ten cost each
@@ -164,10 +168,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS, help=NO_CACHE)
         with_examples(name, sp)
     return parser
-
-
-NO_CACHE = ("don't read or write the parsed expressions kept between runs "
-            "(also RULESENGINE_CACHE=off; where: RULESENGINE_CACHE_DIR, else ~/.cache/rulesengine)")
 
 
 def add_dice_command(sub) -> None:

@@ -288,12 +288,12 @@ class _Means:
         explodes), per die as :func:`die_moments` works a count out. Its variance where
         nothing else reads the roll (the expression reads it here alone, and no other roll
         shares a part with it); else the mean alone, the two being correlated."""
-        if reads(node) != COUNTS or not isinstance(node, ast.Call) or len(node.args) not in (2, 3):
+        read = self._roll_read(node, COUNTS)
+        if read is None or not isinstance(node, ast.Call) or len(node.args) not in (2, 3):
             return None
-        target = ast.bare(node.args[0])
-        roll = self.rolls.get(target.name) if isinstance(target, ast.Name) else None
-        if roll is None or roll.term is None or any(
-                isinstance(m, (ast.Keep, ast.KeepFace, ast.Clamp, ast.RerollRank)) for m in roll.term.modifiers):
+        name, roll = read
+        assert roll.term is not None
+        if any(isinstance(m, ast.KeepFace) for m in roll.term.modifiers):
             return None
         bounds = [self.number(a) for a in node.args[1:]]
         lo, hi = bounds[0], bounds[-1]
@@ -304,23 +304,21 @@ class _Means:
                         tuple(m for m in roll.term.modifiers if not isinstance(m, ast.CountDice)) + (counting,),
                         roll.term.span, roll.term.sides)
         found = self.term_moments(term)
-        return None if found is None else self._read_alone(target.name, roll, found)  # type: ignore[union-attr]
+        return None if found is None else self._read_alone(name, roll, found)
 
     def symbol_moments_of_roll(self, node: ast.Node) -> Moments | None:
         """``symbols(roll, 'a', …)`` of a roll that is one term of symbol dice keeping every
         die: each die worth the named symbols its face shows (a face that explodes shows its
         own, then the next die's), per die as :func:`die_moments` works a worth out; its
         variance where nothing else reads the roll, as :meth:`count_moments_of_roll`."""
-        if reads(node) != SYMBOL_COUNTS or not isinstance(node, ast.Call) or len(node.args) < 2:
+        read = self._roll_read(node, SYMBOL_COUNTS)
+        if read is None or not isinstance(node, ast.Call):
             return None
-        target = ast.bare(node.args[0])
-        roll = self.rolls.get(target.name) if isinstance(target, ast.Name) else None
+        name, roll = read
+        assert roll.term is not None
         names = {a.value for a in node.args[1:] if isinstance(a, ast.Str)}
-        if roll is None or roll.term is None or len(names) != len(node.args) - 1 or any(
-                isinstance(m, (ast.Keep, ast.Clamp, ast.RerollRank)) for m in roll.term.modifiers):
-            return None
         die = roll.term.die
-        if die is None or die.symbols is None:
+        if len(node.args) < 2 or len(names) != len(node.args) - 1 or die is None or die.symbols is None:
             return None
         spec = PoolSpec.of(roll.term)
 
@@ -328,7 +326,19 @@ class _Means:
             return sum(s in names for s in die.symbols_on(face)) if spec.in_play(face) else 0
 
         found = self.term_moments(roll.term, worth)
-        return None if found is None else self._read_alone(target.name, roll, found)  # type: ignore[union-attr]
+        return None if found is None else self._read_alone(name, roll, found)
+
+    def _roll_read(self, node: ast.Node, what: str) -> tuple[str, RollMean] | None:
+        """The roll ``node`` reads ``what`` of (a call such as ``count(roll, …)``), by name, with
+        its mean, where it is one dice term keeping every die by rank; None otherwise."""
+        if reads(node) != what or not isinstance(node, ast.Call) or not node.args:
+            return None
+        target = ast.bare(node.args[0])
+        roll = self.rolls.get(target.name) if isinstance(target, ast.Name) else None
+        if roll is None or roll.term is None or any(
+                isinstance(m, (ast.Keep, ast.Clamp, ast.RerollRank)) for m in roll.term.modifiers):
+            return None
+        return target.name, roll  # type: ignore[union-attr]
 
     def _read_alone(self, name: str, roll: RollMean, found: Moments) -> Moments:
         """``found`` (what is read of roll ``name``'s dice), with its variance where the roll

@@ -31,6 +31,7 @@ from ..errors import DiceEvalError, RulesEngineError
 from ..limits import Limits
 from ..rules.faces import face_views
 from ..rules.model import Check, Expr
+from .shared_rolls import values_read
 from .whole import addends, as_rolled, empty_roll, no_dice, whole_dice
 
 if TYPE_CHECKING:
@@ -374,9 +375,8 @@ class ExactRolls:
         if ranked is not None:  # how many dice are chosen and their ranks read these too
             pick = self.check.choose.pick_expr  # type: ignore[union-attr]
             names = names | frozenset(ranked.ranking.names) | (pick.names if pick is not None else frozenset())
-        read_names = tuple((n, type(env[n]), env[n]) if n in env else (n,) for n in sorted(names))
         kept = None if ranked is None else self._capped(name, reads)
-        key = (self.family, e.tree, name, name in views, views.get(name), initial, kept, read_names)
+        key = (self.family, e.tree, name, name in views, views.get(name), initial, kept, values_read(env, names))
         try:
             hash(key)
         except (TypeError,) + UNDETERMINED:  # a pool's dice, a value explosions cut

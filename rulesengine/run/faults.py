@@ -245,6 +245,7 @@ def check_faults(model: RulesetModel, check: Check, runner: CheckRunner) -> list
     found: dict[tuple, Fault] = {}
     tried: set[tuple] = set()
     read_at = {e.pointer: e.names for e in check_expressions(check) if e is not None}  # what each place reads
+    graph = _Graph(check)  # and the inputs it reads through values and rolls
     runs = 0
     seen_sites: set[frozenset[str]] = set()
     for site in sorted(set(sites(check)), key=lambda s: (len(s), sorted(s))):  # the same order in every process
@@ -265,24 +266,10 @@ def check_faults(model: RulesetModel, check: Check, runner: CheckRunner) -> list
                 runner.roll(given_only(full), seed=runs)
             except RulesEngineError as exc:
                 if is_fault(exc):  # shown: the inputs tried, given, and read where it fails
-                    reads = _read_through(check, read_at.get(exc.location.pointer or "", frozenset()))
+                    reads = graph.inputs_of(read_at.get(exc.location.pointer or "", frozenset()))
                     shown = {k: v for k, v in full.items() if k in site or k in reads or not specs[k].has_default}
                     found.setdefault(fault_key(exc), Fault(exc, shown, tuple(names)))
     return list(found.values())
-
-
-def _read_through(check: Check, names: frozenset[str]) -> set[str]:
-    """``names`` and what the rolls and lets among them read, and so on: the inputs a place
-    reads through them (``highest(dark_dice)`` reads ``dark`` through ``(dark)d6``)."""
-    exprs = {name: e for name, e in check.rolls} | {let.name: let.expr for let in check.lets if let.expr is not None}
-    seen, todo = set(names), list(names)
-    while todo:
-        e = exprs.get(todo.pop())
-        for n in e.names if e is not None else ():
-            if n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return seen
 
 
 # ---- where a fault is fixed ------------------------------------------------------------------

@@ -8,11 +8,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from ..cache import SizeAccount, SizedCache
 from ..limits import MAX_CACHED_WEIGHTS
-from ..rules.model import Check, Expr
+from ..rules.model import Check, Expr, let_exprs
 from .groups import Groupings
 from .joint_values import Joint
 
@@ -59,29 +59,28 @@ def choice_key(check: Check, env: Mapping[str, Any]) -> tuple:
     choose alike, so the rolls made after the choice come out alike too."""
     spec = check.choose
     assert spec is not None
-    return _known_read(env, [e for _, e in spec.values] + [spec.prefer, spec.pick_expr] + _let_exprs(check))
+    return values_read(env, _names([e for _, e in spec.values] + [spec.prefer, spec.pick_expr] + _lets(check)))
 
 
 def moments_key(check: Check, env: Mapping[str, Any]) -> tuple:
     """The values known before the roll that the result's unbounded moments may read: those
     its rolls, lets, choice of dice and result read (a difficulty that only outcome rules
     read is not among them), so that a sweep works them out once for the values alike."""
-    exprs = [e for _, e in check.rolls] + [check.result] + _let_exprs(check)
+    exprs = [e for _, e in check.rolls] + [check.result] + _lets(check)
     if check.choose is not None:
         exprs += [e for _, e in check.choose.values] + [check.choose.prefer, check.choose.pick_expr]
-    return _known_read(env, exprs)
+    return values_read(env, _names(exprs))
 
 
-def _let_exprs(check: Check) -> list[Expr | None]:
-    """Every expression of the check's lets (a ``best_of``'s candidates' too)."""
-    exprs: list[Expr | None] = []
-    for let in check.lets:
-        exprs += [let.expr, *(part for c in let.best_of for part in (c.when, c.value))]
-    return exprs
+def values_read(env: Mapping[str, Any], names: Iterable[str]) -> tuple:
+    """A key of what ``names`` read: each with its value in ``env`` and that value's type (8
+    and 8.0, 1 and True read differently), or alone where ``env`` has none, in name order."""
+    return tuple((n, type(env[n]), env[n]) if n in env else (n,) for n in sorted(names))
 
 
-def _known_read(env: Mapping[str, Any], exprs: list[Expr | None]) -> tuple:
-    """The values of ``env`` that ``exprs`` read, each with its type (8 and 8.0 read
-    differently), in the order of their names: a key of what they read."""
-    names = set().union(*(e.names for e in exprs if e is not None))
-    return tuple((n, type(env[n]), env[n]) for n in sorted(names) if n in env)
+def _lets(check: Check) -> list[Expr | None]:
+    return [e for let in check.lets for e in let_exprs(let)]
+
+
+def _names(exprs: list[Expr | None]) -> set[str]:
+    return set().union(*(e.names for e in exprs if e is not None))

@@ -68,8 +68,8 @@ class Sweep(Record):
         return [result_figures(odds, at_least) for _, odds in self.rows]
 
     def numeric(self) -> bool:
-        """Whether the rows' charted result is a number (a sweep shows its mean then): in
-        every row that has one (a row a gate decides has none: not allowed, no roll)."""
+        """Whether the charted result is a number (a sweep shows its mean then) in some row: a
+        row a gate decides (not allowed, no roll) has none, and shows "-" there."""
         return any(f is not None for f in self.figures())
 
     def to_dict(self, at_least: Sequence[int] = ()) -> list[dict[str, Any]]:

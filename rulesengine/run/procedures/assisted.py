@@ -186,7 +186,7 @@ class AssistedRunner(ProcedureRunner):
         helpers, sums, ruined, report = [], None, False, None
         for i, raw in enumerate(helpers_raw):
             values = self._helper_values(raw, own, leader, leader_result, i)
-            with faces_for(f"helper {i + 1}'s check"):
+            with faces_for("helper {}'s check", i + 1):
                 h = hrunner.roll_from(values, source)
             helpers.append(h)
             contrib, bad = self._contribution(h, values, own)

@@ -6,10 +6,9 @@ in :mod:`rulesengine.run.procedures` picks the subclass by the procedure's kind.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ...dice import ast
 from ...dice.values import Rolled
@@ -266,14 +265,20 @@ class ProcedureRunner:
         return out
 
 
-@contextmanager
-def faces_for(who: str) -> Iterator[None]:
+class faces_for:  # noqa: N801 - read as a function: `with faces_for("party {}'s check", 2):`
     """Where the faces given (``--faces``) run out in a procedure's roll, the error says whose
     check was rolling (``party 2's check``, ``round 3``): every party reads the same faces in
-    turn, so the roll's line alone does not say which ran short."""
-    try:
-        yield
-    except RulesEngineError as exc:
-        if exc.code == E_FACES:
-            exc.message = f"{exc.message}, rolling {who}"
-        raise
+    turn, so the roll's line alone does not say which ran short. ``who`` is formatted with
+    ``n`` only then: a party's roll pays for no text it does not print."""
+
+    __slots__ = ("who", "n")
+
+    def __init__(self, who: str, n: int) -> None:
+        self.who, self.n = who, n
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if isinstance(exc, RulesEngineError) and exc.code == E_FACES:
+            exc.message = f"{exc.message}, rolling {self.who.format(self.n)}"

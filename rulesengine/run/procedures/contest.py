@@ -179,7 +179,7 @@ class ContestRunner(ProcedureRunner):
 
     def _roll_party(self, values: dict[str, Any], source, index: int) -> CheckResult:
         """One party's check; parties share one dice source, read in party order."""
-        with faces_for(f"party {index + 1}'s check"):
+        with faces_for("party {}'s check", index + 1):
             result = self.runner.roll_from(values, source)
         if result.outcome == NOT_ALLOWED:
             raise not_allowed(index, result.reason)

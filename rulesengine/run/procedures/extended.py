@@ -191,7 +191,7 @@ class ExtendedRunner(ProcedureRunner):
         for n in range(1, limit + 1):
             renv = {**env, **state, "round": n}
             values = self.round_values(check_values, renv)
-            with faces_for(f"round {n}"):
+            with faces_for("round {}", n):
                 result = self.runner.roll_from(values, source)
             if result.outcome == NOT_ALLOWED:
                 raise not_allowed(None, result.reason, n)

@@ -132,7 +132,7 @@ class GroupRunner(ProcedureRunner):
         best: int | None = None
         best_key: tuple | None = None
         for i, values in enumerate(members):
-            with faces_for(f"party {i + 1}'s check"):
+            with faces_for("party {}'s check", i + 1):
                 r = self.runner.roll_from(values, source)
             if r.outcome == NOT_ALLOWED:
                 raise not_allowed(i, r.reason)

@@ -138,7 +138,7 @@ class TeamRunner(ProcedureRunner):
         own = self._own_inputs(inputs)
         members = self._team(parties)
         who, roller_env, envs = self._choose_roller(members, own)
-        with faces_for(f"party {who + 1}'s check"):
+        with faces_for("party {}'s check", who + 1):
             result = self.runner.roll_from(members[who], source)
         values = self._member_values(envs, roller_env, own, result)
         lines = [f"member {who + 1} rolls for the team"
