@@ -48,11 +48,12 @@ class Rolled(Record):
         _set(self, "_hash", hash((total, faces, sides, initial, symbols, shows)))
 
     def __hash__(self) -> int:
-        found: int | None = getattr(self, "_hash", None)  # unset in a copy (made field by field)
-        if found is None:
+        try:
+            return self._hash  # type: ignore[attr-defined]
+        except AttributeError:  # unset in a copy (made field by field)
             found = hash(self.__record_key__(self))  # type: ignore[attr-defined]
             _set(self, "_hash", found)
-        return found
+            return found
 
     def __str__(self) -> str:
         return str(self.total)
