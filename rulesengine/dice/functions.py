@@ -263,8 +263,11 @@ def _rolled(value: Any, what: str) -> Rolled:
 
 def count_dice(value: Any, low: Any = None, high: Any = None) -> int:
     """count(roll): kept dice; count(roll, v): dice showing v; count(roll, lo, hi): lo..hi."""
-    if type(value) is Rolled and type(low) is int and (high is None or type(high) is int):
-        return in_range(value.faces, low, low if high is None else high)  # the common case, first
+    if type(value) is Rolled and type(low) is int:  # the common cases, first
+        if high is None:
+            return value.faces.count(low)
+        if type(high) is int:
+            return in_range(value.faces, low, high)
     if isinstance(value, DicePool) and low is None:
         return len(_unfiltered(value, "count()").sides)
     faces = _rolled(value, "count()").faces

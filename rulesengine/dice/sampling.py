@@ -17,6 +17,19 @@ from .pool import DieRoll, PoolRoll, PoolSpec, roll_plain, roll_pool
 from .sources import DiceLimitReached, FacesError
 
 
+def _bare_args(node: ast.Node) -> tuple[ast.Node, ...] | None:
+    """The arguments of a call, each without the parentheses around it, where ``node`` is a
+    call (whose compiled parts are its arguments, in order: :meth:`Sampling.lift`)."""
+    if not isinstance(node, ast.Call):
+        return None
+    return tuple(a.inner if isinstance(a, ast.Group) else a for a in node.args)
+
+
+def _number_written(node: ast.Node) -> Any:
+    assert isinstance(node, ast.Num), "only names and numbers written out are read in place"
+    return node.value
+
+
 class Sampling:
     """Plain values; dice rolled from ``ctx.source``."""
 
@@ -68,6 +81,9 @@ class Sampling:
             return run1
         if len(parts) == 2:
             return self._lift2(fn, parts[0], parts[1], node)
+        args = _bare_args(node)
+        if args is not None and all(isinstance(a, (ast.Name, ast.Num)) for a in args):
+            return self._lift_read(fn, args, node)
 
         def run(ctx: Context) -> Any:
             values = [p(ctx) for p in parts]
@@ -83,7 +99,8 @@ class Sampling:
         a number written out is read in place, not by a call of its own: the common
         conditions (``value <= skill``, ``roll >= 10``) then take one call, not three, and a
         sweep's resolutions evaluate tens of thousands of them."""
-        sides = (node.left, node.right) if isinstance(node, (ast.Binary, ast.Compare, ast.Logic)) else (None, None)
+        sides = (node.left, node.right) if isinstance(node, (ast.Binary, ast.Compare, ast.Logic)) else \
+            _bare_args(node) or (None, None)
         left, right = (s.inner if isinstance(s, ast.Group) else s for s in sides)
         if isinstance(left, ast.Name) and isinstance(right, ast.Num):
             key, named, value = left.name, left, right.value
@@ -153,6 +170,26 @@ class Sampling:
                 raise eval_error(ctx, node.span, exc) from None
 
         return run2
+
+    def _lift_read(self, fn: Callable[..., Any], args: tuple[ast.Node, ...], node: ast.Node) -> Compiled:
+        """``fn`` of three or more arguments, each a name or a number written out, read in
+        place (``count(roll, 2, 5)``, ``count(roll, double, 10)``): one call, not one for
+        each argument and one for the function."""
+        names = [a for a in args if isinstance(a, ast.Name)]
+        reads = tuple((True, a.name) if isinstance(a, ast.Name) else (False, _number_written(a)) for a in args)
+
+        def read_in_place(ctx: Context) -> Any:
+            env = ctx.env
+            try:
+                values = [env[k] if named else k for named, k in reads]
+            except KeyError:
+                raise unknown_name(ctx, next(a for a in names if a.name not in env)) from None
+            try:
+                return fn(*values)
+            except OpError as exc:
+                raise eval_error(ctx, node.span, exc) from None
+
+        return read_in_place
 
     def lazy_logic(self, op: str, left: Compiled, right: Compiled, node: ast.Node) -> Compiled:
         fn = logic_and if op == "and" else logic_or
