@@ -104,14 +104,7 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
     v = odds.view()
     kind, chart = v.chart
     if csv_out:
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["kind", "name", "exact", "probability"])
-        for n, p in v.outcomes.items():
-            w.writerow(["outcome", n, fraction_text(p), float(p)])
-        for value, p in chart.dist.items():
-            w.writerow(["result", _v(value), fraction_text(p), float(p)])
-        return buf.getvalue().rstrip("\n")
+        return _odds_csv(v, chart.dist)
     lines = [f"{v.ruleset} / {v.name}"]
     if v.inputs:
         label = "inputs" if v.roller is None else f"party{v.roller} rolls, with"
@@ -145,6 +138,41 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
             if stats:
                 lines.append(f"{name}{g.suffix}: {stats}")
     return "\n".join(lines + _truncation_lines(v, kind, exact))
+
+
+def _odds_csv(v: OddsValue, charted: Mapping[Any, Fraction]) -> str:
+    """The odds as CSV, one figure a row (``kind``, ``name``, ``exact``, ``probability``):
+    each outcome, the chance of success (``success``), what explosions past the depth leave
+    open (``truncated``, ``outcomes``: each outcome's row is then at least its chance), the
+    charted distribution (``result``; ``truncated``, ``result`` where more is cut from it),
+    each tag and tier (``tag``, ``tier``) and each value of a reported value
+    (``value:NAME``, or the JSON key of the group it is in: ``tallies:NAME``)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["kind", "name", "exact", "probability"])
+
+    def row(kind: str, name: Any, p: Fraction) -> None:
+        w.writerow([kind, name, fraction_text(p), float(p)])
+
+    for n, p in v.outcomes.items():
+        row("outcome", n, p)
+    if v.success is not None:
+        row("success", "P(success)", v.success)
+    if v.truncated:
+        row("truncated", "outcomes", v.truncated)
+    for value, p in charted.items():
+        row("result", _v(value), p)
+    if v.result_cut != v.truncated:
+        row("truncated", "result", v.result_cut)
+    for key, named in v.named:
+        for n, p in named.items():
+            row(key.removesuffix("s"), n, p)
+    for g in v.groups:
+        kind = "value" if g.key == "values" else g.key
+        for member, shown_ in g.members.items():
+            for value, p in shown_.dist.items():
+                row(f"{kind}:{member}", "" if value is None else _v(value), p)
+    return buf.getvalue().rstrip("\n")
 
 
 VALUES_SHOWN = 8
