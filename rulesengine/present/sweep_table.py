@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -29,6 +29,7 @@ class SweepColumn(Record):
     heading: str
     probability: bool
     cells: tuple[Fraction | None, ...]
+    marked: tuple[bool, ...] = ()  # the cells shown with a * (a mean of the mass worked out)
 
 
 def sweep_columns(s: Sweep, at_least: Sequence[int] = ()) -> list[SweepColumn]:
@@ -43,6 +44,8 @@ def sweep_columns(s: Sweep, at_least: Sequence[int] = ()) -> list[SweepColumn]:
     if has_success:
         columns.append(SweepColumn("P(success)", True, tuple(v.success for v in views)))
     columns += [SweepColumn(n, True, tuple(v.outcomes.get(n, Fraction(0)) for v in views)) for n in names]
+    if any(v.truncated for v in views):  # as the table of one set of inputs says it: a row of its own
+        columns.append(SweepColumn(CUT_OFF, True, tuple(v.truncated for v in views)))
     if has_success:
         columns.append(SweepColumn("P(failure)", True, tuple(
             1 - v.success - v.truncated if v.success is not None else None for v in views)))
@@ -52,9 +55,30 @@ def sweep_columns(s: Sweep, at_least: Sequence[int] = ()) -> list[SweepColumn]:
     return columns
 
 
+CUT_OFF = "(cut off)"
+"""The column of what explosions past the depth leave open in each row, where some row has any."""
+
+
+def cut_note(s: Sweep, at_least: Sequence[int] = ()) -> str:
+    """What the text of a sweep says under its table where explosions past the depth leave
+    some figures open: which are bounds, and how to shrink what is cut; "" where none is."""
+    cut = any(odds.view().truncated for _, odds in s.rows)
+    worked_out = any(f is not None and f.mean_kind != "exact" for f in s.figures(at_least))
+    if not cut and not worked_out:
+        return ""
+    parts = []
+    if cut:
+        parts.append(f"{CUT_OFF}: explosions past the depth leave this much of a row open, so each "
+                     "outcome and P(success) there is at least its chance")
+    if worked_out:
+        parts.append("a mean marked * is of the mass worked out")
+    return "; ".join(parts) + " (a larger --explode-depth shrinks what is cut)"
+
+
 def _figure_columns(figures: list[ResultFigures | None], at_least: Sequence[int]) -> list[SweepColumn]:
     of = next(f.of for f in figures if f is not None)
-    columns = [SweepColumn(f"mean {of}", False, tuple(None if f is None else f.mean for f in figures))]
+    columns = [SweepColumn(f"mean {of}", False, tuple(None if f is None else f.mean for f in figures),
+                           tuple(f is not None and f.mean_kind != "exact" for f in figures))]
     for i, n in enumerate(at_least):
         columns.append(SweepColumn(f"{of} >= {n}", True,
                                    tuple(None if f is None else f.at_least[i][1] for f in figures)))
@@ -64,8 +88,16 @@ def _figure_columns(figures: list[ResultFigures | None], at_least: Sequence[int]
 def _percent(p: Fraction | None) -> str:
     """``p`` as a percentage to a tenth, rounded from the exact fraction, halves to even (61.25
     % is 61.2, 38.75 % is 38.8: the row still sums to 100.0), not from a float that may sit
-    just above a half."""
-    return "-" if p is None else f"{round(Fraction(p) * 1000) / 10:.1f}%"
+    just above a half. A chance that is not 0 or 1 never reads as one: ``<0.1%``, ``>99.9%``
+    (an outside author read a 15-dice pool's 100.0% as sure, a botch being 0.05%)."""
+    if p is None:
+        return "-"
+    tenths = round(Fraction(p) * 1000)
+    if tenths == 0 and p:
+        return "<0.1%"
+    if tenths == 1000 and p != 1:
+        return ">99.9%"
+    return f"{tenths / 10:.1f}%"
 
 
 def _number(m: Fraction | None) -> str:
@@ -73,7 +105,8 @@ def _number(m: Fraction | None) -> str:
 
 
 def _cell(column: SweepColumn, i: int) -> str:
-    return (_percent if column.probability else _number)(column.cells[i])
+    text = (_percent if column.probability else _number)(column.cells[i])
+    return text + "*" if column.marked and column.marked[i] else text
 
 
 def format_sweep(s: Sweep, csv_out: bool = False, at_least: Sequence[int] = ()) -> str:
@@ -83,10 +116,11 @@ def format_sweep(s: Sweep, csv_out: bool = False, at_least: Sequence[int] = ()) 
     columns = sweep_columns(s, at_least)
     if csv_out:
         return _csv(s, columns)
-    grids = [c for c in columns if c.heading == "P(success)" or not c.probability or " >= " in c.heading]
+    grids = [c for c in columns if c.heading in ("P(success)", CUT_OFF) or not c.probability or " >= " in c.heading]
+    note = cut_note(s, at_least)
     if len(s.variables) == 2 and grids:
-        return "\n\n".join(_grid(s, c) for c in grids)
-    return _table(s, columns)
+        return "\n\n".join([_grid(s, c) for c in grids] + ([note] if note else []))
+    return _table(s, columns) + ("\n" + note if note else "")
 
 
 def finished_rows(exc: Exception, csv_out: bool = False, at_least: Sequence[int] = ()) -> str | None:
@@ -102,7 +136,7 @@ def finished_rows(exc: Exception, csv_out: bool = False, at_least: Sequence[int]
 def _csv(s: Sweep, columns: list[SweepColumn]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(list(s.variables) + [c.heading for c in columns])
+    w.writerow(list(s.variables) + ["truncated" if c.heading == CUT_OFF else c.heading for c in columns])
     for i, (values, _) in enumerate(s.rows):
         w.writerow(list(values) + [_csv_cell(c.cells[i]) for c in columns])
     return buf.getvalue().rstrip("\n")
@@ -116,8 +150,7 @@ def _grid(s: Sweep, column: SweepColumn) -> str:
     """One column of a sweep of two inputs as a grid: rows the first input, columns the second."""
     firsts = _distinct(v[0] for v, _ in s.rows)
     seconds = _distinct(v[1] for v, _ in s.rows)
-    cell: Callable[[Fraction | None], str] = _percent if column.probability else _number
-    table = {values: cell(column.cells[i]) for i, (values, _) in enumerate(s.rows)}
+    table = {values: _cell(column, i) for i, (values, _) in enumerate(s.rows)}
     width = max([8] + [len(str(b)) + 1 for b in seconds] + [len(t) + 1 for t in table.values()])
     lines = [f"{column.heading} by {s.variables[0]} (rows) and {s.variables[1]} (columns)",
              " " * 8 + "".join(f"{b!s:>{width}}" for b in seconds)]
