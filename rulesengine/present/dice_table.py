@@ -68,10 +68,13 @@ def sci(p: Fraction | float, digits: int = 1) -> str:
 
 
 def pct(p: Fraction | float) -> str:
-    """A percentage for people: two decimals, or ``~2.8e-07`` when that would show 0.00."""
+    """A percentage for people: two decimals, or ``~2.8e-07`` when that would show 0.00, or
+    ``>99.99`` when a chance short of 1 would show 100.00."""
     percent = p * 100
     if p and percent < Fraction(1, 200):
         return "~" + sci(percent, 2)
+    if p < 1 and percent >= Fraction(19999, 200):
+        return ">99.99"
     return f"{float(percent):.2f}"
 
 
