@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from ..dice import ast
-from ..dice.beyond import UNDETERMINED, UNKNOWN, Beyond, Undetermined
+from ..dice.beyond import UNDETERMINED, UNKNOWN, Beyond, Undetermined, Unknown
 from ..dice.context import Context
 from ..dice.dist import Budget, BudgetExceeded
 from ..dice.values import Rolled
@@ -157,20 +157,33 @@ class Resolver:
                 open_parts.append("tier")
         return tuple(tags), tier, tuple(open_parts)
 
-    def result_alone(self, env: dict[str, Any], settled: Collection[str] = ()) -> Any:
-        """The check's result with the roll values in ``env`` where its outcome is left open
-        (explosions the depth cut decide it): what :meth:`resolve` would give as the result,
-        or None where that can't be known without the outcome (an outcome rule with a result
-        of its own, dice chosen) or is itself open or an error."""
+    def known_alone(self, env: dict[str, Any], settled: Collection[str] = ()) -> tuple[Any, dict[str, Any]]:
+        """What is known of a throw whose outcome is left open (explosions the depth cut
+        decide it), with the roll values in ``env``: the check's result as :meth:`resolve`
+        would give it (None where that can't be known without the outcome, an outcome rule
+        with a result of its own or dice chosen, or is itself open or an error), and each
+        reported value known so (a target worked out from the inputs alone; a let the cut
+        roll leaves at least a number): those open are left out. A let the depth leaves open
+        is open only to what reads it (:meth:`_lets_after_roll` with ``open_ok``)."""
         check = self.check
-        if check.result is None or check.choose is not None or any(r.result is not None for r in check.outcomes):
-            return None
+        if check.choose is not None:
+            return None, {}
         ctx = self.runtime.reading(env)
         try:
-            self._lets_after_roll(env, settled, ctx)
-            return self.runtime.value_in(ctx, check.result)
+            self._lets_after_roll(env, settled, ctx, open_ok=True)
         except UNDETERMINED + (RulesEngineError,):
-            return None
+            return None, {}
+        result = None
+        if check.result is not None and not any(r.result is not None for r in check.outcomes):
+            try:
+                result = self.runtime.value_in(ctx, check.result)
+            except UNDETERMINED + (RulesEngineError,):
+                result = None
+        unknown = {"outcome", "success"} | ({"result"} if result is None else set())
+        values = {name: result if name == "result" else env.get(name) for name in check.report
+                  if name not in unknown and (name == "result" or name in env)}
+        return (None if isinstance(result, Unknown) else result), \
+            {k: v for k, v in values.items() if not isinstance(v, Unknown)}
 
     def open_outcomes(self, env: dict[str, Any], settled: Collection[str] = ()) -> tuple[str, ...] | None:
         """The outcomes a joint value may still come out as where explosions past the depth

@@ -296,9 +296,11 @@ class CheckOdds(Record):
             self.unbounded_mean, self.unbounded_variance)
 
     def left_out(self, cut: Fraction) -> Fraction:
-        """What explosions cut from a distribution of these odds: ``cut``, or all that was
-        cut before conditioning (odds given a condition, whose own distributions sum to 1)."""
-        return max(cut, self.truncated)
+        """What explosions cut from a distribution of these odds: ``cut`` (less than
+        ``truncated`` where the throws whose outcome the depth left open give it: a target
+        worked out from the inputs), or, given a condition, all that was cut before
+        conditioning (those odds' own distributions sum to 1)."""
+        return cut if self.given is None else max(cut, self.truncated)
 
     def value_summary(self, name: str) -> Summary:
         """A reported value's statistics over the mass worked out (``mean_kind`` says so)."""

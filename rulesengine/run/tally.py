@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from ..cache import SizedCache, fractions_size
 from ..dice.beyond import AtLeast, Beyond
@@ -18,8 +18,9 @@ from .json_parts import jsonable
 from .results import NOT_ALLOWED, CheckOdds, Resolution, signed_rank, value_order, with_declared
 
 
-# A resolution left open: its result (None where open too), weight, and the outcomes it may come out as (None: any).
-Undecided = tuple[Any, int, tuple[str, ...] | None]
+# A resolution left open: its result (None where open too), weight, the outcomes it may come
+# out as (None: any), and the reported values known on it (a bound where cut; open ones left out).
+Undecided = tuple[Any, int, tuple[str, ...] | None, dict[str, Any]]
 _UNDECIDED: ContextVar[list[Undecided] | None] = ContextVar("undecided", default=None)
 _OPEN_PATHS: ContextVar[list[tuple[dict[str, Any], int]] | None] = ContextVar("open_paths", default=None)
 
@@ -49,18 +50,21 @@ def collecting_open_paths() -> Iterator[list[tuple[dict[str, Any], int]]]:
         _OPEN_PATHS.reset(token)
 
 
-def note_undecided(result: Callable[[], Any], weight: int, env: dict[str, Any] | None = None,
+def note_undecided(known: Callable[[], tuple[Any, dict[str, Any]]], weight: int, env: dict[str, Any] | None = None,
                    outcomes: Callable[[], tuple[str, ...] | None] | None = None) -> None:
     """A resolution whose outcome explosions past the depth decide, with its weight: its
-    result (``result()``, None where that is open too) noted where it is collected. Its
-    outcome stays truncated; its result is still what the result's rows and "at least"
-    read (a d6! whose 18 or more decides no outcome is still 18 or more); ``outcomes()``:
-    the outcomes it may still come out as (None: any), so that a chance of success they
-    all agree on counts it in. ``env``: its values, noted where open paths are collected
+    result and the reported values known on it (``known()``: the result None where that is
+    open too, the values open left out) noted where it is collected. Its outcome stays
+    truncated; its result is still what the result's rows and "at least" read (a d6! whose
+    18 or more decides no outcome is still 18 or more), and so is a reported value (a target
+    worked out from the inputs is that target on every throw); ``outcomes()``: the outcomes
+    it may still come out as (None: any), so that a chance of success they all agree on
+    counts it in. ``env``: its values, noted where open paths are collected
     (:func:`collecting_open_paths`)."""
     into = _UNDECIDED.get()
     if into is not None:
-        into.append((result(), weight, outcomes() if outcomes is not None else None))
+        result, values = known()
+        into.append((result, weight, outcomes() if outcomes is not None else None, values))
     paths = _OPEN_PATHS.get()
     if paths is not None and env is not None:
         paths.append((env, weight))
@@ -110,14 +114,7 @@ class OddsTally:
             self.tiers[res.tier] += w
         if res.values:
             for k, v in res.values.items():
-                if isinstance(v, Beyond):
-                    self.values_cut[k] += w
-                    if isinstance(v, AtLeast):
-                        self.values_low[k] = min(self.values_low.get(k, v.low), v.low)
-                    else:
-                        self.values_below.add(k)
-                else:
-                    self.values[k][jsonable(v)] += w
+                self._add_value(k, v, w)
         if res.success:
             self.success += w
         if res.signed is not None:
@@ -132,7 +129,7 @@ class OddsTally:
         ``undecided``: the results, weights and outcomes they may be of resolutions in that
         truncated mass whose outcome alone was left open (:func:`note_undecided`)."""
         zero = Fraction(0)
-        known = self._undecided(undecided)
+        known, values_known = self._undecided(undecided)
         success_cut, cut_outcomes = self._open_outcomes(undecided, check, denom, total)
 
         def frac(w: int) -> Fraction:
@@ -167,25 +164,44 @@ class OddsTally:
             tags_truncated=self._cut_apart("tags", denom, total),
             tiers_truncated=self._cut_apart("tier", denom, total),
             result_truncated=Fraction(denom - total - known + self.results_cut, denom),
-            values_truncated={k: Fraction(denom - total + self.values_cut.get(k, 0), denom) for k in self.values},
+            values_truncated={k: Fraction(denom - total - values_known.get(k, 0) + self.values_cut.get(k, 0), denom)
+                              for k in self.values},
             # Every cut result known to be at least a number (no result left open): "at least
             # v" counts that mass in, exactly, for every v up to the least of them.
             result_cut_from=self.results_low if total + known == denom and not self.results_below else None,
-            values_cut_from=self._values_cut_from() if total == denom else {},
+            values_cut_from=self._values_cut_from(denom - total, values_known),
             signed_distribution={v: frac(w) for v, w in sorted(self.signed.items(), key=lambda kv: signed_rank(kv[0]))},
             max_states=max_states,
         )
+
+    def _add_value(self, k: str, v: Any, w: int) -> None:
+        """Reported value ``k`` is ``v`` with weight ``w``: to its row, or, a bound where the
+        depth cut it, to its cut mass."""
+        if isinstance(v, Beyond):
+            self.values_cut[k] += w
+            if isinstance(v, AtLeast):
+                self.values_low[k] = min(self.values_low.get(k, v.low), v.low)
+            else:
+                self.values_below.add(k)
+        else:
+            self.values[k][jsonable(v)] += w
 
     def _cut_apart(self, part: str, denom: int, total: int) -> Fraction | None:
         """What is cut from the tags (``part``, or the tiers), where the depth left some open
         on throws whose outcome it decided: more than ``truncated``; else None (as it)."""
         return Fraction(denom - total + self.open[part], denom) if self.open[part] else None
 
-    def _undecided(self, undecided: Sequence[Undecided]) -> int:
-        """The results of resolutions whose outcome was left open, added as a resolution's
-        are (a number to its row, a bound to the cut mass); the weight of those known."""
+    def _undecided(self, undecided: Sequence[Undecided]) -> tuple[int, dict[str, int]]:
+        """The results and reported values of resolutions whose outcome was left open, added
+        as a resolution's are (a number to its row, a bound to the cut mass); the weight of
+        those whose result is known, and for each reported value the weight of those where
+        it is known."""
         known = 0
-        for result, w, _outcomes in undecided:
+        values_known: dict[str, int] = defaultdict(int)
+        for result, w, _outcomes, values in undecided:
+            for k, v in values.items():
+                values_known[k] += w
+                self._add_value(k, v, w)
             if result is None:
                 continue
             known += w
@@ -197,7 +213,7 @@ class OddsTally:
                 self.results_below = True
             else:
                 self.results[jsonable(result)] += w
-        return known
+        return known, values_known
 
     def _open_outcomes(self, undecided: Sequence[Undecided], check: Check, denom: int, total: int
                        ) -> tuple[Fraction | None, tuple[str, ...] | None]:
@@ -208,7 +224,7 @@ class OddsTally:
         check's order, where every throw in it said which and they are not all of them."""
         decided, noted = 0, 0
         may: set[str] = set()
-        for _result, w, outcomes in undecided:
+        for _result, w, outcomes, _values in undecided:
             if outcomes is None:
                 continue
             noted += w
@@ -223,11 +239,12 @@ class OddsTally:
         listed = names if noted == cut and cut and len(names) < len(check.outcome_names) else None
         return (Fraction(cut - decided, denom) if decided else None), listed
 
-    def _values_cut_from(self) -> dict[str, int]:
-        """For each reported value whose cut mass all lies on a number or above (no
-        resolution left undecided: the caller asks only then), the least of those numbers:
-        as ``result_cut_from`` is for the result."""
-        return {k: low for k, low in self.values_low.items() if k not in self.values_below and k in self.values}
+    def _values_cut_from(self, open_mass: int, values_known: Mapping[str, int]) -> dict[str, int]:
+        """For each reported value whose cut mass all lies on a number or above (known on
+        every resolution the depth left undecided, ``open_mass`` their weight), the least of
+        those numbers: as ``result_cut_from`` is for the result."""
+        return {k: low for k, low in self.values_low.items()
+                if k not in self.values_below and k in self.values and values_known.get(k, 0) == open_mass}
 
 
 def _distribution(rows: list[tuple[Any, int]], denom: int, frac: Callable[[int], Fraction],

@@ -1,0 +1,68 @@
+"""A throw whose outcome explosions past the depth leave open still has the values the depth
+does not reach: a target worked out from the inputs is that target on it too, and a result
+read through a let is still at least a number though another let is open (outside authors:
+an L5R target of ``tn + 5 * raises`` read 9801/10000 "of the mass worked out" at depth 1;
+an Earthdawn result written through a let lost its ``result_cut_from`` where a reported
+value's ``if()`` was open)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rulesengine import loads
+from rulesengine.limits import Limits
+
+RULESET = """\
+ruleset: open-throws
+name: Open throws
+version: "1"
+source: tests
+checks:
+  test:
+    inputs:
+      tn: {type: integer, min: 1, max: 30}
+    roll: 1d6!
+    let:
+      total: roll + 1
+      extra: if(roll >= 21, 1, 0)
+      target: tn * 2
+    result: total
+    outcomes:
+      - {name: great, when: "roll >= 21", success: true}
+      - {name: fine, when: "total >= target", success: true}
+      - {name: poor, success: false}
+    report: [extra, target, total]
+"""
+
+DEPTH = 2  # a 6 rolls one more die, twice; a third 6 would roll past the depth
+
+
+def _chains(depth: int) -> tuple[dict[int, Fraction], Fraction]:
+    """1d6! followed ``depth`` explosions: each total with its chance, and the mass cut."""
+    totals: dict[int, Fraction] = {}
+    for sixes in range(depth + 1):
+        for last in range(1, 6):
+            totals[6 * sixes + last] = Fraction(1, 6 ** (sixes + 1))
+    return totals, Fraction(1, 6 ** (depth + 1))
+
+
+def test_a_target_from_the_inputs_is_exact_on_throws_the_depth_leaves_open():
+    d = loads(RULESET, limits=Limits(explode_depth=DEPTH)).check("test").odds({"tn": 10}).to_dict()
+    totals, cut = _chains(DEPTH)
+    assert Fraction(d["truncated"]) == cut  # the great rule is open on a cut chain (19, 20 or 21 and more)
+    target = d["values"]["target"]
+    assert [(r["value"], Fraction(r["exact"])) for r in target] == [(20, Fraction(1))]
+    assert d["stats"]["values"]["target"]["mean_kind"] == "exact"
+    # the result, total = roll + 1, is 20 or more on every cut chain (18 + at least 1, + 1):
+    # a bound at or below that is given (the roll's total so far, 18, + 1), and every row
+    # below it is exact
+    cut_from = d["result_cut_from"]
+    assert cut_from is not None and 2 < cut_from <= 20
+    rows = {r["value"]: Fraction(r["exact"]) for r in d["result"]}
+    assert all(rows[t + 1] == p for t, p in totals.items() if t + 1 < cut_from)
+    # total reported: a bound on the cut chains too, so it has its own cut_from
+    assert d["values_cut_from"]["total"] == cut_from
+    # extra (is the roll 21 or more?) is open on the cut chains: their mass is cut from it
+    extra = {r["value"]: Fraction(r["exact"]) for r in d["values"]["extra"]}
+    assert extra == {0: 1 - cut}
+    assert d["stats"]["values"]["extra"]["mass_left_out"] == str(cut)
