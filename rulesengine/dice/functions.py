@@ -87,7 +87,11 @@ def division(rounder: Callable[[int, int], int]) -> Callable[[Any, Any], int]:
     """``/`` with its quotient rounded by ``rounder`` (:func:`floor_div` for ``a / b``; the
     rounding of ``ceil(a / b)`` and the like, declared in :mod:`.builtins`)."""
 
+    floor = rounder is floor_div
+
     def divide(a: Any, b: Any) -> int:
+        if type(a) is int and type(b) is int and b:  # the common case first (bool excluded)
+            return a // b if floor else rounder(a, b)
         a, b = _number(a, "'/'"), _number(b, "'/'")
         if b == 0:
             raise OpError("division by zero", "make sure the divisor cannot be 0", code=E_DIVISION_BY_ZERO)
