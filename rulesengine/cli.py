@@ -51,9 +51,8 @@ def _json_text(value: Any, *, ensure_ascii: bool = True) -> str:
 
 
 def _print_json_error(exc) -> None:
-    """With --json, an error is one JSON object on stderr (the diagnostic's fields: code,
-    severity, message, hint, path, line, column, pointer, limit), so a program never
-    scrapes text; the exit status is the same as without --json."""
+    """With --json, an error is one JSON object on stderr (the diagnostic's fields: code, severity,
+    message, hint, path, line, column, pointer, limit), so a program never scrapes text."""
     print(json.dumps(exc.diagnostic().to_dict()), file=sys.stderr)
 
 
@@ -363,14 +362,15 @@ def _odds_sweep(args: argparse.Namespace, runnable: Any, plain: dict[str, str], 
     """``odds`` with a swept input: every value's odds as a table, CSV, JSON or a plot."""
     from .errors import UsageError
     from .run.sweep import sweep
-    from .present.sweep_table import finished_rows, format_sweep, sweep_chart
 
     try:
         with _progress():
             rows = sweep(runnable, plain, parties, args.given, choices)
     except Exception as exc:  # text: the values worked out before the one it stopped at, then the error
-        if not args.json and (done := finished_rows(exc, args.csv, at_least)):
-            print(done)
+        if not args.json:
+            from .present.sweep_table import finished_rows  # the text's: JSON is the sweep's own
+            if done := finished_rows(exc, args.csv, at_least):
+                print(done)
         raise
     if at_least and not rows.numeric():
         raise UsageError(f"--at-least is for a result that is a number, and '{args.name}' has outcomes only",
@@ -382,6 +382,7 @@ def _odds_sweep(args: argparse.Namespace, runnable: Any, plain: dict[str, str], 
     if args.json:
         print(_json_text(rows.to_dict(at_least)))
     else:
+        from .present.sweep_table import format_sweep, sweep_chart
         print(format_sweep(rows, csv_out=args.csv, at_least=at_least))
         chart = "" if args.csv or not sys.stdout.isatty() else sweep_chart(rows, at_least)
         if chart:

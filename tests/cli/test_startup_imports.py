@@ -73,6 +73,15 @@ def test_a_sweep_and_text_output_still_import_what_they_print_with(tmp_path):
     assert {"rulesengine.run.sweep", "rulesengine.present.sweep_table"} <= set(seen["new"])
 
 
+def test_a_sweep_as_json_imports_no_text_table(tmp_path):
+    """A sweep written as JSON (bench/pools.py items 1, 5 and 7) is the sweep's own JSON: the
+    text tables, which a failed sweep prints its finished rows with, load only for text."""
+    seen = _imported_by(tmp_path, "odds", "bench/pools/pools.yaml", "threshold", "pool=3", "double=7..8", "--json")
+    assert seen["status"] == 0, seen["out"]
+    assert "rulesengine.run.sweep" in seen["new"]
+    assert {"rulesengine.present.sweep_table", "rulesengine.present.dice_table"}.isdisjoint(seen["new"])
+
+
 def test_the_floor_runs_no_garbage_collection(tmp_path):
     """A command's start-up makes only objects that outlive it (rulesengine/collector.py): the
     floor, a ruleset of 12 checks loaded and one d6 worked out, runs without the collector,
