@@ -157,33 +157,56 @@ class Resolver:
                 open_parts.append("tier")
         return tuple(tags), tier, tuple(open_parts)
 
-    def known_alone(self, env: dict[str, Any], settled: Collection[str] = ()) -> tuple[Any, dict[str, Any]]:
+    def known_alone(self, env: dict[str, Any], settled: Collection[str] = ()
+                    ) -> tuple[Any, dict[str, Any], tuple[str, ...] | None]:
         """What is known of a throw whose outcome is left open (explosions the depth cut
         decide it), with the roll values in ``env``: the check's result as :meth:`resolve`
         would give it (None where that can't be known without the outcome, an outcome rule
-        with a result of its own or dice chosen, or is itself open or an error), and each
+        with a result of its own or dice chosen, or is itself open or an error); each
         reported value known so (a target worked out from the inputs alone; a let the cut
-        roll leaves at least a number): those open are left out. A let the depth leaves open
-        is open only to what reads it (:meth:`_lets_after_roll` with ``open_ok``)."""
+        roll leaves at least a number), those open left out; and the tags that hold where
+        every tag is decided (a glitch read on the first throw), else None. A let the depth
+        leaves open is open only to what reads it (:meth:`_lets_after_roll` with ``open_ok``)."""
         check = self.check
         if check.choose is not None:
-            return None, {}
+            return None, {}, None
         ctx = self.runtime.reading(env)
         try:
             self._lets_after_roll(env, settled, ctx, open_ok=True)
         except UNDETERMINED + (RulesEngineError,):
-            return None, {}
+            return None, {}, None
         result = None
         if check.result is not None and not any(r.result is not None for r in check.outcomes):
             try:
                 result = self.runtime.value_in(ctx, check.result)
             except UNDETERMINED + (RulesEngineError,):
                 result = None
+        if isinstance(result, Unknown):
+            result = None
         unknown = {"outcome", "success"} | ({"result"} if result is None else set())
         values = {name: result if name == "result" else env.get(name) for name in check.report
                   if name not in unknown and (name == "result" or name in env)}
-        return (None if isinstance(result, Unknown) else result), \
-            {k: v for k, v in values.items() if not isinstance(v, Unknown)}
+        return result, {k: v for k, v in values.items() if not isinstance(v, Unknown)}, \
+            self._tags_alone(ctx, env, result)
+
+    def _tags_alone(self, ctx: Context, env: dict[str, Any], result: Any) -> tuple[str, ...] | None:
+        """The tags that hold on a throw whose outcome is left open, where each is decided
+        without it (none reads the outcome, the result where that is open, or what the depth
+        cut); None where one is open, or the check has none."""
+        if not self.check.tags:
+            return None
+        held = []
+        local = {k: v for k, v in env.items() if k not in ("result", "outcome", "success")}
+        if result is not None:
+            local["result"] = result
+        ctx = self.runtime.reading(local)
+        for t in self.check.tags:
+            try:
+                if self.runtime.truth_in(ctx, t.when):
+                    held.append(t.name)
+            except UNDETERMINED + (RulesEngineError,):
+                return None
+        return tuple(held)
 
     def open_outcomes(self, env: dict[str, Any], settled: Collection[str] = ()) -> tuple[str, ...] | None:
         """The outcomes a joint value may still come out as where explosions past the depth

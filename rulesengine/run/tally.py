@@ -19,8 +19,9 @@ from .results import NOT_ALLOWED, CheckOdds, Resolution, signed_rank, value_orde
 
 
 # A resolution left open: its result (None where open too), weight, the outcomes it may come
-# out as (None: any), and the reported values known on it (a bound where cut; open ones left out).
-Undecided = tuple[Any, int, tuple[str, ...] | None, dict[str, Any]]
+# out as (None: any), the reported values known on it (a bound where cut; open ones left out),
+# and the tags that hold on it where every tag is decided (None: some is open).
+Undecided = tuple[Any, int, tuple[str, ...] | None, dict[str, Any], tuple[str, ...] | None]
 _UNDECIDED: ContextVar[list[Undecided] | None] = ContextVar("undecided", default=None)
 _OPEN_PATHS: ContextVar[list[tuple[dict[str, Any], int]] | None] = ContextVar("open_paths", default=None)
 
@@ -50,11 +51,13 @@ def collecting_open_paths() -> Iterator[list[tuple[dict[str, Any], int]]]:
         _OPEN_PATHS.reset(token)
 
 
-def note_undecided(known: Callable[[], tuple[Any, dict[str, Any]]], weight: int, env: dict[str, Any] | None = None,
+def note_undecided(known: Callable[[], tuple[Any, dict[str, Any], tuple[str, ...] | None]], weight: int,
+                   env: dict[str, Any] | None = None,
                    outcomes: Callable[[], tuple[str, ...] | None] | None = None) -> None:
     """A resolution whose outcome explosions past the depth decide, with its weight: its
-    result and the reported values known on it (``known()``: the result None where that is
-    open too, the values open left out) noted where it is collected. Its outcome stays
+    result, the reported values and the tags known on it (``known()``: the result None where
+    that is open too, the values open left out, the tags None where one is open) noted where
+    it is collected. Its outcome stays
     truncated; its result is still what the result's rows and "at least" read (a d6! whose
     18 or more decides no outcome is still 18 or more), and so is a reported value (a target
     worked out from the inputs is that target on every throw); ``outcomes()``: the outcomes
@@ -63,8 +66,8 @@ def note_undecided(known: Callable[[], tuple[Any, dict[str, Any]]], weight: int,
     (:func:`collecting_open_paths`)."""
     into = _UNDECIDED.get()
     if into is not None:
-        result, values = known()
-        into.append((result, weight, outcomes() if outcomes is not None else None, values))
+        result, values, tags = known()
+        into.append((result, weight, outcomes() if outcomes is not None else None, values, tags))
     paths = _OPEN_PATHS.get()
     if paths is not None and env is not None:
         paths.append((env, weight))
@@ -129,7 +132,7 @@ class OddsTally:
         ``undecided``: the results, weights and outcomes they may be of resolutions in that
         truncated mass whose outcome alone was left open (:func:`note_undecided`)."""
         zero = Fraction(0)
-        known, values_known = self._undecided(undecided)
+        known, values_known, tags_known = self._undecided(undecided)
         success_cut, cut_outcomes = self._open_outcomes(undecided, check, denom, total)
 
         def frac(w: int) -> Fraction:
@@ -161,7 +164,7 @@ class OddsTally:
             truncated=Fraction(denom - total, denom),
             success_truncated=success_cut,
             truncated_outcomes=cut_outcomes,
-            tags_truncated=self._cut_apart("tags", denom, total),
+            tags_truncated=self._cut_apart("tags", denom, total, tags_known),
             tiers_truncated=self._cut_apart("tier", denom, total),
             result_truncated=Fraction(denom - total - known + self.results_cut, denom),
             values_truncated={k: Fraction(denom - total - values_known.get(k, 0) + self.values_cut.get(k, 0), denom)
@@ -186,22 +189,29 @@ class OddsTally:
         else:
             self.values[k][jsonable(v)] += w
 
-    def _cut_apart(self, part: str, denom: int, total: int) -> Fraction | None:
-        """What is cut from the tags (``part``, or the tiers), where the depth left some open
-        on throws whose outcome it decided: more than ``truncated``; else None (as it)."""
-        return Fraction(denom - total + self.open[part], denom) if self.open[part] else None
+    def _cut_apart(self, part: str, denom: int, total: int, known: int = 0) -> Fraction | None:
+        """What is cut from the tags (``part``, or the tiers) where it is not ``truncated``:
+        more, where the depth left some open on throws whose outcome it decided; less, where
+        it decided them on throws whose outcome it left open (``known``, their weight);
+        else None (as ``truncated``)."""
+        cut = denom - total - known + self.open[part]
+        return Fraction(cut, denom) if cut != denom - total else None
 
-    def _undecided(self, undecided: Sequence[Undecided]) -> tuple[int, dict[str, int]]:
-        """The results and reported values of resolutions whose outcome was left open, added
-        as a resolution's are (a number to its row, a bound to the cut mass); the weight of
-        those whose result is known, and for each reported value the weight of those where
-        it is known."""
-        known = 0
+    def _undecided(self, undecided: Sequence[Undecided]) -> tuple[int, dict[str, int], int]:
+        """The results, reported values and tags of resolutions whose outcome was left open,
+        added as a resolution's are (a number to its row, a bound to the cut mass); the weight
+        of those whose result is known, for each reported value the weight of those where it
+        is known, and the weight of those whose tags are."""
+        known, tags_known = 0, 0
         values_known: dict[str, int] = defaultdict(int)
-        for result, w, _outcomes, values in undecided:
+        for result, w, _outcomes, values, tags in undecided:
             for k, v in values.items():
                 values_known[k] += w
                 self._add_value(k, v, w)
+            if tags is not None:
+                tags_known += w
+                for t in tags:
+                    self.tags[t] += w
             if result is None:
                 continue
             known += w
@@ -213,7 +223,7 @@ class OddsTally:
                 self.results_below = True
             else:
                 self.results[jsonable(result)] += w
-        return known, values_known
+        return known, values_known, tags_known
 
     def _open_outcomes(self, undecided: Sequence[Undecided], check: Check, denom: int, total: int
                        ) -> tuple[Fraction | None, tuple[str, ...] | None]:
@@ -224,7 +234,7 @@ class OddsTally:
         check's order, where every throw in it said which and they are not all of them."""
         decided, noted = 0, 0
         may: set[str] = set()
-        for _result, w, outcomes, _values in undecided:
+        for _result, w, outcomes, _values, _tags in undecided:
             if outcomes is None:
                 continue
             noted += w
