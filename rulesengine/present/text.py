@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from ..dice.trace import format_value
 from ..exact_text import fraction_display, fraction_text
 from ..run.json_parts import jsonable, ranked_views
-from ..run.odds_value import OddsValue
+from ..run.odds_value import OddsValue, Shown
 from ..run.results import RunOdds, RunResult
 from .dice_table import REST_BELOW, bar, format_dice_odds, pct, short_fraction, summary_line, tails, wrapped
 from .sweep_table import format_sweep
@@ -104,7 +104,7 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
     v = odds.view()
     kind, chart = v.chart
     if csv_out:
-        return _odds_csv(v, chart.dist)
+        return _odds_csv(v, chart)
     lines = [f"{v.ruleset} / {v.name}"]
     if v.inputs:
         label = "inputs" if v.roller is None else f"party{v.roller} rolls, with"
@@ -140,13 +140,15 @@ def format_odds(odds: RunOdds, csv_out: bool = False, exact: bool = False) -> st
     return "\n".join(lines + _truncation_lines(v, kind, exact))
 
 
-def _odds_csv(v: OddsValue, charted: Mapping[Any, Fraction]) -> str:
+def _odds_csv(v: OddsValue, chart: Shown) -> str:
     """The odds as CSV, one figure a row (``kind``, ``name``, ``exact``, ``probability``):
     each outcome, the chance of success (``success``), what explosions past the depth leave
     open (``truncated``, ``outcomes``: each outcome's row is then at least its chance), the
-    charted distribution (``result``; ``truncated``, ``result`` where more is cut from it),
-    each tag and tier (``tag``, ``tier``) and each value of a reported value
-    (``value:NAME``, or the JSON key of the group it is in: ``tallies:NAME``)."""
+    charted distribution (``result``), each tag and tier (``tag``, ``tier``) and each value
+    of a reported value (``value:NAME``, or the JSON key of the group it is in:
+    ``tallies:NAME``). Where explosions cut a distribution, a ``truncated`` row with its name
+    says how much, and a ``cut_from`` row its bound where it has one (in ``exact``, no
+    probability): each row below it is exact, the others at least their chance."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["kind", "name", "exact", "probability"])
@@ -154,24 +156,32 @@ def _odds_csv(v: OddsValue, charted: Mapping[Any, Fraction]) -> str:
     def row(kind: str, name: Any, p: Fraction) -> None:
         w.writerow([kind, name, fraction_text(p), float(p)])
 
+    def cut_rows(name: str, cut: Fraction, cut_from: int | None) -> None:
+        if cut:
+            row("truncated", name, cut)
+            if cut_from is not None:
+                w.writerow(["cut_from", name, cut_from, ""])
+
     for n, p in v.outcomes.items():
         row("outcome", n, p)
     if v.success is not None:
         row("success", "P(success)", v.success)
     if v.truncated:
         row("truncated", "outcomes", v.truncated)
-    for value, p in charted.items():
+    for value, p in chart.dist.items():
         row("result", _v(value), p)
-    if v.result_cut != v.truncated:
-        row("truncated", "result", v.result_cut)
+    cut_rows("result", chart.cut, chart.cut_from)
     for key, named in v.named:
         for n, p in named.items():
             row(key.removesuffix("s"), n, p)
+    for key, cut in v.named_truncated:  # cut from success, the tags or the tiers, where not `outcomes`
+        row("truncated", key, cut)
     for g in v.groups:
         kind = "value" if g.key == "values" else g.key
         for member, shown_ in g.members.items():
             for value, p in shown_.dist.items():
                 row(f"{kind}:{member}", "" if value is None else _v(value), p)
+            cut_rows(f"{kind}:{member}", shown_.cut, shown_.cut_from)
     return buf.getvalue().rstrip("\n")
 
 

@@ -83,8 +83,10 @@ def test_the_csv_says_what_explosions_cut_so_the_rows_it_reaches_read_as_bounds(
     # are high too, so the outcomes are exact; the cut mass is cut from the result alone
     rows = _csv(capsys, tmp_path, "exploding", "--explode-depth", "2")
     assert _figures(rows, "truncated") == {"result": cut}
+    # every cut chain is 18 or more (6 + 6 + 6 and more to come): each result below is exact
+    assert [r[2] for r in rows if r[0] == "cut_from"] == ["18"]
     assert _figures(rows, "outcome") == {"high": Fraction(1, 2), "low": Fraction(1, 2)}
     # 20 is 6 + 6 + 6 + 2: a cut chain (18 and more to come) may be 20 or not: open
     rows = _csv(capsys, tmp_path, "twenty", "--explode-depth", "2")
-    assert _figures(rows, "truncated") == {"outcomes": cut}
+    assert _figures(rows, "truncated") == {"outcomes": cut, "result": cut}
     assert _figures(rows, "outcome") == {"twenty": Fraction(0), "other": 1 - cut}
