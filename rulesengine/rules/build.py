@@ -44,6 +44,10 @@ __all__ = ["Builder", "RESERVED", "RESULT_KEYS", "ruleset_functions", "ruleset_m
 # Semantic error codes (docs/errors.md).
 
 RESERVED = ("result", "outcome", "success", "chosen")
+_AFTER_THE_LETS = {name: f"'{name}' is worked out after the values (let): work the total out in a value "
+                         f"(total: roll + bonus), write result: total, and read total here"
+                   for name in ("result", "outcome", "success")}
+"""Why a value can't read the check's result, outcome or success: the hint of E502 there."""
 
 
 
@@ -351,6 +355,7 @@ class Builder:
         after: set[str] = set(roll_names)
         full_scope = scope.with_names(**{r: "roll" for r in roll_names})
         pre_scope = Scope(dict(scope.names), dict(scope.elsewhere))
+        let_scope = Scope(full_scope.names, {**full_scope.elsewhere, **_AFTER_THE_LETS})  # the names grow below
         for lname, lspec in (spec.get("let") or {}).items():
             lptr = f"{ptr}/let/{escape_pointer(lname)}"
             if lname in full_scope.names or lname in RESERVED or lname in self.functions:
@@ -358,9 +363,9 @@ class Builder:
                            lptr, f"rename the value, e.g. {lname}_value", key=True)
                 continue
             if isinstance(lspec, dict) and "best_of" in lspec:
-                let = self.best_of_let(lname, lspec, lptr, full_scope, after)
+                let = self.best_of_let(lname, lspec, lptr, let_scope, after)
             else:
-                e = self.expr(lspec, lptr, full_scope, what=f"'{lname}'")
+                e = self.expr(lspec, lptr, let_scope, what=f"'{lname}'")
                 let = Let(lname, expr=e, after_roll=bool(e and e.names & after), pointer=lptr)
             if let.after_roll:
                 after.add(lname)
