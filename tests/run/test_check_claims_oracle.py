@@ -4,7 +4,8 @@ oracle for every exact claim", for random small rulesets).
 Random checks over an exploding pool (read as a number, counted with ``cs``, counted die by
 die with ``count(roll, lo, hi)``, its first throw read with ``count(initial(roll), 1)`` for a
 glitch) and an exploding wild die, combined by ``max``, ``+`` or ``-``; outcomes in order,
-tags, and odds ``--given`` a condition. The oracle (tests/oracle.py) follows each die's
+tags, reported values (the result through a let, a target from the inputs, the first throw's
+1s), and odds ``--given`` a condition. The oracle (tests/oracle.py) follows each die's
 chain 15 added dice deeper than the engine (at most 30), with the features the rules read (the die's worth, its 1s on the
 first throw, its dice in a range) summed per chain, and decides each rule in three values
 (yes, no, open where a cut path could go either way).
@@ -13,7 +14,8 @@ The check's claims: with ``truncated == 0``, each outcome and success (a tag whe
 ``tags_truncated`` says the depth left tags open on their own) (and, given a
 condition, its probability and the odds given it); with ``result_truncated == 0`` every row
 of the result; with ``result_cut_from = c`` each result below c and "at least" up to c; a
-result mean of kind ``exact``. Each must equal the oracle's, which must be able to decide
+result mean of kind ``exact``; a reported value's as the result's (its own cut, its
+``values_cut_from``, its mean). Each must equal the oracle's, which must be able to decide
 it. The rest is held to soundness (worked out <= the oracle's <= worked out + truncated).
 """
 
@@ -27,8 +29,8 @@ from hypothesis import given, strategies as st
 from fuzz_support import case_time_limit, fuzz_settings
 import math
 
-from oracle import (COUNTS, DEEP, MAYBE, Cut, Deep, DieSpec, OpenSum, die_chain, o_and, o_compare, o_max, o_sub,
-                    o_add, open_sum_at_least, pool)
+from oracle import (COUNTS, DEEP, MAYBE, Cut, Deep, DieSpec, OpenSum, degree, die_chain, extreme_at_least, o_and,
+                    o_compare, o_max, o_sub, o_add, open_sum_at_least, pool, series_sum)
 from rulesengine.errors import RulesEngineError
 from rulesengine.limits import DEFAULT_LIMITS
 from rulesengine.ruleset import loads
@@ -49,6 +51,7 @@ class Case:
     result: str  # "a", "max", "plus", "minus", "range"
     rules: list  # (name, success, kind, number): kind "glitch", "result", or "default"
     tags: list  # (name, kind, number)
+    values: tuple[str, ...] = ()  # reported: "total" (the result, through a let), "target", "ones"
 
 
 def _when(kind: str, k: int) -> str:
@@ -115,6 +118,10 @@ def checks(draw) -> Case:
     roll_text = f"{count_text}d{sides}{explode}{cond}" + (f"cs>={success}" if success is not None else "")
     result_text = {"a": "a", "max": "max(a, b)", "plus": "a + b", "minus": "a - b",
                    "range": f"count(a, {lo}, {sides})"}[result]
+    # reported values: the result through a let (read by the result too), a target the inputs
+    # give (known on every throw, open or not), the 1s of the first throw
+    values = tuple(v for v in ("total", "target", "ones")
+                   if (v != "ones" or "initial" in reads) and draw(st.booleans()))
     lines = ["ruleset: oracle-check", "name: A check the oracle works out", 'version: "1"', "source: tests",
              "checks:", "  c:"]
     if specs:
@@ -122,7 +129,10 @@ def checks(draw) -> Case:
     lines += ["    rolls:", f"      a: {roll_text}"]
     if wild:
         lines.append(f"      b: 1d{max(wild.faces)}!")
-    lines += [f"    result: {result_text}", "    outcomes:"]
+    if values:
+        lets = {"total": result_text, "target": f"{_target_text(inputs)}", "ones": "count(initial(a), 1)"}
+        lines += ["    let:"] + [f"      {v}: {lets[v]}" for v in values]
+    lines += [f"    result: {'total' if 'total' in values else result_text}", "    outcomes:"]
     for name, ok, kind, k in rules:
         if kind == "default":
             lines.append(f"      - {{name: {name}, success: {str(ok).lower()}}}")
@@ -131,9 +141,24 @@ def checks(draw) -> Case:
     if tags:
         lines.append("    tags:")
         lines += [f'      - {{name: {name}, when: "{_when(kind, k)}"}}' for name, kind, k in tags]
+    if values:
+        lines.append(f"    report: [{', '.join(values)}]")
     depth = draw(st.sampled_from([1, 2, 3, 10]))
     return Case("\n".join(lines) + "\n", inputs, depth, given_text, spec, count, tuple(reads), lo, wild,
-                result, rules, tags)
+                result, rules, tags, values)
+
+
+def _target_text(inputs: dict) -> str:
+    return "n * 2 + 1" if "n" in inputs else "7"
+
+
+def _target(case: Case) -> int:
+    return case.inputs["n"] * 2 + 1 if "n" in case.inputs else 7
+
+
+def _values(case: Case, result: object, ones: object) -> tuple:
+    """The reported values of a resolution, in the order the case reports them."""
+    return tuple({"total": result, "target": _target(case), "ones": ones}[v] for v in case.values)
 
 
 # ---- the oracle's reading of a case ------------------------------------------------------
@@ -196,7 +221,8 @@ def resolve(case: Case) -> Deep:
         counts = {dict((r[0], r[1]) for r in case.rules)[n] for n in may}
         success = counts.pop() if len(counts) == 1 else MAYBE  # open outcomes that all agree decide it
         tags = tuple(holds(kind, k) for _, kind, k in case.tags)
-        return (outcome, result, success) + tags
+        # last: the outcomes it may be (an outcome not among them is certainly not it)
+        return (outcome, result, success) + tags + _values(case, result, ones) + (tuple(may),)
 
     return a.combine(b, one)
 
@@ -209,7 +235,7 @@ def _given(case: Case, key) -> object:
     if text == "success":
         return success
     if text.startswith("outcome"):
-        return MAYBE if outcome is MAYBE else outcome == "hit"
+        return (MAYBE if "hit" in key[-1] else False) if outcome is MAYBE else outcome == "hit"
     return o_compare(">=", result, int(text.split()[-1]))
 
 
@@ -225,7 +251,7 @@ def open_law(case: Case) -> OpenSum | None:
     spec, wild = case.spec, case.wild
     n = case.count if isinstance(case.count, int) else case.inputs[case.count]
     glitch = any(kind == "glitch" for _, _, kind, _ in case.rules)  # the one rule that reads more than the result
-    if case.result not in ("plus", "minus") or glitch or case.tags or wild is None or not n \
+    if case.result not in ("plus", "minus") or glitch or case.tags or "ones" in case.values or wild is None or not n \
             or spec.explode not in ("!", "!!", "!p") or spec.success is not None:
         return None
     die: tuple = (max(spec.faces), tuple(sorted(spec.explodes_on)))
@@ -265,11 +291,25 @@ def forever(case: Case, law: OpenSum, thresholds: set[int]) -> Deep:
     return Deep({k: int(p * denom) for k, p in weights.items()}, denom)
 
 
+def highest_mean(case: Case) -> F | None:
+    """E[max(a, b)] where a is one die and b the wild die, each exploding on its top face alone
+    (the closed form the engine claims for them, dice/extremes.py): Σ_{m ≥ 1} P(max ≥ m), each
+    term from the oracle's own closed form of one chain (``extreme_at_least``), the series
+    summed by the linear recurrence its terms satisfy (``series_sum``). None for any other case."""
+    spec, wild = case.spec, case.wild
+    n = case.count if isinstance(case.count, int) else case.inputs[case.count]
+    if case.result != "max" or wild is None or n != 1 or spec.explode != "!" or spec.success is not None \
+            or spec.explodes_on != frozenset({max(spec.faces)}):
+        return None
+    sizes = (max(spec.faces), max(wild.faces))
+    return series_sum(lambda y: extreme_at_least(sizes, True, y + 1), degree(sizes, True) + 2)
+
+
 def _resolved(case: Case, result: int) -> tuple:
     """How the check comes out for this result (the rules read nothing else)."""
     for name, ok, kind, k in case.rules:
         if kind == "default" or result >= k:
-            return (name, result, ok)
+            return (name, result, ok) + _values(case, result, None) + ((name,),)
     raise AssertionError("the rules end with a default")
 
 
@@ -335,7 +375,9 @@ def check_case(case: Case) -> list[str]:
     for name in names:
         p = odds.outcomes.get(name, F(0))
         def is_outcome(k, n=name):
-            return MAYBE if k[0] is MAYBE else k[0] == n
+            if k[0] is MAYBE:  # one of the outcomes it may be: certainly not any other
+                return MAYBE if n in k[-1] else False
+            return k[0] == n
 
         # an outcome the cut mass can't be (``truncated_outcomes`` lists those it may be) is exact
         if odds.truncated == 0 or (odds.truncated_outcomes is not None and name not in odds.truncated_outcomes):
@@ -381,10 +423,16 @@ def check_case(case: Case) -> list[str]:
             claim(f"P(result >= {v})", views[v][0], lambda k, v=v: o_compare(">=", k[1], v))
         if v in views and (whole or (cut_from is not None and v < cut_from)):
             claim(f"P(result <= {v})", views[v][1], lambda k, v=v: o_compare("<=", k[1], v))
+    for j, name in enumerate(case.values):
+        _value_claims(case, odds, name, 3 + len(case.tags) + j, deep, claim, sound, wrong,
+                      small and name == "total", sampled)
     stats = odds.to_dict()["stats"]["result"]
     if stats.get("mean_kind") == "exact" and case.given is None:
         COUNTS["check exact means"] += 1
         low, high = (forever_mean, forever_mean) if forever_mean is not None else deep.map(lambda k: k[1]).mean()
+        if low != high and (closed := highest_mean(case)) is not None:
+            low = high = closed  # the highest of two chains: its own series, followed for ever
+            COUNTS["check exact means of the highest of two chains, summed for ever"] += 1
         if low != high:
             wrong.append(f"result mean {stats['mean_exact']} called exact, but the oracle can't decide it: [{low}, {high}]")
         elif F(stats["mean_exact"]) != low:
@@ -392,6 +440,40 @@ def check_case(case: Case) -> list[str]:
     if wrong:
         COUNTS["check disagreements"] += 1
     return wrong
+
+
+def _value_claims(case: Case, odds, name: str, at: int, deep: Deep, claim, sound, wrong: list[str],
+                  sampled_only: bool, sampled: set) -> None:
+    """The claims of reported value ``name`` (the resolution's entry ``at``), as the result's:
+    every row with nothing cut from it, each row below its ``values_cut_from`` and "at least"
+    up to it; the rest held to soundness; its mean where called exact."""
+    if name not in odds.values:
+        return  # odds given a condition that no throw worked out meets: no value, nothing claimed
+    dist = odds.values[name]
+    cut = odds.left_out(odds.values_truncated.get(name, odds.truncated))
+    cut_from = odds.values_cut_from.get(name)
+    shown = odds.view().groups[0].members[name]
+    views = shown.cumulative()
+    for v, p in dist.items():
+        if sampled_only and v not in sampled:
+            continue
+        if cut == 0 or (cut_from is not None and v < cut_from):
+            claim(f"P({name} {v})", p, lambda k, v=v: _eq(k[at], v))
+        else:
+            sound(f"P({name} {v})", p, cut, lambda k, v=v: _eq(k[at], v))
+        if v in views and (cut == 0 or (cut_from is not None and v <= cut_from)):
+            claim(f"P({name} >= {v})", views[v][0], lambda k, v=v: o_compare(">=", k[at], v))
+    stats = odds.to_dict()["stats"]["values"][name]
+    if stats.get("mean_kind") == "exact" and case.given is None and not sampled_only:
+        COUNTS["check exact means of reported values"] += 1
+        low, high = deep.map(lambda k: k[at]).mean()
+        if low != high and name == "total" and (closed := highest_mean(case)) is not None:
+            low = high = closed
+        if low != high:
+            wrong.append(f"{name} mean {stats['mean_exact']} called exact, but the oracle can't decide it: "
+                         f"[{low}, {high}]")
+        elif F(stats["mean_exact"]) != low:
+            wrong.append(f"{name} mean {stats['mean_exact']} called exact, the oracle's is {low}")
 
 
 @fuzz_settings(fast=60, long=1_500)
