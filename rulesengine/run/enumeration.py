@@ -9,19 +9,17 @@ dice), so a check too big to work out is refused at once, at the roll that makes
 from __future__ import annotations
 
 from functools import partial
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping
 
-from ..dice import ast
 from ..dice.beyond import UNDETERMINED, Beyond
 from ..dice.dist import Budget, BudgetExceeded, Dist, held_cost, shared_budget
-from ..dice.expectation import RollMean, exact_moments, roll_mean
 from ..cache import CHECK_ODDS, SizedCache, weights_size
 from ..errors import LimitError, Location, RulesEngineError
 from ..records import replace
 from ..rules.model import Check, Expr
 from .choosing import ways_to_try
+from .closed_moments import ClosedMoments, unbounded_moments
 from .exact import ExactRolls, RollReads, remembering_rolls
 from .groups import Plans, ResolutionGroups, resolve_plans
 from .fused import Alias, FusedRolls, fused_rolls
@@ -74,10 +72,15 @@ class Enumerator:
         with remembering_rolls():  # the moments join the rolls again: each worked out once
             odds = self._odds_in_passes(values)
             odds = self._tally(values) if odds is None else odds
-            if odds.result_truncated:
-                mean, variance = self._moments(values)
-                if mean is not None:
+            cut_values = [k for k, cut in odds.values_truncated.items() if cut]
+            if odds.result_truncated or cut_values:
+                found = self._moments(values)
+                mean, variance = found.result
+                if mean is not None and odds.result_truncated:
                     odds = replace(odds, unbounded_mean=mean, unbounded_variance=variance)
+                closed = {k: found.values[k] for k in cut_values if found.values.get(k, (None,))[0] is not None}
+                if closed:
+                    odds = replace(odds, values_moments=closed)
         CHECK_ODDS.put(key, odds, odds.size)
         return odds
 
@@ -122,47 +125,15 @@ class Enumerator:
             return None
         return replace(odds, values={k: apart[k].values[k] if k in apart else v for k, v in odds.values.items()})
 
-    def _unbounded_moments(self, values: dict[str, Any]) -> tuple[Fraction | None, Fraction | None]:
-        """The result's mean and variance with explosions followed forever, each where it has a
-        closed form (:mod:`rulesengine.dice.expectation`): a result worked out from the check's rolls
-        (each read by its own mean, and a roll by the rolls before it) and its lets, inputs and
-        values known before rolling, with no gate deciding, no dice chosen and no outcome rule
-        rewriting it. None otherwise: the odds then label the mean (the variance) of the mass worked out."""
-        check, limits, functions = self.check, self.runtime.limits, self.runtime.functions
-        if check.result is None or (check.choose is not None and not check.after_choice) \
-                or any(o.result is not None for o in check.outcomes):
-            return None, None
-        env, gated, fixed = self.resolver.before_roll(values)[:3]
-        if gated is not None or fixed:
-            return None, None
-        budget = Budget(limits.max_states)
-        if check.after_choice:  # a mixture: one closed form for each way the choice went
-            try:
-                joint, denom = self._joint(env, {}, budget, None, False, until_choice=True)
-            except LimitError:
-                return None, None
-            from .after_choice import moments_after_choice
+    def _unbounded_moments(self, values: dict[str, Any]) -> ClosedMoments:
+        """The result's and the reported values' moments with explosions followed for ever,
+        where they have a closed form (:mod:`.closed_moments`)."""
+        rt = self.runtime
 
-            return moments_after_choice(check, self.resolver, env, joint, denom, budget, limits, functions)
-        lets = {let.name: let.expr.tree for let in check.lets if let.after_roll and let.expr}
-        rolls: dict[str, RollMean] = {}
-        outcomes = self.exact.roll_outcomes(env, budget)  # for an if() on a roll
-        for name, e in check.rolls:
-            if name in env:
-                return None, None  # a roll that hides a value of the same name: not worth the care
-            found = roll_mean(e.tree, env, budget, rolls=rolls, limits=limits, text=e.text, functions=functions,
-                              outcomes=outcomes)
-            if found is not None:
-                rolls[name] = found
-        result = check.result
-        moments = partial(exact_moments, budget=budget, limits=limits, text=result.text, functions=functions,
-                          outcomes=outcomes)
-        mean, variance = moments(result.tree, env, rolls=rolls, values=lets)
-        alone = _read_once(check, lets) if mean is None else {}
-        if alone:  # the rolls read once, each in its place: max(trait, wild) as max(1d8!, 1d6!)
-            others = {name: found for name, found in rolls.items() if name not in alone}
-            return moments(result.tree, env, rolls=others, values={**lets, **alone})
-        return mean, variance
+        def until_choice(env: dict[str, Any], budget: Budget) -> tuple[Joint, int]:
+            return self._joint(env, {}, budget, None, False, until_choice=True)
+
+        return unbounded_moments(self.check, self.resolver, self.exact, values, until_choice, rt.limits, rt.functions)
 
     def resolutions(self, values: dict[str, Any], reads: RollReads | None = None, cut: bool = False,
                     open_ok: bool = False) -> tuple[list[tuple[Resolution, dict, int]], int]:
@@ -294,7 +265,7 @@ class Enumerator:
             raise self.resolver.too_big(self.check.rolls[0][1]) from None
         return self._resolve(env, entry.joint, True, groups, plans, open_ok=True), entry.denom
 
-    def _moments(self, values: dict[str, Any]) -> tuple[Fraction | None, Fraction | None]:
+    def _moments(self, values: dict[str, Any]) -> ClosedMoments:
         """:meth:`_unbounded_moments`; in a sweep, once for the values that read alike (those
         the rolls, lets, choice and result read: a difficulty only outcome rules read is not
         among them), as the rolls are (:func:`.shared_rolls.sharing_rolls`)."""
@@ -303,7 +274,7 @@ class Enumerator:
             return self._unbounded_moments(values)
         key = (self, "moments", moments_key(self.check, self.resolver.before_roll(values).env))
         try:
-            found: tuple[Fraction | None, Fraction | None] | None = store.get(key)
+            found: ClosedMoments | None = store.get(key)
         except TypeError:  # a value that is no key (a pool's dice)
             return self._unbounded_moments(values)
         if found is None:
@@ -569,23 +540,3 @@ class Enumerator:
                 f"at most {limits.max_outcomes:,} (a limit of its own: --max-states does not raise it); use fewer dice "
                 "or sides, or roll it instead"), e)
         return dist
-
-
-def _read_once(check: Check, lets: Mapping[str, ast.Node]) -> dict[str, ast.Node]:
-    """The check's rolls its result reads once (through its lets too), that read no other roll
-    and that no other roll reads: each is read in its place as its own dice expression, so
-    the result is one expression of independent dice (``max(trait, wild) + modifier`` as
-    ``max(1d8!, 1d6!) + modifier``), whose moments may have a closed form where a mean for
-    each roll has none (the largest of two exploding dice). Asked only where reading each
-    roll by its mean gave none: a count of an exploding roll has one read by the roll's
-    mean, not written out inside ``count()``."""
-    names = {name for name, _ in check.rolls}
-    if check.result is None:
-        return {}
-    whole = ast.with_names(check.result.tree, lets)
-    if whole is None:
-        return {}
-    read = [n.name for n in ast.walk(whole) if isinstance(n, ast.Name) and n.name in names]
-    by_rolls = set().union(*(ast.names(e.tree) for _, e in check.rolls))
-    return {name: e.tree for name, e in check.rolls
-            if read.count(name) == 1 and not ast.names(e.tree) & names and name not in by_rolls}

@@ -255,6 +255,8 @@ class CheckOdds(Record):
     signed_distribution: dict[str, Fraction] = field(default_factory=dict)  # ranked: ..., "-0", "+0", ...
     unbounded_mean: Fraction | None = None  # with truncated explosions: the result's mean followed forever
     unbounded_variance: Fraction | None = None  # and its variance, where it has a closed form too
+    # the same for each reported value explosions cut that has a closed form: (mean, variance or None)
+    values_moments: dict[str, tuple[Fraction | None, Fraction | None]] = field(default_factory=dict)
     # What explosions cut from the result's distribution: at least ``truncated``, more where
     # an outcome is known whatever the explosions went on to but the result is not.
     result_truncated: Fraction = Fraction(0)
@@ -304,7 +306,8 @@ class CheckOdds(Record):
 
     def value_summary(self, name: str) -> Summary:
         """A reported value's statistics over the mass worked out (``mean_kind`` says so)."""
-        return summarize(self.values[name], self.left_out(self.values_truncated.get(name, self.truncated)))
+        return summarize(self.values[name], self.left_out(self.values_truncated.get(name, self.truncated))).with_mean(
+            *self.values_moments.get(name, (None, None)))
 
     def probability(self, outcome: str) -> Fraction:
         return self.outcomes.get(outcome, Fraction(0))

@@ -425,7 +425,7 @@ def check_case(case: Case) -> list[str]:
             claim(f"P(result <= {v})", views[v][1], lambda k, v=v: o_compare("<=", k[1], v))
     for j, name in enumerate(case.values):
         _value_claims(case, odds, name, 3 + len(case.tags) + j, deep, claim, sound, wrong,
-                      small and name == "total", sampled)
+                      small and name == "total", sampled, forever_mean if name == "total" else None)
     stats = odds.to_dict()["stats"]["result"]
     if stats.get("mean_kind") == "exact" and case.given is None:
         COUNTS["check exact means"] += 1
@@ -443,7 +443,7 @@ def check_case(case: Case) -> list[str]:
 
 
 def _value_claims(case: Case, odds, name: str, at: int, deep: Deep, claim, sound, wrong: list[str],
-                  sampled_only: bool, sampled: set) -> None:
+                  sampled_only: bool, sampled: set, followed_mean: F | None) -> None:
     """The claims of reported value ``name`` (the resolution's entry ``at``), as the result's:
     every row with nothing cut from it, each row below its ``values_cut_from`` and "at least"
     up to it; the rest held to soundness; its mean where called exact."""
@@ -464,9 +464,9 @@ def _value_claims(case: Case, odds, name: str, at: int, deep: Deep, claim, sound
         if v in views and (cut == 0 or (cut_from is not None and v <= cut_from)):
             claim(f"P({name} >= {v})", views[v][0], lambda k, v=v: o_compare(">=", k[at], v))
     stats = odds.to_dict()["stats"]["values"][name]
-    if stats.get("mean_kind") == "exact" and case.given is None and not sampled_only:
+    if stats.get("mean_kind") == "exact" and case.given is None:
         COUNTS["check exact means of reported values"] += 1
-        low, high = deep.map(lambda k: k[at]).mean()
+        low, high = (followed_mean, followed_mean) if followed_mean is not None else deep.map(lambda k: k[at]).mean()
         if low != high and name == "total" and (closed := highest_mean(case)) is not None:
             low = high = closed
         if low != high:

@@ -102,3 +102,36 @@ def test_tags_read_on_the_first_throw_are_exact_where_the_outcome_is_open():
     totals, _ = _chains(DEPTH)
     tags = {t["name"]: Fraction(t["exact"]) for t in d["tags"]}
     assert tags["one"] == Fraction(1, 6) and tags["twenty"] == totals.get(20, 0)
+
+
+HITS = """\
+ruleset: hits
+name: Hits on exploding sixes
+version: "1"
+source: tests
+checks:
+  test:
+    inputs:
+      pool: {type: integer, min: 1, max: 30}
+    roll: (pool)d6!
+    let:
+      hits: count(roll, 5, 6)
+    result: hits
+    outcomes:
+      - {name: hit, when: "hits >= 1", success: true}
+      - {name: miss, success: false}
+    report: [hits]
+"""
+
+
+def test_a_reported_count_of_exploding_dice_has_its_mean_and_variance_followed_for_ever():
+    """A Shadowrun pool with Edge (an outside author: "hits mean 2.4 (of the mass worked
+    out)", the closed form being 2/5 a die): a die's hits X = [5 or 6] + [6]·X' (a 6 rolls
+    again), so E[X] = 1/3 + E[X]/6 = 2/5 and E[X²] = 1/3 + 2·(1/6)·(2/5) + E[X²]/6 = 14/25,
+    each die's variance 2/5; the dice are independent."""
+    for pool in (1, 6, 20):
+        d = loads(HITS).check("test").odds({"pool": pool}).to_dict()
+        hits = d["stats"]["values"]["hits"]
+        assert hits["mean_kind"] == "exact" and Fraction(hits["mean_exact"]) == Fraction(2, 5) * pool
+        assert hits["variance_kind"] == "exact" and Fraction(hits["variance_exact"]) == Fraction(2, 5) * pool
+        assert d["stats"]["result"]["mean_exact"] == hits["mean_exact"]  # the same expression, as the result
