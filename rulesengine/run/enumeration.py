@@ -89,10 +89,7 @@ class Enumerator:
         acc = OddsTally()
         with collecting_undecided() as undecided:
             shared = self._shared_resolutions(values) if reads is None and shared_rolls() is not None else None
-            if shared is None and reads is None:
-                shared = self._grouped_resolutions(values)
-            outcomes, joint_denom = shared if shared is not None else \
-                self.resolutions(values, reads, cut=True, open_ok=True)
+            outcomes, joint_denom = shared if shared is not None else self._grouped_resolutions(values, reads)
         total_weight = 0
         for res, _env, w in outcomes:
             acc.add(res, w, 1)
@@ -152,14 +149,17 @@ class Enumerator:
             return [(gated, env, 1)], 1
         return self._resolve(env, joint, cut, open_ok=open_ok), denom
 
-    def _grouped_resolutions(self, values: dict[str, Any]) -> tuple[list[tuple[Resolution, dict, int]], int]:
-        """:meth:`resolutions` (with ``cut``) for the odds of one call, the joint values its
-        rules can't tell apart (:mod:`.groups`) resolved once for all, where that is worth it:
-        many joint values (``GROUPED_FROM``), and the first ``GROUP_SAMPLE`` of them falling
-        into at most a quarter as many groups (a push read only through ``count(b, 6) +
-        again``: tens of thousands of joint values, a hundred sums). Decided by counts alone,
-        so the same inputs take the same path; charged as resolving every joint value is."""
-        env, gated, joint, denom = self.joint_rolls(values, None, True)
+    def _grouped_resolutions(self, values: dict[str, Any], reads: RollReads | None = None
+                             ) -> tuple[list[tuple[Resolution, dict, int]], int]:
+        """:meth:`resolutions` (with ``cut``) for the odds of one call (or one pass of them,
+        ``reads``: :meth:`_odds_in_passes`), the joint values its rules can't tell apart
+        (:mod:`.groups`) resolved once for all, where that is worth it: many joint values
+        (``GROUPED_FROM``), and the first ``GROUP_SAMPLE`` of them falling into at most a
+        quarter as many groups (a push read only through ``count(b, 6) + again``: tens of
+        thousands of joint values, a hundred sums). Decided by counts alone, so the same
+        inputs take the same path; charged as resolving every joint value is. Joint values
+        alike in every part the rules read resolve alike in each pass too."""
+        env, gated, joint, denom = self.joint_rolls(values, reads, True)
         if gated is not None:
             return [(gated, env, 1)], 1
         if not self._worth_grouping(joint, env):
