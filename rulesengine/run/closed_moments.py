@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import partial
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ..dice import ast
@@ -34,10 +35,10 @@ NONE: Moments = (None, None)
 
 
 class ClosedMoments(NamedTuple):
-    """The result's moments, and each reported value's that has a closed form."""
+    """The result's moments, and each reported value's (by name)."""
 
     result: Moments = NONE
-    values: dict[str, Moments] = {}
+    values: Mapping[str, Moments] = MappingProxyType({})
 
 
 def unbounded_moments(check: Check, resolver: Resolver, exact: ExactRolls, values: dict[str, Any],

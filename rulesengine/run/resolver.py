@@ -186,10 +186,9 @@ class Resolver:
         unknown = {"outcome", "success"} | ({"result"} if result is None else set())
         values = {name: result if name == "result" else env.get(name) for name in check.report
                   if name not in unknown and (name == "result" or name in env)}
-        return result, {k: v for k, v in values.items() if not isinstance(v, Unknown)}, \
-            self._tags_alone(ctx, env, result)
+        return result, {k: v for k, v in values.items() if not isinstance(v, Unknown)}, self._tags_alone(env, result)
 
-    def _tags_alone(self, ctx: Context, env: dict[str, Any], result: Any) -> tuple[str, ...] | None:
+    def _tags_alone(self, env: dict[str, Any], result: Any) -> tuple[str, ...] | None:
         """The tags that hold on a throw whose outcome is left open, where each is decided
         without it (none reads the outcome, the result where that is open, or what the depth
         cut); None where one is open, or the check has none."""
