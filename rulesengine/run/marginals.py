@@ -66,13 +66,15 @@ def _apart(check: Check, exprs: list[Expr]) -> list[str]:
 
 
 def _views_of(check: Check, source: list[Expr]) -> dict[str, PoolView | None] | None:
-    """What ``source`` reads of the check's rolls (a roll it doesn't read by its dice, its
-    total), or None where that can't be told in advance."""
+    """What ``source`` reads of the check's rolls (a roll it doesn't read at all: nothing, one
+    reading, where its total made the pass's joint values that many times more: a pushed
+    pool's damage pass read the other pools by their totals, 20,000 joint values), or None
+    where that can't be told in advance."""
     views = face_views(check, list(source))
     if any(v is None for v in views.values()):
         return None
     for name, _ in check.face_views:
-        views.setdefault(name, PoolView(total=True))  # its dice are not read here
+        views.setdefault(name, PoolView())  # its dice are not read here
     return views
 
 

@@ -1,8 +1,9 @@
 """A check whose reported values are worked out apart (run/marginals.py: a pass for the
-outcome and result, one for each value) resolves, in each pass too, the throws its rules
-can't tell apart once for all (run/groups.py): an outside author's Forbidden Lands pool
-with an artifact die, pushed, made 140,424 resolutions, one for each joint value of three
-passes. Counted, never timed; the odds are those of every throw, brute force."""
+outcome and result, one for each value) reads in each pass only what that pass reads of the
+rolls (a roll it does not read is no reading at all: it was read by its total), and resolves
+the throws its rules can't tell apart once for all (run/groups.py): an outside author's
+Forbidden Lands pool with an artifact die, pushed, made 140,424 resolutions, one for each
+joint value of three passes. Counted, never timed; the odds are those of every throw."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import math
 from fractions import Fraction
 
 from rulesengine import loads
+from rulesengine.run.enumeration import Enumerator
 from rulesengine.run.resolver import Resolver
 
 POOL = """\
@@ -49,18 +51,27 @@ def _sixes_and_ones(n: int) -> dict[tuple[int, int], Fraction]:
     return out
 
 
-def test_each_pass_resolves_alike_throws_once_and_the_odds_are_every_throws(monkeypatch):
-    made = []
-    resolve = Resolver.resolve
+def test_each_pass_reads_what_it_needs_and_resolves_alike_throws_once(monkeypatch):
+    made, joints = [], []
+    resolve, joint_rolls = Resolver.resolve, Enumerator.joint_rolls
 
     def counted(self, env, *args, **kwargs):
         made.append(1)
         return resolve(self, env, *args, **kwargs)
 
+    def joint_counted(self, values, reads=None, cut=False):
+        found = joint_rolls(self, values, reads, cut)
+        joints.append(len(found[2]))
+        return found
+
     monkeypatch.setattr(Resolver, "resolve", counted)
+    monkeypatch.setattr(Enumerator, "joint_rolls", joint_counted)
     d = loads(POOL).check("roll").odds({"base": 6, "gear": 5}).to_dict()
-    # the passes' joint values (each reads b and g by what it needs of them, and a) were
-    # 3,280, each resolved; the rules read them through a few sums: a quarter of that at most
+    # the outcome's pass: b by its 6s (7 readings), g by its 6s (6), the d8 (8); the damage
+    # pass reads b's 1s (7) beside the d8, the lost gear's g's 1s (6): the other pool is no
+    # reading there (it was read by its total: 20,000 joint values a pass in the author's)
+    assert joints[0] <= 7 * 6 * 8 and max(joints[1:]) <= 7 * 8
+    # every joint value of the passes, each resolved, was 3,280 resolutions
     assert 0 < len(made) <= 3280 // 4
     # the oracle: each reading of b and g by the multinomial, each face of the d8
     success, damage = Fraction(0), {}
