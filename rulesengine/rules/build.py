@@ -341,7 +341,11 @@ class Builder:
         scope = Scope({i.name: "input" for i in inputs}, quoted)
         for i in inputs:
             if i.name in RESERVED or i.name in self.functions:
-                self.error(E_DUPLICATE, f"input '{i.name}' has a reserved or table name", i.pointer,
+                what = "a reserved name" if i.name in RESERVED else \
+                    "the name of a table" if i.name in self.tables else "the name of a function"
+                self.error(E_DUPLICATE, f"input '{i.name}' has {what}", i.pointer,
+                           f"rename the input, e.g. {i.name}_value (a table keeps its name: its labels are "
+                           f"read with labels: {i.name})" if what == "the name of a table" else
                            f"rename the input, e.g. {i.name}_value", key=True)
         return inputs, scope
 
