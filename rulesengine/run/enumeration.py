@@ -212,8 +212,7 @@ class Enumerator:
                 try:
                     out.append((resolve(local, settled=settled, open_ok=open_ok), local, w))
                 except UNDETERMINED + (RulesEngineError,):  # open past the depth: truncated
-                    note_undecided(partial(self.resolver.known_alone, local, settled), w, local,
-                                   partial(self.resolver.open_outcomes, local, settled))
+                    note_undecided(partial(self.resolver.left_open, local, settled), w, local)
                 continue
             out.append((resolve(local, settled=settled), local, w))
         return out

@@ -23,7 +23,7 @@ from ..codes import E_BAD_CHOOSE, E_NO_OUTCOME
 from ..errors import InputError, LimitError, Location, RulesEngineError, RulesetError
 from ..rules.model import MAX_PICK, Check, Choose, Expr, Let
 from .choosing import ChoiceMemo, Die, Way, first_best, ranking, same_offer, splits, way_values
-from .results import NOT_ALLOWED, Choice, Resolution, signed_text
+from .results import NOT_ALLOWED, Choice, LeftOpen, Resolution, signed_text
 from .runtime import Runtime
 
 
@@ -157,38 +157,36 @@ class Resolver:
                 open_parts.append("tier")
         return tuple(tags), tier, tuple(open_parts)
 
-    def known_alone(self, env: dict[str, Any], settled: Collection[str] = ()
-                    ) -> tuple[Any, dict[str, Any], tuple[str, ...] | None]:
-        """What is known of a throw whose outcome is left open (explosions the depth cut
-        decide it), with the roll values in ``env``: the check's result as :meth:`resolve`
-        would give it (None where that can't be known without the outcome, an outcome rule
-        with a result of its own or dice chosen, or is itself open or an error); each
-        reported value known so (a target worked out from the inputs alone; a let the cut
-        roll leaves at least a number), those open left out; and the tags that hold where
-        every tag is decided (a glitch read on the first throw), else None. A let the depth
-        leaves open is open only to what reads it (:meth:`_lets_after_roll` with ``open_ok``)."""
-        check = self.check
+    def left_open(self, env: dict[str, Any], settled: Collection[str] = ()) -> LeftOpen:
+        """What is known of a throw whose outcome explosions past the depth leave open, with
+        the roll values in ``env`` (the lets are worked out into it, as :meth:`resolve` does,
+        one the depth leaves open holding ``UNKNOWN``, open only to what reads it): see
+        :class:`.results.LeftOpen`. Nothing where dice are chosen (which ones depends on
+        those the depth cut), or a let fails."""
+        check, rt = self.check, self.runtime
         if check.choose is not None:
-            return None, {}, None
-        ctx = self.runtime.reading(env)
+            return LeftOpen()
+        ctx = rt.reading(env)
         try:
             self._lets_after_roll(env, settled, ctx, open_ok=True)
-        except UNDETERMINED + (RulesEngineError,):
-            return None, {}, None
-        result = None
-        if check.result is not None and not any(r.result is not None for r in check.outcomes):
-            try:
-                result = self.runtime.value_in(ctx, check.result)
-            except UNDETERMINED + (RulesEngineError,):
-                result = None
-        if isinstance(result, Unknown):
-            result = None
+        except RulesEngineError:
+            return LeftOpen()
+        failed = False
+        try:  # the check's own result, as the outcome rules read it
+            base = rt.value_in(ctx, check.result) if check.result is not None else None
+        except UNDETERMINED:
+            base = UNKNOWN
+        except RulesEngineError:
+            base, failed = None, True
+        rewritten = any(r.result is not None for r in check.outcomes)
+        result = None if rewritten or isinstance(base, Unknown) else base
         unknown = {"outcome", "success"} | ({"result"} if result is None else set())
-        values = {name: result if name == "result" else env.get(name) for name in check.report
+        values = {name: result if name == "result" else env[name] for name in check.report
                   if name not in unknown and (name == "result" or name in env)}
-        return result, {k: v for k, v in values.items() if not isinstance(v, Unknown)}, self._tags_alone(env, result)
+        return LeftOpen(result, {k: v for k, v in values.items() if not isinstance(v, Unknown)},
+                        self._tags_alone(env, result), None if failed else self._outcomes_open(env, base))
 
-    def _tags_alone(self, env: dict[str, Any], result: Any) -> tuple[str, ...] | None:
+    def _tags_alone(self, env: Mapping[str, Any], result: Any) -> tuple[str, ...] | None:
         """The tags that hold on a throw whose outcome is left open, where each is decided
         without it (none reads the outcome, the result where that is open, or what the depth
         cut); None where one is open, or the check has none."""
@@ -207,27 +205,19 @@ class Resolver:
                 return None
         return tuple(held)
 
-    def open_outcomes(self, env: dict[str, Any], settled: Collection[str] = ()) -> tuple[str, ...] | None:
-        """The outcomes a joint value may still come out as where explosions past the depth
-        leave its outcome open: the outcome rules read in order, one whose condition is open
-        kept as one it may be and the next read as if it were false, up to one that holds
-        (or has no condition). A d6! cut at 18 or more, read by ``result >= 20`` (great) and
-        then ``result >= 10`` (success), is great or success: a success either way. None
-        where that can't be said (dice are chosen, a rule fails, none is sure to hold).
-        Reads a copy of ``env``."""
-        check, rt = self.check, self.runtime
-        if check.choose is not None:
-            return None
-        env = dict(env)  # read apart: the caller's values stay as they were
-        ctx = rt.reading(env)
+    def _outcomes_open(self, env: Mapping[str, Any], result: Any) -> tuple[str, ...] | None:
+        """The outcomes a throw may still come out as where explosions past the depth leave
+        its outcome open, with its lets in ``env`` and the check's ``result`` (``UNKNOWN``
+        where open): the outcome rules read in order, one whose condition is open kept as
+        one it may be and the next read as if it were false, up to one that holds (or has no
+        condition). A d6! cut at 18 or more, read by ``result >= 20`` (great) and then
+        ``result >= 10`` (success), is great or success: a success either way. None where
+        that can't be said (a rule fails, none is sure to hold)."""
+        rt = self.runtime
+        ctx = rt.reading({**env, "result": result})
         may: dict[str, None] = {}
         try:
-            self._lets_after_roll(env, settled, ctx, open_ok=True)
-            try:
-                env["result"] = rt.value_in(ctx, check.result) if check.result is not None else None
-            except UNDETERMINED:
-                env["result"] = UNKNOWN
-            for rule in check.outcomes:
+            for rule in self.check.outcomes:
                 try:
                     holds = rule.when is None or rt.truth_in(ctx, rule.when)
                 except UNDETERMINED:

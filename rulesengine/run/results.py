@@ -9,6 +9,7 @@ command line) read every kind the same way. Plain data: nothing here rolls or re
 from __future__ import annotations
 
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 from collections.abc import Mapping
 
@@ -119,6 +120,21 @@ class Resolution(Record, frozen=False):
         self.env = {} if env is None else env
         self.signed = signed
         self.open_parts = open_parts
+
+
+class LeftOpen(NamedTuple):
+    """What is known of a throw of exact odds whose outcome explosions past the depth leave
+    open (:meth:`.resolver.Resolver.left_open`), added where the depth does not reach it
+    (:mod:`.tally`): its result (None where that is open too, or outcome rules rewrite it);
+    each reported value known on it (a target worked out from the inputs; a let the cut roll
+    leaves at least a number), those open left out; the tags that hold where every tag is
+    decided (a glitch read on the first throw; None where one is open); the outcomes it may
+    still come out as (None: any)."""
+
+    result: Any = None
+    values: Mapping[str, Any] = MappingProxyType({})
+    tags: tuple[str, ...] | None = None
+    outcomes: tuple[str, ...] | None = None
 
 
 class Sample(NamedTuple):

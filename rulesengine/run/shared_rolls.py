@@ -57,25 +57,29 @@ def choice_key(check: Check, env: Mapping[str, Any]) -> tuple:
     """The values known before the roll (``env``) that the check's choice of dice may read
     (how many are picked, the values ranked, the lets, which may be among them): equal keys
     choose alike, so the rolls made after the choice come out alike too."""
-    spec = check.choose
-    assert spec is not None
-    return values_read(env, _names([e for _, e in spec.values] + [spec.prefer, spec.pick_expr] + _lets(check)))
+    assert check.choose is not None
+    return values_read(env, _names(_choice_exprs(check) + _lets(check)))
 
 
 def moments_key(check: Check, env: Mapping[str, Any]) -> tuple:
     """The values known before the roll that the result's unbounded moments may read: those
     its rolls, lets, choice of dice and result read (a difficulty that only outcome rules
     read is not among them), so that a sweep works them out once for the values alike."""
-    exprs = [e for _, e in check.rolls] + [check.result] + _lets(check)
-    if check.choose is not None:
-        exprs += [e for _, e in check.choose.values] + [check.choose.prefer, check.choose.pick_expr]
-    return values_read(env, _names(exprs))
+    return values_read(env, _names([e for _, e in check.rolls] + [check.result] + _lets(check) + _choice_exprs(check)))
 
 
 def values_read(env: Mapping[str, Any], names: Iterable[str]) -> tuple:
     """A key of what ``names`` read: each with its value in ``env`` and that value's type (8
     and 8.0, 1 and True read differently), or alone where ``env`` has none, in name order."""
     return tuple((n, type(env[n]), env[n]) if n in env else (n,) for n in sorted(names))
+
+
+def _choice_exprs(check: Check) -> list[Expr | None]:
+    """What the check's choice of dice reads: its values, its preference and how many it picks."""
+    spec = check.choose
+    if spec is None:
+        return []
+    return [*(e for _, e in spec.values), spec.prefer, spec.pick_expr]
 
 
 def _lets(check: Check) -> list[Expr | None]:

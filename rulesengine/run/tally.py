@@ -15,13 +15,11 @@ from ..limits import DEFAULT_LIMITS
 from ..rules.model import Check, RulesetModel, Tiers
 from ..rules.table_functions import declared_values
 from .json_parts import jsonable
-from .results import NOT_ALLOWED, CheckOdds, Resolution, signed_rank, value_order, with_declared
+from .results import NOT_ALLOWED, CheckOdds, LeftOpen, Resolution, signed_rank, value_order, with_declared
 
 
-# A resolution left open: its result (None where open too), weight, the outcomes it may come
-# out as (None: any), the reported values known on it (a bound where cut; open ones left out),
-# and the tags that hold on it where every tag is decided (None: some is open).
-Undecided = tuple[Any, int, tuple[str, ...] | None, dict[str, Any], tuple[str, ...] | None]
+# A resolution left open: what is known of it (:class:`.results.LeftOpen`) and its weight.
+Undecided = tuple[LeftOpen, int]
 _UNDECIDED: ContextVar[list[Undecided] | None] = ContextVar("undecided", default=None)
 _OPEN_PATHS: ContextVar[list[tuple[dict[str, Any], int]] | None] = ContextVar("open_paths", default=None)
 
@@ -51,23 +49,17 @@ def collecting_open_paths() -> Iterator[list[tuple[dict[str, Any], int]]]:
         _OPEN_PATHS.reset(token)
 
 
-def note_undecided(known: Callable[[], tuple[Any, dict[str, Any], tuple[str, ...] | None]], weight: int,
-                   env: dict[str, Any] | None = None,
-                   outcomes: Callable[[], tuple[str, ...] | None] | None = None) -> None:
-    """A resolution whose outcome explosions past the depth decide, with its weight: its
-    result, the reported values and the tags known on it (``known()``: the result None where
-    that is open too, the values open left out, the tags None where one is open) noted where
-    it is collected. Its outcome stays
-    truncated; its result is still what the result's rows and "at least" read (a d6! whose
-    18 or more decides no outcome is still 18 or more), and so is a reported value (a target
-    worked out from the inputs is that target on every throw); ``outcomes()``: the outcomes
-    it may still come out as (None: any), so that a chance of success they all agree on
-    counts it in. ``env``: its values, noted where open paths are collected
-    (:func:`collecting_open_paths`)."""
+def note_undecided(known: Callable[[], LeftOpen], weight: int, env: dict[str, Any] | None = None) -> None:
+    """A resolution whose outcome explosions past the depth decide, with its weight: what is
+    known of it (``known()``, :class:`.results.LeftOpen`) noted where it is collected. Its
+    outcome stays truncated; its result is still what the result's rows and "at least" read
+    (a d6! whose 18 or more decides no outcome is still 18 or more), and so is a reported
+    value (a target worked out from the inputs is that target on every throw); the outcomes
+    it may still come out as count it in a chance of success they all agree on. ``env``: its
+    values, noted where open paths are collected (:func:`collecting_open_paths`)."""
     into = _UNDECIDED.get()
     if into is not None:
-        result, values, tags = known()
-        into.append((result, weight, outcomes() if outcomes is not None else None, values, tags))
+        into.append((known(), weight))
     paths = _OPEN_PATHS.get()
     if paths is not None and env is not None:
         paths.append((env, weight))
@@ -204,13 +196,14 @@ class OddsTally:
         is known, and the weight of those whose tags are."""
         known, tags_known = 0, 0
         values_known: dict[str, int] = defaultdict(int)
-        for result, w, _outcomes, values, tags in undecided:
-            for k, v in values.items():
+        for known_here, w in undecided:
+            result = known_here.result
+            for k, v in known_here.values.items():
                 values_known[k] += w
                 self._add_value(k, v, w)
-            if tags is not None:
+            if known_here.tags is not None:
                 tags_known += w
-                for t in tags:
+                for t in known_here.tags:
                     self.tags[t] += w
             if result is None:
                 continue
@@ -234,7 +227,8 @@ class OddsTally:
         check's order, where every throw in it said which and they are not all of them."""
         decided, noted = 0, 0
         may: set[str] = set()
-        for _result, w, outcomes, _values, _tags in undecided:
+        for known_here, w in undecided:
+            outcomes = known_here.outcomes
             if outcomes is None:
                 continue
             noted += w
